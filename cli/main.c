@@ -1,0 +1,224 @@
+/* main.c — the native `toolsift` command line. A thin shell over the public
+ * API: it reads files, calls the core and prints the core's JSON unchanged,
+ * so its stdout is byte-identical to the wasm CLI (js/cli.js). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolsift.h"
+
+static const char USAGE[] =
+    "usage: toolsift <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  search --catalog FILE [--limit N] [--explain] QUERY...   rank tools for a query (JSON)\n"
+    "  rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {\"id\",\"hits\"}\n"
+    "       [--strict-ids]   (rank accepts any unique id unless --strict-ids)\n"
+    "\n"
+    "  --options JSON   index build options, verbatim (stopwords, ids, weights);\n"
+    "                   replaces rank's default {\"ids\":\"lenient\"}\n"
+    "  analyze QUERY...                                          show how a query is analysed\n"
+    "  info --catalog FILE                                       index facts and fingerprint\n"
+    "  docs --catalog FILE                                       search documents per tool\n";
+
+static int usage_error(const char *msg) {
+  if (msg) fprintf(stderr, "toolsift: %s\n", msg);
+  fputs(USAGE, stderr);
+  return 2;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "toolsift: io: cannot read %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap) break;
+    char *bigger = realloc(buf, cap * 2);
+    if (!bigger) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = bigger;
+    cap *= 2;
+  }
+  int failed = ferror(f);
+  fclose(f);
+  if (!buf || failed) {
+    fprintf(stderr, "toolsift: io: cannot read %s\n", path);
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+static int report(const tsift_error *err) {
+  fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err->status), err->message);
+  return 1;
+}
+
+static int print_and_free(char *out, size_t len, int newline) {
+  fwrite(out, 1, len, stdout);
+  if (newline) fputc('\n', stdout);
+  tsift_free(out);
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+typedef struct args {
+  const char *catalog, *queries;
+  const char *limit, *k;
+  const char *options; /* index build options JSON, verbatim */
+  int explain, strict_ids;
+  char *query; /* remaining words joined by spaces */
+} args;
+
+static int parse_args(int argc, char **argv, args *a) {
+  memset(a, 0, sizeof *a);
+  size_t qlen = 0;
+  a->query = calloc(1, 1);
+  for (int i = 2; i < argc; i++) {
+    const char *s = argv[i];
+    const char **slot = NULL;
+    if (strcmp(s, "--catalog") == 0) slot = &a->catalog;
+    else if (strcmp(s, "--queries") == 0) slot = &a->queries;
+    else if (strcmp(s, "--limit") == 0) slot = &a->limit;
+    else if (strcmp(s, "--k") == 0) slot = &a->k;
+    else if (strcmp(s, "--options") == 0) slot = &a->options;
+    else if (strcmp(s, "--explain") == 0) {
+      a->explain = 1;
+      continue;
+    } else if (strcmp(s, "--strict-ids") == 0) {
+      a->strict_ids = 1;
+      continue;
+    } else if (strncmp(s, "--", 2) == 0 && s[2]) {
+      fprintf(stderr, "toolsift: unknown option %s\n", s);
+      return -1;
+    }
+    if (slot) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "toolsift: %s needs a value\n", s);
+        return -1;
+      }
+      *slot = argv[++i];
+      continue;
+    }
+    size_t n = strlen(s);
+    char *q = realloc(a->query, qlen + n + 2);
+    if (!q) return -1;
+    a->query = q;
+    if (qlen) a->query[qlen++] = ' ';
+    memcpy(a->query + qlen, s, n);
+    qlen += n;
+    a->query[qlen] = 0;
+  }
+  return 0;
+}
+
+/* A positive integer option, or -1. */
+static long parse_count(const char *s) {
+  if (!s || !*s) return -1;
+  char *end = NULL;
+  long v = strtol(s, &end, 10);
+  return (*end || v < 1) ? -1 : v;
+}
+
+static tsift_index *open_index(const char *catalog, const char *opts) {
+  if (!catalog) {
+    usage_error("--catalog FILE is required");
+    return NULL;
+  }
+  size_t len = 0;
+  char *json = read_file(catalog, &len);
+  if (!json) return NULL;
+  tsift_error err;
+  tsift_index *ix = NULL;
+  if (tsift_index_build(json, len, opts, opts ? strlen(opts) : 0, &ix, &err) != TSIFT_OK)
+    report(&err);
+  free(json);
+  return ix;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return usage_error(NULL);
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(USAGE, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("%s\n", tsift_version());
+    return 0;
+  }
+  args a;
+  if (parse_args(argc, argv, &a) != 0) {
+    free(a.query);
+    return usage_error(NULL);
+  }
+  int rc = 0;
+  tsift_error err;
+  char *out = NULL;
+  size_t out_len = 0;
+  if (strcmp(cmd, "analyze") == 0) {
+    if (tsift_analyze_query_json(a.query, strlen(a.query), NULL, 0, &out, &out_len, &err))
+      rc = report(&err);
+    else
+      rc = print_and_free(out, out_len, 1);
+  } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||
+             strcmp(cmd, "docs") == 0) {
+    long limit = a.limit ? parse_count(a.limit) : 0, k = parse_count(a.k);
+    if (strcmp(cmd, "search") == 0 && limit < 0) {
+      rc = usage_error("--limit must be a positive integer");
+    } else if (strcmp(cmd, "rank") == 0 && (!a.queries || k < 0)) {
+      rc = usage_error("rank needs --queries FILE and --k K (a positive integer)");
+    } else {
+      /* rank is the outside-evaluation contract: any unique id is a key there. */
+      const char *opts = a.options;
+      if (!opts && strcmp(cmd, "rank") == 0 && !a.strict_ids) opts = "{\"ids\":\"lenient\"}";
+      tsift_index *ix = open_index(a.catalog, opts);
+      if (!ix) {
+        rc = a.catalog ? 1 : 2;
+      } else if (strcmp(cmd, "search") == 0) {
+        char opts[64];
+        if (a.limit && a.explain) snprintf(opts, sizeof opts, "{\"limit\":%ld,\"explain\":true}", limit);
+        else if (a.limit) snprintf(opts, sizeof opts, "{\"limit\":%ld}", limit);
+        else if (a.explain) snprintf(opts, sizeof opts, "{\"explain\":true}");
+        else opts[0] = 0;
+        if (tsift_index_search_json(ix, a.query, strlen(a.query), opts[0] ? opts : NULL,
+                                    strlen(opts), &out, &out_len, &err))
+          rc = report(&err);
+        else
+          rc = print_and_free(out, out_len, 1);
+      } else if (strcmp(cmd, "rank") == 0) {
+        size_t qlen = 0;
+        char *queries = read_file(a.queries, &qlen);
+        if (!queries) rc = 1;
+        else if (tsift_index_rank_jsonl(ix, queries, qlen, (unsigned)(k > 100000 ? 100000 : k), &out,
+                                        &out_len, &err))
+          rc = report(&err);
+        else
+          rc = print_and_free(out, out_len, 0);
+        free(queries);
+      } else if (strcmp(cmd, "info") == 0) {
+        if (tsift_index_info_json(ix, &out, &out_len, &err)) rc = report(&err);
+        else rc = print_and_free(out, out_len, 1);
+      } else {
+        if (tsift_index_documents_json(ix, &out, &out_len, &err)) rc = report(&err);
+        else rc = print_and_free(out, out_len, 1);
+      }
+      tsift_index_free(ix);
+    }
+  } else {
+    fprintf(stderr, "toolsift: unknown command %s\n", cmd);
+    rc = usage_error(NULL);
+  }
+  free(a.query);
+  return rc;
+}

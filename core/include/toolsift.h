@@ -1,0 +1,179 @@
+/*
+ * toolsift.h — the one public header of the toolsift core.
+ *
+ * toolsift ranks tools (MCP / OpenAI / Anthropic / native JSON shapes) for a
+ * natural-language query with a deterministic BM25F ranker. The core is pure
+ * C11: no I/O, no threads, no global state except the allocator hook.
+ *
+ * Conventions
+ *  - Every fallible function returns a tsift_status and, when given a non-NULL
+ *    tsift_error, fills it with the status and a message naming what was wrong
+ *    and where. Nothing is ever printed; abort() is never called.
+ *  - Handles are opaque. Whoever receives a handle frees it with the matching
+ *    *_free function. Byte buffers returned through `char **out` are allocated
+ *    with the current allocator and freed with tsift_free().
+ *  - Strings are UTF-8 with an explicit length (no NUL needed).
+ *  - Output JSON is produced by the core itself with a fixed number format, so
+ *    the same input gives the same bytes natively and in WebAssembly.
+ */
+#ifndef TOOLSIFT_H
+#define TOOLSIFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TSIFT_BUILDING) && (defined(__GNUC__) || defined(__clang__))
+#define TSIFT_API __attribute__((visibility("default")))
+#else
+#define TSIFT_API
+#endif
+
+#define TSIFT_VERSION "0.1.0"
+/* Changes whenever scoring changes (recorded in results and decisions). */
+#define TSIFT_RANKER_VERSION "bm25f-1"
+
+typedef enum tsift_status {
+  TSIFT_OK = 0,
+  TSIFT_E_ARG = 1,      /* a bad argument to an API call (NULL handle, bad limit) */
+  TSIFT_E_JSON = 2,     /* malformed JSON */
+  TSIFT_E_UTF8 = 3,     /* invalid UTF-8 where it is not allowed */
+  TSIFT_E_CONFIG = 4,   /* a catalog/configuration error: duplicate id, bad id, wrong type */
+  TSIFT_E_LIMIT = 5,    /* an input beyond a hard bound */
+  TSIFT_E_NOMEM = 6,    /* the allocator returned NULL */
+  TSIFT_E_SNAPSHOT = 7, /* a bad index snapshot */
+  TSIFT_E_STATE = 8,    /* a call that the object's state does not allow */
+  TSIFT_E_RANKER = 9,   /* a host ranker failed */
+  TSIFT_E_DIVERGED = 10 /* a replayed run diverged from its journal */
+} tsift_status;
+
+#define TSIFT_ERROR_MESSAGE_MAX 512
+
+typedef struct tsift_error {
+  tsift_status status;
+  char message[TSIFT_ERROR_MESSAGE_MAX]; /* NUL-terminated, may be cut */
+} tsift_error;
+
+/* Short stable name of a status: "ok", "arg", "json", "utf8", "config",
+ * "limit", "nomem", "snapshot", "state", "ranker", "diverged". Static string. */
+TSIFT_API const char *tsift_status_name(tsift_status status);
+/* A human sentence for a status. Static string. */
+TSIFT_API const char *tsift_strerror(tsift_status status);
+/* Library version string ("0.1.0"). Static string. */
+TSIFT_API const char *tsift_version(void);
+
+/* ---- allocation ------------------------------------------------------- */
+
+typedef void *(*tsift_malloc_fn)(size_t size);
+typedef void *(*tsift_realloc_fn)(void *ptr, size_t size);
+typedef void (*tsift_free_fn)(void *ptr);
+
+/* Replace the allocator used by the core and by cJSON (NULLs restore libc).
+ * Call it before creating any object; objects must be freed with the
+ * allocator that made them. Not thread-safe (process-wide hook). */
+TSIFT_API void tsift_set_allocator(tsift_malloc_fn m, tsift_realloc_fn r, tsift_free_fn f);
+/* Free a buffer the core returned (JSON output). NULL is fine. */
+TSIFT_API void tsift_free(void *ptr);
+
+/* ---- index ------------------------------------------------------------ */
+
+typedef struct tsift_index tsift_index;
+
+/*
+ * Build an index from a catalog (SPEC S1): a JSON object with "tools",
+ * optional "skills" and "annotations", a bare array of tools, or an MCP
+ * tools/list result. `options_json` may be NULL or a JSON object:
+ *   { "stopwords": null | [ "word", ... ],   (null = the built-in list, [] = none)
+ *     "ids": "strict" | "lenient",           (strict, the default: ids must match
+ *                                              ^[A-Za-z0-9_.:-]{1,128}$; lenient: any
+ *                                              1..1024 bytes without control characters,
+ *                                              for pure ranking of outside data sets)
+ *     "weights": { "name": 3, "aliases": 2, "tags": 2, "description": 1,
+ *                  "params": …, "param_docs": … } }   (any subset; 0..100)
+ * On success *out owns the index (free with tsift_index_free). On failure
+ * *out is NULL and nothing is left allocated.
+ */
+TSIFT_API tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
+                                         const char *options_json, size_t options_len,
+                                         tsift_index **out, tsift_error *err);
+TSIFT_API void tsift_index_free(tsift_index *index);
+
+/* Number of tools in the index. */
+TSIFT_API size_t tsift_index_size(const tsift_index *index);
+
+/*
+ * Search and return a JSON document (caller frees *out with tsift_free):
+ *   {"query":…,"terms":[…],"hits":[{"id","name","description","trust","score"[,"exact"][,"explain"]}],
+ *    "unmatched":[…][,"tainted":true][,"analysis":{…}]}
+ * `options_json` may be NULL or { "limit": 1..1000 (default 10), "explain": bool }.
+ * The query is never an error: invalid UTF-8 is replaced, oversize is cut.
+ */
+TSIFT_API tsift_status tsift_index_search_json(const tsift_index *index, const char *query,
+                                               size_t query_len, const char *options_json,
+                                               size_t options_len, char **out, size_t *out_len,
+                                               tsift_error *err);
+
+/* One hit of the typed (hot-path) search. `id` points into the index and
+ * lives as long as the index. */
+typedef struct tsift_hit {
+  const char *id;
+  double score;
+  uint32_t tool; /* position of the tool in the catalog */
+} tsift_hit;
+
+/*
+ * Typed search without JSON: writes at most `capacity` hits best first into
+ * `hits` and their count into *count. For hosts and benchmarks that call the
+ * core directly.
+ */
+TSIFT_API tsift_status tsift_index_search(const tsift_index *index, const char *query,
+                                          size_t query_len, size_t capacity, tsift_hit *hits,
+                                          size_t *count, tsift_error *err);
+
+/*
+ * Batch ranking in the stable outside-evaluation contract: `queries_jsonl`
+ * holds lines {"id": <any JSON>, "query": "<text>"}; the output has one line
+ * per non-blank input line, in input order:
+ *   {"id":<the id, re-serialised>,"hits":["<tool id>",…]}\n
+ * with at most k hits (1..1000). A malformed line is an error naming its line.
+ */
+TSIFT_API tsift_status tsift_index_rank_jsonl(const tsift_index *index, const char *queries_jsonl,
+                                              size_t len, unsigned k, char **out, size_t *out_len,
+                                              tsift_error *err);
+
+/* Index facts as JSON {"tools":N,"terms":N,"ranker":"bm25f-1","fingerprint":"<sha256 hex>",
+ * "fields":{…weights…}}. Caller frees *out with tsift_free. */
+TSIFT_API tsift_status tsift_index_info_json(const tsift_index *index, char **out, size_t *out_len,
+                                             tsift_error *err);
+
+/*
+ * The search document of every tool as the trust policy built it (SPEC S2),
+ * as JSON {"tools":[{"id","trust","fields":{"name":[tokens],…}}]}. For the
+ * playground and for tests. Caller frees *out with tsift_free.
+ */
+TSIFT_API tsift_status tsift_index_documents_json(const tsift_index *index, char **out,
+                                                  size_t *out_len, tsift_error *err);
+
+/* ---- text analysis (exposed for tests and tooling) -------------------- */
+
+/*
+ * Analyse `text` as a query would be analysed and return JSON
+ *   {"tokens":[…all tokens…],"stopwords":[…dropped…],"terms":[…final terms…]}
+ * `options_json` as for tsift_index_build (stopwords). Caller frees *out.
+ */
+TSIFT_API tsift_status tsift_analyze_query_json(const char *text, size_t len,
+                                                const char *options_json, size_t options_len,
+                                                char **out, size_t *out_len, tsift_error *err);
+
+/* Analyse `text` as a document field (no stopwords, invalid UTF-8 is an
+ * error) and return the JSON array of tokens. Caller frees *out. */
+TSIFT_API tsift_status tsift_analyze_field_json(const char *text, size_t len, char **out,
+                                                size_t *out_len, tsift_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TOOLSIFT_H */

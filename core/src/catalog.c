@@ -1,0 +1,464 @@
+/* catalog.c — reads a catalog document (SPEC S1): recognises the MCP, OpenAI,
+ * Anthropic and native tool shapes, validates every field and reports the
+ * first problem loudly with the tool and field it concerns. */
+#include "catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cJSON.h"
+#include "json_check.h"
+#include "text.h"
+
+/* ---- JSON parsing with positions -------------------------------------- */
+
+tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
+                              tsift_error *err) {
+  *out = NULL;
+  if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
+  size_t bad;
+  if (!tsift_utf8_valid(json, len, &bad)) {
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < bad; i++) {
+      if (json[i] == '\n') {
+        line++;
+        col = 1;
+      } else if (((unsigned char)json[i] & 0xC0) != 0x80) {
+        col++;
+      }
+    }
+    return tsift_fail(err, TSIFT_E_UTF8, "%s: invalid UTF-8 at byte %zu (line %zu, column %zu)",
+                      what, bad, line, col);
+  }
+  if (len == 0) return tsift_fail(err, TSIFT_E_JSON, "%s: empty input", what);
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+  if (!root) {
+    /* cJSON reports an allocation failure like a syntax error: ask the
+     * allocation-free checker which it was, and where. */
+    size_t pos = 0;
+    tsift_json_verdict v = tsift_json_check(json, len, &pos);
+    if (v == TSIFT_JSON_VALID) return tsift_nomem(err, "parsing JSON");
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < pos && i < len; i++) {
+      if (json[i] == '\n') {
+        line++;
+        col = 1;
+      } else if (((unsigned char)json[i] & 0xC0) != 0x80) {
+        col++;
+      }
+    }
+    if (v == TSIFT_JSON_TOO_DEEP)
+      return tsift_fail(err, TSIFT_E_LIMIT, "%s: nesting deeper than %d at byte %zu (line %zu, column %zu)",
+                        what, TSIFT_JSON_MAX_NESTING, pos, line, col);
+    return tsift_fail(err, TSIFT_E_JSON, "%s: malformed JSON at byte %zu (line %zu, column %zu)",
+                      what, pos, line, col);
+  }
+  /* Anything but whitespace after the value is malformed too. */
+  size_t pos = end ? (size_t)(end - json) : len;
+  while (pos < len && (json[pos] == ' ' || json[pos] == '\t' || json[pos] == '\n' ||
+                       json[pos] == '\r'))
+    pos++;
+  if (pos < len) {
+    cJSON_Delete(root);
+    return tsift_fail(err, TSIFT_E_JSON, "%s: unexpected data after the JSON value at byte %zu",
+                      what, pos);
+  }
+  *out = root;
+  return TSIFT_OK;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+int tsift_id_valid(const char *id, size_t len) {
+  if (len < 1 || len > 128) return 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = id[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '_' || c == '.' || c == ':' || c == '-';
+    if (!ok) return 0;
+  }
+  return 1;
+}
+
+static const char *type_name(const cJSON *v) {
+  if (!v) return "nothing";
+  if (cJSON_IsString(v)) return "a string";
+  if (cJSON_IsNumber(v)) return "a number";
+  if (cJSON_IsBool(v)) return "a boolean";
+  if (cJSON_IsNull(v)) return "null";
+  if (cJSON_IsArray(v)) return "an array";
+  if (cJSON_IsObject(v)) return "an object";
+  return "an invalid value";
+}
+
+static void labels_free(tsift_labels *l) {
+  for (size_t i = 0; i < l->count; i++) tsift_free(l->items[i]);
+  tsift_free(l->items);
+  l->items = NULL;
+  l->count = 0;
+}
+
+static void tool_free(tsift_tool *t) {
+  tsift_free(t->id);
+  tsift_free(t->name);
+  tsift_free(t->title);
+  tsift_free(t->description);
+  labels_free(&t->tags);
+  labels_free(&t->aliases);
+  labels_free(&t->host_tags);
+  labels_free(&t->host_aliases);
+}
+
+void tsift_catalog_free(tsift_catalog *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
+  tsift_free(c->tools);
+  cJSON_Delete(c->root);
+  memset(c, 0, sizeof *c);
+}
+
+long tsift_catalog_find(const tsift_catalog *c, const char *id) {
+  for (size_t i = 0; i < c->count; i++)
+    if (strcmp(c->tools[i].id, id) == 0) return (long)i;
+  return -1;
+}
+
+/* A short label for messages: tools[i] ("id"). */
+static void tool_label(char *buf, size_t cap, size_t i, const char *id) {
+  char idpart[80];
+  idpart[0] = 0;
+  if (id) {
+    size_t n = tsift_utf8_cut(id, strlen(id), 60);
+    memcpy(idpart, " (\"", 3);
+    memcpy(idpart + 3, id, n);
+    memcpy(idpart + 3 + n, "\")", 3);
+  }
+  snprintf(buf, cap, "tools[%zu]%s", i, idpart);
+}
+
+/* Normalise, de-duplicate and bound a label array into `out`. */
+static tsift_status read_labels(const cJSON *arr, const char *where, const char *field,
+                                tsift_labels *out, tsift_error *err) {
+  if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
+  if (!cJSON_IsArray(arr))
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an array of strings, got %s",
+                      where, field, type_name(arr));
+  size_t n = 0;
+  const cJSON *item;
+  cJSON_ArrayForEach(item, arr) {
+    if (!cJSON_IsString(item))
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s[%zu]\": expected a string, got %s",
+                        where, field, n, type_name(item));
+    n++;
+  }
+  size_t cap = n < TSIFT_LABELS_MAX ? n : TSIFT_LABELS_MAX;
+  /* Labels merge (host annotations append to an existing list). */
+  size_t have = out->count;
+  char **items = tsift_realloc_bytes(out->items, (have + cap + 1) * sizeof *items);
+  if (!items) return tsift_nomem(err, "reading labels");
+  out->items = items;
+  cJSON_ArrayForEach(item, arr) {
+    if (out->count - have >= cap) break; /* 16 distinct labels per list */
+    char *norm = NULL;
+    size_t norm_len = 0;
+    tsift_status st =
+        tsift_label_normalize(item->valuestring, strlen(item->valuestring), &norm, &norm_len, err);
+    if (st != TSIFT_OK) {
+      if (st != TSIFT_E_NOMEM) {
+        char prefix[192];
+        snprintf(prefix, sizeof prefix, "%s: field \"%s\"", where, field);
+        tsift_error_prefix(err, st, prefix);
+      }
+      return st;
+    }
+    int dup = norm_len == 0;
+    for (size_t k = 0; !dup && k < out->count; k++) dup = strcmp(out->items[k], norm) == 0;
+    if (dup) {
+      tsift_free(norm);
+      continue;
+    }
+    out->items[out->count++] = norm;
+  }
+  return TSIFT_OK;
+}
+
+/* Read an optional string field into *out (owned copy). */
+static tsift_status read_string(const cJSON *obj, const char *key, const char *where,
+                                const char *field, char **out, tsift_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v || cJSON_IsNull(v)) return TSIFT_OK;
+  if (!cJSON_IsString(v))
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected a string, got %s", where,
+                      field, type_name(v));
+  *out = tsift_strndup(v->valuestring, strlen(v->valuestring));
+  return *out ? TSIFT_OK : tsift_nomem(err, "reading the catalog");
+}
+
+static tsift_status read_bool(const cJSON *obj, const char *key, const char *where,
+                              uint8_t *out, tsift_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v || cJSON_IsNull(v)) return TSIFT_OK;
+  if (!cJSON_IsBool(v))
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected a boolean, got %s", where,
+                      key, type_name(v));
+  *out = cJSON_IsTrue(v) ? 1 : 0;
+  return TSIFT_OK;
+}
+
+/* ---- one tool --------------------------------------------------------- */
+
+static int id_lenient_valid(const char *id, size_t len) {
+  if (len < 1 || len > 1024) return 0;
+  for (size_t i = 0; i < len; i++)
+    if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f) return 0;
+  return 1;
+}
+
+static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids, tsift_tool *t,
+                              tsift_error *err) {
+  char where[128];
+  tool_label(where, sizeof where, index, NULL);
+  if (!cJSON_IsObject(item))
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where,
+                      type_name(item));
+
+  /* Recognise the shape by its keys. */
+  const cJSON *src = item; /* where name/description/schema live */
+  const char *schema_key = NULL;
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(item, "type");
+  const cJSON *fn = cJSON_GetObjectItemCaseSensitive(item, "function");
+  if (cJSON_IsString(type) && strcmp(type->valuestring, "function") == 0) {
+    t->shape = TSIFT_SHAPE_OPENAI;
+    if (fn) {
+      if (!cJSON_IsObject(fn))
+        return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"function\": expected an object, got %s",
+                          where, type_name(fn));
+      src = fn;
+    }
+    schema_key = "parameters";
+  } else if (cJSON_GetObjectItemCaseSensitive(item, "inputSchema")) {
+    t->shape = TSIFT_SHAPE_MCP;
+    schema_key = "inputSchema";
+  } else if (cJSON_GetObjectItemCaseSensitive(item, "input_schema")) {
+    t->shape = TSIFT_SHAPE_ANTHROPIC;
+    schema_key = "input_schema";
+  } else {
+    t->shape = TSIFT_SHAPE_NATIVE;
+    schema_key = cJSON_GetObjectItemCaseSensitive(item, "parameters") ? "parameters" : "inputSchema";
+  }
+
+  /* name */
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(src, "name");
+  if (!name || cJSON_IsNull(name))
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: missing \"name\"", where);
+  if (!cJSON_IsString(name))
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"name\": expected a string, got %s", where,
+                      type_name(name));
+  if (name->valuestring[0] == 0)
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"name\": must not be empty", where);
+  t->name = tsift_strndup(name->valuestring, strlen(name->valuestring));
+  if (!t->name) return tsift_nomem(err, "reading the catalog");
+
+  /* id (defaults to name) */
+  tsift_status st = read_string(item, "id", where, "id", &t->id, err);
+  if (st != TSIFT_OK) return st;
+  if (!t->id) {
+    t->id = tsift_strndup(t->name, strlen(t->name));
+    if (!t->id) return tsift_nomem(err, "reading the catalog");
+  }
+  tool_label(where, sizeof where, index, t->id);
+  if (ids == TSIFT_IDS_LENIENT) {
+    if (!id_lenient_valid(t->id, strlen(t->id)))
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "%s: invalid id: must be 1 to 1024 bytes without control characters",
+                        where);
+  } else if (!tsift_id_valid(t->id, strlen(t->id)))
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "%s: invalid id: must match ^[A-Za-z0-9_.:-]{1,128}$ (set \"id\" to a "
+                      "model-facing name)",
+                      where);
+
+  if ((st = read_string(src, "description", where, "description", &t->description, err))) return st;
+
+  /* title: top-level, or MCP annotations.title */
+  if ((st = read_string(item, "title", where, "title", &t->title, err))) return st;
+  const cJSON *ann = cJSON_GetObjectItemCaseSensitive(item, "annotations");
+  if (ann && !cJSON_IsNull(ann)) {
+    if (!cJSON_IsObject(ann))
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"annotations\": expected an object, got %s",
+                        where, type_name(ann));
+    if (!t->title &&
+        (st = read_string(ann, "title", where, "annotations.title", &t->title, err)))
+      return st;
+  }
+
+  /* schema */
+  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(src, schema_key);
+  if (schema && !cJSON_IsNull(schema)) {
+    if (!cJSON_IsObject(schema))
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an object, got %s", where,
+                        schema_key, type_name(schema));
+    t->schema = schema;
+  }
+
+  /* native extras */
+  if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(item, "tags"), where, "tags", &t->tags,
+                        err)))
+    return st;
+  if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(item, "aliases"), where, "aliases",
+                        &t->aliases, err)))
+    return st;
+  const cJSON *origin = cJSON_GetObjectItemCaseSensitive(item, "origin");
+  if (origin && !cJSON_IsNull(origin)) {
+    if (!cJSON_IsString(origin))
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"origin\": expected a string, got %s",
+                        where, type_name(origin));
+    if (strcmp(origin->valuestring, "local") == 0) t->origin = TSIFT_ORIGIN_LOCAL;
+    else if (strcmp(origin->valuestring, "remote") == 0) t->origin = TSIFT_ORIGIN_REMOTE;
+    else if (strcmp(origin->valuestring, "a2a") == 0) t->origin = TSIFT_ORIGIN_A2A;
+    else
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "%s: field \"origin\": expected \"local\", \"remote\" or \"a2a\"", where);
+  }
+  if ((st = read_bool(item, "trusted", where, &t->trusted, err))) return st;
+  if ((st = read_bool(item, "tainted", where, &t->tainted, err))) return st;
+  return TSIFT_OK;
+}
+
+/* ---- the catalog ------------------------------------------------------ */
+
+typedef struct id_ref {
+  const char *id;
+  size_t index;
+} id_ref;
+
+static int id_ref_cmp(const void *a, const void *b) {
+  const id_ref *x = a, *y = b;
+  int c = strcmp(x->id, y->id);
+  if (c) return c;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static long find_sorted(const id_ref *refs, size_t n, const char *id) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(refs[mid].id, id);
+    if (c == 0) return (long)refs[mid].index;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const id_ref *refs,
+                                     tsift_error *err) {
+  if (!ann || cJSON_IsNull(ann)) return TSIFT_OK;
+  if (!cJSON_IsObject(ann))
+    return tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"annotations\": expected an object, got %s",
+                      type_name(ann));
+  const cJSON *entry;
+  cJSON_ArrayForEach(entry, ann) {
+    char where[128];
+    size_t n = tsift_utf8_cut(entry->string, strlen(entry->string), 60);
+    snprintf(where, sizeof where, "annotations[\"%.*s\"]", (int)n, entry->string);
+    long idx = find_sorted(refs, c->count, entry->string);
+    if (idx < 0) return tsift_fail(err, TSIFT_E_CONFIG, "%s: no tool has this id", where);
+    if (!cJSON_IsObject(entry))
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where,
+                        type_name(entry));
+    tsift_tool *t = &c->tools[idx];
+    tsift_status st;
+    if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "tags"), where, "tags",
+                          &t->host_tags, err)))
+      return st;
+    if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "aliases"), where, "aliases",
+                          &t->host_aliases, err)))
+      return st;
+  }
+  return TSIFT_OK;
+}
+
+tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids,
+                                 tsift_catalog *out, tsift_error *err) {
+  memset(out, 0, sizeof *out);
+  cJSON *root = NULL;
+  tsift_status st = tsift_json_parse(json, len, "catalog", &root, err);
+  if (st != TSIFT_OK) return st;
+  out->root = root;
+
+  const cJSON *tools = NULL, *annotations = NULL;
+  if (cJSON_IsArray(root)) {
+    tools = root;
+  } else if (cJSON_IsObject(root)) {
+    tools = cJSON_GetObjectItemCaseSensitive(root, "tools");
+    if (!tools) {
+      st = tsift_fail(err, TSIFT_E_CONFIG,
+                      "catalog: expected an array of tools or an object with a \"tools\" array");
+      goto fail;
+    }
+    if (!cJSON_IsArray(tools)) {
+      st = tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"tools\": expected an array, got %s",
+                      type_name(tools));
+      goto fail;
+    }
+    annotations = cJSON_GetObjectItemCaseSensitive(root, "annotations");
+    const cJSON *skills = cJSON_GetObjectItemCaseSensitive(root, "skills");
+    if (skills && !cJSON_IsNull(skills) && !cJSON_IsArray(skills)) {
+      st = tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"skills\": expected an array, got %s",
+                      type_name(skills));
+      goto fail;
+    }
+  } else {
+    st = tsift_fail(err, TSIFT_E_CONFIG,
+                    "catalog: expected an array of tools or an object with a \"tools\" array, got %s",
+                    type_name(root));
+    goto fail;
+  }
+
+  size_t n = (size_t)cJSON_GetArraySize(tools);
+  out->tools = tsift_calloc_array(n ? n : 1, sizeof *out->tools);
+  if (!out->tools) {
+    st = tsift_nomem(err, "reading the catalog");
+    goto fail;
+  }
+  const cJSON *item;
+  cJSON_ArrayForEach(item, tools) {
+    st = read_tool(item, out->count, ids, &out->tools[out->count], err);
+    out->count++; /* count it even on failure so it is freed */
+    if (st != TSIFT_OK) goto fail;
+  }
+
+  /* Unique ids. */
+  id_ref *refs = tsift_calloc_array(n ? n : 1, sizeof *refs);
+  if (!refs) {
+    st = tsift_nomem(err, "checking ids");
+    goto fail;
+  }
+  for (size_t i = 0; i < n; i++) {
+    refs[i].id = out->tools[i].id;
+    refs[i].index = i;
+  }
+  qsort(refs, n, sizeof *refs, id_ref_cmp);
+  for (size_t i = 1; i < n; i++) {
+    if (strcmp(refs[i].id, refs[i - 1].id) == 0) {
+      char where[128];
+      tool_label(where, sizeof where, refs[i].index, refs[i].id);
+      st = tsift_fail(err, TSIFT_E_CONFIG, "%s: duplicate id (first used by tools[%zu])", where,
+                      refs[i - 1].index);
+      tsift_free(refs);
+      goto fail;
+    }
+  }
+  st = read_annotations(annotations, out, refs, err);
+  tsift_free(refs);
+  if (st != TSIFT_OK) goto fail;
+  return TSIFT_OK;
+
+fail:
+  tsift_catalog_free(out);
+  return st;
+}

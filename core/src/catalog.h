@@ -1,0 +1,70 @@
+/* catalog.h — catalog JSON (SPEC S1) into validated tool records. */
+#ifndef TSIFT_CATALOG_H
+#define TSIFT_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toolsift.h"
+
+struct cJSON;
+
+typedef enum { TSIFT_ORIGIN_LOCAL = 0, TSIFT_ORIGIN_REMOTE, TSIFT_ORIGIN_A2A } tsift_origin;
+typedef enum {
+  TSIFT_SHAPE_NATIVE = 0,
+  TSIFT_SHAPE_MCP,
+  TSIFT_SHAPE_OPENAI,
+  TSIFT_SHAPE_ANTHROPIC
+} tsift_shape;
+
+/* A list of normalised labels (tags or aliases). */
+typedef struct tsift_labels {
+  char **items;
+  size_t count;
+} tsift_labels;
+
+/* One tool. Strings are owned NUL-terminated copies; `schema` points into the
+ * catalog's parsed JSON tree (NULL when the tool has none). */
+typedef struct tsift_tool {
+  char *id;
+  char *name;
+  char *title;       /* MCP title or annotations.title, or NULL */
+  char *description; /* or NULL */
+  const struct cJSON *schema;
+  tsift_labels tags, aliases;         /* the tool's own labels */
+  tsift_labels host_tags, host_aliases; /* the host's annotations */
+  tsift_origin origin;
+  tsift_shape shape;
+  uint8_t trusted, tainted;
+} tsift_tool;
+
+typedef struct tsift_catalog {
+  tsift_tool *tools;
+  size_t count;
+  struct cJSON *root; /* owned parsed document */
+} tsift_catalog;
+
+/* Parse and validate. On failure everything is freed and `err` names the
+ * tool and field. */
+/* How ids are checked: TSIFT_IDS_STRICT applies the model-facing name rule
+ * (SPEC S1); TSIFT_IDS_LENIENT (pure ranking, e.g. `toolsift rank` over a
+ * public data set) accepts any non-empty id of at most 1024 bytes without
+ * control characters. Uniqueness is always required. */
+typedef enum { TSIFT_IDS_STRICT = 0, TSIFT_IDS_LENIENT } tsift_id_rule;
+
+tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids,
+                                 tsift_catalog *out, tsift_error *err);
+void tsift_catalog_free(tsift_catalog *c);
+
+/* Index of the tool with this id, or -1 (linear; for small lookups). */
+long tsift_catalog_find(const tsift_catalog *c, const char *id);
+
+/* 1 when `id` fits the model-facing name rules ^[A-Za-z0-9_.:-]{1,128}$. */
+int tsift_id_valid(const char *id, size_t len);
+
+/* Parse JSON with a precise error position ("at line L, column C"). `what`
+ * names the document in messages. The tree is owned by the caller. */
+tsift_status tsift_json_parse(const char *json, size_t len, const char *what, struct cJSON **out,
+                              tsift_error *err);
+
+#endif

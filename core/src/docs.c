@@ -1,0 +1,179 @@
+/* docs.c — the trust policy (SPEC S2) and schema walk (SPEC S5). Nothing else
+ * in the core decides which text of a tool reaches the index. */
+#include "docs.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "cJSON.h"
+
+const char *const tsift_field_names[TSIFT_FIELD_COUNT] = {
+    "name", "aliases", "tags", "description", "params", "param_docs"};
+
+const unsigned tsift_field_token_caps[TSIFT_FIELD_COUNT] = {32, 96, 64, 128, 128, 128};
+
+const char *tsift_trust_name(tsift_trust t) {
+  switch (t) {
+    case TSIFT_TRUST_FIRST_PARTY: return "first-party";
+    case TSIFT_TRUST_REMOTE: return "remote";
+    case TSIFT_TRUST_VOUCHED: return "vouched";
+    case TSIFT_TRUST_TAINTED: return "tainted";
+  }
+  return "remote";
+}
+
+tsift_trust tsift_trust_of(const tsift_tool *t) {
+  if (t->tainted) return TSIFT_TRUST_TAINTED;
+  if (t->origin == TSIFT_ORIGIN_LOCAL) return TSIFT_TRUST_FIRST_PARTY;
+  return t->trusted ? TSIFT_TRUST_VOUCHED : TSIFT_TRUST_REMOTE;
+}
+
+int tsift_description_visible(const tsift_tool *t) {
+  tsift_trust tr = tsift_trust_of(t);
+  return tr == TSIFT_TRUST_FIRST_PARTY || tr == TSIFT_TRUST_VOUCHED;
+}
+
+void tsift_document_free(tsift_document *doc) {
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) tsift_tokens_free(&doc->fields[f]);
+  tsift_tokens_free(&doc->name_seq);
+  tsift_tokens_free(&doc->id_seq);
+}
+
+static tsift_status add_text(tsift_document *doc, tsift_field f, const char *s, size_t n,
+                             tsift_error *err) {
+  return tsift_analyze(s, n, TSIFT_FIELD_MAX_BYTES, 0, tsift_field_token_caps[f], &doc->fields[f],
+                       err);
+}
+
+static tsift_status add_labels(tsift_document *doc, tsift_field f, const tsift_labels *l,
+                               tsift_error *err) {
+  tsift_status st = TSIFT_OK;
+  for (size_t i = 0; i < l->count && st == TSIFT_OK; i++)
+    st = add_text(doc, f, l->items[i], strlen(l->items[i]), err);
+  return st;
+}
+
+/* ---- schema walk ------------------------------------------------------ */
+
+typedef struct walk {
+  tsift_document *doc;
+  int with_docs; /* index nested descriptions (trusted tools) */
+  unsigned nodes, props;
+  size_t text;   /* bytes of schema text consumed so far */
+  tsift_error *err;
+} walk;
+
+/* Consume up to the text budget; returns the bytes that fit. */
+static size_t budget(walk *w, const char *s, size_t n) {
+  size_t left = TSIFT_SCHEMA_MAX_TEXT - w->text;
+  size_t take = tsift_utf8_cut(s, n, left);
+  w->text += take;
+  return take;
+}
+
+static tsift_status walk_node(walk *w, const cJSON *node, int depth);
+
+static tsift_status walk_each(walk *w, const cJSON *container, int depth) {
+  tsift_status st = TSIFT_OK;
+  const cJSON *child;
+  if (cJSON_IsObject(container) || cJSON_IsArray(container)) {
+    cJSON_ArrayForEach(child, container) {
+      if ((st = walk_node(w, child, depth)) != TSIFT_OK) break;
+    }
+  }
+  return st;
+}
+
+static tsift_status walk_node(walk *w, const cJSON *node, int depth) {
+  if (!cJSON_IsObject(node) || depth >= TSIFT_SCHEMA_MAX_DEPTH ||
+      w->nodes >= TSIFT_SCHEMA_MAX_NODES || w->text >= TSIFT_SCHEMA_MAX_TEXT)
+    return TSIFT_OK;
+  w->nodes++;
+  tsift_status st = TSIFT_OK;
+  if (w->with_docs) {
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(node, "description");
+    if (cJSON_IsString(d)) {
+      size_t n = budget(w, d->valuestring, strlen(d->valuestring));
+      if ((st = add_text(w->doc, TSIFT_FIELD_PARAM_DOCS, d->valuestring, n, w->err))) return st;
+    }
+  }
+  const cJSON *props = cJSON_GetObjectItemCaseSensitive(node, "properties");
+  if (cJSON_IsObject(props)) {
+    const cJSON *p;
+    cJSON_ArrayForEach(p, props) {
+      if (w->props >= TSIFT_SCHEMA_MAX_PROPERTIES || w->text >= TSIFT_SCHEMA_MAX_TEXT) break;
+      w->props++;
+      size_t n = budget(w, p->string, strlen(p->string));
+      if ((st = add_text(w->doc, TSIFT_FIELD_PARAMS, p->string, n, w->err))) return st;
+      if ((st = walk_node(w, p, depth + 1))) return st;
+    }
+  }
+  /* items may be a schema or (draft-04 tuples) an array of schemas. */
+  const cJSON *items = cJSON_GetObjectItemCaseSensitive(node, "items");
+  if (cJSON_IsArray(items)) st = walk_each(w, items, depth + 1);
+  else st = walk_node(w, items, depth + 1);
+  if (st) return st;
+  static const char *const lists[] = {"anyOf", "oneOf", "allOf"};
+  for (int i = 0; i < 3; i++)
+    if ((st = walk_each(w, cJSON_GetObjectItemCaseSensitive(node, lists[i]), depth + 1))) return st;
+  if ((st = walk_node(w, cJSON_GetObjectItemCaseSensitive(node, "additionalProperties"), depth + 1)))
+    return st;
+  if ((st = walk_each(w, cJSON_GetObjectItemCaseSensitive(node, "$defs"), depth + 1))) return st;
+  return walk_each(w, cJSON_GetObjectItemCaseSensitive(node, "definitions"), depth + 1);
+}
+
+/* ---- the policy ------------------------------------------------------- */
+
+tsift_status tsift_document_build(const tsift_tool *tool, tsift_document *doc, tsift_error *err) {
+  memset(doc, 0, sizeof *doc);
+  tsift_trust trust = tsift_trust_of(tool);
+  doc->trust = trust;
+  /* What each class may index (SPEC S2 table). A tainted tool keeps the
+   * label treatment of the class it would otherwise have. */
+  tsift_trust label_class = trust;
+  if (trust == TSIFT_TRUST_TAINTED)
+    label_class = tool->origin == TSIFT_ORIGIN_LOCAL
+                      ? TSIFT_TRUST_FIRST_PARTY
+                      : (tool->trusted ? TSIFT_TRUST_VOUCHED : TSIFT_TRUST_REMOTE);
+  int own_description = trust == TSIFT_TRUST_FIRST_PARTY || trust == TSIFT_TRUST_VOUCHED;
+  int schema_docs = own_description;
+
+  tsift_status st = TSIFT_OK;
+  /* Name field: the name, the id's extra tokens (e.g. its namespace), the title. */
+  st = tsift_analyze(tool->name, strlen(tool->name), TSIFT_FIELD_MAX_BYTES, 0, 32, &doc->name_seq,
+                     err);
+  if (!st) st = tsift_analyze(tool->id, strlen(tool->id), TSIFT_FIELD_MAX_BYTES, 0, 32, &doc->id_seq, err);
+  tsift_tokens *name = &doc->fields[TSIFT_FIELD_NAME];
+  for (size_t i = 0; !st && i < doc->name_seq.count && name->count < 32; i++)
+    if (tsift_tokens_push(name, tsift_token(&doc->name_seq, i), doc->name_seq.len[i]))
+      st = tsift_nomem(err, "building a search document");
+  for (size_t i = 0; !st && i < doc->id_seq.count && name->count < 32; i++) {
+    const char *t = tsift_token(&doc->id_seq, i);
+    size_t n = doc->id_seq.len[i];
+    if (tsift_tokens_find(&doc->name_seq, t, n) >= 0) continue;
+    if (tsift_tokens_push(name, t, n)) st = tsift_nomem(err, "building a search document");
+  }
+  if (!st && tool->title) st = add_text(doc, TSIFT_FIELD_NAME, tool->title, strlen(tool->title), err);
+
+  /* Own labels by class; host annotations always. */
+  if (!st && label_class == TSIFT_TRUST_FIRST_PARTY) {
+    st = add_labels(doc, TSIFT_FIELD_ALIASES, &tool->aliases, err);
+    if (!st) st = add_labels(doc, TSIFT_FIELD_TAGS, &tool->tags, err);
+  }
+  if (!st) st = add_labels(doc, TSIFT_FIELD_ALIASES, &tool->host_aliases, err);
+  if (!st) st = add_labels(doc, TSIFT_FIELD_TAGS, &tool->host_tags, err);
+
+  if (!st && own_description && tool->description)
+    st = add_text(doc, TSIFT_FIELD_DESCRIPTION, tool->description, strlen(tool->description), err);
+  if (!st && label_class == TSIFT_TRUST_VOUCHED) {
+    st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, &tool->aliases, err);
+    if (!st) st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, &tool->tags, err);
+  }
+
+  if (!st && tool->schema) {
+    walk w = {doc, schema_docs, 0, 0, 0, err};
+    st = walk_node(&w, tool->schema, 0);
+  }
+  if (st) tsift_document_free(doc);
+  return st;
+}

@@ -1,0 +1,108 @@
+/* index.h — the BM25F index (SPEC S4) shared by the search front ends,
+ * snapshots and sessions. Internal to the core. */
+#ifndef TSIFT_INDEX_H
+#define TSIFT_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "docs.h"
+#include "text.h"
+#include "toolsift.h"
+
+#define TSIFT_BM25_K1 1.2
+#define TSIFT_BM25_B 0.75
+#define TSIFT_TF_CLAMP 2
+#define TSIFT_SEARCH_MAX_LIMIT 1000
+
+/* Default field weights (SPEC S4; the schema weights are chosen on the
+ * corpus). An index may override them with the "weights" build option. */
+extern const double tsift_default_field_weights[TSIFT_FIELD_COUNT];
+
+typedef struct tsift_posting {
+  uint32_t doc;
+  uint8_t tf[TSIFT_FIELD_COUNT]; /* clamped term frequency per field */
+} tsift_posting;
+
+struct tsift_index {
+  tsift_catalog catalog;
+  size_t n; /* tools */
+  uint8_t *trust;
+
+  /* The search document of each tool as term ids, field by field:
+   * tokens of doc d, field f are field_terms[field_off[d*F+f] .. field_off[d*F+f+1]). */
+  uint32_t *field_off;
+  uint32_t *field_terms;
+  /* Exact-match sequences: name of d = seq[seq_off[2d]..seq_off[2d+1]),
+   * id of d = seq[seq_off[2d+1]..seq_off[2d+2]). */
+  uint32_t *seq_off;
+  uint32_t *seq_terms;
+
+  /* Term dictionary (open addressing over term ids + 1). */
+  char *term_bytes;
+  size_t term_bytes_len, term_bytes_cap;
+  uint32_t *term_off;
+  uint8_t *term_len;
+  size_t nterms, terms_cap;
+  uint32_t *slots;
+  size_t nslots;
+
+  /* Postings, sorted by doc within each term. */
+  uint32_t *post_off; /* nterms + 1 */
+  tsift_posting *post;
+
+  uint64_t field_len_sum[TSIFT_FIELD_COUNT];
+  double weights[TSIFT_FIELD_COUNT];
+  tsift_stopwords stopwords;
+  char fingerprint[65];
+};
+
+/* Statistics of the authorised universe (SPEC S6). allowed == NULL: all. */
+typedef struct tsift_stats {
+  const uint8_t *allowed;
+  double n;
+  double avg_len[TSIFT_FIELD_COUNT];
+} tsift_stats;
+
+void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st);
+
+typedef struct tsift_scored {
+  uint32_t doc;
+  uint8_t exact;
+  double score;
+} tsift_scored;
+
+/* What became of each query term in a ranking. */
+enum {
+  TSIFT_TERM_UNMATCHED = 0, /* no document of the universe has it */
+  TSIFT_TERM_USED = 1,      /* scored */
+  TSIFT_TERM_CAPPED = 2     /* matched, but beyond the 16 rarest terms */
+};
+
+/*
+ * Rank `q` over the universe of `stats`, never returning docs with
+ * excluded[d] set (they still count in the statistics). Writes at most k hits
+ * best first into out (capacity k). When a query has more than
+ * TSIFT_QUERY_MAX_TERMS matching terms, only the rarest ones (smallest df,
+ * then earliest) are scored: common words carry the least evidence. The fate
+ * of each term goes to term_state[i] (may be NULL; q->terms.count entries).
+ */
+tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+                        const uint8_t *excluded, size_t k, tsift_scored *out, size_t *nout,
+                        uint8_t *term_state, tsift_error *err);
+
+/* Term id of s[0..n) or -1. */
+long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
+
+/* Per-field contributions of query term `term` to doc `doc` (0 when absent);
+ * returns the term's total contribution. */
+double tsift_term_explain(const tsift_index *ix, const tsift_stats *stats, long term, uint32_t doc,
+                          double fields[TSIFT_FIELD_COUNT]);
+
+/* One-line, bounded, trust-aware description of a tool for results. */
+#define TSIFT_RESULT_DESCRIPTION_CHARS 160
+#define TSIFT_WITHHELD_DESCRIPTION "Third-party tool; description withheld"
+char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len);
+
+#endif

@@ -1,0 +1,151 @@
+/* json_check.c — see json_check.h. A single pass over RFC 8259 grammar with
+ * a fixed-size bit stack for containers; no allocation, no recursion. */
+#include "json_check.h"
+
+#include <string.h>
+
+typedef struct cursor {
+  const char *s;
+  size_t n, i;
+} cursor;
+
+static void skip_ws(cursor *c) {
+  while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' ||
+                         c->s[c->i] == '\r'))
+    c->i++;
+}
+
+static int is_hex(char ch) {
+  return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+}
+
+static int scan_string(cursor *c) {
+  c->i++; /* opening quote */
+  while (c->i < c->n) {
+    unsigned char ch = (unsigned char)c->s[c->i];
+    if (ch == '"') {
+      c->i++;
+      return 1;
+    }
+    if (ch < 0x20) return 0;
+    if (ch == '\\') {
+      if (++c->i >= c->n) return 0;
+      char e = c->s[c->i];
+      if (e == 'u') {
+        for (int k = 1; k <= 4; k++)
+          if (c->i + k >= c->n || !is_hex(c->s[c->i + k])) return 0;
+        c->i += 4;
+      } else if (!strchr("\"\\/bfnrt", e)) {
+        return 0;
+      }
+    }
+    c->i++;
+  }
+  return 0;
+}
+
+static int scan_digits(cursor *c) {
+  size_t start = c->i;
+  while (c->i < c->n && c->s[c->i] >= '0' && c->s[c->i] <= '9') c->i++;
+  return c->i > start;
+}
+
+static int scan_number(cursor *c) {
+  if (c->s[c->i] == '-') c->i++;
+  if (c->i < c->n && c->s[c->i] == '0') c->i++;
+  else if (!scan_digits(c)) return 0;
+  if (c->i < c->n && c->s[c->i] == '.') {
+    c->i++;
+    if (!scan_digits(c)) return 0;
+  }
+  if (c->i < c->n && (c->s[c->i] == 'e' || c->s[c->i] == 'E')) {
+    c->i++;
+    if (c->i < c->n && (c->s[c->i] == '+' || c->s[c->i] == '-')) c->i++;
+    if (!scan_digits(c)) return 0;
+  }
+  return 1;
+}
+
+static int scan_word(cursor *c, const char *w) {
+  size_t k = strlen(w);
+  if (c->n - c->i < k || memcmp(c->s + c->i, w, k) != 0) return 0;
+  c->i += k;
+  return 1;
+}
+
+tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
+  unsigned char stack[TSIFT_JSON_MAX_NESTING / 8 + 1]; /* 1 = object, 0 = array */
+  size_t depth = 0;
+  cursor c = {s, n, 0};
+  enum { VALUE, AFTER_VALUE } state = VALUE;
+  for (;;) {
+    skip_ws(&c);
+    if (state == VALUE) {
+      if (c.i >= n) goto bad;
+      char ch = s[c.i];
+      if (ch == '{' || ch == '[') {
+        if (depth >= TSIFT_JSON_MAX_NESTING) {
+          *pos = c.i;
+          return TSIFT_JSON_TOO_DEEP;
+        }
+        int obj = ch == '{';
+        if (obj) stack[depth / 8] |= (unsigned char)(1u << (depth % 8));
+        else stack[depth / 8] &= (unsigned char)~(1u << (depth % 8));
+        depth++;
+        c.i++;
+        skip_ws(&c);
+        if (c.i < n && s[c.i] == (obj ? '}' : ']')) { /* empty container */
+          c.i++;
+          depth--;
+          state = AFTER_VALUE;
+          continue;
+        }
+        if (obj) {
+          if (c.i >= n || s[c.i] != '"' || !scan_string(&c)) goto bad;
+          skip_ws(&c);
+          if (c.i >= n || s[c.i] != ':') goto bad;
+          c.i++;
+        }
+        continue; /* a value follows */
+      }
+      int ok = ch == '"'                       ? scan_string(&c)
+               : (ch == '-' || (ch >= '0' && ch <= '9')) ? scan_number(&c)
+               : ch == 't'                     ? scan_word(&c, "true")
+               : ch == 'f'                     ? scan_word(&c, "false")
+               : ch == 'n'                     ? scan_word(&c, "null")
+                                               : 0;
+      if (!ok) goto bad;
+      state = AFTER_VALUE;
+      continue;
+    }
+    /* AFTER_VALUE */
+    if (depth == 0) {
+      if (c.i == n) return TSIFT_JSON_VALID;
+      goto bad;
+    }
+    if (c.i >= n) goto bad;
+    int obj = (stack[(depth - 1) / 8] >> ((depth - 1) % 8)) & 1;
+    char ch = s[c.i];
+    if (ch == ',') {
+      c.i++;
+      if (obj) {
+        skip_ws(&c);
+        if (c.i >= n || s[c.i] != '"' || !scan_string(&c)) goto bad;
+        skip_ws(&c);
+        if (c.i >= n || s[c.i] != ':') goto bad;
+        c.i++;
+      }
+      state = VALUE;
+      continue;
+    }
+    if (ch == (obj ? '}' : ']')) {
+      c.i++;
+      depth--;
+      continue;
+    }
+    goto bad;
+  }
+bad:
+  *pos = c.i;
+  return TSIFT_JSON_SYNTAX;
+}

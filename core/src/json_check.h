@@ -1,0 +1,20 @@
+/* json_check.h — an allocation-free JSON syntax check. cJSON reports an
+ * allocation failure exactly like a syntax error; when it fails, this check
+ * tells the two apart (and finds too-deep nesting) without allocating. */
+#ifndef TSIFT_JSON_CHECK_H
+#define TSIFT_JSON_CHECK_H
+
+#include <stddef.h>
+
+typedef enum {
+  TSIFT_JSON_VALID = 0,
+  TSIFT_JSON_SYNTAX, /* *pos = byte offset of the first error */
+  TSIFT_JSON_TOO_DEEP
+} tsift_json_verdict;
+
+/* The nesting depth cJSON accepts (its CJSON_NESTING_LIMIT). */
+#define TSIFT_JSON_MAX_NESTING 1000
+
+tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos);
+
+#endif

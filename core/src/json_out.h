@@ -1,0 +1,46 @@
+/* json_out.h — a growable byte buffer and a small JSON writer with a fixed
+ * number format, so output bytes never depend on the platform's printf. */
+#ifndef TSIFT_JSON_OUT_H
+#define TSIFT_JSON_OUT_H
+
+#include <stddef.h>
+
+#define TSIFT_JSON_MAX_DEPTH 64
+
+typedef struct tsift_buf {
+  char *data;
+  size_t len, cap;
+  int failed; /* set once an allocation failed; later writes are ignored */
+  /* writer state: whether the container at each depth has an element yet */
+  unsigned char has_item[TSIFT_JSON_MAX_DEPTH];
+  int depth;
+  int after_key;
+} tsift_buf;
+
+void tsift_buf_init(tsift_buf *b);
+void tsift_buf_free(tsift_buf *b);
+void tsift_buf_append(tsift_buf *b, const char *s, size_t n);
+void tsift_buf_putc(tsift_buf *b, char c);
+/* Hand the NUL-terminated bytes to the caller (free with tsift_free); NULL
+ * (and the buffer freed) when any write failed. */
+char *tsift_buf_take(tsift_buf *b, size_t *len);
+
+void tsift_json_begin_object(tsift_buf *b);
+void tsift_json_end_object(tsift_buf *b);
+void tsift_json_begin_array(tsift_buf *b);
+void tsift_json_end_array(tsift_buf *b);
+void tsift_json_key(tsift_buf *b, const char *key);
+void tsift_json_str(tsift_buf *b, const char *s, size_t n);
+void tsift_json_cstr(tsift_buf *b, const char *s);
+void tsift_json_int(tsift_buf *b, long long v);
+void tsift_json_bool(tsift_buf *b, int v);
+void tsift_json_null(tsift_buf *b);
+/* A score with exactly 6 decimals, rounded half away from zero. */
+void tsift_json_score(tsift_buf *b, double v);
+/* Raw JSON text (already valid) as a value. */
+void tsift_json_raw(tsift_buf *b, const char *s, size_t n);
+
+/* Escape a string as JSON (quotes included) into b without writer state. */
+void tsift_buf_json_string(tsift_buf *b, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,490 @@
+/* search.c — the public search front ends over the index: JSON search with
+ * explain, typed search, batch ranking (the outside-evaluation contract),
+ * index facts, search documents and query analysis as JSON. */
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cJSON.h"
+#include "index.h"
+#include "json_out.h"
+
+/* ---- options ---------------------------------------------------------- */
+
+typedef struct search_options {
+  size_t limit;
+  int explain;
+} search_options;
+
+#define DEFAULT_LIMIT 10
+
+static tsift_status read_search_options(const char *json, size_t len, search_options *o,
+                                        tsift_error *err) {
+  o->limit = DEFAULT_LIMIT;
+  o->explain = 0;
+  if (!json || !len) return TSIFT_OK;
+  cJSON *opts = NULL;
+  tsift_status st = tsift_json_parse(json, len, "search options", &opts, err);
+  if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, TSIFT_E_ARG, "invalid");
+  if (cJSON_IsNull(opts)) {
+    cJSON_Delete(opts);
+    return TSIFT_OK;
+  }
+  if (!cJSON_IsObject(opts)) {
+    cJSON_Delete(opts);
+    return tsift_fail(err, TSIFT_E_ARG, "search options: expected an object");
+  }
+  const cJSON *item;
+  cJSON_ArrayForEach(item, opts) {
+    if (strcmp(item->string, "limit") == 0) {
+      if (cJSON_IsNull(item)) continue;
+      double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
+      if (!cJSON_IsNumber(item) || v != (double)(long long)v || v < 1 ||
+          v > TSIFT_SEARCH_MAX_LIMIT) {
+        cJSON_Delete(opts);
+        return tsift_fail(err, TSIFT_E_ARG, "search options: \"limit\" must be an integer from 1 to %d",
+                          TSIFT_SEARCH_MAX_LIMIT);
+      }
+      o->limit = (size_t)v;
+    } else if (strcmp(item->string, "explain") == 0) {
+      if (!cJSON_IsBool(item) && !cJSON_IsNull(item)) {
+        cJSON_Delete(opts);
+        return tsift_fail(err, TSIFT_E_ARG, "search options: \"explain\" must be a boolean");
+      }
+      o->explain = cJSON_IsTrue(item);
+    } else {
+      char key[64];
+      size_t n = tsift_utf8_cut(item->string, strlen(item->string), 40);
+      memcpy(key, item->string, n);
+      key[n] = 0;
+      cJSON_Delete(opts);
+      return tsift_fail(err, TSIFT_E_ARG, "search options: unknown key \"%s\"", key);
+    }
+  }
+  cJSON_Delete(opts);
+  return TSIFT_OK;
+}
+
+static void json_tokens(tsift_buf *b, const tsift_tokens *t) {
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < t->count; i++) tsift_json_str(b, tsift_token(t, i), t->len[i]);
+  tsift_json_end_array(b);
+}
+
+/* ---- JSON search ------------------------------------------------------ */
+
+static tsift_status finish(tsift_buf *b, char **out, size_t *out_len, tsift_error *err,
+                           const char *what) {
+  size_t len = 0;
+  char *bytes = tsift_buf_take(b, &len);
+  if (!bytes) return tsift_nomem(err, what);
+  *out = bytes;
+  if (out_len) *out_len = len;
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *stats,
+                      const tsift_query *q, const uint8_t *term_state, const tsift_scored *h,
+                      int explain, int *nomem) {
+  const tsift_tool *t = &ix->catalog.tools[h->doc];
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "id");
+  tsift_json_cstr(b, t->id);
+  tsift_json_key(b, "name");
+  tsift_json_cstr(b, t->name);
+  size_t dlen = 0;
+  char *desc = tsift_short_description(t, TSIFT_RESULT_DESCRIPTION_CHARS, &dlen);
+  if (!desc) *nomem = 1;
+  tsift_json_key(b, "description");
+  tsift_json_str(b, desc ? desc : "", desc ? dlen : 0);
+  tsift_free(desc);
+  tsift_json_key(b, "trust");
+  tsift_json_cstr(b, tsift_trust_name((tsift_trust)ix->trust[h->doc]));
+  tsift_json_key(b, "score");
+  tsift_json_score(b, h->score);
+  if (h->exact) {
+    tsift_json_key(b, "exact");
+    tsift_json_bool(b, 1);
+  }
+  if (explain) {
+    tsift_json_key(b, "explain");
+    tsift_json_begin_object(b);
+    tsift_json_key(b, "terms");
+    tsift_json_begin_array(b);
+    for (size_t i = 0; i < q->terms.count; i++) {
+      if (term_state[i] != TSIFT_TERM_USED) continue;
+      long term = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
+      double fields[TSIFT_FIELD_COUNT];
+      double score = tsift_term_explain(ix, stats, term, h->doc, fields);
+      if (!(score > 0.0)) continue;
+      tsift_json_begin_object(b);
+      tsift_json_key(b, "term");
+      tsift_json_str(b, tsift_token(&q->terms, i), q->terms.len[i]);
+      tsift_json_key(b, "score");
+      tsift_json_score(b, score);
+      tsift_json_key(b, "fields");
+      tsift_json_begin_object(b);
+      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+        if (!(fields[f] > 0.0)) continue;
+        tsift_json_key(b, tsift_field_names[f]);
+        tsift_json_score(b, fields[f]);
+      }
+      tsift_json_end_object(b);
+      tsift_json_end_object(b);
+    }
+    tsift_json_end_array(b);
+    tsift_json_end_object(b);
+  }
+  tsift_json_end_object(b);
+}
+
+tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, size_t query_len,
+                                     const char *options_json, size_t options_len, char **out,
+                                     size_t *out_len, tsift_error *err) {
+  if (!ix || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_search_json: NULL argument");
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  if (!query && query_len) return tsift_fail(err, TSIFT_E_ARG, "search: query is NULL");
+  search_options o;
+  tsift_status st = read_search_options(options_json, options_len, &o, err);
+  if (st) return st;
+  tsift_query q;
+  st = tsift_query_analyze(query ? query : "", query_len, &ix->stopwords, &q, err);
+  if (st) return st;
+  tsift_scored *hits = tsift_calloc_array(o.limit, sizeof *hits);
+  uint8_t *matched = tsift_calloc_array(q.terms.count + 1, 1);
+  size_t nhits = 0;
+  tsift_stats stats;
+  tsift_stats_fit(ix, NULL, &stats);
+  if (!hits || !matched) st = tsift_nomem(err, "searching");
+  else st = tsift_rank(ix, &q, &stats, NULL, o.limit, hits, &nhits, matched, err);
+  if (st) {
+    tsift_free(hits);
+    tsift_free(matched);
+    tsift_query_free(&q);
+    return st;
+  }
+  tsift_buf b;
+  tsift_buf_init(&b);
+  int nomem = 0, tainted = 0;
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "query");
+  tsift_json_str(&b, q.text, q.text_len);
+  tsift_json_key(&b, "ranker");
+  tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
+  tsift_json_key(&b, "terms"); /* the terms scored */
+  tsift_json_begin_array(&b);
+  for (size_t i = 0; i < q.terms.count; i++)
+    if (matched[i] == TSIFT_TERM_USED) tsift_json_str(&b, tsift_token(&q.terms, i), q.terms.len[i]);
+  tsift_json_end_array(&b);
+  tsift_json_key(&b, "hits");
+  tsift_json_begin_array(&b);
+  for (size_t i = 0; i < nhits; i++) {
+    write_hit(&b, ix, &stats, &q, matched, &hits[i], o.explain, &nomem);
+    tsift_trust tr = (tsift_trust)ix->trust[hits[i].doc];
+    if (tr == TSIFT_TRUST_REMOTE || tr == TSIFT_TRUST_TAINTED) tainted = 1;
+  }
+  tsift_json_end_array(&b);
+  tsift_json_key(&b, "unmatched");
+  tsift_json_begin_array(&b);
+  for (size_t i = 0; i < q.terms.count; i++)
+    if (matched[i] == TSIFT_TERM_UNMATCHED) tsift_json_str(&b, tsift_token(&q.terms, i), q.terms.len[i]);
+  tsift_json_end_array(&b);
+  int any_capped = 0;
+  for (size_t i = 0; i < q.terms.count; i++) any_capped |= matched[i] == TSIFT_TERM_CAPPED;
+  if (any_capped) { /* matched, but beyond the 16 rarest terms */
+    tsift_json_key(&b, "capped");
+    tsift_json_begin_array(&b);
+    for (size_t i = 0; i < q.terms.count; i++)
+      if (matched[i] == TSIFT_TERM_CAPPED) tsift_json_str(&b, tsift_token(&q.terms, i), q.terms.len[i]);
+    tsift_json_end_array(&b);
+  }
+  if (tainted) {
+    tsift_json_key(&b, "tainted");
+    tsift_json_bool(&b, 1);
+  }
+  if (o.explain) {
+    tsift_json_key(&b, "analysis");
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "tokens");
+    json_tokens(&b, &q.tokens);
+    tsift_json_key(&b, "stopwords");
+    json_tokens(&b, &q.stopwords);
+    tsift_json_key(&b, "terms");
+    json_tokens(&b, &q.terms);
+    tsift_json_end_object(&b);
+  }
+  tsift_json_end_object(&b);
+  tsift_free(hits);
+  tsift_free(matched);
+  tsift_query_free(&q);
+  if (nomem) {
+    tsift_buf_free(&b);
+    return tsift_nomem(err, "writing search results");
+  }
+  return finish(&b, out, out_len, err, "writing search results");
+}
+
+/* ---- typed search ----------------------------------------------------- */
+
+tsift_status tsift_index_search(const tsift_index *ix, const char *query, size_t query_len,
+                                size_t capacity, tsift_hit *out, size_t *count, tsift_error *err) {
+  if (!ix || !count || (capacity && !out))
+    return tsift_fail(err, TSIFT_E_ARG, "tsift_index_search: NULL argument");
+  *count = 0;
+  if (!query && query_len) return tsift_fail(err, TSIFT_E_ARG, "search: query is NULL");
+  if (capacity > TSIFT_SEARCH_MAX_LIMIT) capacity = TSIFT_SEARCH_MAX_LIMIT;
+  tsift_query q;
+  tsift_status st = tsift_query_analyze(query ? query : "", query_len, &ix->stopwords, &q, err);
+  if (st) return st;
+  tsift_scored *hits = tsift_calloc_array(capacity + 1, sizeof *hits);
+  size_t n = 0;
+  tsift_stats stats;
+  tsift_stats_fit(ix, NULL, &stats);
+  if (!hits) st = tsift_nomem(err, "searching");
+  else st = tsift_rank(ix, &q, &stats, NULL, capacity, hits, &n, NULL, err);
+  for (size_t i = 0; st == TSIFT_OK && i < n; i++) {
+    out[i].id = ix->catalog.tools[hits[i].doc].id;
+    out[i].score = hits[i].score;
+    out[i].tool = hits[i].doc;
+  }
+  if (!st) {
+    *count = n;
+    tsift_ok(err);
+  }
+  tsift_free(hits);
+  tsift_query_free(&q);
+  return st;
+}
+
+/* ---- batch ranking ---------------------------------------------------- */
+
+/* Re-serialise a query id: strings and integers by our writer, anything
+ * else through cJSON (compact). */
+static int write_id(tsift_buf *b, const cJSON *id) {
+  if (cJSON_IsString(id)) {
+    tsift_json_cstr(b, id->valuestring);
+    return 0;
+  }
+  if (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble &&
+      id->valuedouble > -9007199254740992.0 && id->valuedouble < 9007199254740992.0) {
+    tsift_json_int(b, (long long)id->valuedouble);
+    return 0;
+  }
+  char *text = cJSON_PrintUnformatted(id);
+  if (!text) return -1;
+  tsift_json_raw(b, text, strlen(text));
+  cJSON_free(text);
+  return 0;
+}
+
+tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, size_t len,
+                                    unsigned k, char **out, size_t *out_len, tsift_error *err) {
+  if (!ix || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_rank_jsonl: NULL argument");
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  if (!jsonl && len) return tsift_fail(err, TSIFT_E_ARG, "rank: queries are NULL");
+  if (k < 1 || k > TSIFT_SEARCH_MAX_LIMIT)
+    return tsift_fail(err, TSIFT_E_ARG, "rank: k must be from 1 to %d", TSIFT_SEARCH_MAX_LIMIT);
+  tsift_scored *hits = tsift_calloc_array(k, sizeof *hits);
+  if (!hits) return tsift_nomem(err, "ranking");
+  tsift_stats stats;
+  tsift_stats_fit(ix, NULL, &stats);
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_status st = TSIFT_OK;
+  size_t pos = 0, line_no = 0;
+  while (pos < len && st == TSIFT_OK) {
+    size_t end = pos;
+    while (end < len && jsonl[end] != '\n') end++;
+    line_no++;
+    const char *line = jsonl + pos;
+    size_t n = end - pos;
+    pos = end + 1;
+    size_t blank = 0;
+    while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) blank++;
+    if (blank == n) continue;
+    /* Queries are never an error for their bytes: replace invalid UTF-8. */
+    size_t fixed_len = 0;
+    char *fixed = tsift_utf8_sanitize(line, n, &fixed_len);
+    if (!fixed) {
+      st = tsift_nomem(err, "ranking");
+      break;
+    }
+    char what[48];
+    snprintf(what, sizeof what, "queries line %zu", line_no);
+    cJSON *obj = NULL;
+    st = tsift_json_parse(fixed, fixed_len, what, &obj, err);
+    tsift_free(fixed);
+    if (st) break;
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(obj, "id");
+    const cJSON *query = cJSON_GetObjectItemCaseSensitive(obj, "query");
+    if (!cJSON_IsObject(obj)) st = tsift_fail(err, TSIFT_E_ARG, "%s: expected an object", what);
+    else if (!id) st = tsift_fail(err, TSIFT_E_ARG, "%s: missing \"id\"", what);
+    else if (!cJSON_IsString(query))
+      st = tsift_fail(err, TSIFT_E_ARG, "%s: field \"query\": expected a string", what);
+    tsift_query q;
+    size_t nh = 0;
+    if (!st) st = tsift_query_analyze(query->valuestring, strlen(query->valuestring), &ix->stopwords, &q, err);
+    if (!st) {
+      st = tsift_rank(ix, &q, &stats, NULL, k, hits, &nh, NULL, err);
+      tsift_query_free(&q);
+    }
+    if (!st) {
+      tsift_json_begin_object(&b);
+      tsift_json_key(&b, "id");
+      if (write_id(&b, id)) st = tsift_nomem(err, "ranking");
+      tsift_json_key(&b, "hits");
+      tsift_json_begin_array(&b);
+      for (size_t i = 0; i < nh; i++) tsift_json_cstr(&b, ix->catalog.tools[hits[i].doc].id);
+      tsift_json_end_array(&b);
+      tsift_json_end_object(&b);
+      tsift_buf_putc(&b, '\n');
+    }
+    cJSON_Delete(obj);
+  }
+  tsift_free(hits);
+  if (st) {
+    tsift_buf_free(&b);
+    return st;
+  }
+  return finish(&b, out, out_len, err, "ranking");
+}
+
+/* ---- index facts and documents ---------------------------------------- */
+
+tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *out_len,
+                                   tsift_error *err) {
+  if (!ix || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_info_json: NULL argument");
+  size_t counts[4] = {0};
+  for (size_t d = 0; d < ix->n; d++) counts[ix->trust[d] & 3]++;
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "version");
+  tsift_json_cstr(&b, TSIFT_VERSION);
+  tsift_json_key(&b, "ranker");
+  tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
+  tsift_json_key(&b, "tools");
+  tsift_json_int(&b, (long long)ix->n);
+  tsift_json_key(&b, "terms");
+  tsift_json_int(&b, (long long)ix->nterms);
+  tsift_json_key(&b, "trust");
+  tsift_json_begin_object(&b);
+  for (int t = 0; t < 4; t++) {
+    tsift_json_key(&b, tsift_trust_name((tsift_trust)t));
+    tsift_json_int(&b, (long long)counts[t]);
+  }
+  tsift_json_end_object(&b);
+  tsift_json_key(&b, "fields");
+  tsift_json_begin_object(&b);
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+    tsift_json_key(&b, tsift_field_names[f]);
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "weight");
+    tsift_json_score(&b, ix->weights[f]);
+    tsift_json_key(&b, "avgLength");
+    tsift_json_score(&b, ix->n ? (double)ix->field_len_sum[f] / (double)ix->n : 0.0);
+    tsift_json_end_object(&b);
+  }
+  tsift_json_end_object(&b);
+  tsift_json_key(&b, "stopwords");
+  tsift_json_int(&b, (long long)ix->stopwords.words.count);
+  tsift_json_key(&b, "fingerprint");
+  tsift_json_cstr(&b, ix->fingerprint);
+  tsift_json_end_object(&b);
+  return finish(&b, out, out_len, err, "writing index facts");
+}
+
+tsift_status tsift_index_documents_json(const tsift_index *ix, char **out, size_t *out_len,
+                                        tsift_error *err) {
+  if (!ix || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_documents_json: NULL argument");
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "tools");
+  tsift_json_begin_array(&b);
+  for (size_t d = 0; d < ix->n && !b.failed; d++) {
+    const tsift_tool *t = &ix->catalog.tools[d];
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "id");
+    tsift_json_cstr(&b, t->id);
+    tsift_json_key(&b, "trust");
+    tsift_json_cstr(&b, tsift_trust_name((tsift_trust)ix->trust[d]));
+    tsift_json_key(&b, "fields");
+    tsift_json_begin_object(&b);
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+      tsift_json_key(&b, tsift_field_names[f]);
+      tsift_json_begin_array(&b);
+      size_t a = ix->field_off[d * TSIFT_FIELD_COUNT + f], e = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
+      for (size_t i = a; i < e; i++) {
+        uint32_t term = ix->field_terms[i];
+        tsift_json_str(&b, ix->term_bytes + ix->term_off[term], ix->term_len[term]);
+      }
+      tsift_json_end_array(&b);
+    }
+    tsift_json_end_object(&b);
+    tsift_json_end_object(&b);
+  }
+  tsift_json_end_array(&b);
+  tsift_json_end_object(&b);
+  return finish(&b, out, out_len, err, "writing search documents");
+}
+
+/* ---- analysis as JSON ------------------------------------------------- */
+
+tsift_status tsift_analyze_query_json(const char *text, size_t len, const char *options_json,
+                                      size_t options_len, char **out, size_t *out_len,
+                                      tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_analyze_query_json: out is NULL");
+  *out = NULL;
+  if (!text && len) return tsift_fail(err, TSIFT_E_ARG, "analyze: text is NULL");
+  cJSON *opts = NULL;
+  tsift_status st = TSIFT_OK;
+  if (options_json && options_len) {
+    st = tsift_json_parse(options_json, options_len, "options", &opts, err);
+    if (st) return st;
+  }
+  tsift_stopwords sw;
+  st = tsift_stopwords_from_json(cJSON_GetObjectItemCaseSensitive(opts, "stopwords"), &sw, err);
+  cJSON_Delete(opts);
+  if (st) return st;
+  tsift_query q;
+  st = tsift_query_analyze(text ? text : "", len, &sw, &q, err);
+  tsift_stopwords_free(&sw);
+  if (st) return st;
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "query");
+  tsift_json_str(&b, q.text, q.text_len);
+  tsift_json_key(&b, "tokens");
+  json_tokens(&b, &q.tokens);
+  tsift_json_key(&b, "stopwords");
+  json_tokens(&b, &q.stopwords);
+  tsift_json_key(&b, "terms");
+  json_tokens(&b, &q.terms);
+  tsift_json_end_object(&b);
+  tsift_query_free(&q);
+  return finish(&b, out, out_len, err, "writing the analysis");
+}
+
+tsift_status tsift_analyze_field_json(const char *text, size_t len, char **out, size_t *out_len,
+                                      tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_analyze_field_json: out is NULL");
+  *out = NULL;
+  if (!text && len) return tsift_fail(err, TSIFT_E_ARG, "analyze: text is NULL");
+  tsift_tokens t;
+  tsift_tokens_init(&t);
+  tsift_status st = tsift_analyze(text ? text : "", len, TSIFT_FIELD_MAX_BYTES, 0, (size_t)-1, &t, err);
+  if (st) {
+    tsift_tokens_free(&t);
+    return st;
+  }
+  tsift_buf b;
+  tsift_buf_init(&b);
+  json_tokens(&b, &t);
+  tsift_tokens_free(&t);
+  return finish(&b, out, out_len, err, "writing the analysis");
+}

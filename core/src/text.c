@@ -1,0 +1,581 @@
+/* text.c — the analyser (SPEC S3). Owns tokenisation, normalisation, plural
+ * folding, stopwords, query analysis and label normalisation. Every step is
+ * integer/byte logic over utf8proc's tables, so output is identical on every
+ * platform. */
+#include "text.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "cJSON.h"
+#include "utf8proc.h"
+
+/* ---- token lists ------------------------------------------------------ */
+
+void tsift_tokens_init(tsift_tokens *t) { memset(t, 0, sizeof *t); }
+
+void tsift_tokens_free(tsift_tokens *t) {
+  tsift_free(t->bytes);
+  tsift_free(t->off);
+  tsift_free(t->len);
+  memset(t, 0, sizeof *t);
+}
+
+void tsift_tokens_clear(tsift_tokens *t) {
+  t->nbytes = 0;
+  t->count = 0;
+}
+
+int tsift_tokens_push(tsift_tokens *t, const char *s, size_t n) {
+  if (n > 255) n = 255;
+  if (t->count == t->cap) {
+    size_t cap1 = t->cap, cap2 = t->cap;
+    if (tsift_grow((void **)&t->off, &cap1, t->count + 1, sizeof *t->off)) return -1;
+    if (tsift_grow((void **)&t->len, &cap2, t->count + 1, sizeof *t->len)) return -1;
+    t->cap = cap1 < cap2 ? cap1 : cap2;
+  }
+  if (tsift_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + n + 1, 1)) return -1;
+  memcpy(t->bytes + t->nbytes, s, n);
+  t->bytes[t->nbytes + n] = 0; /* each token NUL-terminated for convenience */
+  t->off[t->count] = (uint32_t)t->nbytes;
+  t->len[t->count] = (uint8_t)n;
+  t->nbytes += n + 1;
+  t->count++;
+  return 0;
+}
+
+long tsift_tokens_find(const tsift_tokens *t, const char *s, size_t n) {
+  for (size_t i = 0; i < t->count; i++)
+    if (t->len[i] == n && memcmp(tsift_token(t, i), s, n) == 0) return (long)i;
+  return -1;
+}
+
+/* ---- UTF-8 ------------------------------------------------------------ */
+
+/* Length of the valid sequence at s[0..n), or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  if (c < 0x80) return 1;
+  if (c < 0xC2) return 0;
+  if (c < 0xE0) return (n >= 2 && (s[1] & 0xC0) == 0x80) ? 2 : 0;
+  if (c < 0xF0) {
+    if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
+    if (c == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+    if (c == 0xED && s[1] >= 0xA0) return 0; /* surrogate */
+    return 3;
+  }
+  if (c < 0xF5) {
+    if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
+      return 0;
+    if (c == 0xF0 && s[1] < 0x90) return 0; /* overlong */
+    if (c == 0xF4 && s[1] >= 0x90) return 0; /* > U+10FFFF */
+    return 4;
+  }
+  return 0;
+}
+
+int tsift_utf8_valid(const char *s, size_t n, size_t *bad) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < n) {
+    if (p[i] < 0x80) {
+      i++;
+      continue;
+    }
+    size_t k = utf8_seq(p + i, n - i);
+    if (!k) {
+      if (bad) *bad = i;
+      return 0;
+    }
+    i += k;
+  }
+  return 1;
+}
+
+size_t tsift_utf8_cut(const char *s, size_t n, size_t max) {
+  if (n <= max) return n;
+  size_t cut = max;
+  while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+  return cut;
+}
+
+/* Copy s with every invalid sequence replaced by U+FFFD. */
+char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
+  if (n > ((size_t)-1) / 3 - 1) return NULL;
+  char *out = tsift_alloc_bytes(n * 3 + 1);
+  if (!out) return NULL;
+  const unsigned char *p = (const unsigned char *)s;
+  size_t i = 0, o = 0;
+  while (i < n) {
+    size_t k = utf8_seq(p + i, n - i);
+    if (k) {
+      memcpy(out + o, s + i, k);
+      o += k;
+      i += k;
+    } else {
+      memcpy(out + o, "\xEF\xBF\xBD", 3);
+      o += 3;
+      i += 1;
+    }
+  }
+  out[o] = 0;
+  *out_len = o;
+  return out;
+}
+
+/* ---- normalisation through utf8proc, with our allocator ---------------- */
+
+/* Decompose + normalise s[0..n) (valid UTF-8) with `opt`; returns codepoints. */
+static tsift_status normalize_cps(const char *s, size_t n, utf8proc_option_t opt,
+                                  utf8proc_int32_t **out, size_t *out_n, tsift_error *err) {
+  *out = NULL;
+  *out_n = 0;
+  if (n == 0) return TSIFT_OK;
+  utf8proc_ssize_t need =
+      utf8proc_decompose((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, NULL, 0, opt);
+  if (need < 0) {
+    if (need == UTF8PROC_ERROR_NOMEM || need == UTF8PROC_ERROR_OVERFLOW)
+      return tsift_fail(err, TSIFT_E_LIMIT, "text too large to normalise");
+    return tsift_fail(err, TSIFT_E_UTF8, "invalid UTF-8");
+  }
+  utf8proc_int32_t *buf = tsift_calloc_array((size_t)need + 1, sizeof *buf);
+  if (!buf) return tsift_nomem(err, "normalising text");
+  utf8proc_ssize_t got =
+      utf8proc_decompose((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, buf, need, opt);
+  if (got < 0 || got > need) {
+    tsift_free(buf);
+    return tsift_fail(err, TSIFT_E_UTF8, "invalid UTF-8");
+  }
+  utf8proc_ssize_t m = utf8proc_normalize_utf32(buf, got, opt);
+  if (m < 0) {
+    tsift_free(buf);
+    return tsift_fail(err, TSIFT_E_UTF8, "cannot normalise text");
+  }
+  *out = buf;
+  *out_n = (size_t)m;
+  return TSIFT_OK;
+}
+
+/* Encode codepoints as UTF-8 into a tokens-sized scratch buffer. */
+static size_t encode_cps(const utf8proc_int32_t *cps, size_t n, char *dst, size_t cap) {
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    utf8proc_uint8_t tmp[4];
+    utf8proc_ssize_t k = utf8proc_encode_char(cps[i], tmp);
+    if (k <= 0 || o + (size_t)k > cap) break;
+    memcpy(dst + o, tmp, (size_t)k);
+    o += (size_t)k;
+  }
+  return o;
+}
+
+/* ---- character classes ------------------------------------------------ */
+
+enum { CH_SEP = 0, CH_UPPER, CH_LOWER, CH_LETTER, CH_MARK, CH_DIGIT, CH_CJK };
+
+/* Scripts written without spaces: Han, Hiragana, Katakana, Hangul, Thai. */
+static int is_cjk_script(utf8proc_int32_t c) {
+  return (c >= 0x0E00 && c <= 0x0E7F) ||   /* Thai */
+         (c >= 0x1100 && c <= 0x11FF) ||   /* Hangul Jamo */
+         (c >= 0x2E80 && c <= 0x2FDF) ||   /* CJK radicals */
+         (c >= 0x3005 && c <= 0x3007) ||   /* 々 〆 〇 */
+         (c >= 0x3021 && c <= 0x3029) ||   /* Hangzhou numerals */
+         (c >= 0x3038 && c <= 0x303B) ||
+         (c >= 0x3041 && c <= 0x30FF) ||   /* Hiragana, Katakana */
+         (c >= 0x3130 && c <= 0x318F) ||   /* Hangul compatibility Jamo */
+         (c >= 0x31F0 && c <= 0x31FF) ||   /* Katakana extensions */
+         (c >= 0x3400 && c <= 0x4DBF) ||   /* CJK ext A */
+         (c >= 0x4E00 && c <= 0x9FFF) ||   /* CJK unified */
+         (c >= 0xA960 && c <= 0xA97F) ||   /* Hangul Jamo ext A */
+         (c >= 0xAC00 && c <= 0xD7FF) ||   /* Hangul syllables, Jamo ext B */
+         (c >= 0xF900 && c <= 0xFAFF) ||   /* CJK compatibility */
+         (c >= 0xFF66 && c <= 0xFF9F) ||   /* halfwidth Katakana */
+         (c >= 0x20000 && c <= 0x3134F);   /* CJK ext B.. */
+}
+
+static int char_class(utf8proc_int32_t c) {
+  utf8proc_category_t cat = utf8proc_category(c);
+  int letter_or_mark = 0, digit = 0;
+  switch (cat) {
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+    case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC:
+    case UTF8PROC_CATEGORY_ME:
+      letter_or_mark = 1;
+      break;
+    case UTF8PROC_CATEGORY_ND:
+    case UTF8PROC_CATEGORY_NL:
+    case UTF8PROC_CATEGORY_NO:
+      digit = 1;
+      break;
+    default:
+      return CH_SEP;
+  }
+  if (letter_or_mark && is_cjk_script(c)) return CH_CJK;
+  if (digit) return CH_DIGIT;
+  if (cat == UTF8PROC_CATEGORY_LU || cat == UTF8PROC_CATEGORY_LT) return CH_UPPER;
+  if (cat == UTF8PROC_CATEGORY_LL) return CH_LOWER;
+  if (cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC || cat == UTF8PROC_CATEGORY_ME)
+    return CH_MARK;
+  return CH_LETTER;
+}
+
+/* ---- plural folding --------------------------------------------------- */
+
+static int ends_with(const char *s, size_t n, const char *suf) {
+  size_t k = strlen(suf);
+  return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+/*
+ * Fold a trailing English plural on tokens longer than three bytes. Rules, in
+ * order (documented in docs/architecture.md):
+ *   -ies  -> -y        (policies -> policy; needs > 4 bytes)
+ *   -sses, -shes, -ches, -xes, -zzes -> drop "es" (addresses, branches, boxes)
+ *   -ss, -us, -is      -> unchanged (address, status, analysis)
+ *   -s                 -> dropped (issues -> issue)
+ * Only ASCII suffixes are considered; the result is never shorter than 3 bytes.
+ */
+static size_t fold_plural(char *s, size_t n) {
+  if (n <= 3 || s[n - 1] != 's') return n;
+  if (n > 4 && ends_with(s, n, "ies")) {
+    s[n - 3] = 'y';
+    return n - 2;
+  }
+  if (ends_with(s, n, "sses") || ends_with(s, n, "shes") || ends_with(s, n, "ches") ||
+      ends_with(s, n, "xes") || ends_with(s, n, "zzes"))
+    return n - 2 >= 3 ? n - 2 : n;
+  if (ends_with(s, n, "ss") || ends_with(s, n, "us") || ends_with(s, n, "is")) return n;
+  return n - 1;
+}
+
+/* ---- the analyser ----------------------------------------------------- */
+
+typedef struct scratch {
+  char tok[4 * 64 + 16];       /* UTF-8 of one raw token (bounded run) */
+  utf8proc_int32_t cps[64];    /* codepoints of one raw token */
+} scratch;
+
+/* Case-fold (with NFKC recomposition) and emit one token. Returns status. */
+static tsift_status emit(const utf8proc_int32_t *cps, size_t n, scratch *sc, tsift_tokens *out,
+                         tsift_error *err) {
+  if (n == 0) return TSIFT_OK;
+  int ascii = 1;
+  for (size_t i = 0; i < n; i++)
+    if (cps[i] >= 0x80) ascii = 0;
+  char folded[4 * 3 * 64 + 16];
+  size_t flen = 0;
+  if (ascii) {
+    for (size_t i = 0; i < n && flen < sizeof folded; i++) {
+      int c = cps[i];
+      folded[flen++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+  } else {
+    size_t raw = encode_cps(cps, n, sc->tok, sizeof sc->tok);
+    utf8proc_int32_t *f = NULL;
+    size_t fn = 0;
+    tsift_status st = normalize_cps(
+        sc->tok, raw, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD,
+        &f, &fn, err);
+    if (st != TSIFT_OK) return st;
+    flen = encode_cps(f, fn, folded, sizeof folded);
+    tsift_free(f);
+  }
+  flen = fold_plural(folded, flen);
+  flen = tsift_utf8_cut(folded, flen, TSIFT_TOKEN_MAX_BYTES);
+  if (flen == 0) return TSIFT_OK;
+  if (tsift_tokens_push(out, folded, flen)) return tsift_nomem(err, "storing tokens");
+  return TSIFT_OK;
+}
+
+/* Longest raw word we tokenise as one piece; longer runs are cut (the token
+ * is cut at 32 bytes anyway). */
+#define RUN_MAX 64
+
+tsift_status tsift_analyze(const char *s, size_t n, size_t max_bytes, int replace_invalid,
+                           size_t max_tokens, tsift_tokens *out, tsift_error *err) {
+  if (out->count >= max_tokens || n == 0) return TSIFT_OK;
+  char *fixed = NULL;
+  size_t bad;
+  if (!tsift_utf8_valid(s, n, &bad)) {
+    if (!replace_invalid)
+      return tsift_fail(err, TSIFT_E_UTF8, "invalid UTF-8 at byte %zu", bad);
+    size_t fixed_len = 0;
+    fixed = tsift_utf8_sanitize(s, n, &fixed_len);
+    if (!fixed) return tsift_nomem(err, "replacing invalid UTF-8");
+    s = fixed;
+    n = fixed_len;
+  }
+  n = tsift_utf8_cut(s, n, max_bytes);
+
+  utf8proc_int32_t *cps = NULL;
+  size_t ncp = 0;
+  tsift_status st =
+      normalize_cps(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, &cps, &ncp, err);
+  tsift_free(fixed);
+  if (st != TSIFT_OK) return st;
+
+  scratch sc;
+  size_t i = 0;
+  while (i < ncp && out->count < max_tokens && st == TSIFT_OK) {
+    int cls = char_class(cps[i]);
+    if (cls == CH_SEP) {
+      i++;
+      continue;
+    }
+    if (cls == CH_CJK) {
+      /* A run of characters from scripts without spaces: overlapping bigrams. */
+      size_t j = i;
+      while (j < ncp && char_class(cps[j]) == CH_CJK) j++;
+      if (j - i == 1) {
+        st = emit(cps + i, 1, &sc, out, err);
+      } else {
+        for (size_t k = i; k + 1 < j && out->count < max_tokens && st == TSIFT_OK; k++)
+          st = emit(cps + k, 2, &sc, out, err);
+      }
+      i = j;
+      continue;
+    }
+    /* A word run: letters, marks, digits. Split at case boundaries. */
+    size_t j = i;
+    while (j < ncp) {
+      int c = char_class(cps[j]);
+      if (c == CH_SEP || c == CH_CJK) break;
+      j++;
+    }
+    size_t start = i;
+    for (size_t k = i + 1; k <= j && st == TSIFT_OK && out->count < max_tokens; k++) {
+      int boundary = (k == j);
+      if (!boundary) {
+        int prev = char_class(cps[k - 1]), cur = char_class(cps[k]);
+        /* lower/digit -> Upper: createPull|Request, v2|Api */
+        if (cur == CH_UPPER && (prev == CH_LOWER || prev == CH_DIGIT)) boundary = 1;
+        /* UPPER -> Upper lower: HTTP|Server */
+        if (cur == CH_UPPER && prev == CH_UPPER && k + 1 < j &&
+            char_class(cps[k + 1]) == CH_LOWER)
+          boundary = 1;
+      }
+      if (boundary) {
+        size_t len = k - start;
+        if (len > RUN_MAX) len = RUN_MAX;
+        st = emit(cps + start, len, &sc, out, err);
+        start = k;
+      }
+    }
+    i = j;
+  }
+  tsift_free(cps);
+  return st;
+}
+
+/* ---- stopwords -------------------------------------------------------- */
+
+/* Articles, conjunctions, prepositions, copulas/auxiliaries and pronouns.
+ * Not negations, question words or content verbs. Analysed before use, so
+ * "this" and "does" match however the analyser folds them. */
+static const char *const k_default_stopwords[] = {
+    "a",     "an",    "the",   "and",   "or",    "but",   "nor",   "so",    "of",
+    "in",    "on",    "at",    "to",    "for",   "from",  "by",    "with",  "into",
+    "onto",  "about", "as",    "via",   "per",   "than",  "then",  "is",    "are",
+    "was",   "were",  "be",    "been",  "being", "am",    "do",    "does",  "did",
+    "has",   "have",  "had",   "i",     "me",    "my",    "mine",  "we",    "us",
+    "our",   "ours",  "you",   "your",  "yours", "he",    "him",   "his",   "she",
+    "her",   "hers",  "it",    "its",   "they",  "them",  "their", "theirs", "this",
+    "that",  "these", "those", "there", "some",  "any",   "please", "can",  "could",
+    "would", "should", "will", "shall", "may",   "might", "must",  "if",    "also",
+    "just",  "up",
+};
+
+static int token_cmp(const tsift_tokens *t, size_t a, const char *s, size_t n) {
+  size_t la = t->len[a];
+  int c = memcmp(tsift_token(t, a), s, la < n ? la : n);
+  if (c) return c;
+  return la < n ? -1 : la > n ? 1 : 0;
+}
+
+int tsift_stopwords_has(const tsift_stopwords *sw, const char *s, size_t n) {
+  size_t lo = 0, hi = sw->words.count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = token_cmp(&sw->words, mid, s, n);
+    if (c == 0) return 1;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
+/* Insert keeping sorted order and uniqueness (lists are small). */
+static int stopwords_add(tsift_stopwords *sw, const char *s, size_t n) {
+  if (tsift_stopwords_has(sw, s, n)) return 0;
+  tsift_tokens *t = &sw->words;
+  if (tsift_tokens_push(t, s, n)) return -1;
+  /* bubble the new entry (last) into place by rotating offsets/lengths */
+  size_t i = t->count - 1;
+  while (i > 0 && token_cmp(t, i - 1, s, n) > 0) {
+    uint32_t o = t->off[i];
+    uint8_t l = t->len[i];
+    t->off[i] = t->off[i - 1];
+    t->len[i] = t->len[i - 1];
+    t->off[i - 1] = o;
+    t->len[i - 1] = l;
+    i--;
+  }
+  return 0;
+}
+
+static tsift_status stopwords_add_text(tsift_stopwords *sw, const char *s, size_t n,
+                                       tsift_error *err) {
+  tsift_tokens toks;
+  tsift_tokens_init(&toks);
+  tsift_status st = tsift_analyze(s, n, TSIFT_FIELD_MAX_BYTES, 0, 64, &toks, err);
+  for (size_t i = 0; st == TSIFT_OK && i < toks.count; i++)
+    if (stopwords_add(sw, tsift_token(&toks, i), toks.len[i]))
+      st = tsift_nomem(err, "building stopwords");
+  tsift_tokens_free(&toks);
+  return st;
+}
+
+tsift_status tsift_stopwords_from_json(const cJSON *value, tsift_stopwords *sw, tsift_error *err) {
+  tsift_tokens_init(&sw->words);
+  tsift_status st = TSIFT_OK;
+  if (!value || cJSON_IsNull(value)) {
+    size_t n = sizeof k_default_stopwords / sizeof *k_default_stopwords;
+    for (size_t i = 0; i < n && st == TSIFT_OK; i++)
+      st = stopwords_add_text(sw, k_default_stopwords[i], strlen(k_default_stopwords[i]), err);
+  } else if (cJSON_IsArray(value)) {
+    int i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, value) {
+      if (!cJSON_IsString(item)) {
+        st = tsift_fail(err, TSIFT_E_CONFIG, "stopwords[%d]: expected a string", i);
+        break;
+      }
+      st = stopwords_add_text(sw, item->valuestring, strlen(item->valuestring), err);
+      if (st != TSIFT_OK) {
+        if (err && st == TSIFT_E_UTF8)
+          tsift_fail(err, st, "stopwords[%d]: invalid UTF-8", i);
+        break;
+      }
+      i++;
+    }
+  } else {
+    st = tsift_fail(err, TSIFT_E_CONFIG, "stopwords: expected null or an array of strings");
+  }
+  if (st != TSIFT_OK) tsift_stopwords_free(sw);
+  return st;
+}
+
+void tsift_stopwords_free(tsift_stopwords *sw) { tsift_tokens_free(&sw->words); }
+
+/* ---- queries ---------------------------------------------------------- */
+
+void tsift_query_free(tsift_query *q) {
+  tsift_free(q->text);
+  tsift_tokens_free(&q->tokens);
+  tsift_tokens_free(&q->stopwords);
+  tsift_tokens_free(&q->terms);
+  memset(q, 0, sizeof *q);
+}
+
+tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
+                                 tsift_query *q, tsift_error *err) {
+  memset(q, 0, sizeof *q);
+  tsift_status st = TSIFT_OK;
+  /* The text as analysed: invalid UTF-8 replaced, cut at 512 bytes. */
+  size_t bad;
+  if (tsift_utf8_valid(s, n, &bad)) {
+    n = tsift_utf8_cut(s, n, TSIFT_QUERY_MAX_BYTES);
+    q->text = tsift_strndup(s, n);
+    q->text_len = n;
+  } else {
+    size_t fixed_len = 0;
+    char *fixed = tsift_utf8_sanitize(s, n, &fixed_len);
+    if (fixed) {
+      q->text_len = tsift_utf8_cut(fixed, fixed_len, TSIFT_QUERY_MAX_BYTES);
+      q->text = tsift_strndup(fixed, q->text_len);
+      tsift_free(fixed);
+    }
+  }
+  if (!q->text) {
+    tsift_query_free(q);
+    return tsift_nomem(err, "analysing the query");
+  }
+  st = tsift_analyze(q->text, q->text_len, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens, err);
+  /* Distinct terms in first-seen order, stopwords set aside. */
+  tsift_tokens distinct;
+  tsift_tokens_init(&distinct);
+  for (size_t i = 0; st == TSIFT_OK && i < q->tokens.count; i++) {
+    const char *t = tsift_token(&q->tokens, i);
+    size_t len = q->tokens.len[i];
+    if (tsift_tokens_find(&distinct, t, len) >= 0) continue;
+    if (tsift_tokens_push(&distinct, t, len)) st = tsift_nomem(err, "analysing the query");
+  }
+  for (size_t i = 0; st == TSIFT_OK && i < distinct.count; i++) {
+    const char *t = tsift_token(&distinct, i);
+    size_t len = distinct.len[i];
+    tsift_tokens *dst = (sw && tsift_stopwords_has(sw, t, len)) ? &q->stopwords : &q->terms;
+    if (tsift_tokens_push(dst, t, len)) st = tsift_nomem(err, "analysing the query");
+  }
+  if (st == TSIFT_OK && q->terms.count == 0 && q->stopwords.count > 0) {
+    /* Nothing but stopwords: keep the unfiltered terms. */
+    tsift_tokens_free(&q->terms);
+    q->terms = distinct;
+    tsift_tokens_init(&distinct);
+    tsift_tokens_clear(&q->stopwords);
+  }
+  tsift_tokens_free(&distinct);
+  if (st != TSIFT_OK) tsift_query_free(q);
+  return st;
+}
+
+/* ---- labels ----------------------------------------------------------- */
+
+tsift_status tsift_label_normalize(const char *s, size_t n, char **out, size_t *out_len,
+                                   tsift_error *err) {
+  *out = NULL;
+  *out_len = 0;
+  n = tsift_utf8_cut(s, n, TSIFT_FIELD_MAX_BYTES);
+  utf8proc_int32_t *cps = NULL;
+  size_t ncp = 0;
+  tsift_status st = normalize_cps(
+      s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD, &cps, &ncp,
+      err);
+  if (st != TSIFT_OK) return st;
+  /* Collapse whitespace runs to one space, trim, keep at most 80 characters. */
+  size_t w = 0, chars = 0;
+  int pending_space = 0;
+  for (size_t i = 0; i < ncp && chars < TSIFT_LABEL_MAX_CHARS; i++) {
+    utf8proc_category_t cat = utf8proc_category(cps[i]);
+    int space = cps[i] == ' ' || cps[i] == '\t' || cps[i] == '\n' || cps[i] == '\r' ||
+                cps[i] == '\f' || cps[i] == '\v' || cat == UTF8PROC_CATEGORY_ZS ||
+                cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP;
+    if (space) {
+      pending_space = w > 0;
+      continue;
+    }
+    if (pending_space) {
+      if (chars + 1 >= TSIFT_LABEL_MAX_CHARS) break;
+      cps[w++] = ' ';
+      chars++;
+      pending_space = 0;
+    }
+    cps[w++] = cps[i];
+    chars++;
+  }
+  char *buf = tsift_alloc_bytes(w * 4 + 1);
+  if (!buf) {
+    tsift_free(cps);
+    return tsift_nomem(err, "normalising a label");
+  }
+  size_t len = encode_cps(cps, w, buf, w * 4);
+  buf[len] = 0;
+  tsift_free(cps);
+  *out = buf;
+  *out_len = len;
+  return TSIFT_OK;
+}

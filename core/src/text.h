@@ -1,0 +1,89 @@
+/* text.h — the analyser (SPEC S3): one function for documents and queries. */
+#ifndef TSIFT_TEXT_H
+#define TSIFT_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toolsift.h"
+
+#define TSIFT_TOKEN_MAX_BYTES 32
+#define TSIFT_FIELD_MAX_BYTES 2000
+#define TSIFT_QUERY_MAX_BYTES 512
+/* At most this many distinct terms of a query are scored: the rarest ones in
+ * the searched universe (see tsift_rank). */
+#define TSIFT_QUERY_MAX_TERMS 16
+#define TSIFT_LABEL_MAX_CHARS 80
+#define TSIFT_LABELS_MAX 16
+
+/* A list of tokens stored back to back in one byte array. */
+typedef struct tsift_tokens {
+  char *bytes;
+  size_t nbytes, bytes_cap;
+  uint32_t *off;
+  uint8_t *len;
+  size_t count, cap;
+} tsift_tokens;
+
+void tsift_tokens_init(tsift_tokens *t);
+void tsift_tokens_free(tsift_tokens *t);
+void tsift_tokens_clear(tsift_tokens *t);
+/* Append a token; -1 when out of memory. */
+int tsift_tokens_push(tsift_tokens *t, const char *s, size_t n);
+static inline const char *tsift_token(const tsift_tokens *t, size_t i) { return t->bytes + t->off[i]; }
+/* Index of the token equal to s[0..n) or -1. Linear: lists are short. */
+long tsift_tokens_find(const tsift_tokens *t, const char *s, size_t n);
+
+/* 1 when s[0..n) is valid UTF-8 (no overlongs, surrogates or > U+10FFFF);
+ * otherwise 0 and *bad = offset of the first bad byte. */
+int tsift_utf8_valid(const char *s, size_t n, size_t *bad);
+
+/* Length of the longest prefix of s[0..n) of at most max bytes that does not
+ * split a UTF-8 sequence. */
+size_t tsift_utf8_cut(const char *s, size_t n, size_t max);
+
+/* Copy of s[0..n) with each invalid UTF-8 sequence replaced by U+FFFD,
+ * NUL-terminated; NULL when out of memory. */
+char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len);
+
+/*
+ * Analyse s[0..n) and append its tokens to `out` until `out` holds
+ * `max_tokens`. Reads at most `max_bytes` of input. With replace_invalid,
+ * invalid UTF-8 becomes U+FFFD (queries); otherwise it is TSIFT_E_UTF8.
+ */
+tsift_status tsift_analyze(const char *s, size_t n, size_t max_bytes, int replace_invalid,
+                           size_t max_tokens, tsift_tokens *out, tsift_error *err);
+
+/* Stopwords: analysed terms, kept sorted for binary search. */
+typedef struct tsift_stopwords {
+  tsift_tokens words; /* sorted, unique */
+} tsift_stopwords;
+
+/* Build from a JSON options value: NULL/absent or JSON null = the built-in
+ * English list; an array of strings = that list ([] disables). */
+struct cJSON;
+tsift_status tsift_stopwords_from_json(const struct cJSON *value, tsift_stopwords *sw,
+                                       tsift_error *err);
+void tsift_stopwords_free(tsift_stopwords *sw);
+int tsift_stopwords_has(const tsift_stopwords *sw, const char *s, size_t n);
+
+/* The analysis of one query. */
+typedef struct tsift_query {
+  char *text; /* the query as analysed: cut to 512 bytes, invalid UTF-8 replaced */
+  size_t text_len;
+  tsift_tokens tokens;    /* every token, in order (for exact-name matching) */
+  tsift_tokens stopwords; /* distinct stopwords dropped */
+  tsift_tokens terms;     /* distinct terms in query order; the ranker scores
+                             at most TSIFT_QUERY_MAX_TERMS of them */
+} tsift_query;
+
+tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
+                                 tsift_query *q, tsift_error *err);
+void tsift_query_free(tsift_query *q);
+
+/* Normalise a label (tag/alias): NFKC + case fold, whitespace collapsed and
+ * trimmed, cut at 80 characters. *out may be empty (len 0). */
+tsift_status tsift_label_normalize(const char *s, size_t n, char **out, size_t *out_len,
+                                   tsift_error *err);
+
+#endif

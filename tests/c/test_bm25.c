@@ -1,0 +1,203 @@
+/* test_bm25.c — BM25F scoring (SPEC S4) against values computed by hand. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "toolsift.h"
+
+static tsift_index *build(const char *json) {
+  tsift_index *ix = NULL;
+  tsift_error err;
+  if (tsift_index_build(json, strlen(json), NULL, 0, &ix, &err) != TSIFT_OK) {
+    fprintf(stderr, "build failed: %s\n", err.message);
+    return NULL;
+  }
+  return ix;
+}
+
+static size_t search(tsift_index *ix, const char *q, tsift_hit *hits, size_t cap) {
+  size_t n = 0;
+  tsift_error err;
+  if (tsift_index_search(ix, q, strlen(q), cap, hits, &n, &err) != TSIFT_OK) return 0;
+  return n;
+}
+
+/*
+ * Three tools with only a name field (weight 3): alpha -> [alpha],
+ * alpha_beta -> [alpha, beta], gamma -> [gamma]. N = 3, average name length
+ * 4/3, k1 = 1.2, b = 0.75.
+ *   "beta":  df 1, idf = ln(1 + 2.5/1.5) = 0.980829
+ *            alpha_beta: norm = 0.25 + 0.75*2/(4/3) = 1.375, tfn = 3/1.375
+ *            score = idf * tfn*2.2/(1.2+tfn) = 1.392145
+ *   "alpha": df 2, idf = ln(1 + 1.5/2.5) = ln 1.6 = 0.470004
+ *            alpha: norm 0.8125, tfn 3.692308 -> 0.780383
+ *            alpha_beta: tfn 2.181818 -> 0.667102
+ */
+static void test_hand_computed(void) {
+  tsift_index *ix = build("[{\"name\":\"alpha\"},{\"name\":\"alpha_beta\"},{\"name\":\"gamma\"}]");
+  CHECK(ix != NULL);
+  if (!ix) return;
+  tsift_hit h[10];
+  size_t n = search(ix, "beta", h, 10);
+  CHECK_EQ_INT(n, 1);
+  CHECK_EQ_STR(h[0].id, "alpha_beta");
+  CHECK_NEAR(h[0].score, 1.3921447462, 1e-9);
+  n = search(ix, "alpha", h, 10);
+  CHECK_EQ_INT(n, 2);
+  CHECK_EQ_STR(h[0].id, "alpha");
+  CHECK_NEAR(h[0].score, 0.7803833844, 1e-9);
+  CHECK_EQ_STR(h[1].id, "alpha_beta");
+  CHECK_NEAR(h[1].score, 0.6671019254, 1e-9);
+  /* Both terms: the per-term scores add up. */
+  n = search(ix, "alpha beta", h, 10);
+  CHECK_EQ_STR(h[0].id, "alpha_beta");
+  CHECK_NEAR(h[0].score, 1.3921447462 + 0.6671019254, 1e-9);
+  /* No match -> empty; score > 0 only. */
+  CHECK_EQ_INT(search(ix, "delta", h, 10), 0);
+  CHECK_EQ_INT(search(ix, "", h, 10), 0);
+  tsift_index_free(ix);
+}
+
+/*
+ * tf is clamped at 2 within a field: "sync sync sync" counts as 2, but the
+ * field length stays 3. Names one/two (avg 1), descriptions of length 3 and 1
+ * (avg 2); "sync": df 1 of N 2, idf = ln(1 + 1.5/1.5) = ln 2;
+ * norm = 0.25 + 0.75*3/2 = 1.375, tfn = 1*2/1.375 -> score 0.835575
+ * (unclamped it would be 0.983822).
+ */
+static void test_tf_clamp(void) {
+  tsift_index *ix = build("[{\"name\":\"one\",\"description\":\"sync sync sync\"},"
+                          "{\"name\":\"two\",\"description\":\"other\"}]");
+  if (!ix) return;
+  tsift_hit h[4];
+  CHECK_EQ_INT(search(ix, "sync", h, 4), 1);
+  CHECK_NEAR(h[0].score, 0.8355746834, 1e-9);
+  tsift_index_free(ix);
+}
+
+static void test_exact_name_first(void) {
+  /* issue_create_issue_create repeats the query in its name, aliases and
+   * description, so it outscores the tool whose name is the query; the exact
+   * name still ranks first. */
+  tsift_index *ix = build(
+      "[{\"name\":\"issue_create_issue_create\",\"aliases\":[\"create issue\"],"
+      "\"description\":\"create issue\"},"
+      "{\"name\":\"create_issue\",\"description\":\"Opens a ticket in a project with a long "
+      "description that dilutes nothing relevant here at all really\"},"
+      "{\"id\":\"gh__create_issue\",\"name\":\"open_ticket\"}]");
+  if (!ix) return;
+  tsift_hit h[4];
+  size_t n = search(ix, "create issue", h, 4);
+  CHECK_EQ_INT(n, 3);
+  /* Both the name match and the id match (gh__create_issue's id is
+   * "gh create issue", not the query) are checked: only create_issue is exact. */
+  CHECK_EQ_STR(h[0].id, "create_issue");
+  CHECK_EQ_STR(h[1].id, "issue_create_issue_create");
+  CHECK(h[1].score > h[0].score);
+  /* An id equal to the query counts too. */
+  n = search(ix, "gh__create_issue", h, 4);
+  CHECK_EQ_STR(h[0].id, "gh__create_issue");
+  tsift_index_free(ix);
+}
+
+static void test_tie_order(void) {
+  /* Identical documents up to their id tokens -> equal scores; ties break by
+   * id in UTF-8 byte order ("B" 0x42 < "a" 0x61). */
+  tsift_index *ix = build("[{\"id\":\"zz.s\",\"name\":\"s\",\"description\":\"find things\"},"
+                          "{\"id\":\"a.s\",\"name\":\"s\",\"description\":\"find things\"},"
+                          "{\"id\":\"B.s\",\"name\":\"s\",\"description\":\"find things\"}]");
+  if (!ix) return;
+  tsift_hit h[4];
+  CHECK_EQ_INT(search(ix, "things", h, 4), 3);
+  CHECK_EQ_STR(h[0].id, "B.s");
+  CHECK_EQ_STR(h[1].id, "a.s");
+  CHECK_EQ_STR(h[2].id, "zz.s");
+  CHECK(h[0].score == h[1].score && h[1].score == h[2].score);
+  /* The bounded heap keeps the same order at any k. */
+  CHECK_EQ_INT(search(ix, "things", h, 2), 2);
+  CHECK_EQ_STR(h[0].id, "B.s");
+  CHECK_EQ_STR(h[1].id, "a.s");
+  tsift_index_free(ix);
+}
+
+static void test_heap_top_k(void) {
+  /* 60 tools with descriptions of growing length: shorter is better for
+   * "needle", so the top 5 are t00..t04 in order at any capacity. */
+  char cat[20000];
+  size_t n = 0;
+  n += (size_t)sprintf(cat + n, "[");
+  for (int i = 0; i < 60; i++) {
+    n += (size_t)sprintf(cat + n, "%s{\"name\":\"t%02d\",\"description\":\"needle", i ? "," : "", i);
+    for (int j = 0; j < i; j++) n += (size_t)sprintf(cat + n, " filler%d", j);
+    n += (size_t)sprintf(cat + n, "\"}");
+  }
+  sprintf(cat + n, "]");
+  tsift_index *ix = build(cat);
+  if (!ix) return;
+  tsift_hit h[60];
+  CHECK_EQ_INT(search(ix, "needle", h, 5), 5);
+  for (int i = 0; i < 5; i++) {
+    char id[8];
+    sprintf(id, "t%02d", i);
+    CHECK_EQ_STR(h[i].id, id);
+  }
+  CHECK_EQ_INT(search(ix, "needle", h, 60), 60);
+  for (int i = 1; i < 60; i++) CHECK(h[i - 1].score >= h[i].score);
+  tsift_index_free(ix);
+}
+
+static void test_term_cap_keeps_rarest(void) {
+  /* 20 query terms match: "aword" is in all 20 tools, "bword" in 19, …,
+   * "tword" in one. Only the 16 rarest are scored, so the four most common
+   * (aword..dword) are reported as capped. */
+  char cat[4000], q[1000];
+  size_t n = (size_t)sprintf(cat, "[");
+  size_t qn = 0;
+  for (int i = 0; i < 20; i++) {
+    /* tool i holds the first i + 1 words */
+    n += (size_t)sprintf(cat + n, "%s{\"name\":\"tool%02d\",\"description\":\"", i ? "," : "", i);
+    for (int j = 0; j <= i; j++) n += (size_t)sprintf(cat + n, "%cword ", 'a' + j);
+    n += (size_t)sprintf(cat + n, "\"}");
+    qn += (size_t)sprintf(q + qn, "%cword ", 'a' + i);
+  }
+  sprintf(cat + n, "]");
+  tsift_index *ix = build(cat);
+  if (!ix) return;
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  CHECK_EQ_INT(tsift_index_search_json(ix, q, qn, NULL, 0, &out, &len, &err), TSIFT_OK);
+  CHECK_CONTAINS(out, "\"capped\":[\"aword\",\"bword\",\"cword\",\"dword\"]");
+  CHECK_CONTAINS(out, "\"terms\":[\"eword\",\"fword\",");
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+static void test_explain(void) {
+  tsift_index *ix = build("[{\"name\":\"alpha\"},{\"name\":\"alpha_beta\"},{\"name\":\"gamma\"}]");
+  if (!ix) return;
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  const char *opts = "{\"limit\":1,\"explain\":true}";
+  CHECK_EQ_INT(tsift_index_search_json(ix, "beta zeta the", 13, opts, strlen(opts), &out, &len, &err),
+               TSIFT_OK);
+  CHECK_EQ_STR(out,
+               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-1\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
+               "\"alpha_beta\",\"name\":\"alpha_beta\",\"description\":\"\",\"trust\":\"first-party\","
+               "\"score\":1.392145,\"explain\":{\"terms\":[{\"term\":\"beta\",\"score\":1.392145,"
+               "\"fields\":{\"name\":1.392145}}]}}],\"unmatched\":[\"zeta\"],\"analysis\":{\"tokens\":"
+               "[\"beta\",\"zeta\",\"the\"],\"stopwords\":[\"the\"],\"terms\":[\"beta\",\"zeta\"]}}");
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+int main(void) {
+  test_hand_computed();
+  test_tf_clamp();
+  test_exact_name_first();
+  test_tie_order();
+  test_heap_top_k();
+  test_term_cap_keeps_rarest();
+  test_explain();
+  return harness_finish("test_bm25");
+}

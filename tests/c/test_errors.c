@@ -1,0 +1,209 @@
+/* test_errors.c — every error class of SPEC S1/S12 with its message, the
+ * public API's argument checks, and allocation failure at every point of
+ * index build and search (nothing leaks, nothing half-built). */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "toolsift.h"
+
+static tsift_status build_err(const char *json, size_t len, const char *opts, tsift_error *err) {
+  tsift_index *ix = (tsift_index *)0x1;
+  tsift_status st = tsift_index_build(json, len, opts, opts ? strlen(opts) : 0, &ix, err);
+  if (st != TSIFT_OK) CHECK(ix == NULL); /* nothing half-built handed out */
+  tsift_index_free(st == TSIFT_OK ? ix : NULL);
+  return st;
+}
+
+#define EXPECT_ERROR(json, code, fragment)                         \
+  do {                                                             \
+    tsift_error e_;                                                \
+    CHECK_EQ_INT(build_err(json, strlen(json), NULL, &e_), code);  \
+    CHECK_EQ_INT(e_.status, code);                                 \
+    CHECK_CONTAINS(e_.message, fragment);                          \
+  } while (0)
+
+static void test_catalog_errors(void) {
+  EXPECT_ERROR("{\"tools\":[{\"name\":\"a\"},]}", TSIFT_E_JSON, "malformed JSON at byte 23 (line 1, column 24)");
+  EXPECT_ERROR("{\"tools\":[\n  {\"name\": }]}", TSIFT_E_JSON, "line 2");
+  EXPECT_ERROR("", TSIFT_E_JSON, "empty input");
+  EXPECT_ERROR("[] []", TSIFT_E_JSON, "unexpected data after the JSON value");
+  EXPECT_ERROR("[{\"name\":\"caf\xC3\"}]", TSIFT_E_UTF8, "invalid UTF-8 at byte 13 (line 1, column 14)");
+  EXPECT_ERROR("[{\"name\":\"\xED\xA0\x80\"}]", TSIFT_E_UTF8, "invalid UTF-8"); /* surrogate */
+  EXPECT_ERROR("[{\"name\":\"\xC0\xAF\"}]", TSIFT_E_UTF8, "invalid UTF-8");     /* overlong */
+  EXPECT_ERROR("[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"a\"}]", TSIFT_E_CONFIG,
+               "tools[2] (\"a\"): duplicate id (first used by tools[0])");
+  EXPECT_ERROR("[{\"id\":\"x\",\"name\":\"a\"},{\"name\":\"x\"}]", TSIFT_E_CONFIG,
+               "tools[1] (\"x\"): duplicate id");
+  EXPECT_ERROR("[{\"name\":\"has space\"}]", TSIFT_E_CONFIG, "tools[0] (\"has space\"): invalid id");
+  EXPECT_ERROR("[{\"name\":\"ok\",\"id\":\"a/b\"}]", TSIFT_E_CONFIG, "tools[0] (\"a/b\"): invalid id");
+  EXPECT_ERROR("[{\"description\":\"no name\"}]", TSIFT_E_CONFIG, "tools[0]: missing \"name\"");
+  EXPECT_ERROR("[{\"name\":\"\"}]", TSIFT_E_CONFIG, "field \"name\": must not be empty");
+  EXPECT_ERROR("[{\"name\":42}]", TSIFT_E_CONFIG, "tools[0]: field \"name\": expected a string, got a number");
+  EXPECT_ERROR("[{\"name\":\"t\",\"description\":7}]", TSIFT_E_CONFIG,
+               "tools[0] (\"t\"): field \"description\": expected a string, got a number");
+  EXPECT_ERROR("[{\"name\":\"t\",\"tags\":\"x\"}]", TSIFT_E_CONFIG,
+               "tools[0] (\"t\"): field \"tags\": expected an array of strings, got a string");
+  EXPECT_ERROR("[{\"name\":\"t\",\"aliases\":[\"ok\",3]}]", TSIFT_E_CONFIG,
+               "field \"aliases[1]\": expected a string, got a number");
+  EXPECT_ERROR("[{\"name\":\"t\",\"inputSchema\":[]}]", TSIFT_E_CONFIG,
+               "field \"inputSchema\": expected an object, got an array");
+  EXPECT_ERROR("[{\"name\":\"t\",\"origin\":\"mars\"}]", TSIFT_E_CONFIG, "field \"origin\"");
+  EXPECT_ERROR("[{\"name\":\"t\",\"trusted\":\"yes\"}]", TSIFT_E_CONFIG,
+               "field \"trusted\": expected a boolean, got a string");
+  EXPECT_ERROR("[{\"type\":\"function\",\"function\":7}]", TSIFT_E_CONFIG,
+               "field \"function\": expected an object");
+  EXPECT_ERROR("[\"tool\"]", TSIFT_E_CONFIG, "tools[0]: expected an object, got a string");
+  EXPECT_ERROR("{\"tools\":{}}", TSIFT_E_CONFIG, "field \"tools\": expected an array, got an object");
+  EXPECT_ERROR("{\"things\":[]}", TSIFT_E_CONFIG, "expected an array of tools");
+  EXPECT_ERROR("42", TSIFT_E_CONFIG, "got a number");
+  EXPECT_ERROR("{\"tools\":[{\"name\":\"t\"}],\"annotations\":{\"u\":{}}}", TSIFT_E_CONFIG,
+               "annotations[\"u\"]: no tool has this id");
+  EXPECT_ERROR("{\"tools\":[{\"name\":\"t\"}],\"annotations\":{\"t\":{\"tags\":5}}}", TSIFT_E_CONFIG,
+               "annotations[\"t\"]: field \"tags\"");
+  EXPECT_ERROR("{\"tools\":[],\"skills\":{}}", TSIFT_E_CONFIG, "field \"skills\": expected an array");
+}
+
+static void test_shapes(void) {
+  /* MCP, OpenAI (nested and flat), Anthropic and native shapes in one catalog. */
+  const char *cat =
+      "{\"tools\":["
+      "{\"name\":\"mcp_tool\",\"description\":\"zebra\",\"inputSchema\":{\"properties\":{\"mcparg\":{}}},"
+      "\"annotations\":{\"title\":\"Striped Horse\"}},"
+      "{\"type\":\"function\",\"function\":{\"name\":\"oa_tool\",\"description\":\"yak\","
+      "\"parameters\":{\"properties\":{\"oaarg\":{}}}}},"
+      "{\"type\":\"function\",\"name\":\"oa_flat\",\"description\":\"walrus\",\"parameters\":{}},"
+      "{\"name\":\"an_tool\",\"description\":\"vole\",\"input_schema\":{\"properties\":{\"anarg\":{}}}},"
+      "{\"id\":\"native.tool\",\"name\":\"nt\",\"title\":\"Unicorn\",\"parameters\":{\"properties\":{\"ntarg\":{}}}}"
+      "]}";
+  tsift_index *ix = NULL;
+  tsift_error err;
+  CHECK_EQ_INT(tsift_index_build(cat, strlen(cat), NULL, 0, &ix, &err), TSIFT_OK);
+  if (!ix) return;
+  CHECK_EQ_INT(tsift_index_size(ix), 5);
+  const char *queries[][2] = {{"striped horse", "mcp_tool"}, {"mcparg", "mcp_tool"},
+                              {"yak", "oa_tool"},           {"oaarg", "oa_tool"},
+                              {"walrus", "oa_flat"},        {"anarg", "an_tool"},
+                              {"vole", "an_tool"},          {"unicorn", "native.tool"},
+                              {"ntarg", "native.tool"}};
+  for (size_t i = 0; i < sizeof queries / sizeof *queries; i++) {
+    tsift_hit h[2];
+    size_t n = 0;
+    tsift_index_search(ix, queries[i][0], strlen(queries[i][0]), 2, h, &n, &err);
+    CHECK_EQ_INT(n, 1);
+    if (n) CHECK_EQ_STR(h[0].id, queries[i][1]);
+  }
+  tsift_index_free(ix);
+  /* An MCP tools/list result and a bare array are catalogs too. */
+  const char *list = "{\"tools\":[{\"name\":\"a\",\"inputSchema\":{}}],\"nextCursor\":null}";
+  CHECK_EQ_INT(build_err(list, strlen(list), NULL, &err), TSIFT_OK);
+  CHECK_EQ_INT(build_err("[]", 2, NULL, &err), TSIFT_OK);
+}
+
+static void test_options_and_args(void) {
+  tsift_error err;
+  const char *cat = "[{\"name\":\"a b\"}]";
+  CHECK_EQ_INT(build_err(cat, strlen(cat), "{\"ids\":\"lenient\"}", &err), TSIFT_OK);
+  CHECK_EQ_INT(build_err(cat, strlen(cat), "{\"ids\":\"loose\"}", &err), TSIFT_E_CONFIG);
+  CHECK_EQ_INT(build_err("[]", 2, "{\"colour\":1}", &err), TSIFT_E_CONFIG);
+  CHECK_CONTAINS(err.message, "options: unknown key \"colour\"");
+  CHECK_EQ_INT(build_err("[]", 2, "{\"stopwords\":[1]}", &err), TSIFT_E_CONFIG);
+  CHECK_CONTAINS(err.message, "stopwords[0]: expected a string");
+  CHECK_EQ_INT(build_err("[]", 2, "{\"weights\":{\"nmae\":1}}", &err), TSIFT_E_CONFIG);
+  CHECK_CONTAINS(err.message, "unknown field \"nmae\"");
+  CHECK_EQ_INT(build_err("[]", 2, "{\"weights\":{\"name\":-1}}", &err), TSIFT_E_CONFIG);
+
+  tsift_index *ix = NULL;
+  CHECK_EQ_INT(tsift_index_build("[{\"name\":\"t\"}]", 14, NULL, 0, &ix, &err), TSIFT_OK);
+  char *out = NULL;
+  size_t len = 0;
+  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"limit\":0}", 11, &out, &len, &err), TSIFT_E_ARG);
+  CHECK_CONTAINS(err.message, "\"limit\" must be an integer from 1 to 1000");
+  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"limit\":2.5}", 13, &out, &len, &err), TSIFT_E_ARG);
+  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"explain\":1}", 13, &out, &len, &err), TSIFT_E_ARG);
+  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"limt\":1}", 10, &out, &len, &err), TSIFT_E_ARG);
+  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{", 1, &out, &len, &err), TSIFT_E_ARG);
+  CHECK_EQ_INT(tsift_index_search_json(NULL, "t", 1, NULL, 0, &out, &len, &err), TSIFT_E_ARG);
+  CHECK(out == NULL);
+  /* A huge query is cut, never an error. */
+  size_t big = 1 << 20;
+  char *q = malloc(big);
+  memset(q, 'x', big);
+  CHECK_EQ_INT(tsift_index_search_json(ix, q, big, NULL, 0, &out, &len, &err), TSIFT_OK);
+  tsift_free(out);
+  free(q);
+  /* rank: a bad line names its line. */
+  const char *jsonl = "{\"id\":1,\"query\":\"t\"}\n\n{\"id\":2,\"query\":5}\n";
+  CHECK_EQ_INT(tsift_index_rank_jsonl(ix, jsonl, strlen(jsonl), 5, &out, &len, &err), TSIFT_E_ARG);
+  CHECK_CONTAINS(err.message, "queries line 3: field \"query\": expected a string");
+  jsonl = "{\"id\":1,\"query\":\"t\"}\n{\"id\":\"q2\",\"query\":\"none\"}\n{\"id\":[1],\"query\":\"T\"}";
+  CHECK_EQ_INT(tsift_index_rank_jsonl(ix, jsonl, strlen(jsonl), 5, &out, &len, &err), TSIFT_OK);
+  CHECK_EQ_STR(out, "{\"id\":1,\"hits\":[\"t\"]}\n{\"id\":\"q2\",\"hits\":[]}\n{\"id\":[1],\"hits\":[\"t\"]}\n");
+  tsift_free(out);
+  tsift_index_free(ix);
+  CHECK_EQ_STR(tsift_status_name(TSIFT_E_NOMEM), "nomem");
+  CHECK_EQ_STR(tsift_strerror(TSIFT_E_CONFIG), "configuration error");
+}
+
+/* ---- allocation failure injection ------------------------------------- */
+
+static long g_allocs, g_fail_at, g_live;
+
+static void *fail_malloc(size_t n) {
+  if (++g_allocs == g_fail_at) return NULL;
+  size_t *p = malloc(n + sizeof(size_t) * 2);
+  if (!p) return NULL;
+  g_live++;
+  return p + 2;
+}
+static void fail_free(void *p) {
+  if (!p) return;
+  g_live--;
+  free((size_t *)p - 2);
+}
+static void *fail_realloc(void *p, size_t n) {
+  if (!p) return fail_malloc(n);
+  if (++g_allocs == g_fail_at) return NULL;
+  size_t *q = realloc((size_t *)p - 2, n + sizeof(size_t) * 2);
+  return q ? q + 2 : NULL;
+}
+
+static void test_allocation_failures(void) {
+  const char *cat =
+      "{\"tools\":[{\"name\":\"createIssue\",\"description\":\"Open an issue \xE6\x96\x87\xE6\x9C\xAC\","
+      "\"tags\":[\"Bug\"],\"inputSchema\":{\"properties\":{\"title\":{\"description\":\"the title\"}}}},"
+      "{\"name\":\"list_repos\",\"origin\":\"remote\",\"aliases\":[\"repositories\"]}],"
+      "\"annotations\":{\"list_repos\":{\"tags\":[\"git\"]}}}";
+  tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
+  int swept = 0, nomem_ok = 1, leaks = 0;
+  for (g_fail_at = 1;; g_fail_at++) {
+    g_allocs = 0;
+    g_live = 0;
+    tsift_index *ix = NULL;
+    tsift_error err;
+    tsift_status st = tsift_index_build(cat, strlen(cat), NULL, 0, &ix, &err);
+    char *out = NULL;
+    size_t len = 0;
+    if (st == TSIFT_OK) {
+      st = tsift_index_search_json(ix, "create issue", 12, "{\"explain\":true}", 16, &out, &len, &err);
+      tsift_free(out);
+      tsift_index_free(ix);
+    }
+    if (g_live != 0) leaks++;
+    if (g_allocs < g_fail_at) break; /* no allocation failed: every point swept */
+    swept++;
+    if (st != TSIFT_E_NOMEM) nomem_ok = 0;
+  }
+  tsift_set_allocator(NULL, NULL, NULL);
+  printf("allocation failure injected at %d points\n", swept);
+  CHECK(swept > 50);
+  CHECK(nomem_ok);
+  CHECK_EQ_INT(leaks, 0);
+}
+
+int main(void) {
+  test_catalog_errors();
+  test_shapes();
+  test_options_and_args();
+  test_allocation_failures();
+  return harness_finish("test_errors");
+}

@@ -1,0 +1,135 @@
+/*
+ * abi.c — the WebAssembly export surface of toolsift (the only file that
+ * knows about linear-memory pointers).
+ *
+ * The ABI is deliberately small and JSON-in/JSON-out. All pointers and lengths
+ * are u32 offsets into linear memory; strings are UTF-8 with explicit length.
+ *
+ *   tsift_wasm_alloc(size) -> ptr | 0              buffers the host fills
+ *   tsift_wasm_free(ptr)                           frees any buffer from either side
+ *   tsift_wasm_index_new(cat, cat_len, opt, opt_len, out) -> status
+ *   tsift_wasm_index_search(h, q, q_len, opt, opt_len, out) -> status
+ *   tsift_wasm_index_rank(h, jsonl, len, k, out) -> status
+ *   tsift_wasm_index_info(h, out) -> status
+ *   tsift_wasm_index_documents(h, out) -> status
+ *   tsift_wasm_analyze(text, len, opt, opt_len, out) -> status
+ *   tsift_wasm_index_free(h)
+ *   tsift_wasm_version() -> ptr to a NUL-terminated static string
+ *
+ * `out` points to two u32 slots the host allocated (8 bytes). On success the
+ * function writes (ptr, len) of its output bytes there — for index_new, slot 0
+ * is the index handle and slot 1 is 0. On failure (status != 0) it writes
+ * (ptr, len) of an error JSON {"status":N,"code":"config","message":"…"}.
+ * Every output buffer is the host's to free with tsift_wasm_free.
+ * A status of TSIFT_E_NOMEM with (0, 0) in `out` means not even the error
+ * message could be allocated.
+ */
+#include <string.h>
+
+#include "toolsift.h"
+#include "json_out.h"
+
+#define EXPORT(name) __attribute__((export_name(#name), visibility("default")))
+
+EXPORT(tsift_wasm_alloc) void *tsift_wasm_alloc(size_t size) {
+  return tsift_alloc_bytes(size ? size : 1);
+}
+
+EXPORT(tsift_wasm_free) void tsift_wasm_free(void *ptr) { tsift_free(ptr); }
+
+EXPORT(tsift_wasm_version) const char *tsift_wasm_version(void) { return tsift_version(); }
+
+static void put_out(uint32_t *out, const void *ptr, size_t len) {
+  out[0] = (uint32_t)(uintptr_t)ptr;
+  out[1] = (uint32_t)len;
+}
+
+/* Turn a failed call into an error JSON in the out slots. */
+static int32_t fail(uint32_t *out, const tsift_error *err) {
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "status");
+  tsift_json_int(&b, (long long)err->status);
+  tsift_json_key(&b, "code");
+  tsift_json_cstr(&b, tsift_status_name(err->status));
+  tsift_json_key(&b, "message");
+  tsift_json_cstr(&b, err->message);
+  tsift_json_end_object(&b);
+  size_t len = 0;
+  char *bytes = tsift_buf_take(&b, &len);
+  put_out(out, bytes, bytes ? len : 0);
+  return (int32_t)err->status;
+}
+
+static int32_t finish(uint32_t *out, tsift_status st, char *bytes, size_t len,
+                      const tsift_error *err) {
+  if (st != TSIFT_OK) return fail(out, err);
+  put_out(out, bytes, len);
+  return 0;
+}
+
+EXPORT(tsift_wasm_index_new)
+int32_t tsift_wasm_index_new(const char *cat, size_t cat_len, const char *opt, size_t opt_len,
+                             uint32_t *out) {
+  tsift_error err;
+  tsift_index *index = NULL;
+  tsift_status st = tsift_index_build(cat, cat_len, opt_len ? opt : NULL, opt_len, &index, &err);
+  if (st != TSIFT_OK) return fail(out, &err);
+  put_out(out, index, 0);
+  return 0;
+}
+
+EXPORT(tsift_wasm_index_free) void tsift_wasm_index_free(tsift_index *index) {
+  tsift_index_free(index);
+}
+
+EXPORT(tsift_wasm_index_search)
+int32_t tsift_wasm_index_search(const tsift_index *index, const char *q, size_t q_len,
+                                const char *opt, size_t opt_len, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st =
+      tsift_index_search_json(index, q, q_len, opt_len ? opt : NULL, opt_len, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_index_rank)
+int32_t tsift_wasm_index_rank(const tsift_index *index, const char *jsonl, size_t len, unsigned k,
+                              uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t out_len = 0;
+  tsift_status st = tsift_index_rank_jsonl(index, jsonl, len, k, &bytes, &out_len, &err);
+  return finish(out, st, bytes, out_len, &err);
+}
+
+EXPORT(tsift_wasm_index_info)
+int32_t tsift_wasm_index_info(const tsift_index *index, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_index_info_json(index, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_index_documents)
+int32_t tsift_wasm_index_documents(const tsift_index *index, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_index_documents_json(index, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_analyze)
+int32_t tsift_wasm_analyze(const char *text, size_t len, const char *opt, size_t opt_len,
+                           uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t out_len = 0;
+  tsift_status st =
+      tsift_analyze_query_json(text, len, opt_len ? opt : NULL, opt_len, &bytes, &out_len, &err);
+  return finish(out, st, bytes, out_len, &err);
+}
