@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "toolsift.h"
+#include "alloc.h"
 #include "json_out.h"
 
 #define EXPORT(name) __attribute__((export_name(#name), visibility("default")))
