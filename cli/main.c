@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "toolsift.h"
 
 static const char USAGE[] =
@@ -20,7 +21,11 @@ static const char USAGE[] =
     "                   replaces rank's default {\"ids\":\"lenient\"}\n"
     "  analyze QUERY...                                          show how a query is analysed\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
-    "  docs --catalog FILE                                       search documents per tool\n";
+    "  docs --catalog FILE                                       search documents per tool\n"
+    "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
+    "  session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl\n"
+    "                 [--divergence fail|warn|off]\n"
+    "  session menu --config CONFIG.json [--journal J.jsonl] [--format mcp|openai|anthropic]\n";
 
 static int usage_error(const char *msg) {
   if (msg) fprintf(stderr, "toolsift: %s\n", msg);
@@ -28,7 +33,7 @@ static int usage_error(const char *msg) {
   return 2;
 }
 
-static char *read_file(const char *path, size_t *len) {
+char *cli_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     fprintf(stderr, "toolsift: io: cannot read %s: %s\n", path, strerror(errno));
@@ -136,7 +141,7 @@ static tsift_index *open_index(const char *catalog, const char *opts) {
     return NULL;
   }
   size_t len = 0;
-  char *json = read_file(catalog, &len);
+  char *json = cli_read_file(catalog, &len);
   if (!json) return NULL;
   tsift_error err;
   tsift_index *ix = NULL;
@@ -157,6 +162,7 @@ int main(int argc, char **argv) {
     printf("%s\n", tsift_version());
     return 0;
   }
+  if (strcmp(cmd, "session") == 0) return cli_session(argc, argv);
   args a;
   if (parse_args(argc, argv, &a) != 0) {
     free(a.query);
@@ -198,7 +204,7 @@ int main(int argc, char **argv) {
           rc = print_and_free(out, out_len, 1);
       } else if (strcmp(cmd, "rank") == 0) {
         size_t qlen = 0;
-        char *queries = read_file(a.queries, &qlen);
+        char *queries = cli_read_file(a.queries, &qlen);
         if (!queries) rc = 1;
         else if (tsift_index_rank_jsonl(ix, queries, qlen, (unsigned)(k > 100000 ? 100000 : k), &out,
                                         &out_len, &err))

@@ -173,6 +173,71 @@ TSIFT_API tsift_status tsift_analyze_query_json(const char *text, size_t len,
 TSIFT_API tsift_status tsift_analyze_field_json(const char *text, size_t len, char **out,
                                                 size_t *out_len, tsift_error *err);
 
+/* ---- sessions (SPEC S6, S7, S9) --------------------------------------- */
+
+typedef struct tsift_session tsift_session;
+
+/*
+ * Create a session (one agent run) from a configuration JSON:
+ *   { "loop": "agent", "tools": [ the agent's own tools ],
+ *     "catalog": { "tools": [], "skills": [], "annotations": {} },
+ *     "search": { "toolName": "search_tools", "alwaysLoaded": [], "namespaces": [],
+ *                 "maxPerSearch": 5, "maxLoaded": 20, "maxSearches": 25,
+ *                 "maxMenuChars": null, "stopwords": null } }
+ * `journal` (may be NULL) holds recorded decisions, as a JSON array or JSON
+ * Lines; with it the session serves recorded decisions instead of ranking.
+ * `options_json` may be NULL or { "divergence": "fail" | "warn" | "off" }
+ * (default "fail"). On failure *out is NULL and err names the cause.
+ */
+TSIFT_API tsift_status tsift_session_new(const char *config_json, size_t config_len,
+                                         const char *journal, size_t journal_len,
+                                         const char *options_json, size_t options_len,
+                                         tsift_session **out, tsift_error *err);
+TSIFT_API void tsift_session_free(tsift_session *session);
+
+/*
+ * Handle one model tool call (turn i, call j, tool name, arguments JSON).
+ * Writes {"call": {"turn","call","tool"}, "result": …, "decision": {…} | null
+ * [, "warnings": [...]]} to *out
+ * (free with tsift_free). Refusals (invalid_input, search_limit_reached,
+ * not_on_menu, …) are results with an "error" code and record nothing.
+ * A call to a non-meta tool is answered {"allowed": true} when it is on the
+ * menu. Errors (status != OK) are reserved for bad API arguments, malformed
+ * argument JSON structure the host sent, out of memory and divergence in
+ * "fail" mode; the session stays usable after any of them.
+ */
+TSIFT_API tsift_status tsift_session_call(tsift_session *session, uint32_t turn, uint32_t call,
+                                          const char *tool, size_t tool_len, const char *args_json,
+                                          size_t args_len, char **out, size_t *out_len,
+                                          tsift_error *err);
+
+/* The menu in "mcp" ({"tools":[…]}), "openai" or "anthropic" (arrays) shape.
+ * Caller frees *out. */
+TSIFT_API tsift_status tsift_session_menu_json(const tsift_session *session, const char *format,
+                                               char **out, size_t *out_len, tsift_error *err);
+
+/* The decisions recorded so far as JSON Lines (one decision per line; empty
+ * when none). Caller frees *out. */
+TSIFT_API tsift_status tsift_session_journal_jsonl(const tsift_session *session, char **out,
+                                                   size_t *out_len, tsift_error *err);
+
+/* Counters a host can log (no query text):
+ * {"searches","refusals","hits","noMatch","loaded","rankerCalls","replayed",
+ *  "fingerprint"}. Caller frees *out. */
+TSIFT_API tsift_status tsift_session_metrics_json(const tsift_session *session, char **out,
+                                                  size_t *out_len, tsift_error *err);
+
+/* Serve every remaining journal decision as the search it records (turn,
+ * call and query from the record): the menu a recorded run ended with,
+ * without its calls file. */
+TSIFT_API tsift_status tsift_session_apply_journal(tsift_session *session, tsift_error *err);
+
+/* End of a replayed run: journal decisions never asked for are divergence
+ * (an error in "fail" mode, listed as warnings in "warn" mode). Writes
+ * {"unasked":[ids…]} to *out. Caller frees *out. */
+TSIFT_API tsift_status tsift_session_finish(tsift_session *session, char **out, size_t *out_len,
+                                            tsift_error *err);
+
 #ifdef __cplusplus
 }
 #endif

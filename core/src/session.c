@@ -1,0 +1,988 @@
+/* session.c — one agent run (SPEC S6, S7, S9): the configuration, the
+ * append-only menu, the search_tools meta-tool, recorded decisions and their
+ * exact replay. Authority is decided here: the searchable universe, what may
+ * be loaded, and how a recorded decision is re-admitted (it can only narrow). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cJSON.h"
+#include "index.h"
+#include "json_out.h"
+#include "sha256.h"
+#include "spec.h"
+
+#define MAX_PER_SEARCH_DEFAULT 5
+#define MAX_PER_SEARCH_CEILING 50
+#define MAX_LOADED_DEFAULT 20
+#define MAX_LOADED_CEILING 200
+#define MAX_SEARCHES_DEFAULT 25
+#define MAX_SEARCHES_CEILING 200
+#define MAX_MENU_CHARS_CEILING 10000000
+#define QUERY_RECORD_CHARS 200
+#define RESULT_DESCRIPTION_CHARS 160
+#define ARGS_MAX_BYTES 65536
+#define NAME_ECHO_BYTES 64
+#define MAX_WARNINGS 16
+
+typedef enum { DIVERGE_FAIL = 0, DIVERGE_WARN, DIVERGE_OFF } divergence_mode;
+
+struct tsift_session {
+  tsift_index *index;   /* the searchable catalog */
+  tsift_catalog agent;  /* the agent's own tools (always on the menu) */
+  char *loop, *tool_name;
+  unsigned max_per_search, max_loaded, max_searches;
+  long max_menu_chars; /* -1: no budget */
+  char **namespaces;
+  size_t nnamespaces;
+
+  uint32_t *by_id; /* catalog docs sorted by id, for lookups */
+  uint8_t *ns_allowed, *on_menu;
+  uint32_t *menu;  /* catalog docs on the menu in load order */
+  size_t nmenu, nalways;
+  size_t searched_loaded, menu_chars, searches;
+
+  tsift_buf journal; /* JSON Lines of accepted decisions */
+  size_t ndecisions;
+
+  cJSON *replay; /* recorded decisions (array), or NULL */
+  size_t replay_pos;
+  divergence_mode divergence;
+
+  struct {
+    size_t searches, refusals, hits, no_match, loaded, ranker_calls, replayed;
+  } metrics;
+  char fingerprint[65];
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static const char *type_name(const cJSON *v) {
+  if (!v) return "nothing";
+  if (cJSON_IsString(v)) return "a string";
+  if (cJSON_IsNumber(v)) return "a number";
+  if (cJSON_IsBool(v)) return "a boolean";
+  if (cJSON_IsNull(v)) return "null";
+  if (cJSON_IsArray(v)) return "an array";
+  return "an object";
+}
+
+
+static int id_cmp_docs(const tsift_index *ix, uint32_t a, const char *id) {
+  return strcmp(ix->catalog.tools[a].id, id);
+}
+
+/* Catalog doc with this id, or -1. */
+static long find_doc(const tsift_session *s, const char *id) {
+  size_t lo = 0, hi = s->index->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = id_cmp_docs(s->index, s->by_id[mid], id);
+    if (c == 0) return (long)s->by_id[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+static void sort_ids(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
+  if (n < 2) return;
+  size_t h = n / 2;
+  sort_ids(ix, a, tmp, h);
+  sort_ids(ix, a + h, tmp, n - h);
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n)
+    tmp[k++] = strcmp(ix->catalog.tools[a[i]].id, ix->catalog.tools[a[j]].id) <= 0 ? a[i++] : a[j++];
+  while (i < h) tmp[k++] = a[i++];
+  while (j < n) tmp[k++] = a[j++];
+  memcpy(a, tmp, n * sizeof *a);
+}
+
+static int agent_has(const tsift_session *s, const char *id) {
+  return tsift_catalog_find(&s->agent, id) >= 0;
+}
+
+/* Cut s at `chars` Unicode characters; returns the byte length. */
+static size_t cut_chars(const char *s, size_t n, size_t chars) {
+  size_t i = 0, c = 0;
+  while (i < n && c < chars) {
+    i++;
+    while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+    c++;
+  }
+  return i;
+}
+
+void tsift_session_free(tsift_session *s) {
+  if (!s) return;
+  tsift_index_free(s->index);
+  tsift_catalog_free(&s->agent);
+  tsift_free(s->loop);
+  tsift_free(s->tool_name);
+  for (size_t i = 0; i < s->nnamespaces; i++) tsift_free(s->namespaces[i]);
+  tsift_free(s->namespaces);
+  tsift_free(s->by_id);
+  tsift_free(s->ns_allowed);
+  tsift_free(s->on_menu);
+  tsift_free(s->menu);
+  tsift_buf_free(&s->journal);
+  cJSON_Delete(s->replay);
+  tsift_free(s);
+}
+
+/* ---- configuration ---------------------------------------------------- */
+
+static tsift_status read_cap(const cJSON *search, const char *key, unsigned lo, unsigned hi,
+                             unsigned def, unsigned *out, tsift_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(search, key);
+  *out = def;
+  if (!v || cJSON_IsNull(v)) return TSIFT_OK;
+  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(long long)v->valuedouble ||
+      v->valuedouble < lo || v->valuedouble > hi)
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: search.%s: expected an integer from %u to %u, got %s",
+                      key, lo, hi, cJSON_IsNumber(v) ? "an out-of-range number" : type_name(v));
+  *out = (unsigned)v->valuedouble;
+  return TSIFT_OK;
+}
+
+static tsift_status check_keys(const cJSON *obj, const char *where, const char *const *keys,
+                               tsift_error *err) {
+  const cJSON *item;
+  cJSON_ArrayForEach(item, obj) {
+    int known = 0;
+    for (const char *const *k = keys; *k; k++) known |= strcmp(*k, item->string) == 0;
+    if (!known) return tsift_fail(err, TSIFT_E_CONFIG, "%s: unknown key \"%.40s\"", where, item->string);
+  }
+  return TSIFT_OK;
+}
+
+/* Build an index (or parse the agent's tools) from a JSON sub-document. */
+static tsift_status print_json(const cJSON *v, char **text) {
+  *text = cJSON_PrintUnformatted(v);
+  return *text ? TSIFT_OK : TSIFT_E_NOMEM;
+}
+
+static tsift_status read_string_list(const cJSON *arr, const char *where, char ***out, size_t *n,
+                                     tsift_error *err) {
+  *out = NULL;
+  *n = 0;
+  if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
+  if (!cJSON_IsArray(arr))
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: %s: expected an array of strings, got %s", where,
+                      type_name(arr));
+  size_t count = (size_t)cJSON_GetArraySize(arr);
+  char **list = tsift_calloc_array(count + 1, sizeof *list);
+  if (!list) return tsift_nomem(err, "reading the configuration");
+  const cJSON *item;
+  size_t i = 0;
+  cJSON_ArrayForEach(item, arr) {
+    if (!cJSON_IsString(item) || !item->valuestring[0]) {
+      for (size_t k = 0; k < i; k++) tsift_free(list[k]);
+      tsift_free(list);
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: %s[%zu]: expected a non-empty string, got %s",
+                        where, i, type_name(item));
+    }
+    list[i] = tsift_strndup(item->valuestring, strlen(item->valuestring));
+    if (!list[i]) {
+      for (size_t k = 0; k < i; k++) tsift_free(list[k]);
+      tsift_free(list);
+      return tsift_nomem(err, "reading the configuration");
+    }
+    i++;
+  }
+  *out = list;
+  *n = count;
+  return TSIFT_OK;
+}
+
+static void compute_fingerprint(tsift_session *s) {
+  tsift_sha256 h;
+  tsift_sha256_init(&h);
+  const char *parts[] = {"toolsift-session-1", s->index->fingerprint, s->loop, s->tool_name};
+  for (size_t i = 0; i < 4; i++) tsift_sha256_update(&h, parts[i], strlen(parts[i]) + 1);
+  char caps[96];
+  int n = snprintf(caps, sizeof caps, "%u/%u/%u/%ld", s->max_per_search, s->max_loaded,
+                   s->max_searches, s->max_menu_chars);
+  tsift_sha256_update(&h, caps, (size_t)n + 1);
+  for (size_t i = 0; i < s->nnamespaces; i++)
+    tsift_sha256_update(&h, s->namespaces[i], strlen(s->namespaces[i]) + 1);
+  tsift_sha256_update(&h, "|", 2);
+  for (size_t i = 0; i < s->nalways; i++) {
+    const char *id = s->index->catalog.tools[s->menu[i]].id;
+    tsift_sha256_update(&h, id, strlen(id) + 1);
+  }
+  tsift_sha256_update(&h, "|", 2);
+  for (size_t i = 0; i < s->agent.count; i++)
+    tsift_sha256_update(&h, s->agent.tools[i].id, strlen(s->agent.tools[i].id) + 1);
+  uint8_t d[32];
+  tsift_sha256_final(&h, d);
+  tsift_sha256_hex(d, s->fingerprint);
+}
+
+static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error *err) {
+  static const char *const top_keys[] = {"loop", "tools", "catalog", "search", "skills", NULL};
+  static const char *const search_keys[] = {"toolName", "alwaysLoaded", "namespaces", "maxPerSearch",
+                                            "maxLoaded", "maxSearches", "maxMenuChars", "stopwords",
+                                            NULL};
+  if (!cJSON_IsObject(cfg)) return tsift_fail(err, TSIFT_E_CONFIG, "config: expected an object");
+  tsift_status st = check_keys(cfg, "config", top_keys, err);
+  if (st) return st;
+
+  const cJSON *loop = cJSON_GetObjectItemCaseSensitive(cfg, "loop");
+  const char *loop_s = "agent";
+  if (loop && !cJSON_IsNull(loop)) {
+    if (!cJSON_IsString(loop) || !tsift_id_valid(loop->valuestring, strlen(loop->valuestring)))
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "config: loop: expected a string matching ^[A-Za-z0-9_.:-]{1,128}$");
+    loop_s = loop->valuestring;
+  }
+  s->loop = tsift_strndup(loop_s, strlen(loop_s));
+  if (!s->loop) return tsift_nomem(err, "reading the configuration");
+
+  const cJSON *search = cJSON_GetObjectItemCaseSensitive(cfg, "search");
+  if (search && !cJSON_IsNull(search)) {
+    if (!cJSON_IsObject(search)) return tsift_fail(err, TSIFT_E_CONFIG, "config: search: expected an object");
+    if ((st = check_keys(search, "config: search", search_keys, err))) return st;
+  } else {
+    search = NULL;
+  }
+  const cJSON *tool_name = cJSON_GetObjectItemCaseSensitive(search, "toolName");
+  const char *tn = "search_tools";
+  if (tool_name && !cJSON_IsNull(tool_name)) {
+    if (!cJSON_IsString(tool_name) || !tsift_id_valid(tool_name->valuestring, strlen(tool_name->valuestring)))
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "config: search.toolName: expected a string matching ^[A-Za-z0-9_.:-]{1,128}$");
+    tn = tool_name->valuestring;
+  }
+  s->tool_name = tsift_strndup(tn, strlen(tn));
+  if (!s->tool_name) return tsift_nomem(err, "reading the configuration");
+  if ((st = read_cap(search, "maxPerSearch", 1, MAX_PER_SEARCH_CEILING, MAX_PER_SEARCH_DEFAULT,
+                     &s->max_per_search, err)) ||
+      (st = read_cap(search, "maxLoaded", 0, MAX_LOADED_CEILING, MAX_LOADED_DEFAULT, &s->max_loaded, err)) ||
+      (st = read_cap(search, "maxSearches", 0, MAX_SEARCHES_CEILING, MAX_SEARCHES_DEFAULT,
+                     &s->max_searches, err)))
+    return st;
+  s->max_menu_chars = -1;
+  const cJSON *mmc = cJSON_GetObjectItemCaseSensitive(search, "maxMenuChars");
+  if (mmc && !cJSON_IsNull(mmc)) {
+    unsigned v;
+    if ((st = read_cap(search, "maxMenuChars", 1, MAX_MENU_CHARS_CEILING, 0, &v, err))) return st;
+    s->max_menu_chars = (long)v;
+  }
+
+  /* The searchable catalog, indexed with the session's stopwords. */
+  const cJSON *catalog = cJSON_GetObjectItemCaseSensitive(cfg, "catalog");
+  if (!catalog || cJSON_IsNull(catalog))
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: missing \"catalog\"");
+  if (cJSON_IsString(catalog))
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "config: catalog: a path must be resolved by the host (the CLI does)");
+  char *catalog_text = NULL, *opts_text = NULL;
+  if (print_json(catalog, &catalog_text)) return tsift_nomem(err, "reading the catalog");
+  const cJSON *stop = cJSON_GetObjectItemCaseSensitive(search, "stopwords");
+  if (stop && !cJSON_IsNull(stop)) {
+    cJSON *opts = cJSON_CreateObject();
+    cJSON *dup = cJSON_Duplicate(stop, 1);
+    if (!opts || !dup || !cJSON_AddItemToObject(opts, "stopwords", dup)) {
+      cJSON_Delete(opts);
+      cJSON_Delete(dup);
+      cJSON_free(catalog_text);
+      return tsift_nomem(err, "reading the configuration");
+    }
+    opts_text = cJSON_PrintUnformatted(opts);
+    cJSON_Delete(opts);
+    if (!opts_text) {
+      cJSON_free(catalog_text);
+      return tsift_nomem(err, "reading the configuration");
+    }
+  }
+  st = tsift_index_build(catalog_text, strlen(catalog_text), opts_text, opts_text ? strlen(opts_text) : 0,
+                         &s->index, err);
+  cJSON_free(catalog_text);
+  cJSON_free(opts_text);
+  if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: catalog");
+
+  /* The agent's own tools. */
+  const cJSON *tools = cJSON_GetObjectItemCaseSensitive(cfg, "tools");
+  if (tools && !cJSON_IsNull(tools)) {
+    if (!cJSON_IsArray(tools))
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: tools: expected an array, got %s", type_name(tools));
+    char *text = NULL;
+    if (print_json(tools, &text)) return tsift_nomem(err, "reading the agent's tools");
+    st = tsift_catalog_parse(text, strlen(text), TSIFT_IDS_STRICT, &s->agent, err);
+    cJSON_free(text);
+    if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: agent tools");
+  }
+
+  size_t n = s->index->n;
+  s->by_id = tsift_calloc_array(n + 1, sizeof *s->by_id);
+  uint32_t *tmp = tsift_calloc_array(n + 1, sizeof *tmp);
+  s->ns_allowed = tsift_calloc_array(n + 1, 1);
+  s->on_menu = tsift_calloc_array(n + 1, 1);
+  s->menu = tsift_calloc_array(n + 1, sizeof *s->menu);
+  if (!s->by_id || !tmp || !s->ns_allowed || !s->on_menu || !s->menu) {
+    tsift_free(tmp);
+    return tsift_nomem(err, "creating the session");
+  }
+  for (size_t i = 0; i < n; i++) s->by_id[i] = (uint32_t)i;
+  sort_ids(s->index, s->by_id, tmp, n);
+  tsift_free(tmp);
+
+  /* Name collisions: the meta-tool, the agent's tools and the catalog. */
+  if (agent_has(s, s->tool_name) || find_doc(s, s->tool_name) >= 0)
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "config: search.toolName \"%s\" collides with a tool of the same name", s->tool_name);
+  for (size_t i = 0; i < s->agent.count; i++)
+    if (find_doc(s, s->agent.tools[i].id) >= 0)
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "config: tools[%zu] (\"%.60s\") collides with a catalog tool of the same id", i,
+                        s->agent.tools[i].id);
+
+  /* Namespaces: id prefixes that narrow the universe. */
+  if ((st = read_string_list(cJSON_GetObjectItemCaseSensitive(search, "namespaces"), "search.namespaces",
+                             &s->namespaces, &s->nnamespaces, err)))
+    return st;
+  for (size_t d = 0; d < n; d++) {
+    int ok = s->nnamespaces == 0;
+    const char *id = s->index->catalog.tools[d].id;
+    for (size_t k = 0; !ok && k < s->nnamespaces; k++)
+      ok = strncmp(id, s->namespaces[k], strlen(s->namespaces[k])) == 0;
+    s->ns_allowed[d] = (uint8_t)ok;
+  }
+
+  /* Always-loaded catalog tools join the menu at turn 0. */
+  char **always = NULL;
+  size_t nalways = 0;
+  if ((st = read_string_list(cJSON_GetObjectItemCaseSensitive(search, "alwaysLoaded"), "search.alwaysLoaded",
+                             &always, &nalways, err)))
+    return st;
+  for (size_t i = 0; i < nalways && !st; i++) {
+    long d = find_doc(s, always[i]);
+    if (d < 0)
+      st = tsift_fail(err, TSIFT_E_CONFIG, "config: search.alwaysLoaded[%zu]: no catalog tool \"%.60s\"", i,
+                      always[i]);
+    else if (s->on_menu[d])
+      st = tsift_fail(err, TSIFT_E_CONFIG, "config: search.alwaysLoaded[%zu]: \"%.60s\" is listed twice", i,
+                      always[i]);
+    else if (s->index->catalog.tools[d].tainted)
+      st = tsift_fail(err, TSIFT_E_CONFIG,
+                      "config: search.alwaysLoaded[%zu]: \"%.60s\" is tainted and can never be loaded", i,
+                      always[i]);
+    else {
+      s->on_menu[d] = 1;
+      s->menu[s->nmenu++] = (uint32_t)d;
+    }
+  }
+  for (size_t i = 0; i < nalways; i++) tsift_free(always[i]);
+  tsift_free(always);
+  s->nalways = s->nmenu;
+  return st;
+}
+
+/* ---- journal input ---------------------------------------------------- */
+
+static tsift_status read_journal(tsift_session *s, const char *text, size_t len, tsift_error *err) {
+  size_t i = 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
+  tsift_status st;
+  if (i < len && text[i] == '[') {
+    st = tsift_json_parse(text, len, "journal", &s->replay, err);
+    if (st) return st;
+    if (!cJSON_IsArray(s->replay)) return tsift_fail(err, TSIFT_E_CONFIG, "journal: expected an array");
+  } else {
+    s->replay = cJSON_CreateArray();
+    if (!s->replay) return tsift_nomem(err, "reading the journal");
+    size_t pos = 0, line_no = 0;
+    while (pos < len) {
+      size_t end = pos;
+      while (end < len && text[end] != '\n') end++;
+      line_no++;
+      size_t a = pos, n = end - pos;
+      pos = end + 1;
+      size_t blank = 0;
+      while (blank < n && (text[a + blank] == ' ' || text[a + blank] == '\t' || text[a + blank] == '\r'))
+        blank++;
+      if (blank == n) continue;
+      char what[40];
+      snprintf(what, sizeof what, "journal line %zu", line_no);
+      cJSON *d = NULL;
+      if ((st = tsift_json_parse(text + a, n, what, &d, err))) return st;
+      if (!cJSON_AddItemToArray(s->replay, d)) {
+        cJSON_Delete(d);
+        return tsift_nomem(err, "reading the journal");
+      }
+    }
+  }
+  /* Each decision needs an id and a source to be matched; its value is
+   * re-checked when it is served. */
+  size_t k = 0;
+  const cJSON *d;
+  cJSON_ArrayForEach(d, s->replay) {
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "id");
+    if (!cJSON_IsObject(d))
+      return tsift_fail(err, TSIFT_E_CONFIG, "journal decision %zu: expected an object, got %s", k + 1,
+                        type_name(d));
+    if (!cJSON_IsString(id))
+      return tsift_fail(err, TSIFT_E_CONFIG, "journal decision %zu: field \"id\": expected a string, got %s",
+                        k + 1, type_name(id));
+    k++;
+  }
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_new(const char *config_json, size_t config_len, const char *journal,
+                               size_t journal_len, const char *options_json, size_t options_len,
+                               tsift_session **out, tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_new: out is NULL");
+  *out = NULL;
+  tsift_session *s = tsift_calloc_array(1, sizeof *s);
+  if (!s) return tsift_nomem(err, "creating the session");
+  tsift_buf_init(&s->journal);
+  cJSON *cfg = NULL;
+  tsift_status st = tsift_json_parse(config_json, config_len, "config", &cfg, err);
+  if (!st) st = read_config(s, cfg, err);
+  cJSON_Delete(cfg);
+  if (!st && options_json && options_len) {
+    cJSON *opts = NULL;
+    st = tsift_json_parse(options_json, options_len, "session options", &opts, err);
+    if (!st) {
+      const cJSON *dv = cJSON_GetObjectItemCaseSensitive(opts, "divergence");
+      const cJSON *item;
+      cJSON_ArrayForEach(item, opts) {
+        if (strcmp(item->string, "divergence") != 0) {
+          st = tsift_fail(err, TSIFT_E_CONFIG, "session options: unknown key \"%.40s\"", item->string);
+          break;
+        }
+      }
+      if (!st && dv) {
+        if (cJSON_IsString(dv) && strcmp(dv->valuestring, "fail") == 0) s->divergence = DIVERGE_FAIL;
+        else if (cJSON_IsString(dv) && strcmp(dv->valuestring, "warn") == 0) s->divergence = DIVERGE_WARN;
+        else if (cJSON_IsString(dv) && strcmp(dv->valuestring, "off") == 0) s->divergence = DIVERGE_OFF;
+        else st = tsift_fail(err, TSIFT_E_CONFIG, "session options: divergence: expected \"fail\", \"warn\" or \"off\"");
+      }
+      cJSON_Delete(opts);
+    }
+  }
+  if (!st && journal) st = read_journal(s, journal, journal_len, err);
+  if (st) {
+    tsift_session_free(s);
+    return st;
+  }
+  compute_fingerprint(s);
+  tsift_ok(err);
+  *out = s;
+  return TSIFT_OK;
+}
+
+/* ---- search_tools ----------------------------------------------------- */
+
+typedef struct warnings {
+  char *items[MAX_WARNINGS];
+  size_t n;
+  int nomem;
+} warnings;
+
+static void warn(warnings *w, const char *fmt, const char *a, const char *b) {
+  if (w->n >= MAX_WARNINGS) return;
+  char msg[256];
+  snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
+  size_t n = tsift_utf8_cut(msg, strlen(msg), sizeof msg - 1);
+  w->items[w->n] = tsift_strndup(msg, n);
+  if (!w->items[w->n]) w->nomem = 1;
+  else w->n++;
+}
+
+static void warnings_free(warnings *w) {
+  for (size_t i = 0; i < w->n; i++) tsift_free(w->items[i]);
+  w->n = 0;
+}
+
+/* Every call's output starts with the call it answers. */
+typedef struct call_ref {
+  uint32_t turn, call;
+  const char *tool;
+} call_ref;
+
+static void begin_output(tsift_buf *b, const call_ref *c) {
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "call");
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "turn");
+  tsift_json_int(b, c->turn);
+  tsift_json_key(b, "call");
+  tsift_json_int(b, c->call);
+  tsift_json_key(b, "tool");
+  tsift_json_str(b, c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
+  tsift_json_end_object(b);
+}
+
+/* A refusal: a typed result that records nothing. */
+static tsift_status refuse(tsift_session *s, const call_ref *c, const char *code, const char *message,
+                           const char *tool, char **out, size_t *out_len, tsift_error *err) {
+  s->metrics.refusals++;
+  tsift_buf b;
+  tsift_buf_init(&b);
+  begin_output(&b, c);
+  tsift_json_key(&b, "result");
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "error");
+  tsift_json_cstr(&b, code);
+  tsift_json_key(&b, "message");
+  tsift_json_cstr(&b, message);
+  if (tool) {
+    tsift_json_key(&b, "tool");
+    tsift_json_str(&b, tool, tsift_utf8_cut(tool, strlen(tool), NAME_ECHO_BYTES));
+  }
+  tsift_json_end_object(&b);
+  tsift_json_key(&b, "decision");
+  tsift_json_null(&b);
+  tsift_json_end_object(&b);
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) return tsift_nomem(err, "writing a refusal");
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+/* Loading plan over a page of results: in order, a tool loads while it is
+ * not tainted, the maxLoaded cap has room and the menu budget fits it.
+ * `permit` (replay) further limits loading to the recorded loaded ids. */
+static tsift_status plan_loading(tsift_session *s, const uint32_t *page, size_t n, const uint8_t *permit,
+                                 uint8_t *loaded, size_t *chars_out, tsift_error *err) {
+  size_t count = s->searched_loaded, chars = s->menu_chars;
+  for (size_t i = 0; i < n; i++) {
+    const tsift_tool *t = &s->index->catalog.tools[page[i]];
+    loaded[i] = 0;
+    if ((permit && !permit[i]) || t->tainted || count >= s->max_loaded) continue;
+    if (s->max_menu_chars >= 0) {
+      size_t c = tsift_spec_chars(t);
+      if (c == (size_t)-1) return tsift_nomem(err, "measuring a tool spec");
+      if (chars + c > (size_t)s->max_menu_chars) continue;
+      chars += c;
+    }
+    loaded[i] = 1;
+    count++;
+  }
+  *chars_out = chars;
+  return TSIFT_OK;
+}
+
+/* Re-admit a recorded decision against the live universe (SPEC S9): only
+ * strings, no duplicates, known ids inside the universe, at most `page`. */
+static size_t readmit(tsift_session *s, const cJSON *value, size_t page, uint32_t *out, uint8_t *permit,
+                      warnings *w) {
+  const cJSON *results = cJSON_GetObjectItemCaseSensitive(value, "results");
+  const cJSON *loaded = cJSON_GetObjectItemCaseSensitive(value, "loaded");
+  if (!cJSON_IsObject(value)) warn(w, "replay: decision value is not an object%s%s", NULL, NULL);
+  else if (!cJSON_IsArray(results)) warn(w, "replay: value.results is not an array%s%s", NULL, NULL);
+  if (cJSON_IsObject(value) && !cJSON_IsArray(loaded))
+    warn(w, "replay: value.loaded is not an array%s%s", NULL, NULL);
+  size_t n = 0;
+  const cJSON *r;
+  if (!cJSON_IsArray(results)) return 0;
+  cJSON_ArrayForEach(r, results) {
+    if (!cJSON_IsString(r)) {
+      warn(w, "replay: dropped a result that is not a string%s%s", NULL, NULL);
+      continue;
+    }
+    const char *id = r->valuestring;
+    long d = find_doc(s, id);
+    const char *why = NULL;
+    if (d < 0) why = "unknown";
+    else if (!s->ns_allowed[d]) why = "outside the namespaces";
+    else if (s->on_menu[d]) why = "already on the menu";
+    else if (n >= page) why = "beyond the page size";
+    else
+      for (size_t k = 0; k < n && !why; k++)
+        if (out[k] == (uint32_t)d) why = "a duplicate";
+    if (why) {
+      char idc[NAME_ECHO_BYTES + 1];
+      size_t len = tsift_utf8_cut(id, strlen(id), NAME_ECHO_BYTES);
+      memcpy(idc, id, len);
+      idc[len] = 0;
+      warn(w, "replay: dropped \"%s\": %s", idc, why);
+      continue;
+    }
+    int was_loaded = 0;
+    const cJSON *l;
+    if (cJSON_IsArray(loaded))
+      cJSON_ArrayForEach(l, loaded) was_loaded |= cJSON_IsString(l) && strcmp(l->valuestring, id) == 0;
+    permit[n] = (uint8_t)was_loaded;
+    out[n++] = (uint32_t)d;
+  }
+  return n;
+}
+
+static void write_decision(tsift_buf *b, const tsift_session *s, const char *id, const char *query,
+                           size_t qlen, const uint32_t *page, size_t n, const uint8_t *loaded) {
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "id");
+  tsift_json_cstr(b, id);
+  tsift_json_key(b, "source");
+  tsift_json_cstr(b, "agent-tool-search");
+  tsift_json_key(b, "value");
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "ranker");
+  tsift_json_cstr(b, TSIFT_RANKER_VERSION);
+  tsift_json_key(b, "query");
+  tsift_json_str(b, query, cut_chars(query, qlen, QUERY_RECORD_CHARS));
+  tsift_json_key(b, "results");
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < n; i++) tsift_json_cstr(b, s->index->catalog.tools[page[i]].id);
+  tsift_json_end_array(b);
+  tsift_json_key(b, "loaded");
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < n; i++)
+    if (loaded[i]) tsift_json_cstr(b, s->index->catalog.tools[page[i]].id);
+  tsift_json_end_array(b);
+  tsift_json_end_object(b);
+  tsift_json_end_object(b);
+}
+
+static tsift_status search_call(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                size_t *out_len, tsift_error *err) {
+  uint32_t turn = c->turn, call = c->call;
+  const cJSON *query = cJSON_GetObjectItemCaseSensitive(args, "query");
+  const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
+  int blank = 1;
+  if (cJSON_IsString(query))
+    for (const char *p = query->valuestring; *p && blank; p++)
+      blank = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+  if (!cJSON_IsObject(args) || !cJSON_IsString(query) || blank)
+    return refuse(s, c, "invalid_input", "query must be a non-empty string", NULL, out, out_len, err);
+  size_t page = s->max_per_search;
+  if (limit && !cJSON_IsNull(limit)) {
+    if (!cJSON_IsNumber(limit) || limit->valuedouble != (double)(long long)limit->valuedouble ||
+        limit->valuedouble < 1)
+      return refuse(s, c, "invalid_input", "limit must be a positive integer", NULL, out, out_len, err);
+    if (limit->valuedouble < (double)page) page = (size_t)limit->valuedouble;
+  }
+  if (s->searches >= s->max_searches)
+    return refuse(s, c, "search_limit_reached", "no searches left in this run", NULL, out, out_len, err);
+
+  char did[200];
+  snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, turn, call);
+  const char *q = query->valuestring;
+  size_t qlen = strlen(q);
+  warnings w = {{0}, 0, 0};
+  tsift_status st = TSIFT_OK;
+  uint32_t *hits = tsift_calloc_array(page, sizeof *hits);
+  uint8_t *loaded = tsift_calloc_array(page, 1), *permit = tsift_calloc_array(page, 1);
+  tsift_scored *scored = tsift_calloc_array(page, sizeof *scored);
+  uint8_t *allowed = tsift_calloc_array(s->index->n + 1, 1);
+  if (!hits || !loaded || !permit || !scored || !allowed) {
+    st = tsift_nomem(err, "searching");
+    goto done;
+  }
+  /* The universe: the catalog inside the namespaces, minus the menu. */
+  for (size_t d = 0; d < s->index->n; d++) allowed[d] = s->ns_allowed[d] && !s->on_menu[d];
+
+  size_t n = 0;
+  int replayed = 0;
+  if (s->replay) {
+    const cJSON *rec = cJSON_GetArrayItem(s->replay, (int)s->replay_pos);
+    const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
+    if (rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
+      s->replay_pos++;
+      replayed = 1;
+      n = readmit(s, cJSON_GetObjectItemCaseSensitive(rec, "value"), page, hits, permit, &w);
+    } else if (s->divergence == DIVERGE_FAIL) {
+      st = tsift_fail(err, TSIFT_E_DIVERGED, "replay: the journal has no decision \"%s\" at position %zu",
+                      did, s->replay_pos + 1);
+      goto done;
+    } else if (s->divergence == DIVERGE_WARN) {
+      warn(&w, "replay: the journal has no decision \"%s\" here; ranked live%s", did, NULL);
+    }
+  }
+  if (!replayed) {
+    tsift_query tq;
+    if ((st = tsift_query_analyze(q, qlen, &s->index->stopwords, &tq, err))) goto done;
+    tsift_stats stats;
+    tsift_stats_fit(s->index, allowed, &stats);
+    st = tsift_rank(s->index, &tq, &stats, NULL, page, scored, &n, NULL, err);
+    tsift_query_free(&tq);
+    if (st) goto done;
+    for (size_t i = 0; i < n; i++) hits[i] = scored[i].doc;
+    s->metrics.ranker_calls++;
+  }
+  size_t chars = 0;
+  if ((st = plan_loading(s, hits, n, replayed ? permit : NULL, loaded, &chars, err))) goto done;
+
+  /* Write the result and the decision before changing any state, so an
+   * allocation failure leaves the session as it was. */
+  tsift_buf b;
+  tsift_buf_init(&b);
+  int tainted = 0, any_unloaded = 0;
+  begin_output(&b, c);
+  tsift_json_key(&b, "result");
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "tools");
+  tsift_json_begin_array(&b);
+  for (size_t i = 0; i < n; i++) {
+    const tsift_tool *t = &s->index->catalog.tools[hits[i]];
+    size_t dl = 0;
+    char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
+    if (!desc) b.failed = 1;
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "name");
+    tsift_json_cstr(&b, t->id);
+    tsift_json_key(&b, "description");
+    tsift_json_str(&b, desc ? desc : "", desc ? dl : 0);
+    tsift_json_key(&b, "loaded");
+    tsift_json_bool(&b, loaded[i]);
+    tsift_json_end_object(&b);
+    tsift_free(desc);
+    tainted |= !tsift_description_visible(t);
+    any_unloaded |= !loaded[i];
+  }
+  tsift_json_end_array(&b);
+  if (n == 0) {
+    tsift_json_key(&b, "note");
+    tsift_json_cstr(&b, "No matching tools found. Try other words.");
+  } else if (any_unloaded) {
+    tsift_json_key(&b, "note");
+    tsift_json_cstr(&b, "Tools marked loaded: false did not fit the menu and cannot be called.");
+  }
+  if (tainted) {
+    tsift_json_key(&b, "tainted");
+    tsift_json_bool(&b, 1);
+  }
+  tsift_json_end_object(&b);
+  tsift_json_key(&b, "decision");
+  size_t dec_start = b.len;
+  write_decision(&b, s, did, q, qlen, hits, n, loaded);
+  size_t dec_end = b.len;
+  if (w.n) {
+    tsift_json_key(&b, "warnings");
+    tsift_json_begin_array(&b);
+    for (size_t i = 0; i < w.n; i++) tsift_json_cstr(&b, w.items[i]);
+    tsift_json_end_array(&b);
+  }
+  tsift_json_end_object(&b);
+  size_t journal_len = s->journal.len;
+  if (!b.failed && !w.nomem) {
+    tsift_buf_append(&s->journal, b.data + dec_start, dec_end - dec_start);
+    tsift_buf_putc(&s->journal, '\n');
+  }
+  if (b.failed || w.nomem || s->journal.failed) {
+    /* roll the journal back to its last complete line */
+    s->journal.failed = 0;
+    s->journal.len = journal_len;
+    if (s->journal.data) s->journal.data[journal_len] = 0;
+    tsift_buf_free(&b);
+    st = tsift_nomem(err, "recording a decision");
+    goto done;
+  }
+  *out = tsift_buf_take(&b, out_len);
+  /* Commit. */
+  s->ndecisions++;
+  s->searches++;
+  for (size_t i = 0; i < n; i++)
+    if (loaded[i]) {
+      s->on_menu[hits[i]] = 1;
+      s->menu[s->nmenu++] = hits[i];
+      s->searched_loaded++;
+      s->metrics.loaded++;
+    }
+  s->menu_chars = chars;
+  s->metrics.searches++;
+  s->metrics.hits += n;
+  if (n == 0) s->metrics.no_match++;
+  if (replayed) s->metrics.replayed++;
+  tsift_ok(err);
+done:
+  warnings_free(&w);
+  tsift_free(hits);
+  tsift_free(loaded);
+  tsift_free(permit);
+  tsift_free(scored);
+  tsift_free(allowed);
+  return st;
+}
+
+tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,
+                                size_t tool_len, const char *args_json, size_t args_len, char **out,
+                                size_t *out_len, tsift_error *err) {
+  if (!s || !out || (!tool && tool_len)) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_call: NULL argument");
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  char *name = tsift_utf8_sanitize(tool ? tool : "", tool_len, &tool_len);
+  if (!name) return tsift_nomem(err, "handling a call");
+  tsift_status st;
+  call_ref c = {turn, call, name};
+  if (strlen(name) == tool_len && strcmp(name, s->tool_name) == 0) {
+    cJSON *args = NULL;
+    tsift_error perr;
+    if (args_len > ARGS_MAX_BYTES)
+      st = refuse(s, &c, "invalid_input", "arguments are too large", NULL, out, out_len, err);
+    else if (tsift_json_parse(args_json ? args_json : "", args_len, "arguments", &args, &perr) != TSIFT_OK)
+      st = perr.status == TSIFT_E_NOMEM
+               ? tsift_nomem(err, "reading arguments")
+               : refuse(s, &c, "invalid_input", "arguments must be a JSON object", NULL, out, out_len, err);
+    else
+      st = search_call(s, &c, args, out, out_len, err);
+    cJSON_Delete(args);
+  } else {
+    long d = find_doc(s, name);
+    int on_menu = agent_has(s, name) || (d >= 0 && s->on_menu[d]);
+    if (on_menu) {
+      tsift_buf b;
+      tsift_buf_init(&b);
+      begin_output(&b, &c);
+      tsift_json_key(&b, "result");
+      tsift_json_raw(&b, "{\"allowed\":true}", 16);
+      tsift_json_key(&b, "decision");
+      tsift_json_null(&b);
+      tsift_json_end_object(&b);
+      *out = tsift_buf_take(&b, out_len);
+      st = *out ? TSIFT_OK : tsift_nomem(err, "handling a call");
+      if (!st) tsift_ok(err);
+    } else {
+      st = refuse(s, &c, "not_on_menu", "this tool is not on the menu; search for it first", name, out,
+                  out_len, err);
+    }
+  }
+  tsift_free(name);
+  return st;
+}
+
+/* ---- menu, journal, metrics, finish ----------------------------------- */
+
+static int parse_format(const char *f, tsift_format *out) {
+  if (!f || strcmp(f, "mcp") == 0) *out = TSIFT_FORMAT_MCP;
+  else if (strcmp(f, "openai") == 0) *out = TSIFT_FORMAT_OPENAI;
+  else if (strcmp(f, "anthropic") == 0) *out = TSIFT_FORMAT_ANTHROPIC;
+  else return -1;
+  return 0;
+}
+
+tsift_status tsift_session_menu_json(const tsift_session *s, const char *format, char **out,
+                                     size_t *out_len, tsift_error *err) {
+  if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_menu_json: NULL argument");
+  tsift_format f;
+  if (parse_format(format, &f))
+    return tsift_fail(err, TSIFT_E_ARG, "menu: format must be \"mcp\", \"openai\" or \"anthropic\"");
+  char schema[400];
+  snprintf(schema, sizeof schema,
+           "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"What "
+           "you want to do, in a few words.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,"
+           "\"maximum\":%u,\"description\":\"The most tools to return.\"}},\"required\":[\"query\"]}",
+           s->max_per_search);
+  tsift_buf b;
+  tsift_buf_init(&b);
+  if (f == TSIFT_FORMAT_MCP) {
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "tools");
+  }
+  tsift_json_begin_array(&b);
+  tsift_spec_write_raw(&b, s->tool_name,
+                       "Search the tool catalog with a natural-language query. Matching tools are "
+                       "added to your tools for the next step; tools you already have are not "
+                       "returned.",
+                       schema, f);
+  for (size_t i = 0; i < s->agent.count; i++) tsift_spec_write(&b, &s->agent.tools[i], f);
+  for (size_t i = 0; i < s->nmenu; i++) tsift_spec_write(&b, &s->index->catalog.tools[s->menu[i]], f);
+  tsift_json_end_array(&b);
+  if (f == TSIFT_FORMAT_MCP) tsift_json_end_object(&b);
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) return tsift_nomem(err, "writing the menu");
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_journal_jsonl(const tsift_session *s, char **out, size_t *out_len,
+                                         tsift_error *err) {
+  if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_journal_jsonl: NULL argument");
+  *out = tsift_strndup(s->journal.data ? s->journal.data : "", s->journal.len);
+  if (!*out) return tsift_nomem(err, "copying the journal");
+  if (out_len) *out_len = s->journal.len;
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size_t *out_len,
+                                        tsift_error *err) {
+  if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_metrics_json: NULL argument");
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_json_begin_object(&b);
+  const char *keys[] = {"searches", "refusals", "hits", "noMatch", "loaded", "rankerCalls", "replayed"};
+  size_t vals[] = {s->metrics.searches, s->metrics.refusals,    s->metrics.hits,    s->metrics.no_match,
+                   s->metrics.loaded,   s->metrics.ranker_calls, s->metrics.replayed};
+  for (size_t i = 0; i < 7; i++) {
+    tsift_json_key(&b, keys[i]);
+    tsift_json_int(&b, (long long)vals[i]);
+  }
+  tsift_json_key(&b, "menu");
+  tsift_json_int(&b, (long long)(1 + s->agent.count + s->nmenu));
+  tsift_json_key(&b, "menuChars");
+  tsift_json_int(&b, (long long)s->menu_chars);
+  tsift_json_key(&b, "fingerprint");
+  tsift_json_cstr(&b, s->fingerprint);
+  tsift_json_end_object(&b);
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) return tsift_nomem(err, "writing metrics");
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
+  if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_apply_journal: NULL argument");
+  size_t total = s->replay ? (size_t)cJSON_GetArraySize(s->replay) : 0;
+  char prefix[160];
+  int plen = snprintf(prefix, sizeof prefix, "%s#turn:", s->loop);
+  while (s->replay_pos < total) {
+    const cJSON *rec = cJSON_GetArrayItem(s->replay, (int)s->replay_pos);
+    const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
+    unsigned turn = 0, call = 0;
+    char tail[16] = "";
+    if (strncmp(id, prefix, (size_t)plen) != 0 ||
+        sscanf(id + plen, "%u:tool:%u:%15s", &turn, &call, tail) != 3 || strcmp(tail, "search") != 0)
+      return tsift_fail(err, TSIFT_E_DIVERGED, "replay: decision %zu (\"%.80s\") is not a search of loop \"%s\"",
+                        s->replay_pos + 1, id, s->loop);
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "value"), "query");
+    cJSON *args = cJSON_CreateObject();
+    if (!args || !cJSON_AddStringToObject(args, "query", cJSON_IsString(q) && q->valuestring[0] ? q->valuestring
+                                                                                             : "(recorded)")) {
+      cJSON_Delete(args);
+      return tsift_nomem(err, "replaying the journal");
+    }
+    call_ref c = {turn, call, s->tool_name};
+    char *out = NULL;
+    size_t out_len = 0;
+    size_t before = s->replay_pos;
+    tsift_status st = search_call(s, &c, args, &out, &out_len, err);
+    cJSON_Delete(args);
+    tsift_free(out);
+    if (st) return st;
+    if (s->replay_pos == before) s->replay_pos++; /* refused (e.g. caps): skip it */
+  }
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_finish(tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
+  if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_finish: NULL argument");
+  size_t total = s->replay ? (size_t)cJSON_GetArraySize(s->replay) : 0;
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "unasked");
+  tsift_json_begin_array(&b);
+  for (size_t i = s->replay_pos; i < total; i++) {
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(s->replay, (int)i), "id");
+    tsift_json_cstr(&b, cJSON_IsString(id) ? id->valuestring : "");
+  }
+  tsift_json_end_array(&b);
+  tsift_json_end_object(&b);
+  if (s->replay_pos < total && s->divergence == DIVERGE_FAIL) {
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(s->replay, (int)s->replay_pos), "id");
+    tsift_buf_free(&b);
+    return tsift_fail(err, TSIFT_E_DIVERGED, "replay: %zu journal decision(s) never asked for, first \"%.80s\"",
+                      total - s->replay_pos, cJSON_IsString(id) ? id->valuestring : "");
+  }
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) return tsift_nomem(err, "finishing the session");
+  tsift_ok(err);
+  return TSIFT_OK;
+}

@@ -1,0 +1,161 @@
+/* spec.c — model-facing specs: what a model is shown for a tool. Schemas are
+ * copied with depth and size caps; text in them is stripped for tools whose
+ * text is not trusted (SPEC S2, S7). */
+#include "spec.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "cJSON.h"
+#include "docs.h"
+#include "index.h"
+
+char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
+  if (!tsift_description_visible(tool)) {
+    *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
+    return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);
+  }
+  const char *d = tool->description ? tool->description : "";
+  size_t n = strlen(d), chars = 0, i = 0;
+  while (i < n && chars < TSIFT_SPEC_DESCRIPTION_CHARS) {
+    i++;
+    while (i < n && ((unsigned char)d[i] & 0xC0) == 0x80) i++;
+    chars++;
+  }
+  *len = i;
+  return tsift_strndup(d, i);
+}
+
+typedef struct copy_state {
+  int strip_text;
+  unsigned nodes;
+} copy_state;
+
+static int is_text_key(const char *k) {
+  return strcmp(k, "description") == 0 || strcmp(k, "title") == 0 ||
+         strcmp(k, "examples") == 0 || strcmp(k, "$comment") == 0;
+}
+
+/* Keywords whose value maps names to schemas: their keys are names, never
+ * text to strip. */
+static int is_schema_map(const char *k) {
+  return strcmp(k, "properties") == 0 || strcmp(k, "$defs") == 0 ||
+         strcmp(k, "definitions") == 0 || strcmp(k, "patternProperties") == 0 ||
+         strcmp(k, "dependentSchemas") == 0;
+}
+
+/* Copy a JSON value; objects and arrays below the depth cap or beyond the
+ * node budget become {} (any value), which keeps the schema valid. `is_map`
+ * says v is a name -> schema map. */
+static void copy_value(tsift_buf *b, const cJSON *v, int depth, int is_map, copy_state *cs) {
+  if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+    if (depth >= TSIFT_SPEC_SCHEMA_MAX_DEPTH || cs->nodes >= TSIFT_SPEC_SCHEMA_MAX_NODES) {
+      if (cJSON_IsObject(v)) {
+        tsift_json_begin_object(b);
+        tsift_json_end_object(b);
+      } else {
+        tsift_json_begin_array(b);
+        tsift_json_end_array(b);
+      }
+      return;
+    }
+    cs->nodes++;
+    const cJSON *c;
+    if (cJSON_IsObject(v)) {
+      tsift_json_begin_object(b);
+      cJSON_ArrayForEach(c, v) {
+        if (!is_map && cs->strip_text && is_text_key(c->string)) continue;
+        tsift_json_key(b, c->string);
+        copy_value(b, c, depth + 1, !is_map && is_schema_map(c->string), cs);
+      }
+      tsift_json_end_object(b);
+    } else {
+      tsift_json_begin_array(b);
+      cJSON_ArrayForEach(c, v) copy_value(b, c, depth + 1, 0, cs);
+      tsift_json_end_array(b);
+    }
+  } else if (cJSON_IsString(v)) {
+    tsift_json_cstr(b, v->valuestring);
+  } else if (cJSON_IsBool(v)) {
+    tsift_json_bool(b, cJSON_IsTrue(v));
+  } else if (cJSON_IsNull(v)) {
+    tsift_json_null(b);
+  } else if (cJSON_IsNumber(v)) {
+    double d = v->valuedouble;
+    if (d == (double)(long long)d && d > -9007199254740992.0 && d < 9007199254740992.0) {
+      tsift_json_int(b, (long long)d);
+    } else {
+      char *text = cJSON_PrintUnformatted(v);
+      if (text) {
+        tsift_json_raw(b, text, strlen(text));
+        cJSON_free(text);
+      } else {
+        b->failed = 1;
+      }
+    }
+  }
+}
+
+static void write_schema(tsift_buf *b, const tsift_tool *tool) {
+  if (!tool->schema) {
+    tsift_json_raw(b, "{\"type\":\"object\",\"properties\":{}}", 33);
+    return;
+  }
+  copy_state cs = {!tsift_description_visible(tool), 0};
+  copy_value(b, tool->schema, 0, 0, &cs);
+}
+
+static void write_parts(tsift_buf *b, const char *name, const char *desc, size_t desc_len,
+                        const tsift_tool *tool, const char *schema_json, tsift_format format) {
+  const char *schema_key = format == TSIFT_FORMAT_MCP ? "inputSchema"
+                           : format == TSIFT_FORMAT_ANTHROPIC ? "input_schema"
+                                                              : "parameters";
+  tsift_json_begin_object(b);
+  if (format == TSIFT_FORMAT_OPENAI) {
+    tsift_json_key(b, "type");
+    tsift_json_cstr(b, "function");
+    tsift_json_key(b, "function");
+    tsift_json_begin_object(b);
+  }
+  tsift_json_key(b, "name");
+  tsift_json_cstr(b, name);
+  tsift_json_key(b, "description");
+  tsift_json_str(b, desc, desc_len);
+  tsift_json_key(b, schema_key);
+  if (tool) write_schema(b, tool);
+  else tsift_json_raw(b, schema_json, strlen(schema_json));
+  if (format == TSIFT_FORMAT_OPENAI) tsift_json_end_object(b);
+  tsift_json_end_object(b);
+}
+
+void tsift_spec_write(tsift_buf *b, const tsift_tool *tool, tsift_format format) {
+  size_t len = 0;
+  char *desc = tsift_spec_description(tool, &len);
+  if (!desc) {
+    b->failed = 1;
+    return;
+  }
+  /* The model calls a tool by its id (unique, name-rule checked). */
+  write_parts(b, tool->id, desc, len, tool, NULL, format);
+  tsift_free(desc);
+}
+
+void tsift_spec_write_raw(tsift_buf *b, const char *name, const char *description,
+                          const char *schema_json, tsift_format format) {
+  write_parts(b, name, description, strlen(description), NULL, schema_json, format);
+}
+
+size_t tsift_spec_chars(const tsift_tool *tool) {
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_spec_write(&b, tool, TSIFT_FORMAT_MCP);
+  if (b.failed) {
+    tsift_buf_free(&b);
+    return (size_t)-1;
+  }
+  size_t chars = 0;
+  for (size_t i = 0; i < b.len; i++)
+    if (((unsigned char)b.data[i] & 0xC0) != 0x80) chars++;
+  tsift_buf_free(&b);
+  return chars;
+}
