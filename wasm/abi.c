@@ -15,6 +15,11 @@
  *   tsift_wasm_analyze(text, len, opt, opt_len, out) -> status
  *   tsift_wasm_index_free(h)
  *   tsift_wasm_version() -> ptr to a NUL-terminated static string
+ *   tsift_wasm_session_new(cfg, cfg_len, journal, journal_len, opt, opt_len, out) -> status
+ *   tsift_wasm_session_call(s, turn, call, tool, tool_len, args, args_len, out) -> status
+ *   tsift_wasm_session_menu(s, format_cstr, out) / _journal(s, out) / _metrics(s, out)
+ *   tsift_wasm_session_apply_journal(s, out) / _finish(s, out) -> status
+ *   tsift_wasm_session_free(s)
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -133,4 +138,77 @@ int32_t tsift_wasm_analyze(const char *text, size_t len, const char *opt, size_t
   tsift_status st =
       tsift_analyze_query_json(text, len, opt_len ? opt : NULL, opt_len, &bytes, &out_len, &err);
   return finish(out, st, bytes, out_len, &err);
+}
+
+/* ---- sessions --------------------------------------------------------- */
+
+EXPORT(tsift_wasm_session_new)
+int32_t tsift_wasm_session_new(const char *cfg, size_t cfg_len, const char *journal,
+                               size_t journal_len, const char *opt, size_t opt_len, uint32_t *out) {
+  tsift_error err;
+  tsift_session *s = NULL;
+  tsift_status st = tsift_session_new(cfg, cfg_len, journal_len ? journal : NULL, journal_len,
+                                      opt_len ? opt : NULL, opt_len, &s, &err);
+  if (st != TSIFT_OK) return fail(out, &err);
+  put_out(out, s, 0);
+  return 0;
+}
+
+EXPORT(tsift_wasm_session_free) void tsift_wasm_session_free(tsift_session *s) {
+  tsift_session_free(s);
+}
+
+EXPORT(tsift_wasm_session_call)
+int32_t tsift_wasm_session_call(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,
+                                size_t tool_len, const char *args, size_t args_len, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st =
+      tsift_session_call(s, turn, call, tool, tool_len, args, args_len, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+/* format: "mcp" | "openai" | "anthropic" (NUL-terminated by the host). */
+EXPORT(tsift_wasm_session_menu)
+int32_t tsift_wasm_session_menu(const tsift_session *s, const char *format, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_session_menu_json(s, format, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_session_journal)
+int32_t tsift_wasm_session_journal(const tsift_session *s, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_session_journal_jsonl(s, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_session_metrics)
+int32_t tsift_wasm_session_metrics(const tsift_session *s, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_session_metrics_json(s, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_session_apply_journal)
+int32_t tsift_wasm_session_apply_journal(tsift_session *s, uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_session_apply_journal(s, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_session_finish)
+int32_t tsift_wasm_session_finish(tsift_session *s, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_session_finish(s, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
 }

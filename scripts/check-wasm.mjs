@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// check-wasm.mjs — gate a freshly linked wasm module (run by the build).
+//
+// Fails (exit 1) unless the module
+//   * imports nothing beyond the --allow-import=module.name entries given,
+//   * exports its memory and every function wasm/abi.c marks with
+//     export_name / EXPORT (when --abi=FILE is given),
+//   * instantiates with a minimal import object (allowed imports as no-ops)
+//     and, if it exports _initialize, survives calling it.
+// Prints one line per module: "NAME: N bytes raw, N gzip" plus its imports.
+//
+//   node scripts/check-wasm.mjs FILE.wasm [--allow-import=env.x]... [--abi=wasm/abi.c]
+//        [--reject-on-failure]   rename a failing FILE to FILE.rejected so the
+//                                next build relinks instead of trusting it
+//        [--sizes-only]          just print the size line
+import { readFileSync, renameSync, existsSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const args = process.argv.slice(2);
+const file = args.find((a) => !a.startsWith('--'));
+const opt = (name) => args.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
+const flag = (name) => args.includes(`--${name}`);
+if (!file) {
+  console.error('usage: check-wasm.mjs FILE.wasm [--allow-import=mod.name]... [--abi=abi.c]');
+  process.exit(2);
+}
+
+const fmt = (n) => n.toLocaleString('en-US');
+const bytes = readFileSync(file);
+const gz = gzipSync(bytes, { level: 9 }).length;
+const name = basename(file);
+console.log(`${name}: ${fmt(bytes.length)} bytes raw, ${fmt(gz)} gzip`);
+if (flag('sizes-only')) process.exit(0);
+
+const problems = [];
+let mod;
+try {
+  mod = new WebAssembly.Module(bytes);
+} catch (e) {
+  problems.push(`not a valid module: ${e.message}`);
+}
+
+if (mod) {
+  const allowed = new Set(opt('allow-import'));
+  const imports = WebAssembly.Module.imports(mod);
+  const exports = WebAssembly.Module.exports(mod);
+  const importNames = imports.map((i) => `${i.module}.${i.name}`);
+  console.log(`  imports: ${importNames.length ? importNames.join(', ') : 'none'}`);
+  for (const i of importNames) if (!allowed.has(i)) problems.push(`unexpected import ${i}`);
+
+  const exported = new Map(exports.map((e) => [e.name, e.kind]));
+  if (exported.get('memory') !== 'memory') problems.push('memory is not exported as "memory"');
+  for (const abi of opt('abi')) {
+    if (!existsSync(abi)) continue;
+    const src = readFileSync(abi, 'utf8');
+    const wanted = new Set();
+    for (const m of src.matchAll(/export_name\(\s*"([A-Za-z_][\w]*)"\s*\)/g)) wanted.add(m[1]);
+    for (const m of src.matchAll(/^\s*EXPORT\(\s*([A-Za-z_]\w*)\s*\)/gm)) wanted.add(m[1]);
+    for (const w of wanted) {
+      if (exported.get(w) !== 'function') problems.push(`ABI function ${w} is not exported`);
+    }
+  }
+  const fns = exports.filter((e) => e.kind === 'function').map((e) => e.name);
+  console.log(`  exports: memory, ${fns.join(', ')}`);
+
+  if (!problems.length) {
+    const importObject = {};
+    for (const i of imports) {
+      (importObject[i.module] ??= {})[i.name] = () => {};
+    }
+    try {
+      const inst = new WebAssembly.Instance(mod, importObject);
+      if (typeof inst.exports._initialize === 'function') inst.exports._initialize();
+    } catch (e) {
+      problems.push(`does not instantiate with a minimal import object: ${e.message}`);
+    }
+  }
+}
+
+if (problems.length) {
+  for (const p of problems) console.error(`check-wasm: ${name}: ${p}`);
+  if (flag('reject-on-failure')) {
+    renameSync(file, `${file}.rejected`);
+    console.error(`check-wasm: moved ${file} to ${file}.rejected`);
+  }
+  process.exit(1);
+}
+// A good module supersedes any earlier rejected one.
+rmSync(`${file}.rejected`, { force: true });

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test.sh — build everything, then run every test stage:
+#   build      scripts/build.sh (bootstrap + native + both wasm modules)
+#   ctest      C unit tests (build/native)
+#   js-wasi    node --test tests/js against build/wasm/toolsift.wasm
+#   js-emcc    node --test tests/js against build/wasm/toolsift.emcc.wasm
+#   parity     tests/parity/parity.mjs (native CLI vs wasm CLI), if present
+# Every stage runs even when an earlier one failed (a stage whose inputs are
+# missing fails). Stages with nothing to run yet are reported as skipped.
+# The last line is "N passed, N failed"; the exit status is 1 if any failed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+PASSED=0
+FAILED=0
+REPORT=()
+
+# stage NAME CMD… : run one stage and record its result. (Commands run as an
+# `if` condition, so a failure is recorded instead of ending the script.)
+stage() {
+  local name="$1"
+  shift
+  printf '\n=== %s\n' "$name"
+  if "$@"; then
+    PASSED=$((PASSED + 1))
+    REPORT+=("  ok    $name")
+  else
+    FAILED=$((FAILED + 1))
+    REPORT+=("  FAIL  $name")
+  fi
+}
+skip() {
+  printf '\n=== %s\nskipped: %s\n' "$1" "$2"
+  REPORT+=("  skip  $1 ($2)")
+}
+
+# Test files under tests/js by node --test's own naming conventions
+# (*.test.js, *-test.mjs, *_test.cjs, test-*.js, test.js), listed explicitly so
+# the behaviour does not depend on how a Node version expands directories.
+js_test_files() {
+  [ -d tests/js ] || return 0
+  find tests/js -type f \( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \
+    -o -name '*-test.js' -o -name '*-test.mjs' -o -name '*-test.cjs' \
+    -o -name '*_test.js' -o -name '*_test.mjs' -o -name '*_test.cjs' \
+    -o -name 'test-*.js' -o -name 'test-*.mjs' -o -name 'test-*.cjs' \
+    -o -name 'test.js' -o -name 'test.mjs' -o -name 'test.cjs' \) \
+    -not -path '*/node_modules/*' | LC_ALL=C sort
+}
+
+run_ctest() {
+  if [ ! -f build/native/CTestTestfile.cmake ]; then
+    echo "build/native is not configured"
+    return 1
+  fi
+  ctest --test-dir build/native --output-on-failure -j "${JOBS:-$(nproc 2>/dev/null || echo 4)}"
+}
+
+# run_js MODULE FILE… : the JS suite against one wasm module.
+run_js() {
+  local module="$1"
+  shift
+  if [ ! -f "$module" ]; then
+    echo "$module was not built"
+    return 1
+  fi
+  echo "TOOLSIFT_WASM=$module"
+  TOOLSIFT_WASM="$module" node --test "$@"
+}
+
+stage build bash scripts/build.sh
+
+if [ -n "$(find tests/c -maxdepth 1 -name 'test_*.c' 2>/dev/null | head -n 1)" ]; then
+  stage ctest run_ctest
+else
+  skip ctest "no tests/c/test_*.c yet"
+fi
+
+mapfile -t JS_FILES < <(js_test_files)
+if [ "${#JS_FILES[@]}" -gt 0 ]; then
+  stage js-wasi run_js "$ROOT/build/wasm/toolsift.wasm" "${JS_FILES[@]}"
+  stage js-emcc run_js "$ROOT/build/wasm/toolsift.emcc.wasm" "${JS_FILES[@]}"
+else
+  skip js-wasi "no test files in tests/js yet"
+  skip js-emcc "no test files in tests/js yet"
+fi
+
+if [ -f tests/parity/parity.mjs ]; then
+  stage parity env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node tests/parity/parity.mjs
+else
+  skip parity "tests/parity/parity.mjs not present yet"
+fi
+
+printf '\n=== summary\n'
+printf '%s\n' "${REPORT[@]}"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
