@@ -37,7 +37,7 @@ static tsift_session *open_session(const char *search_json, const char *journal,
   tsift_error err;
   if (tsift_session_new(cfg, strlen(cfg), journal, journal ? strlen(journal) : 0, opts,
                         opts ? strlen(opts) : 0, &s, &err) != TSIFT_OK) {
-    fprintf(stderr, "session_new: %s\n", err.message);
+    if (!journal) fprintf(stderr, "session_new: %s\n", err.message); /* tampered journals may fail */
     return NULL;
   }
   return s;
@@ -102,7 +102,8 @@ static void test_menu_order_and_growth(void) {
   tsift_free(r);
   m = menu(s);
   menu_names(m, names, sizeof names);
-  CHECK_EQ_STR(names, "search_tools reply mail__send gh__create_issue jira__create_issue");
+  /* both are exact name matches; the shorter Jira document scores higher */
+  CHECK_EQ_STR(names, "search_tools reply mail__send jira__create_issue gh__create_issue");
   tsift_free(m);
   /* A tool on the menu is never returned again; the menu only grows. */
   r = call(s, 1, 0, "search_tools", "{\"query\":\"create issue\"}", &st);
@@ -111,7 +112,7 @@ static void test_menu_order_and_growth(void) {
   tsift_free(r);
   m = menu(s);
   menu_names(m, names, sizeof names);
-  CHECK(strncmp(names, "search_tools reply mail__send gh__create_issue jira__create_issue", 63) == 0);
+  CHECK(strncmp(names, "search_tools reply mail__send jira__create_issue gh__create_issue", 63) == 0);
   tsift_free(m);
   /* Dispatch gate. */
   r = call(s, 1, 1, "gh__create_issue", "{}", &st);
@@ -160,7 +161,7 @@ static void test_caps_and_refusals(void) {
     tsift_free(r);
   }
   r = call(s, 2, 0, "search_tools", "{\"query\":\"send message\",\"limit\":1}", &st);
-  CHECK_CONTAINS(r, "\"results\":[\"slack__send\"]");
+  CHECK_CONTAINS(r, "\"results\":[\"mail__send\"]"); /* the shorter document */
   tsift_free(r);
   r = call(s, 3, 0, "search_tools", "{\"query\":\"email\"}", &st);
   CHECK_CONTAINS(r, "\"error\":\"search_limit_reached\"");
@@ -412,36 +413,94 @@ static void tamper(const char *src, char *dst, size_t cap) {
   (void)len;
 }
 
+/* Authority of the tamper tests' session: namespaces gh__, jira__ and evil__
+ * (evil__issue is tainted and never loads), maxLoaded 4. */
+static const char *TAMPER_SEARCH = "{\"maxPerSearch\":3,\"maxLoaded\":4,\"namespaces\":[\"gh__\",\"jira__\",\"evil__\"]}";
+static const char *AUTHORISED[] = {"search_tools", "reply", "gh__create_issue", "gh__list_issues",
+                                   "gh__close_issue", "jira__create_issue", "jira__search"};
+
+/* Every menu entry authorised, none twice, at most 4 searched tools. */
+static int within_authority(const char *m) {
+  char names[4096];
+  menu_names(m, names, sizeof names);
+  int count = 0;
+  char seen[16][64];
+  for (char *tok = strtok(names, " "); tok; tok = strtok(NULL, " ")) {
+    int ok = 0;
+    for (size_t i = 0; i < sizeof AUTHORISED / sizeof *AUTHORISED; i++) ok |= strcmp(tok, AUTHORISED[i]) == 0;
+    if (!ok || count >= 16) return 0;
+    for (int k = 0; k < count; k++)
+      if (strcmp(seen[k], tok) == 0) return 0;
+    snprintf(seen[count++], 64, "%s", tok);
+  }
+  return count - 2 <= 4;
+}
+
+/*
+ * Two guarantees. (1) Any edit — forged ids, wrong types, extra ids, swapped
+ * lines, everything marked loaded, stacked edits — leaves the menu inside the
+ * authority: the universe (namespaces, never tainted), the caps, no repeats.
+ * (2) An edit that only forges ids the live universe does not authorise
+ * (unknown, hidden by namespaces, tainted, duplicates, wrong types) never
+ * widens the menu beyond the live run's. A forged id that the universe does
+ * authorise cannot be told from a real ranking without ranking again, so (1)
+ * is the guarantee there, as SPEC S6 states it.
+ */
 static void test_tamper_never_widens(void) {
   static char live[32768], out[32768];
-  tsift_session *s = open_session("{\"maxPerSearch\":3,\"maxLoaded\":4}", NULL, NULL);
+  tsift_session *s = open_session(TAMPER_SEARCH, NULL, NULL);
   if (!s) return;
   run_all(s, live, sizeof live);
   char *j = journal(s);
   char *live_menu = menu(s);
-  int widened = 0, crashed = 0, runs = 0;
-  static char edited[16384];
-  for (int i = 0; i < 400; i++) {
-    tamper(j, edited, sizeof edited);
-    if (rnd(3) == 0) { /* stack a second edit */
-      static char twice[16384];
-      tamper(edited, twice, sizeof twice);
-      memcpy(edited, twice, sizeof edited);
+  CHECK(within_authority(live_menu));
+  int outside = 0, widened = 0, failed = 0, runs = 0, strict_runs = 0;
+  static char edited[16384], twice[16384];
+  static const char *unauthorised[] = {"\"slack__send\"", "\"mail__send\"", "\"evil__issue\"",
+                                       "\"remote__issue_sync\"", "\"nope\"", "5", "null",
+                                       "{\"x\":1}", "\"gh__create_issue\",\"gh__create_issue\""};
+  for (int i = 0; i < 600; i++) {
+    int strict = i % 2 == 0;
+    if (strict) {
+      /* forge one unauthorised element into a random results/loaded array */
+      const char *key = rnd(2) ? "\"results\":[" : "\"loaded\":[";
+      const char *hits[16];
+      size_t nh = 0;
+      for (const char *p = j; nh < 16 && (p = strstr(p, key)) != NULL; p++) hits[nh++] = p;
+      size_t at = (size_t)(hits[rnd((unsigned)nh)] - j) + strlen(key);
+      const char *f = unauthorised[rnd(sizeof unauthorised / sizeof *unauthorised)];
+      snprintf(edited, sizeof edited, "%.*s%s%s%s", (int)at, j, f, j[at] == ']' ? "" : ",", j + at);
+    } else {
+      tamper(j, edited, sizeof edited);
+      if (rnd(2) == 0) {
+        tamper(edited, twice, sizeof twice);
+        memcpy(edited, twice, sizeof edited);
+      }
     }
-    tsift_session *r = open_session("{\"maxPerSearch\":3,\"maxLoaded\":4}", edited, "{\"divergence\":\"warn\"}");
-    if (!r) continue; /* a line that no longer parses is a typed error: fine */
+    tsift_session *r = open_session(TAMPER_SEARCH, edited, "{\"divergence\":\"warn\"}");
+    if (!r) continue; /* an edit that breaks a line is a typed error at load: fine */
     runs++;
     run_all(r, out, sizeof out);
-    if (strstr(out, "<error>")) crashed++;
+    if (strstr(out, "<error>")) failed++;
     char *m = menu(r);
-    if (!m || !menu_subset(m, live_menu)) widened++;
+    if (!m || !within_authority(m)) outside++;
+    if (strict) {
+      strict_runs++;
+      if (!m || !menu_subset(m, live_menu)) {
+        widened++;
+        fprintf(stderr, "widened by:\n%s\n", edited);
+      }
+    }
     tsift_free(m);
     tsift_session_free(r);
   }
-  printf("tamper: %d replays of edited journals, %d widened\n", runs, widened);
-  CHECK(runs > 200);
+  printf("tamper: %d replays of edited journals (%d with unauthorised forgeries): %d outside authority, "
+         "%d widened\n", runs, strict_runs, outside, widened);
+  CHECK(runs > 400);
+  CHECK(strict_runs >= 300);
+  CHECK_EQ_INT(outside, 0);
   CHECK_EQ_INT(widened, 0);
-  CHECK_EQ_INT(crashed, 0);
+  CHECK_EQ_INT(failed, 0);
   tsift_free(live_menu);
   tsift_free(j);
   tsift_session_free(s);
