@@ -823,8 +823,10 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
       st = search_call(s, &c, args, out, out_len, err);
     cJSON_Delete(args);
   } else {
-    long d = find_doc(s, name);
-    int on_menu = agent_has(s, name) || (d >= 0 && s->on_menu[d]);
+    /* A name with a NUL byte inside never matches a tool. */
+    int clean = strlen(name) == tool_len;
+    long d = clean ? find_doc(s, name) : -1;
+    int on_menu = clean && (agent_has(s, name) || (d >= 0 && s->on_menu[d]));
     if (on_menu) {
       tsift_buf b;
       tsift_buf_init(&b);

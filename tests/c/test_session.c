@@ -121,6 +121,13 @@ static void test_menu_order_and_growth(void) {
   r = call(s, 1, 2, "reply", "{}", &st);
   CHECK_CONTAINS(r, "\"result\":{\"allowed\":true}");
   tsift_free(r);
+  /* A NUL inside a name never matches a tool on the menu. */
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  CHECK_EQ_INT(tsift_session_call(s, 1, 5, "reply\0x", 7, "{}", 2, &out, &len, &err), TSIFT_OK);
+  CHECK_CONTAINS(out, "\"error\":\"not_on_menu\"");
+  tsift_free(out);
   r = call(s, 1, 3, "slack__send", "{}", &st);
   CHECK_CONTAINS(r, "\"error\":\"not_on_menu\"");
   CHECK_CONTAINS(r, "\"decision\":null");
