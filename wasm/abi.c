@@ -19,6 +19,8 @@
  *   tsift_wasm_session_call(s, turn, call, tool, tool_len, args, args_len, out) -> status
  *   tsift_wasm_session_menu(s, format_cstr, out) / _journal(s, out) / _metrics(s, out)
  *   tsift_wasm_session_apply_journal(s, out) / _finish(s, out) -> status
+ *   tsift_wasm_session_set_ranker(s, kind_cstr | 0, out) -> status  (two-phase host ranker)
+ *   tsift_wasm_session_ranked(s, ids_json | 0, len, out) -> status
  *   tsift_wasm_session_free(s)
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
@@ -211,4 +213,23 @@ int32_t tsift_wasm_session_finish(tsift_session *s, uint32_t *out) {
   size_t len = 0;
   tsift_status st = tsift_session_finish(s, &bytes, &len, &err);
   return finish(out, st, bytes, len, &err);
+}
+
+/* Two-phase host ranker (the JS function ranks between the two calls).
+ * kind: NUL-terminated, or 0 to restore BM25F. */
+EXPORT(tsift_wasm_session_set_ranker)
+int32_t tsift_wasm_session_set_ranker(tsift_session *s, const char *kind, uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_session_set_ranker(s, kind, NULL, NULL, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+/* ids: a JSON array of tool ids, or ptr 0 when the host ranker failed. */
+EXPORT(tsift_wasm_session_ranked)
+int32_t tsift_wasm_session_ranked(tsift_session *s, const char *ids, size_t len, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t out_len = 0;
+  tsift_status st = tsift_session_ranked(s, ids, len, &bytes, &out_len, &err);
+  return finish(out, st, bytes, out_len, &err);
 }

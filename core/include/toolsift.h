@@ -211,6 +211,35 @@ TSIFT_API tsift_status tsift_session_call(tsift_session *session, uint32_t turn,
                                           size_t args_len, char **out, size_t *out_len,
                                           tsift_error *err);
 
+/*
+ * A host ranker replaces BM25F for live searches (SPEC S4 "pluggable").
+ * `kind` (1..64 bytes) is recorded in every decision. The ranker gets the
+ * query and `want`, the number of ids to return, and answers a JSON array of
+ * tool ids best first in *ids_json (host-owned memory that must stay valid
+ * until the next call of the ranker or the end of the session); a non-zero
+ * return means the ranker failed. Its answer is clipped to `want`,
+ * intersected with the searchable universe, and when the page comes back
+ * short from a full answer the ranker is asked again for twice as many (at
+ * most 4 rounds, never over 1000). A failed ranker or an answer that is not
+ * a JSON array gives the refusal search_unavailable (nothing recorded).
+ * With fn == NULL the session is two-phase (for hosts that cannot be called
+ * back, e.g. JS through wasm): a live search answers
+ *   {"call": …, "rank": {"kind": …, "query": …, "want": N}}
+ * and the host completes it with tsift_session_ranked. kind == NULL restores
+ * BM25F. Set it before the first search.
+ */
+typedef int (*tsift_rank_fn)(void *user, const char *query, size_t query_len, unsigned want,
+                             const char **ids_json, size_t *ids_len);
+TSIFT_API tsift_status tsift_session_set_ranker(tsift_session *session, const char *kind,
+                                                tsift_rank_fn fn, void *user, tsift_error *err);
+
+/* Complete a pending two-phase search with the host ranker's answer (a JSON
+ * array of ids, or NULL when the ranker failed). The output is that of
+ * tsift_session_call — or another ranking request when the page is short. */
+TSIFT_API tsift_status tsift_session_ranked(tsift_session *session, const char *ids_json,
+                                            size_t len, char **out, size_t *out_len,
+                                            tsift_error *err);
+
 /* The menu in "mcp" ({"tools":[…]}), "openai" or "anthropic" (arrays) shape.
  * Caller frees *out. */
 TSIFT_API tsift_status tsift_session_menu_json(const tsift_session *session, const char *format,

@@ -11,50 +11,8 @@
 #include "index.h"
 #include "json_out.h"
 #include "sha256.h"
+#include "session_internal.h"
 #include "spec.h"
-
-#define MAX_PER_SEARCH_DEFAULT 5
-#define MAX_PER_SEARCH_CEILING 50
-#define MAX_LOADED_DEFAULT 20
-#define MAX_LOADED_CEILING 200
-#define MAX_SEARCHES_DEFAULT 25
-#define MAX_SEARCHES_CEILING 200
-#define MAX_MENU_CHARS_CEILING 10000000
-#define QUERY_RECORD_CHARS 200
-#define RESULT_DESCRIPTION_CHARS 160
-#define ARGS_MAX_BYTES 65536
-#define NAME_ECHO_BYTES 64
-#define MAX_WARNINGS 16
-
-typedef enum { DIVERGE_FAIL = 0, DIVERGE_WARN, DIVERGE_OFF } divergence_mode;
-
-struct tsift_session {
-  tsift_index *index;   /* the searchable catalog */
-  tsift_catalog agent;  /* the agent's own tools (always on the menu) */
-  char *loop, *tool_name;
-  unsigned max_per_search, max_loaded, max_searches;
-  long max_menu_chars; /* -1: no budget */
-  char **namespaces;
-  size_t nnamespaces;
-
-  uint32_t *by_id; /* catalog docs sorted by id, for lookups */
-  uint8_t *ns_allowed, *on_menu;
-  uint32_t *menu;  /* catalog docs on the menu in load order */
-  size_t nmenu, nalways;
-  size_t searched_loaded, menu_chars, searches;
-
-  tsift_buf journal; /* JSON Lines of accepted decisions */
-  size_t ndecisions;
-
-  cJSON *replay; /* recorded decisions (array), or NULL */
-  size_t replay_pos;
-  divergence_mode divergence;
-
-  struct {
-    size_t searches, refusals, hits, no_match, loaded, ranker_calls, replayed;
-  } metrics;
-  char fingerprint[65];
-};
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -73,8 +31,7 @@ static int id_cmp_docs(const tsift_index *ix, uint32_t a, const char *id) {
   return strcmp(ix->catalog.tools[a].id, id);
 }
 
-/* Catalog doc with this id, or -1. */
-static long find_doc(const tsift_session *s, const char *id) {
+long tsift_session_find_doc(const tsift_session *s, const char *id) {
   size_t lo = 0, hi = s->index->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -103,17 +60,6 @@ static int agent_has(const tsift_session *s, const char *id) {
   return tsift_catalog_find(&s->agent, id) >= 0;
 }
 
-/* Cut s at `chars` Unicode characters; returns the byte length. */
-static size_t cut_chars(const char *s, size_t n, size_t chars) {
-  size_t i = 0, c = 0;
-  while (i < n && c < chars) {
-    i++;
-    while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
-    c++;
-  }
-  return i;
-}
-
 void tsift_session_free(tsift_session *s) {
   if (!s) return;
   tsift_index_free(s->index);
@@ -128,6 +74,8 @@ void tsift_session_free(tsift_session *s) {
   tsift_free(s->menu);
   tsift_buf_free(&s->journal);
   cJSON_Delete(s->replay);
+  tsift_session_drop_pending(s);
+  tsift_free(s->ranker_kind);
   tsift_free(s);
 }
 
@@ -330,11 +278,11 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
   tsift_free(tmp);
 
   /* Name collisions: the meta-tool, the agent's tools and the catalog. */
-  if (agent_has(s, s->tool_name) || find_doc(s, s->tool_name) >= 0)
+  if (agent_has(s, s->tool_name) || tsift_session_find_doc(s, s->tool_name) >= 0)
     return tsift_fail(err, TSIFT_E_CONFIG,
                       "config: search.toolName \"%s\" collides with a tool of the same name", s->tool_name);
   for (size_t i = 0; i < s->agent.count; i++)
-    if (find_doc(s, s->agent.tools[i].id) >= 0)
+    if (tsift_session_find_doc(s, s->agent.tools[i].id) >= 0)
       return tsift_fail(err, TSIFT_E_CONFIG,
                         "config: tools[%zu] (\"%.60s\") collides with a catalog tool of the same id", i,
                         s->agent.tools[i].id);
@@ -358,7 +306,7 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
                              &always, &nalways, err)))
     return st;
   for (size_t i = 0; i < nalways && !st; i++) {
-    long d = find_doc(s, always[i]);
+    long d = tsift_session_find_doc(s, always[i]);
     if (d < 0)
       st = tsift_fail(err, TSIFT_E_CONFIG, "config: search.alwaysLoaded[%zu]: no catalog tool \"%.60s\"", i,
                       always[i]);
@@ -475,337 +423,15 @@ tsift_status tsift_session_new(const char *config_json, size_t config_len, const
   return TSIFT_OK;
 }
 
-/* ---- search_tools ----------------------------------------------------- */
-
-typedef struct warnings {
-  char *items[MAX_WARNINGS];
-  size_t n;
-  int nomem;
-} warnings;
-
-static void warn(warnings *w, const char *fmt, const char *a, const char *b) {
-  if (w->n >= MAX_WARNINGS) return;
-  char msg[256];
-  snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
-  size_t n = tsift_utf8_cut(msg, strlen(msg), sizeof msg - 1);
-  w->items[w->n] = tsift_strndup(msg, n);
-  if (!w->items[w->n]) w->nomem = 1;
-  else w->n++;
-}
-
-static void warnings_free(warnings *w) {
-  for (size_t i = 0; i < w->n; i++) tsift_free(w->items[i]);
-  w->n = 0;
-}
-
-/* Every call's output starts with the call it answers. */
-typedef struct call_ref {
-  uint32_t turn, call;
-  const char *tool;
-} call_ref;
-
-static void begin_output(tsift_buf *b, const call_ref *c) {
-  tsift_json_begin_object(b);
-  tsift_json_key(b, "call");
-  tsift_json_begin_object(b);
-  tsift_json_key(b, "turn");
-  tsift_json_int(b, c->turn);
-  tsift_json_key(b, "call");
-  tsift_json_int(b, c->call);
-  tsift_json_key(b, "tool");
-  tsift_json_str(b, c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
-  tsift_json_end_object(b);
-}
-
-/* A refusal: a typed result that records nothing. */
-static tsift_status refuse(tsift_session *s, const call_ref *c, const char *code, const char *message,
-                           const char *tool, char **out, size_t *out_len, tsift_error *err) {
-  s->metrics.refusals++;
-  tsift_buf b;
-  tsift_buf_init(&b);
-  begin_output(&b, c);
-  tsift_json_key(&b, "result");
-  tsift_json_begin_object(&b);
-  tsift_json_key(&b, "error");
-  tsift_json_cstr(&b, code);
-  tsift_json_key(&b, "message");
-  tsift_json_cstr(&b, message);
-  if (tool) {
-    tsift_json_key(&b, "tool");
-    tsift_json_str(&b, tool, tsift_utf8_cut(tool, strlen(tool), NAME_ECHO_BYTES));
-  }
-  tsift_json_end_object(&b);
-  tsift_json_key(&b, "decision");
-  tsift_json_null(&b);
-  tsift_json_end_object(&b);
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "writing a refusal");
-  tsift_ok(err);
-  return TSIFT_OK;
-}
-
-/* Loading plan over a page of results: in order, a tool loads while it is
- * not tainted, the maxLoaded cap has room and the menu budget fits it.
- * `permit` (replay) further limits loading to the recorded loaded ids. */
-static tsift_status plan_loading(tsift_session *s, const uint32_t *page, size_t n, const uint8_t *permit,
-                                 uint8_t *loaded, size_t *chars_out, tsift_error *err) {
-  size_t count = s->searched_loaded, chars = s->menu_chars;
-  for (size_t i = 0; i < n; i++) {
-    const tsift_tool *t = &s->index->catalog.tools[page[i]];
-    loaded[i] = 0;
-    if ((permit && !permit[i]) || t->tainted || count >= s->max_loaded) continue;
-    if (s->max_menu_chars >= 0) {
-      size_t c = tsift_spec_chars(t);
-      if (c == (size_t)-1) return tsift_nomem(err, "measuring a tool spec");
-      if (chars + c > (size_t)s->max_menu_chars) continue;
-      chars += c;
-    }
-    loaded[i] = 1;
-    count++;
-  }
-  *chars_out = chars;
-  return TSIFT_OK;
-}
-
-/* Re-admit a recorded decision against the live universe (SPEC S9): only
- * strings, no duplicates, known ids inside the universe, at most `page`. */
-static size_t readmit(tsift_session *s, const cJSON *value, size_t page, uint32_t *out, uint8_t *permit,
-                      warnings *w) {
-  const cJSON *results = cJSON_GetObjectItemCaseSensitive(value, "results");
-  const cJSON *loaded = cJSON_GetObjectItemCaseSensitive(value, "loaded");
-  if (!cJSON_IsObject(value)) warn(w, "replay: decision value is not an object%s%s", NULL, NULL);
-  else if (!cJSON_IsArray(results)) warn(w, "replay: value.results is not an array%s%s", NULL, NULL);
-  if (cJSON_IsObject(value) && !cJSON_IsArray(loaded))
-    warn(w, "replay: value.loaded is not an array%s%s", NULL, NULL);
-  size_t n = 0;
-  const cJSON *r;
-  if (!cJSON_IsArray(results)) return 0;
-  cJSON_ArrayForEach(r, results) {
-    if (!cJSON_IsString(r)) {
-      warn(w, "replay: dropped a result that is not a string%s%s", NULL, NULL);
-      continue;
-    }
-    const char *id = r->valuestring;
-    long d = find_doc(s, id);
-    const char *why = NULL;
-    if (d < 0) why = "unknown";
-    else if (!s->ns_allowed[d]) why = "outside the namespaces";
-    else if (s->on_menu[d]) why = "already on the menu";
-    else if (n >= page) why = "beyond the page size";
-    else
-      for (size_t k = 0; k < n && !why; k++)
-        if (out[k] == (uint32_t)d) why = "a duplicate";
-    if (why) {
-      char idc[NAME_ECHO_BYTES + 1];
-      size_t len = tsift_utf8_cut(id, strlen(id), NAME_ECHO_BYTES);
-      memcpy(idc, id, len);
-      idc[len] = 0;
-      warn(w, "replay: dropped \"%s\": %s", idc, why);
-      continue;
-    }
-    int was_loaded = 0;
-    const cJSON *l;
-    if (cJSON_IsArray(loaded))
-      cJSON_ArrayForEach(l, loaded) was_loaded |= cJSON_IsString(l) && strcmp(l->valuestring, id) == 0;
-    permit[n] = (uint8_t)was_loaded;
-    out[n++] = (uint32_t)d;
-  }
-  return n;
-}
-
-static void write_decision(tsift_buf *b, const tsift_session *s, const char *id, const char *query,
-                           size_t qlen, const uint32_t *page, size_t n, const uint8_t *loaded) {
-  tsift_json_begin_object(b);
-  tsift_json_key(b, "id");
-  tsift_json_cstr(b, id);
-  tsift_json_key(b, "source");
-  tsift_json_cstr(b, "agent-tool-search");
-  tsift_json_key(b, "value");
-  tsift_json_begin_object(b);
-  tsift_json_key(b, "ranker");
-  tsift_json_cstr(b, TSIFT_RANKER_VERSION);
-  tsift_json_key(b, "query");
-  tsift_json_str(b, query, cut_chars(query, qlen, QUERY_RECORD_CHARS));
-  tsift_json_key(b, "results");
-  tsift_json_begin_array(b);
-  for (size_t i = 0; i < n; i++) tsift_json_cstr(b, s->index->catalog.tools[page[i]].id);
-  tsift_json_end_array(b);
-  tsift_json_key(b, "loaded");
-  tsift_json_begin_array(b);
-  for (size_t i = 0; i < n; i++)
-    if (loaded[i]) tsift_json_cstr(b, s->index->catalog.tools[page[i]].id);
-  tsift_json_end_array(b);
-  tsift_json_end_object(b);
-  tsift_json_end_object(b);
-}
-
-static tsift_status search_call(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
-                                size_t *out_len, tsift_error *err) {
-  uint32_t turn = c->turn, call = c->call;
-  const cJSON *query = cJSON_GetObjectItemCaseSensitive(args, "query");
-  const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
-  int blank = 1;
-  if (cJSON_IsString(query))
-    for (const char *p = query->valuestring; *p && blank; p++)
-      blank = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
-  if (!cJSON_IsObject(args) || !cJSON_IsString(query) || blank)
-    return refuse(s, c, "invalid_input", "query must be a non-empty string", NULL, out, out_len, err);
-  size_t page = s->max_per_search;
-  if (limit && !cJSON_IsNull(limit)) {
-    if (!cJSON_IsNumber(limit) || limit->valuedouble != (double)(long long)limit->valuedouble ||
-        limit->valuedouble < 1)
-      return refuse(s, c, "invalid_input", "limit must be a positive integer", NULL, out, out_len, err);
-    if (limit->valuedouble < (double)page) page = (size_t)limit->valuedouble;
-  }
-  if (s->searches >= s->max_searches)
-    return refuse(s, c, "search_limit_reached", "no searches left in this run", NULL, out, out_len, err);
-
-  char did[200];
-  snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, turn, call);
-  const char *q = query->valuestring;
-  size_t qlen = strlen(q);
-  warnings w = {{0}, 0, 0};
-  tsift_status st = TSIFT_OK;
-  uint32_t *hits = tsift_calloc_array(page, sizeof *hits);
-  uint8_t *loaded = tsift_calloc_array(page, 1), *permit = tsift_calloc_array(page, 1);
-  tsift_scored *scored = tsift_calloc_array(page, sizeof *scored);
-  uint8_t *allowed = tsift_calloc_array(s->index->n + 1, 1);
-  if (!hits || !loaded || !permit || !scored || !allowed) {
-    st = tsift_nomem(err, "searching");
-    goto done;
-  }
-  /* The universe: the catalog inside the namespaces, minus the menu. */
-  for (size_t d = 0; d < s->index->n; d++) allowed[d] = s->ns_allowed[d] && !s->on_menu[d];
-
-  size_t n = 0;
-  int replayed = 0;
-  if (s->replay) {
-    const cJSON *rec = cJSON_GetArrayItem(s->replay, (int)s->replay_pos);
-    const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
-    if (rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
-      s->replay_pos++;
-      replayed = 1;
-      n = readmit(s, cJSON_GetObjectItemCaseSensitive(rec, "value"), page, hits, permit, &w);
-    } else if (s->divergence == DIVERGE_FAIL) {
-      st = tsift_fail(err, TSIFT_E_DIVERGED, "replay: the journal has no decision \"%s\" at position %zu",
-                      did, s->replay_pos + 1);
-      goto done;
-    } else if (s->divergence == DIVERGE_WARN) {
-      warn(&w, "replay: the journal has no decision \"%s\" here; ranked live%s", did, NULL);
-    }
-  }
-  if (!replayed) {
-    tsift_query tq;
-    if ((st = tsift_query_analyze(q, qlen, &s->index->stopwords, &tq, err))) goto done;
-    tsift_stats stats;
-    tsift_stats_fit(s->index, allowed, &stats);
-    st = tsift_rank(s->index, &tq, &stats, NULL, page, scored, &n, NULL, err);
-    tsift_query_free(&tq);
-    if (st) goto done;
-    for (size_t i = 0; i < n; i++) hits[i] = scored[i].doc;
-    s->metrics.ranker_calls++;
-  }
-  size_t chars = 0;
-  if ((st = plan_loading(s, hits, n, replayed ? permit : NULL, loaded, &chars, err))) goto done;
-
-  /* Write the result and the decision before changing any state, so an
-   * allocation failure leaves the session as it was. */
-  tsift_buf b;
-  tsift_buf_init(&b);
-  int tainted = 0, any_unloaded = 0;
-  begin_output(&b, c);
-  tsift_json_key(&b, "result");
-  tsift_json_begin_object(&b);
-  tsift_json_key(&b, "tools");
-  tsift_json_begin_array(&b);
-  for (size_t i = 0; i < n; i++) {
-    const tsift_tool *t = &s->index->catalog.tools[hits[i]];
-    size_t dl = 0;
-    char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
-    if (!desc) b.failed = 1;
-    tsift_json_begin_object(&b);
-    tsift_json_key(&b, "name");
-    tsift_json_cstr(&b, t->id);
-    tsift_json_key(&b, "description");
-    tsift_json_str(&b, desc ? desc : "", desc ? dl : 0);
-    tsift_json_key(&b, "loaded");
-    tsift_json_bool(&b, loaded[i]);
-    tsift_json_end_object(&b);
-    tsift_free(desc);
-    tainted |= !tsift_description_visible(t);
-    any_unloaded |= !loaded[i];
-  }
-  tsift_json_end_array(&b);
-  if (n == 0) {
-    tsift_json_key(&b, "note");
-    tsift_json_cstr(&b, "No matching tools found. Try other words.");
-  } else if (any_unloaded) {
-    tsift_json_key(&b, "note");
-    tsift_json_cstr(&b, "Tools marked loaded: false did not fit the menu and cannot be called.");
-  }
-  if (tainted) {
-    tsift_json_key(&b, "tainted");
-    tsift_json_bool(&b, 1);
-  }
-  tsift_json_end_object(&b);
-  tsift_json_key(&b, "decision");
-  size_t dec_start = b.len;
-  write_decision(&b, s, did, q, qlen, hits, n, loaded);
-  size_t dec_end = b.len;
-  if (w.n) {
-    tsift_json_key(&b, "warnings");
-    tsift_json_begin_array(&b);
-    for (size_t i = 0; i < w.n; i++) tsift_json_cstr(&b, w.items[i]);
-    tsift_json_end_array(&b);
-  }
-  tsift_json_end_object(&b);
-  size_t journal_len = s->journal.len;
-  if (!b.failed && !w.nomem) {
-    tsift_buf_append(&s->journal, b.data + dec_start, dec_end - dec_start);
-    tsift_buf_putc(&s->journal, '\n');
-  }
-  if (b.failed || w.nomem || s->journal.failed) {
-    /* roll the journal back to its last complete line */
-    s->journal.failed = 0;
-    s->journal.len = journal_len;
-    if (s->journal.data) s->journal.data[journal_len] = 0;
-    tsift_buf_free(&b);
-    st = tsift_nomem(err, "recording a decision");
-    goto done;
-  }
-  *out = tsift_buf_take(&b, out_len);
-  /* Commit. */
-  s->ndecisions++;
-  s->searches++;
-  for (size_t i = 0; i < n; i++)
-    if (loaded[i]) {
-      s->on_menu[hits[i]] = 1;
-      s->menu[s->nmenu++] = hits[i];
-      s->searched_loaded++;
-      s->metrics.loaded++;
-    }
-  s->menu_chars = chars;
-  s->metrics.searches++;
-  s->metrics.hits += n;
-  if (n == 0) s->metrics.no_match++;
-  if (replayed) s->metrics.replayed++;
-  tsift_ok(err);
-done:
-  warnings_free(&w);
-  tsift_free(hits);
-  tsift_free(loaded);
-  tsift_free(permit);
-  tsift_free(scored);
-  tsift_free(allowed);
-  return st;
-}
-
 tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,
                                 size_t tool_len, const char *args_json, size_t args_len, char **out,
                                 size_t *out_len, tsift_error *err) {
   if (!s || !out || (!tool && tool_len)) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_call: NULL argument");
   *out = NULL;
   if (out_len) *out_len = 0;
+  if (s->pending)
+    return tsift_fail(err, TSIFT_E_STATE,
+                      "a search is waiting for its ranking: answer it with tsift_session_ranked");
   char *name = tsift_utf8_sanitize(tool ? tool : "", tool_len, &tool_len);
   if (!name) return tsift_nomem(err, "handling a call");
   tsift_status st;
@@ -814,23 +440,23 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
     cJSON *args = NULL;
     tsift_error perr;
     if (args_len > ARGS_MAX_BYTES)
-      st = refuse(s, &c, "invalid_input", "arguments are too large", NULL, out, out_len, err);
+      st = tsift_session_refuse(s, &c, "invalid_input", "arguments are too large", NULL, out, out_len, err);
     else if (tsift_json_parse(args_json ? args_json : "", args_len, "arguments", &args, &perr) != TSIFT_OK)
       st = perr.status == TSIFT_E_NOMEM
                ? tsift_nomem(err, "reading arguments")
-               : refuse(s, &c, "invalid_input", "arguments must be a JSON object", NULL, out, out_len, err);
+               : tsift_session_refuse(s, &c, "invalid_input", "arguments must be a JSON object", NULL, out, out_len, err);
     else
-      st = search_call(s, &c, args, out, out_len, err);
+      st = tsift_session_search(s, &c, args, out, out_len, err);
     cJSON_Delete(args);
   } else {
     /* A name with a NUL byte inside never matches a tool. */
     int clean = strlen(name) == tool_len;
-    long d = clean ? find_doc(s, name) : -1;
+    long d = clean ? tsift_session_find_doc(s, name) : -1;
     int on_menu = clean && (agent_has(s, name) || (d >= 0 && s->on_menu[d]));
     if (on_menu) {
       tsift_buf b;
       tsift_buf_init(&b);
-      begin_output(&b, &c);
+      tsift_session_begin_output(&b, &c);
       tsift_json_key(&b, "result");
       tsift_json_raw(&b, "{\"allowed\":true}", 16);
       tsift_json_key(&b, "decision");
@@ -840,7 +466,7 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
       st = *out ? TSIFT_OK : tsift_nomem(err, "handling a call");
       if (!st) tsift_ok(err);
     } else {
-      st = refuse(s, &c, "not_on_menu", "this tool is not on the menu; search for it first", name, out,
+      st = tsift_session_refuse(s, &c, "not_on_menu", "this tool is not on the menu; search for it first", name, out,
                   out_len, err);
     }
   }
@@ -953,7 +579,7 @@ tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
     char *out = NULL;
     size_t out_len = 0;
     size_t before = s->replay_pos;
-    tsift_status st = search_call(s, &c, args, &out, &out_len, err);
+    tsift_status st = tsift_session_search(s, &c, args, &out, &out_len, err);
     cJSON_Delete(args);
     tsift_free(out);
     if (st) return st;

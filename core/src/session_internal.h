@@ -1,0 +1,96 @@
+/* session_internal.h — the session object shared by session.c (configuration,
+ * menu, journal) and session_search.c (search_tools, replay, host rankers). */
+#ifndef TSIFT_SESSION_INTERNAL_H
+#define TSIFT_SESSION_INTERNAL_H
+
+#include "cJSON.h"
+#include "index.h"
+#include "json_out.h"
+#include "toolsift.h"
+
+#define MAX_PER_SEARCH_DEFAULT 5
+#define MAX_PER_SEARCH_CEILING 50
+#define MAX_LOADED_DEFAULT 20
+#define MAX_LOADED_CEILING 200
+#define MAX_SEARCHES_DEFAULT 25
+#define MAX_SEARCHES_CEILING 200
+#define MAX_MENU_CHARS_CEILING 10000000
+#define QUERY_RECORD_CHARS 200
+#define RESULT_DESCRIPTION_CHARS 160
+#define ARGS_MAX_BYTES 65536
+#define NAME_ECHO_BYTES 64
+#define MAX_WARNINGS 16
+
+typedef enum { DIVERGE_FAIL = 0, DIVERGE_WARN, DIVERGE_OFF } divergence_mode;
+
+/* Ranking rounds for a host ranker: over-ask, then double while short. */
+#define HOST_RANK_MAX_ROUNDS 4
+#define HOST_RANK_MAX_WANT 1000
+
+/* The call a model tool call answers (echoed in every output). */
+typedef struct call_ref {
+  uint32_t turn, call;
+  const char *tool;
+} call_ref;
+
+/* A live search waiting for a host ranker's answer. */
+typedef struct pending_search {
+  uint32_t turn, call;
+  char *query;
+  size_t page, want;
+  unsigned round;
+  char *divergence_warning; /* carried into the final output, or NULL */
+} pending_search;
+
+struct tsift_session {
+  tsift_index *index;   /* the searchable catalog */
+  tsift_catalog agent;  /* the agent's own tools (always on the menu) */
+  char *loop, *tool_name;
+  unsigned max_per_search, max_loaded, max_searches;
+  long max_menu_chars; /* -1: no budget */
+  char **namespaces;
+  size_t nnamespaces;
+
+  uint32_t *by_id; /* catalog docs sorted by id, for lookups */
+  uint8_t *ns_allowed, *on_menu;
+  uint32_t *menu;  /* catalog docs on the menu in load order */
+  size_t nmenu, nalways;
+  size_t searched_loaded, menu_chars, searches;
+
+  tsift_buf journal; /* JSON Lines of accepted decisions */
+  size_t ndecisions;
+
+  cJSON *replay; /* recorded decisions (array), or NULL */
+  size_t replay_pos;
+  divergence_mode divergence;
+
+  /* A host ranker (NULL kind: the built-in BM25F). With a callback the
+   * session asks it directly; without one, a search answers with a ranking
+   * request that tsift_session_ranked completes (the wasm/JS path). */
+  char *ranker_kind;
+  tsift_rank_fn rank_fn;
+  void *rank_user;
+  pending_search *pending; /* a search waiting for the host's ranking */
+
+  struct {
+    size_t searches, refusals, hits, no_match, loaded, ranker_calls, replayed;
+  } metrics;
+  char fingerprint[65];
+};
+
+
+/* Catalog doc with this id, or -1. */
+long tsift_session_find_doc(const tsift_session *s, const char *id);
+/* Start an output object with its "call" member. */
+void tsift_session_begin_output(tsift_buf *b, const call_ref *c);
+/* A refusal: a typed result that records nothing. */
+tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
+                                  const char *message, const char *tool, char **out,
+                                  size_t *out_len, tsift_error *err);
+/* Answer a search_tools call with parsed arguments. */
+tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                  size_t *out_len, tsift_error *err);
+/* Drop a pending host ranking (if any). */
+void tsift_session_drop_pending(tsift_session *s);
+
+#endif

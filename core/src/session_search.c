@@ -1,0 +1,567 @@
+/* session_search.c — the search_tools meta-tool (SPEC S6, S7, S9): argument
+ * checks and refusals, the authorised universe, ranking (built-in BM25F or a
+ * host ranker, whose answer is clipped, intersected and widened), the loading
+ * plan under the caps, re-admission of recorded decisions, and the result and
+ * decision written before any state changes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "session_internal.h"
+#include "spec.h"
+
+/* ---- outputs ---------------------------------------------------------- */
+
+typedef struct warnings {
+  char *items[MAX_WARNINGS];
+  size_t n;
+  int nomem;
+} warnings;
+
+static void warn(warnings *w, const char *fmt, const char *a, const char *b) {
+  if (w->n >= MAX_WARNINGS) return;
+  char msg[256];
+  snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
+  size_t n = tsift_utf8_cut(msg, strlen(msg), sizeof msg - 1);
+  w->items[w->n] = tsift_strndup(msg, n);
+  if (!w->items[w->n]) w->nomem = 1;
+  else w->n++;
+}
+
+static void warnings_free(warnings *w) {
+  for (size_t i = 0; i < w->n; i++) tsift_free(w->items[i]);
+  w->n = 0;
+}
+
+/* Cut s at `chars` Unicode characters; returns the byte length. */
+static size_t cut_chars(const char *s, size_t n, size_t chars) {
+  size_t i = 0, c = 0;
+  while (i < n && c < chars) {
+    i++;
+    while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+    c++;
+  }
+  return i;
+}
+
+void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "call");
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "turn");
+  tsift_json_int(b, c->turn);
+  tsift_json_key(b, "call");
+  tsift_json_int(b, c->call);
+  tsift_json_key(b, "tool");
+  tsift_json_str(b, c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
+  tsift_json_end_object(b);
+}
+
+tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
+                                  const char *message, const char *tool, char **out,
+                                  size_t *out_len, tsift_error *err) {
+  s->metrics.refusals++;
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_session_begin_output(&b, c);
+  tsift_json_key(&b, "result");
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "error");
+  tsift_json_cstr(&b, code);
+  tsift_json_key(&b, "message");
+  tsift_json_cstr(&b, message);
+  if (tool) {
+    tsift_json_key(&b, "tool");
+    tsift_json_str(&b, tool, tsift_utf8_cut(tool, strlen(tool), NAME_ECHO_BYTES));
+  }
+  tsift_json_end_object(&b);
+  tsift_json_key(&b, "decision");
+  tsift_json_null(&b);
+  tsift_json_end_object(&b);
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) return tsift_nomem(err, "writing a refusal");
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+/* ---- loading plan and re-admission ------------------------------------ */
+
+/* In order, a tool loads while it is not tainted, the maxLoaded cap has room
+ * and the menu budget fits it. `permit` (replay) further limits loading to
+ * the recorded loaded ids. */
+static tsift_status plan_loading(tsift_session *s, const uint32_t *page, size_t n, const uint8_t *permit,
+                                 uint8_t *loaded, size_t *chars_out, tsift_error *err) {
+  size_t count = s->searched_loaded, chars = s->menu_chars;
+  for (size_t i = 0; i < n; i++) {
+    const tsift_tool *t = &s->index->catalog.tools[page[i]];
+    loaded[i] = 0;
+    if ((permit && !permit[i]) || t->tainted || count >= s->max_loaded) continue;
+    if (s->max_menu_chars >= 0) {
+      size_t c = tsift_spec_chars(t);
+      if (c == (size_t)-1) return tsift_nomem(err, "measuring a tool spec");
+      if (chars + c > (size_t)s->max_menu_chars) continue;
+      chars += c;
+    }
+    loaded[i] = 1;
+    count++;
+  }
+  *chars_out = chars;
+  return TSIFT_OK;
+}
+
+/* Why `id` cannot be on this page, or NULL when it can. */
+static const char *inadmissible(const tsift_session *s, long d, const uint32_t *page, size_t n,
+                                size_t cap) {
+  if (d < 0) return "unknown";
+  if (!s->ns_allowed[d]) return "outside the namespaces";
+  if (s->on_menu[d]) return "already on the menu";
+  for (size_t k = 0; k < n; k++)
+    if (page[k] == (uint32_t)d) return "a duplicate";
+  if (n >= cap) return "beyond the page size";
+  return NULL;
+}
+
+static void warn_dropped(warnings *w, const char *what, const char *id, const char *why) {
+  char idc[NAME_ECHO_BYTES + 1];
+  size_t len = tsift_utf8_cut(id, strlen(id), NAME_ECHO_BYTES);
+  memcpy(idc, id, len);
+  idc[len] = 0;
+  char fmt[64];
+  snprintf(fmt, sizeof fmt, "%s: dropped \"%%s\": %%s", what);
+  warn(w, fmt, idc, why);
+}
+
+/* Re-admit a recorded decision against the live universe (SPEC S9): only
+ * strings, no duplicates, known ids inside the universe, at most `page`. */
+static size_t readmit(tsift_session *s, const cJSON *value, size_t page, uint32_t *out, uint8_t *permit,
+                      warnings *w) {
+  const cJSON *results = cJSON_GetObjectItemCaseSensitive(value, "results");
+  const cJSON *loaded = cJSON_GetObjectItemCaseSensitive(value, "loaded");
+  if (!cJSON_IsObject(value)) warn(w, "replay: decision value is not an object%s%s", NULL, NULL);
+  else if (!cJSON_IsArray(results)) warn(w, "replay: value.results is not an array%s%s", NULL, NULL);
+  if (cJSON_IsObject(value) && !cJSON_IsArray(loaded))
+    warn(w, "replay: value.loaded is not an array%s%s", NULL, NULL);
+  size_t n = 0;
+  const cJSON *r;
+  if (!cJSON_IsArray(results)) return 0;
+  cJSON_ArrayForEach(r, results) {
+    if (!cJSON_IsString(r)) {
+      warn(w, "replay: dropped a result that is not a string%s%s", NULL, NULL);
+      continue;
+    }
+    long d = tsift_session_find_doc(s, r->valuestring);
+    const char *why = inadmissible(s, d, out, n, page);
+    if (why) {
+      warn_dropped(w, "replay", r->valuestring, why);
+      continue;
+    }
+    int was_loaded = 0;
+    const cJSON *l;
+    if (cJSON_IsArray(loaded))
+      cJSON_ArrayForEach(l, loaded) was_loaded |= cJSON_IsString(l) && strcmp(l->valuestring, r->valuestring) == 0;
+    permit[n] = (uint8_t)was_loaded;
+    out[n++] = (uint32_t)d;
+  }
+  return n;
+}
+
+/* ---- finishing a search ----------------------------------------------- */
+
+static const char *ranker_kind(const tsift_session *s) {
+  return s->ranker_kind ? s->ranker_kind : TSIFT_RANKER_VERSION;
+}
+
+static void write_decision(tsift_buf *b, const tsift_session *s, const char *id, const char *query,
+                           size_t qlen, const uint32_t *page, size_t n, const uint8_t *loaded) {
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "id");
+  tsift_json_cstr(b, id);
+  tsift_json_key(b, "source");
+  tsift_json_cstr(b, "agent-tool-search");
+  tsift_json_key(b, "value");
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "ranker");
+  tsift_json_cstr(b, ranker_kind(s));
+  tsift_json_key(b, "query");
+  tsift_json_str(b, query, cut_chars(query, qlen, QUERY_RECORD_CHARS));
+  tsift_json_key(b, "results");
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < n; i++) tsift_json_cstr(b, s->index->catalog.tools[page[i]].id);
+  tsift_json_end_array(b);
+  tsift_json_key(b, "loaded");
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < n; i++)
+    if (loaded[i]) tsift_json_cstr(b, s->index->catalog.tools[page[i]].id);
+  tsift_json_end_array(b);
+  tsift_json_end_object(b);
+  tsift_json_end_object(b);
+}
+
+/* Plan loading, write the result and the decision, then commit: nothing
+ * changes unless the whole output could be written. */
+static tsift_status finish_search(tsift_session *s, const call_ref *c, const char *q, const uint32_t *hits,
+                                  size_t n, const uint8_t *permit, int replayed, warnings *w, char **out,
+                                  size_t *out_len, tsift_error *err) {
+  char did[200];
+  snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
+  size_t qlen = strlen(q);
+  uint8_t *loaded = tsift_calloc_array(n + 1, 1);
+  if (!loaded) return tsift_nomem(err, "searching");
+  size_t chars = 0;
+  tsift_status st = plan_loading(s, hits, n, permit, loaded, &chars, err);
+  if (st) {
+    tsift_free(loaded);
+    return st;
+  }
+  tsift_buf b;
+  tsift_buf_init(&b);
+  int tainted = 0, any_unloaded = 0;
+  tsift_session_begin_output(&b, c);
+  tsift_json_key(&b, "result");
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "tools");
+  tsift_json_begin_array(&b);
+  for (size_t i = 0; i < n; i++) {
+    const tsift_tool *t = &s->index->catalog.tools[hits[i]];
+    size_t dl = 0;
+    char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
+    if (!desc) b.failed = 1;
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "name");
+    tsift_json_cstr(&b, t->id);
+    tsift_json_key(&b, "description");
+    tsift_json_str(&b, desc ? desc : "", desc ? dl : 0);
+    tsift_json_key(&b, "loaded");
+    tsift_json_bool(&b, loaded[i]);
+    tsift_json_end_object(&b);
+    tsift_free(desc);
+    tainted |= !tsift_description_visible(t);
+    any_unloaded |= !loaded[i];
+  }
+  tsift_json_end_array(&b);
+  if (n == 0) {
+    tsift_json_key(&b, "note");
+    tsift_json_cstr(&b, "No matching tools found. Try other words.");
+  } else if (any_unloaded) {
+    tsift_json_key(&b, "note");
+    tsift_json_cstr(&b, "Tools marked loaded: false did not fit the menu and cannot be called.");
+  }
+  if (tainted) {
+    tsift_json_key(&b, "tainted");
+    tsift_json_bool(&b, 1);
+  }
+  tsift_json_end_object(&b);
+  tsift_json_key(&b, "decision");
+  size_t dec_start = b.len;
+  write_decision(&b, s, did, q, qlen, hits, n, loaded);
+  size_t dec_end = b.len;
+  if (w->n) {
+    tsift_json_key(&b, "warnings");
+    tsift_json_begin_array(&b);
+    for (size_t i = 0; i < w->n; i++) tsift_json_cstr(&b, w->items[i]);
+    tsift_json_end_array(&b);
+  }
+  tsift_json_end_object(&b);
+  size_t journal_len = s->journal.len;
+  if (!b.failed && !w->nomem) {
+    tsift_buf_append(&s->journal, b.data + dec_start, dec_end - dec_start);
+    tsift_buf_putc(&s->journal, '\n');
+  }
+  if (b.failed || w->nomem || s->journal.failed) {
+    /* roll the journal back to its last complete line */
+    s->journal.failed = 0;
+    s->journal.len = journal_len;
+    if (s->journal.data) s->journal.data[journal_len] = 0;
+    tsift_buf_free(&b);
+    tsift_free(loaded);
+    return tsift_nomem(err, "recording a decision");
+  }
+  *out = tsift_buf_take(&b, out_len);
+  /* Commit. */
+  s->ndecisions++;
+  s->searches++;
+  for (size_t i = 0; i < n; i++)
+    if (loaded[i]) {
+      s->on_menu[hits[i]] = 1;
+      s->menu[s->nmenu++] = hits[i];
+      s->searched_loaded++;
+      s->metrics.loaded++;
+    }
+  s->menu_chars = chars;
+  s->metrics.searches++;
+  s->metrics.hits += n;
+  if (n == 0) s->metrics.no_match++;
+  if (replayed) s->metrics.replayed++;
+  tsift_free(loaded);
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+/* ---- host rankers ----------------------------------------------------- */
+
+void tsift_session_drop_pending(tsift_session *s) {
+  if (!s->pending) return;
+  tsift_free(s->pending->query);
+  tsift_free(s->pending->divergence_warning);
+  tsift_free(s->pending);
+  s->pending = NULL;
+}
+
+/* Tools the host ranker cannot know are off limits (namespace-denied or on
+ * the menu): it is asked for that many more, so a full page survives the
+ * intersection with the universe. */
+static size_t hidden_count(const tsift_session *s) {
+  size_t hidden = 0;
+  for (size_t d = 0; d < s->index->n; d++) hidden += !s->ns_allowed[d] || s->on_menu[d];
+  return hidden;
+}
+
+/* Output a ranking request for the pending search. */
+static tsift_status request_ranking(tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
+  pending_search *p = s->pending;
+  call_ref c = {p->turn, p->call, s->tool_name};
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_session_begin_output(&b, &c);
+  tsift_json_key(&b, "rank");
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "kind");
+  tsift_json_cstr(&b, s->ranker_kind);
+  tsift_json_key(&b, "query");
+  tsift_json_cstr(&b, p->query);
+  tsift_json_key(&b, "want");
+  tsift_json_int(&b, (long long)p->want);
+  tsift_json_end_object(&b);
+  tsift_json_end_object(&b);
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) {
+    tsift_session_drop_pending(s);
+    return tsift_nomem(err, "asking the ranker");
+  }
+  s->metrics.ranker_calls++;
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_set_ranker(tsift_session *s, const char *kind, tsift_rank_fn fn, void *user,
+                                      tsift_error *err) {
+  if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_set_ranker: NULL session");
+  if (s->pending || s->searches)
+    return tsift_fail(err, TSIFT_E_STATE, "ranker: set it before the first search");
+  char *copy = NULL;
+  if (kind) {
+    size_t n = strlen(kind);
+    if (n < 1 || n > 64 || !tsift_utf8_valid(kind, n, NULL))
+      return tsift_fail(err, TSIFT_E_ARG, "ranker: kind must be 1 to 64 bytes of UTF-8");
+    for (size_t i = 0; i < n; i++)
+      if ((unsigned char)kind[i] < 0x20)
+        return tsift_fail(err, TSIFT_E_ARG, "ranker: kind must not contain control characters");
+    copy = tsift_strndup(kind, n);
+    if (!copy) return tsift_nomem(err, "setting the ranker");
+  }
+  tsift_free(s->ranker_kind);
+  s->ranker_kind = copy;
+  s->rank_fn = kind ? fn : NULL;
+  s->rank_user = kind ? user : NULL;
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+/* Take the host's answer for the pending search: NULL or anything but a
+ * JSON array is a failed ranker; non-string entries are skipped; the rest is
+ * clipped to what was asked and intersected with the universe. */
+static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t len, char **out,
+                                 size_t *out_len, tsift_error *err) {
+  pending_search *p = s->pending;
+  call_ref c = {p->turn, p->call, s->tool_name};
+  cJSON *ids = NULL;
+  tsift_error perr;
+  if (ids_json && tsift_json_parse(ids_json, len, "ranking", &ids, &perr) != TSIFT_OK &&
+      perr.status == TSIFT_E_NOMEM)
+    return tsift_nomem(err, "reading the ranking"); /* still pending: the host may retry */
+  if (!ids_json || !cJSON_IsArray(ids)) {
+    cJSON_Delete(ids);
+    tsift_session_drop_pending(s);
+    return tsift_session_refuse(s, &c, "search_unavailable", "the search is unavailable right now", NULL,
+                                out, out_len, err);
+  }
+  uint32_t *hits = tsift_calloc_array(p->page + 1, sizeof *hits);
+  warnings w = {{0}, 0, 0};
+  if (!hits) {
+    cJSON_Delete(ids);
+    return tsift_nomem(err, "reading the ranking");
+  }
+  if (p->divergence_warning) warn(&w, "%s%s", p->divergence_warning, NULL);
+  size_t n = 0, seen = 0, dropped = 0;
+  const cJSON *id;
+  cJSON_ArrayForEach(id, ids) {
+    if (seen++ >= p->want) break; /* clipped to what was asked */
+    if (!cJSON_IsString(id)) {
+      dropped++;
+      continue;
+    }
+    long d = tsift_session_find_doc(s, id->valuestring);
+    const char *why = inadmissible(s, d, hits, n, p->page);
+    if (why) {
+      if (strcmp(why, "beyond the page size") != 0) dropped++;
+      continue;
+    }
+    hits[n++] = (uint32_t)d;
+  }
+  if (dropped) {
+    char count[32];
+    snprintf(count, sizeof count, "%zu", dropped);
+    warn(&w, "ranker: dropped %s ids outside the universe%s", count, NULL);
+  }
+  /* Short page and a full answer: the ranker may know more. Ask again for
+   * twice as many, at most HOST_RANK_MAX_ROUNDS rounds and 1000 ids. */
+  tsift_status st;
+  if (n < p->page && seen >= p->want && p->round + 1 < HOST_RANK_MAX_ROUNDS &&
+      p->want < HOST_RANK_MAX_WANT) {
+    p->round++;
+    p->want = p->want * 2 > HOST_RANK_MAX_WANT ? HOST_RANK_MAX_WANT : p->want * 2;
+    st = request_ranking(s, out, out_len, err);
+  } else {
+    st = finish_search(s, &c, p->query, hits, n, NULL, 0, &w, out, out_len, err);
+    if (st == TSIFT_OK) tsift_session_drop_pending(s);
+  }
+  warnings_free(&w);
+  tsift_free(hits);
+  cJSON_Delete(ids);
+  return st;
+}
+
+tsift_status tsift_session_ranked(tsift_session *s, const char *ids_json, size_t len, char **out,
+                                  size_t *out_len, tsift_error *err) {
+  if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_ranked: NULL argument");
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  if (!s->pending) return tsift_fail(err, TSIFT_E_STATE, "ranked: no search is waiting for a ranking");
+  return take_ranking(s, ids_json, len, out, out_len, err);
+}
+
+/* With a callback, run the rounds here; otherwise hand the request out. */
+static tsift_status rank_with_host(tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
+  tsift_status st = request_ranking(s, out, out_len, err);
+  while (st == TSIFT_OK && s->rank_fn && s->pending) {
+    tsift_free(*out);
+    *out = NULL;
+    const char *ids = NULL;
+    size_t len = 0;
+    pending_search *p = s->pending;
+    int rc = s->rank_fn(s->rank_user, p->query, strlen(p->query), (unsigned)p->want, &ids, &len);
+    st = take_ranking(s, rc == 0 ? ids : NULL, rc == 0 ? len : 0, out, out_len, err);
+  }
+  return st;
+}
+
+/* ---- search_tools ----------------------------------------------------- */
+
+tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                  size_t *out_len, tsift_error *err) {
+  const cJSON *query = cJSON_GetObjectItemCaseSensitive(args, "query");
+  const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
+  int blank = 1;
+  if (cJSON_IsString(query))
+    for (const char *p = query->valuestring; *p && blank; p++)
+      blank = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+  if (!cJSON_IsObject(args) || !cJSON_IsString(query) || blank)
+    return tsift_session_refuse(s, c, "invalid_input", "query must be a non-empty string", NULL, out,
+                                out_len, err);
+  size_t page = s->max_per_search;
+  if (limit && !cJSON_IsNull(limit)) {
+    if (!cJSON_IsNumber(limit) || limit->valuedouble != (double)(long long)limit->valuedouble ||
+        limit->valuedouble < 1)
+      return tsift_session_refuse(s, c, "invalid_input", "limit must be a positive integer", NULL, out,
+                                  out_len, err);
+    if (limit->valuedouble < (double)page) page = (size_t)limit->valuedouble;
+  }
+  if (s->searches >= s->max_searches)
+    return tsift_session_refuse(s, c, "search_limit_reached", "no searches left in this run", NULL, out,
+                                out_len, err);
+
+  char did[200];
+  snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
+  const char *q = query->valuestring;
+  warnings w = {{0}, 0, 0};
+  tsift_status st = TSIFT_OK;
+  uint32_t *hits = tsift_calloc_array(page, sizeof *hits);
+  uint8_t *permit = tsift_calloc_array(page, 1);
+  if (!hits || !permit) {
+    st = tsift_nomem(err, "searching");
+    goto done;
+  }
+
+  /* A recorded decision at this position is served instead of ranking. */
+  if (s->replay) {
+    const cJSON *rec = cJSON_GetArrayItem(s->replay, (int)s->replay_pos);
+    const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
+    if (rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
+      size_t n = readmit(s, cJSON_GetObjectItemCaseSensitive(rec, "value"), page, hits, permit, &w);
+      st = finish_search(s, c, q, hits, n, permit, 1, &w, out, out_len, err);
+      if (st == TSIFT_OK) s->replay_pos++;
+      goto done;
+    }
+    if (s->divergence == DIVERGE_FAIL) {
+      st = tsift_fail(err, TSIFT_E_DIVERGED, "replay: the journal has no decision \"%s\" at position %zu",
+                      did, s->replay_pos + 1);
+      goto done;
+    }
+    if (s->divergence == DIVERGE_WARN)
+      warn(&w, "replay: the journal has no decision \"%s\" here; ranked live%s", did, NULL);
+  }
+
+  if (s->ranker_kind) {
+    pending_search *p = tsift_calloc_array(1, sizeof *p);
+    if (p) p->query = tsift_strndup(q, strlen(q));
+    if (p && w.n) p->divergence_warning = tsift_strndup(w.items[0], strlen(w.items[0]));
+    if (!p || !p->query || (w.n && !p->divergence_warning)) {
+      if (p) {
+        tsift_free(p->query);
+        tsift_free(p->divergence_warning);
+        tsift_free(p);
+      }
+      st = tsift_nomem(err, "asking the ranker");
+      goto done;
+    }
+    p->turn = c->turn;
+    p->call = c->call;
+    p->page = page;
+    size_t want = page + hidden_count(s);
+    p->want = want > HOST_RANK_MAX_WANT ? HOST_RANK_MAX_WANT : want;
+    s->pending = p;
+    st = rank_with_host(s, out, out_len, err);
+    goto done;
+  }
+
+  /* Built-in BM25F over the universe: the catalog inside the namespaces,
+   * minus the menu, with statistics fitted to it. */
+  uint8_t *allowed = tsift_calloc_array(s->index->n + 1, 1);
+  tsift_scored *scored = tsift_calloc_array(page, sizeof *scored);
+  tsift_query tq;
+  size_t n = 0;
+  if (!allowed || !scored) st = tsift_nomem(err, "searching");
+  if (!st) {
+    for (size_t d = 0; d < s->index->n; d++) allowed[d] = s->ns_allowed[d] && !s->on_menu[d];
+    st = tsift_query_analyze(q, strlen(q), &s->index->stopwords, &tq, err);
+  }
+  if (!st) {
+    tsift_stats stats;
+    tsift_stats_fit(s->index, allowed, &stats);
+    st = tsift_rank(s->index, &tq, &stats, NULL, page, scored, &n, NULL, err);
+    tsift_query_free(&tq);
+  }
+  if (!st) {
+    for (size_t i = 0; i < n; i++) hits[i] = scored[i].doc;
+    s->metrics.ranker_calls++;
+    st = finish_search(s, c, q, hits, n, NULL, 0, &w, out, out_len, err);
+  }
+  tsift_free(allowed);
+  tsift_free(scored);
+done:
+  warnings_free(&w);
+  tsift_free(hits);
+  tsift_free(permit);
+  return st;
+}
