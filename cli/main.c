@@ -14,6 +14,8 @@ static const char USAGE[] =
     "\n"
     "commands:\n"
     "  search --catalog FILE [--limit N] [--explain] QUERY...   rank tools for a query (JSON)\n"
+    "  build --catalog FILE -o INDEX.tsi                         write an index snapshot\n"
+    "        (search, rank, info and docs take --index INDEX.tsi instead of --catalog)\n"
     "  rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {\"id\",\"hits\"}\n"
     "       [--strict-ids]   (rank accepts any unique id unless --strict-ids)\n"
     "\n"
@@ -81,6 +83,8 @@ typedef struct args {
   const char *catalog, *queries;
   const char *limit, *k;
   const char *options; /* index build options JSON, verbatim */
+  const char *index;   /* a snapshot to load instead of a catalog */
+  const char *output;  /* build: where to write the snapshot */
   int explain, strict_ids;
   char *query; /* remaining words joined by spaces */
 } args;
@@ -97,6 +101,8 @@ static int parse_args(int argc, char **argv, args *a) {
     else if (strcmp(s, "--limit") == 0) slot = &a->limit;
     else if (strcmp(s, "--k") == 0) slot = &a->k;
     else if (strcmp(s, "--options") == 0) slot = &a->options;
+    else if (strcmp(s, "--index") == 0) slot = &a->index;
+    else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) slot = &a->output;
     else if (strcmp(s, "--explain") == 0) {
       a->explain = 1;
       continue;
@@ -135,9 +141,19 @@ static long parse_count(const char *s) {
   return (*end || v < 1) ? -1 : v;
 }
 
-static tsift_index *open_index(const char *catalog, const char *opts) {
+static tsift_index *open_index(const char *catalog, const char *snapshot, const char *opts) {
+  if (snapshot) {
+    size_t len = 0;
+    char *bytes = cli_read_file(snapshot, &len);
+    if (!bytes) return NULL;
+    tsift_error err;
+    tsift_index *ix = NULL;
+    if (tsift_index_from_snapshot(bytes, len, &ix, &err) != TSIFT_OK) report(&err);
+    free(bytes);
+    return ix;
+  }
   if (!catalog) {
-    usage_error("--catalog FILE is required");
+    usage_error("--catalog FILE (or --index SNAPSHOT) is required");
     return NULL;
   }
   size_t len = 0;
@@ -149,6 +165,29 @@ static tsift_index *open_index(const char *catalog, const char *opts) {
     report(&err);
   free(json);
   return ix;
+}
+
+/* build: catalog -> snapshot file. */
+static int cli_build(const char *catalog, const char *options, const char *output) {
+  if (!catalog || !output) return usage_error("build needs --catalog FILE and -o INDEX.tsi");
+  tsift_index *ix = open_index(catalog, NULL, options);
+  if (!ix) return 1;
+  char *blob = NULL;
+  size_t len = 0;
+  tsift_error err;
+  int rc = 0;
+  if (tsift_index_snapshot(ix, &blob, &len, &err) != TSIFT_OK) {
+    rc = report(&err);
+  } else {
+    FILE *f = fopen(output, "wb");
+    if (!f || fwrite(blob, 1, len, f) != len || fclose(f) != 0) {
+      fprintf(stderr, "toolsift: io: cannot write %s\n", output);
+      rc = 1;
+    }
+  }
+  tsift_free(blob);
+  tsift_index_free(ix);
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -177,6 +216,8 @@ int main(int argc, char **argv) {
       rc = report(&err);
     else
       rc = print_and_free(out, out_len, 1);
+  } else if (strcmp(cmd, "build") == 0) {
+    rc = cli_build(a.catalog, a.options, a.output);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||
              strcmp(cmd, "docs") == 0) {
     long limit = a.limit ? parse_count(a.limit) : 0, k = parse_count(a.k);
@@ -188,9 +229,9 @@ int main(int argc, char **argv) {
       /* rank is the outside-evaluation contract: any unique id is a key there. */
       const char *opts = a.options;
       if (!opts && strcmp(cmd, "rank") == 0 && !a.strict_ids) opts = "{\"ids\":\"lenient\"}";
-      tsift_index *ix = open_index(a.catalog, opts);
+      tsift_index *ix = open_index(a.catalog, a.index, opts);
       if (!ix) {
-        rc = a.catalog ? 1 : 2;
+        rc = (a.catalog || a.index) ? 1 : 2;
       } else if (strcmp(cmd, "search") == 0) {
         char opts[64];
         if (a.limit && a.explain) snprintf(opts, sizeof opts, "{\"limit\":%ld,\"explain\":true}", limit);

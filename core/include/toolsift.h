@@ -157,6 +157,19 @@ TSIFT_API tsift_status tsift_index_info_json(const tsift_index *index, char **ou
 TSIFT_API tsift_status tsift_index_documents_json(const tsift_index *index, char **out,
                                                   size_t *out_len, tsift_error *err);
 
+/* ---- snapshots (SPEC S11) --------------------------------------------- */
+
+/* Write the index as a versioned binary snapshot (analyser and ranker
+ * versions, fingerprint, sha256 checksum). Caller frees *out. */
+TSIFT_API tsift_status tsift_index_snapshot(const tsift_index *index, char **out, size_t *out_len,
+                                            tsift_error *err);
+/* Load a snapshot without re-analysing the catalog. Another format,
+ * ranker, analyser or Unicode version, a truncated or corrupted blob, or a
+ * checksum mismatch is TSIFT_E_SNAPSHOT. The index gives byte-identical
+ * results to one built from the catalog. */
+TSIFT_API tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_index **out,
+                                                 tsift_error *err);
+
 /* ---- text analysis (exposed for tests and tooling) -------------------- */
 
 /*

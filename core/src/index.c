@@ -39,7 +39,7 @@ long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n) {
   }
 }
 
-static int rehash(tsift_index *ix, size_t nslots) {
+int tsift_index_rehash(tsift_index *ix, size_t nslots) {
   uint32_t *slots = tsift_calloc_array(nslots, sizeof *slots);
   if (!slots) return -1;
   for (size_t t = 0; t < ix->nterms; t++) {
@@ -57,7 +57,7 @@ static int rehash(tsift_index *ix, size_t nslots) {
 static long intern(tsift_index *ix, const char *s, size_t n) {
   long found = tsift_term_lookup(ix, s, n);
   if (found >= 0) return found;
-  if ((ix->nterms + 1) * 2 > ix->nslots && rehash(ix, ix->nslots ? ix->nslots * 2 : 1024)) return -1;
+  if ((ix->nterms + 1) * 2 > ix->nslots && tsift_index_rehash(ix, ix->nslots ? ix->nslots * 2 : 1024)) return -1;
   if (ix->nterms == ix->terms_cap) {
     size_t c1 = ix->terms_cap, c2 = ix->terms_cap;
     if (tsift_grow((void **)&ix->term_off, &c1, ix->nterms + 1, sizeof *ix->term_off)) return -1;
@@ -206,7 +206,7 @@ static void sort_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t
  * documents in id order, each as id, trust class and its fields' tokens;
  * then ranker version, weights and stopwords. Tool and key order in the
  * catalog cannot change it. */
-static tsift_status compute_fingerprint(tsift_index *ix, tsift_error *err) {
+tsift_status tsift_index_fingerprint(tsift_index *ix, tsift_error *err) {
   uint32_t *order = tsift_calloc_array(ix->n + 1, sizeof *order);
   uint32_t *tmp = tsift_calloc_array(ix->n + 1, sizeof *tmp);
   if (!order || !tmp) {
@@ -339,6 +339,7 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
   tsift_id_rule ids;
   tsift_status st = read_build_options(options_json, options_len, &ix->stopwords, &ids, ix->weights, err);
   if (!st) st = tsift_catalog_parse(catalog_json, catalog_len, ids, &ix->catalog, err);
+  ix->lenient_ids = ids == TSIFT_IDS_LENIENT;
   if (st) {
     tsift_index_free(ix);
     return st;
@@ -388,7 +389,7 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
                                 ix->field_off[d * TSIFT_FIELD_COUNT + f];
     st = build_postings(ix, err);
   }
-  if (!st) st = compute_fingerprint(ix, err);
+  if (!st) st = tsift_index_fingerprint(ix, err);
   if (st) {
     tsift_index_free(ix);
     return st;

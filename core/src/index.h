@@ -54,9 +54,15 @@ struct tsift_index {
 
   uint64_t field_len_sum[TSIFT_FIELD_COUNT];
   double weights[TSIFT_FIELD_COUNT];
+  uint8_t lenient_ids; /* built with {"ids":"lenient"} */
   tsift_stopwords stopwords;
   char fingerprint[65];
 };
+
+/* Rebuild the term hash table with `nslots` (a power of two) slots. */
+int tsift_index_rehash(tsift_index *ix, size_t nslots);
+/* Compute ix->fingerprint from the documents, weights and stopwords. */
+tsift_status tsift_index_fingerprint(tsift_index *ix, tsift_error *err);
 
 /* Statistics of the authorised universe (SPEC S6). allowed == NULL: all. */
 typedef struct tsift_stats {
