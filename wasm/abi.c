@@ -22,6 +22,8 @@
  *   tsift_wasm_session_set_ranker(s, kind_cstr | 0, out) -> status  (two-phase host ranker)
  *   tsift_wasm_session_ranked(s, ids_json | 0, len, out) -> status
  *   tsift_wasm_session_free(s)
+ *   tsift_wasm_index_snapshot(h, out) -> status        (out: the snapshot bytes)
+ *   tsift_wasm_index_from_snapshot(bytes, len, out) -> status (slot 0: handle)
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -232,4 +234,26 @@ int32_t tsift_wasm_session_ranked(tsift_session *s, const char *ids, size_t len,
   size_t out_len = 0;
   tsift_status st = tsift_session_ranked(s, ids, len, &bytes, &out_len, &err);
   return finish(out, st, bytes, out_len, &err);
+}
+
+/* ---- snapshots -------------------------------------------------------- */
+
+EXPORT(tsift_wasm_index_snapshot)
+int32_t tsift_wasm_index_snapshot(const tsift_index *index, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_index_snapshot(index, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+/* On success slot 0 is the index handle (as for index_new). */
+EXPORT(tsift_wasm_index_from_snapshot)
+int32_t tsift_wasm_index_from_snapshot(const char *bytes, size_t len, uint32_t *out) {
+  tsift_error err;
+  tsift_index *index = NULL;
+  tsift_status st = tsift_index_from_snapshot(bytes, len, &index, &err);
+  if (st != TSIFT_OK) return fail(out, &err);
+  put_out(out, index, 0);
+  return 0;
 }
