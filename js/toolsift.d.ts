@@ -170,6 +170,14 @@ export class Toolsift {
     /** An options object, or raw options JSON text passed verbatim. */
     options?: IndexOptions | string,
   ): Index;
+  /**
+   * Start a session (one agent run, SPEC S7). `config` is the session
+   * configuration object, its JSON text, or raw JSON bytes (passed through
+   * untouched). Its `catalog` must be a catalog object or array: a catalog
+   * path is resolved only by the CLIs. Throws ToolsiftError ('config', 'json',
+   * 'utf8', 'limit', 'nomem', 'arg').
+   */
+  createSession(config: SessionConfig | string | Uint8Array | ArrayBuffer, options?: SessionOptions): Session;
   /** Analyse text as a query. */
   analyze(text: string, options?: AnalyzerOptions | string): Analysis;
   /** The core's analysis JSON, byte-exact. */
@@ -188,6 +196,181 @@ export class Index {
   documents(): DocumentsResult;
   documentsJSON(): string;
   /** Release the index (idempotent). Any later call throws code 'state'. */
+  free(): void;
+  readonly freed: boolean;
+}
+
+// ---- sessions (SPEC S6, S7, S9) ----------------------------------------------
+
+export interface SessionSearchConfig {
+  /** The search meta-tool's name (default 'search_tools'); must not collide with any tool. */
+  toolName?: string | null;
+  /** Catalog ids on the menu from the start (after the agent's tools). */
+  alwaysLoaded?: string[] | null;
+  /** Id prefixes: the searchable universe is narrowed to ids starting with one of them. */
+  namespaces?: string[] | null;
+  /** Page size ceiling of one search: 1..50, default 5. */
+  maxPerSearch?: number | null;
+  /** Tools searches may load in the run: 0..200, default 20. */
+  maxLoaded?: number | null;
+  /** Searches in the run: 0..200, default 25. */
+  maxSearches?: number | null;
+  /** Budget on the characters of the searched tools' specs: 1..10,000,000, or null for none. */
+  maxMenuChars?: number | null;
+  /** Stopwords of the catalog index: null = built-in list, [] = none. */
+  stopwords?: string[] | null;
+}
+
+/** The session configuration (the same object as the C API and the CLI's config file). */
+export interface SessionConfig {
+  /** The loop id in decision ids, ^[A-Za-z0-9_.:-]{1,128}$ (default 'agent'). */
+  loop?: string | null;
+  /** The agent's own tools (any catalog shape): always on the menu. */
+  tools?: CatalogTool[] | null;
+  /** The searchable catalog (a path is only resolved by the CLIs). */
+  catalog: Catalog;
+  search?: SessionSearchConfig | null;
+  /** Accepted and ignored for now (the skills issue). */
+  skills?: unknown;
+}
+
+export type DivergenceMode = 'fail' | 'warn' | 'off';
+
+export interface SessionOptions {
+  /**
+   * Recorded decisions to replay: JSON text (an array or JSON Lines), raw
+   * bytes, or an array of decisions. An empty journal replays a run that made
+   * no decision; null/undefined means a live run.
+   */
+  journal?: string | Uint8Array | ArrayBuffer | Decision[] | null;
+  /** What a replay that departs from the journal does (default 'fail'). */
+  divergence?: DivergenceMode;
+}
+
+/** One accepted search (SPEC S9). */
+export interface Decision {
+  /** `<loop>#turn:<i>:tool:<j>:search` */
+  id: string;
+  source: 'agent-tool-search' | string;
+  value: {
+    /** Ranker kind, e.g. 'bm25f-1'. */
+    ranker: string;
+    /** The query, cut at 200 characters. */
+    query: string;
+    /** Result ids in rank order. */
+    results: string[];
+    /** The results that were loaded onto the menu. */
+    loaded: string[];
+  };
+}
+
+export interface SearchToolsHit {
+  /** The catalog id: the name the model calls it by. */
+  name: string;
+  /** One line, bounded; withheld for un-vouched and tainted tools. */
+  description: string;
+  /** False when it did not fit maxLoaded / maxMenuChars or is tainted. */
+  loaded: boolean;
+}
+
+/** The answer to an accepted search_tools call. */
+export interface SearchToolsResult {
+  tools: SearchToolsHit[];
+  note?: string;
+  /** Present when a hit names a remote un-vouched or tainted tool: fence the page as data. */
+  tainted?: true;
+}
+
+/** A refusal: a typed result that records nothing. */
+export interface CallRefusal {
+  error: 'invalid_input' | 'search_limit_reached' | 'not_on_menu' | string;
+  message: string;
+  /** not_on_menu: the called name, cut at 64 bytes. */
+  tool?: string;
+}
+
+/** The answer to a call of a tool on the menu (the host may dispatch it). */
+export interface CallAllowed {
+  allowed: true;
+}
+
+export interface CallOutput {
+  call: { turn: number; call: number; tool: string };
+  result: SearchToolsResult | CallRefusal | CallAllowed;
+  /** The decision an accepted search recorded, else null. */
+  decision: Decision | null;
+  /** Replay notes: dropped record entries, divergence in 'warn' mode. */
+  warnings?: string[];
+}
+
+export type MenuFormat = 'mcp' | 'openai' | 'anthropic';
+
+export interface McpToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+export interface OpenAIToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+export interface AnthropicToolSpec {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+export interface SessionMetrics {
+  searches: number;
+  refusals: number;
+  /** Hits over all searches. */
+  hits: number;
+  noMatch: number;
+  /** Tools loaded by searches. */
+  loaded: number;
+  rankerCalls: number;
+  /** Searches served from the journal. */
+  replayed: number;
+  /** Tools on the menu, the meta-tool included. */
+  menu: number;
+  /** Characters of the searched tools' specs (counted with maxMenuChars). */
+  menuChars: number;
+  /** sha256 hex of the catalog's search documents and the session configuration. */
+  fingerprint: string;
+}
+
+export class Session {
+  /**
+   * Handle one model tool call: turn, call index within the turn (integers
+   * 0..4294967295), the tool's name and its arguments (an object, or JSON
+   * text / bytes passed verbatim; undefined = {}). search_tools calls are
+   * answered with a page and a decision; other calls are checked against the
+   * menu. Throws 'diverged' (replay in 'fail' mode), 'arg', 'state'.
+   */
+  call(turn: number, callIndex: number, tool: string, args?: unknown): CallOutput;
+  /** The core's output JSON of call(), byte-exact. */
+  callJSON(turn: number, callIndex: number, tool: string, args?: unknown): string;
+  /** The menu in a provider's shape (default 'mcp'). */
+  menu(format?: 'mcp'): { tools: McpToolSpec[] };
+  menu(format: 'openai'): OpenAIToolSpec[];
+  menu(format: 'anthropic'): AnthropicToolSpec[];
+  menu(format?: MenuFormat): { tools: McpToolSpec[] } | OpenAIToolSpec[] | AnthropicToolSpec[];
+  /** The menu JSON, byte-exact. */
+  menuJSON(format?: MenuFormat): string;
+  /** The decisions recorded so far. */
+  journal(): Decision[];
+  /** The decisions recorded so far as JSON Lines ('' when none), as the CLI writes them. */
+  journalJSONL(): string;
+  metrics(): SessionMetrics;
+  metricsJSON(): string;
+  /** metrics().fingerprint */
+  readonly fingerprint: string;
+  /** Serve every remaining journal decision as the search it records (the recorded run's menu without its calls). */
+  applyJournal(): void;
+  /** End of a replayed run. Throws 'diverged' in 'fail' mode when decisions were never asked for. */
+  finish(): { unasked: string[] };
+  finishJSON(): string;
+  /** Release the session (idempotent). Any later call throws code 'state'. */
   free(): void;
   readonly freed: boolean;
 }

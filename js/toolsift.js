@@ -158,12 +158,13 @@ function asBytes(value) {
   return encoder.encode(value);
 }
 
-// Frees index handles whose Index objects were dropped without free().
+// Frees index and session handles whose objects were dropped without free().
+// `release` names the export that frees the handle.
 const registry =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry(({ ex, handle }) => {
+    ? new FinalizationRegistry(({ ex, handle, release }) => {
         try {
-          ex.tsift_wasm_index_free(handle);
+          ex[release](handle);
         } catch {
           /* the instance is gone: nothing left to free */
         }
@@ -255,6 +256,48 @@ export class Toolsift {
     return new Index(this, ex, handle);
   }
 
+  /**
+   * Start a session (one agent run, SPEC S7). `config` is the session
+   * configuration: an object (JSON.stringify'd), JSON text, or raw JSON bytes
+   * passed through untouched. Its `catalog` must be a catalog object or array:
+   * a catalog path is resolved only by the CLIs.
+   * `journal`: recorded decisions to replay — JSON text (an array or JSON
+   * Lines), raw bytes, or an array of decision objects. An empty journal is a
+   * replay of a run that made no decision. `divergence`: 'fail' (default),
+   * 'warn' or 'off'.
+   */
+  createSession(config, { journal, divergence } = {}) {
+    const cfg =
+      typeof config === 'string' || config instanceof ArrayBuffer || ArrayBuffer.isView(config)
+        ? asBytes(config)
+        : asBytes(JSON.stringify(config) ?? '');
+    let j = null;
+    if (journal !== undefined && journal !== null) {
+      if (Array.isArray(journal)) j = encoder.encode(JSON.stringify(journal));
+      else if (typeof journal === 'string' || journal instanceof ArrayBuffer || ArrayBuffer.isView(journal)) {
+        j = asBytes(journal);
+      } else {
+        throw new ToolsiftError(
+          'arg',
+          'createSession: journal must be JSON text, bytes or an array of decisions',
+          STATUS_ARG,
+        );
+      }
+      // The ABI reads a zero-length journal as "no journal"; the C API reads
+      // an empty (non-NULL) journal as an empty record. Keep the C meaning.
+      if (j.length === 0) j = encoder.encode('[]');
+    }
+    const o = divergence === undefined ? null : encoder.encode(JSON.stringify({ divergence }));
+    const ex = this.#ex;
+    const handle = this._call(
+      [cfg, j, o],
+      ([cp, jp, op], out) =>
+        ex.tsift_wasm_session_new(cp, cfg.length, jp, j ? j.length : 0, op, o ? o.length : 0, out),
+      { handleResult: true },
+    );
+    return new Session(this, ex, handle);
+  }
+
   /** Analyse `text` as a query: { tokens, stopwords, terms }. */
   analyze(text, opts = {}) {
     return JSON.parse(this.analyzeJSON(text, opts));
@@ -299,7 +342,7 @@ export class Index {
     this.#ts = ts;
     this.#ex = ex;
     this.#handle = handle;
-    registry?.register(this, { ex, handle }, this.#token);
+    registry?.register(this, { ex, handle, release: 'tsift_wasm_index_free' }, this.#token);
   }
 
   #live() {
@@ -381,6 +424,183 @@ export class Index {
     this.#handle = 0;
     registry?.unregister(this.#token);
     this.#ex.tsift_wasm_index_free(h);
+  }
+
+  /** True once free() has run. */
+  get freed() {
+    return !this.#handle;
+  }
+}
+
+const U32_MAX = 0xffffffff;
+const MENU_FORMAT_MESSAGE = 'menu: format must be "mcp", "openai" or "anthropic"';
+
+function checkU32(value, what) {
+  if (!Number.isInteger(value) || value < 0 || value > U32_MAX) {
+    throw new ToolsiftError('arg', `session call: ${what} must be an integer from 0 to ${U32_MAX}`, STATUS_ARG);
+  }
+}
+
+// Tool names and arguments: text, or raw bytes passed through untouched.
+function textOrBytes(value) {
+  return typeof value === 'string' ? encoder.encode(value) : asBytes(value);
+}
+
+function isBytes(value) {
+  return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
+}
+
+/**
+ * One agent run: the model-facing menu, the search meta-tool and the record
+ * of decisions (SPEC S6, S7, S9). Made by Toolsift#createSession. Free it
+ * with free(); a finalizer frees it if you forget.
+ */
+export class Session {
+  #ts;
+  #ex;
+  #handle;
+  #token = {};
+
+  constructor(ts, ex, handle) {
+    this.#ts = ts;
+    this.#ex = ex;
+    this.#handle = handle;
+    registry?.register(this, { ex, handle, release: 'tsift_wasm_session_free' }, this.#token);
+  }
+
+  #live() {
+    if (!this.#handle) throw new ToolsiftError('state', 'session has been freed', STATUS_STATE);
+    return this.#handle;
+  }
+
+  #run(inputs, call) {
+    const h = this.#live();
+    return this.#ts._call(inputs, (ptrs, out) => call(h, ptrs, out));
+  }
+
+  // The core's output bytes of one call (the CLI writes these as they are).
+  _callBytes(turn, callIndex, tool, args) {
+    this.#live();
+    checkU32(turn, 'turn');
+    checkU32(callIndex, 'call index');
+    if (typeof tool !== 'string' && !isBytes(tool)) {
+      throw new ToolsiftError('arg', 'session call: tool must be a string', STATUS_ARG);
+    }
+    let a;
+    if (args === undefined) a = encoder.encode('{}');
+    else if (typeof args === 'string' || isBytes(args)) a = textOrBytes(args);
+    else {
+      let text;
+      try {
+        text = JSON.stringify(args);
+      } catch (e) {
+        throw new ToolsiftError('arg', `session call: args: ${e.message}`, STATUS_ARG);
+      }
+      if (text === undefined) {
+        throw new ToolsiftError('arg', 'session call: args must be an object or JSON text', STATUS_ARG);
+      }
+      a = encoder.encode(text);
+    }
+    const t = textOrBytes(tool);
+    return this.#run([t, a], (h, [tp, ap], out) =>
+      this.#ex.tsift_wasm_session_call(h, turn, callIndex, tp, t.length, ap, a.length, out),
+    );
+  }
+
+  /**
+   * Handle one model tool call: turn `turn`, call `callIndex` of that turn,
+   * the tool's name and its arguments (an object, or JSON text passed
+   * verbatim; undefined = {}). Returns the core's output JSON, byte-exact:
+   * {"call":{…},"result":{…},"decision":{…}|null[,"warnings":[…]]}.
+   */
+  callJSON(turn, callIndex, tool, args) {
+    return decoder.decode(this._callBytes(turn, callIndex, tool, args));
+  }
+
+  /** callJSON, parsed: { call, result, decision, warnings? }. */
+  call(turn, callIndex, tool, args) {
+    return JSON.parse(this.callJSON(turn, callIndex, tool, args));
+  }
+
+  _menuBytes(format = 'mcp') {
+    this.#live();
+    if (typeof format !== 'string' || format.includes('\0')) {
+      throw new ToolsiftError('arg', MENU_FORMAT_MESSAGE, STATUS_ARG);
+    }
+    const f = encoder.encode(`${format}\0`); // the export reads a C string
+    return this.#run([f], (h, [fp], out) => this.#ex.tsift_wasm_session_menu(h, fp, out));
+  }
+
+  /** The menu JSON: 'mcp' ({"tools":[…]}), 'openai' or 'anthropic' (arrays). */
+  menuJSON(format = 'mcp') {
+    return decoder.decode(this._menuBytes(format));
+  }
+
+  /** menuJSON, parsed. */
+  menu(format = 'mcp') {
+    return JSON.parse(this.menuJSON(format));
+  }
+
+  _journalBytes() {
+    return this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_journal(h, out));
+  }
+
+  /** The decisions recorded so far as JSON Lines (empty when none). */
+  journalJSONL() {
+    return decoder.decode(this._journalBytes());
+  }
+
+  /** The decisions recorded so far. */
+  journal() {
+    return this.journalJSONL()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+  }
+
+  /** Raw JSON of metrics(). */
+  metricsJSON() {
+    return decoder.decode(this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_metrics(h, out)));
+  }
+
+  /** Counters without query text: searches, refusals, hits, rankerCalls, replayed, … */
+  metrics() {
+    return JSON.parse(this.metricsJSON());
+  }
+
+  /** The session fingerprint (sha256 hex of the catalog's documents and the configuration). */
+  get fingerprint() {
+    return this.metrics().fingerprint;
+  }
+
+  /**
+   * Serve every remaining journal decision as the search it records: the
+   * menu a recorded run ended with, without its calls.
+   */
+  applyJournal() {
+    this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_apply_journal(h, out));
+  }
+
+  /** Raw JSON of finish(). */
+  finishJSON() {
+    return decoder.decode(this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_finish(h, out)));
+  }
+
+  /**
+   * End of a replayed run: { unasked: [ids of journal decisions never asked
+   * for] }. Throws code 'diverged' when any are left in 'fail' mode.
+   */
+  finish() {
+    return JSON.parse(this.finishJSON());
+  }
+
+  /** Release the session. Safe to call more than once. */
+  free() {
+    if (!this.#handle) return;
+    const h = this.#handle;
+    this.#handle = 0;
+    registry?.unregister(this.#token);
+    this.#ex.tsift_wasm_session_free(h);
   }
 
   /** True once free() has run. */

@@ -8,13 +8,18 @@
 //     plus fixed multilingual / odd strings, and raw invalid UTF-8;
 //   - search --explain for ~30 of them, analyze for the odd strings;
 //   - docs and info of the catalog;
-//   - rank over ../shared/catalogs/all.json when it exists.
+//   - rank over ../shared/catalogs/all.json when it exists;
+//   - sessions (tests/fixtures/session): `session run --journal-out`, `session
+//     replay` on the native journal and on tampered copies, `session menu` in
+//     every format with and without a journal, odd calls lines and config
+//     files (the CLIs parse them with cJSON), and their error paths, comparing
+//     stderr too; the journals each CLI writes must be byte-identical.
 // Usage: node tests/parity/parity.mjs [module.wasm ...]
 //   (default: build/wasm/toolsift.wasm and build/wasm/toolsift.emcc.wasm,
 //    each one that exists). Exit 1 on any difference.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -152,9 +157,9 @@ function toJsonl(queries) {
 
 // ---- running and comparing -------------------------------------------------
 
-function run(cmd, args, env) {
+function run(cmd, args, env, cwd = ROOT) {
   const r = spawnSync(cmd, args, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     maxBuffer: 1 << 30,
   });
@@ -193,7 +198,8 @@ if (!existsSync(CATALOG)) {
 const tmp = mkdtempSync(path.join(tmpdir(), 'toolsift-parity-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
-const cases = []; // { name, args, mustSucceed }
+const cases = []; // { name, args, mustSucceed, expectStatus?, compareStderr?, cwd? }
+const JOURNAL_OUT = '@journal-out@'; // in args: a per-run output file, compared too
 function addCatalogCases(label, catalogPath, opts) {
   const catalog = JSON.parse(readFileSync(catalogPath, 'utf8'));
   const queries = buildQueries(catalog, opts);
@@ -244,6 +250,174 @@ cases.push({
 for (const q of ODD.filter((s) => s.trim() && !s.includes('\u0000'))) {
   cases.push({ name: `analyze ${JSON.stringify(q.slice(0, 30))}`, args: ['analyze', q], mustSucceed: true });
 }
+// ---- sessions -----------------------------------------------------------------
+
+function addSessionCases() {
+  const F = 'tests/fixtures/session';
+  const config = `${F}/config.json`;
+  const calls = `${F}/calls.jsonl`;
+  if (!existsSync(path.join(ROOT, config)) || !existsSync(path.join(ROOT, calls))) {
+    fail(`${F}/config.json or calls.jsonl is missing`);
+  }
+  // The native journal of the fixture run: replayed as-is and tampered with.
+  const journalPath = path.join(tmp, 'session-native.jsonl');
+  const made = run(NATIVE, ['session', 'run', '--config', config, '--calls', calls, '--journal-out', journalPath], {});
+  if (made.status !== 0 || !existsSync(journalPath)) {
+    fail(`native session run failed: ${made.stderr.toString().trim()}`);
+  }
+  const journal = readFileSync(journalPath, 'utf8');
+  const decisions = journal.trimEnd().split('\n').map((l) => JSON.parse(l));
+  if (decisions.length < 5) fail(`the fixture run recorded only ${decisions.length} decisions`);
+
+  // Tampered: forged, hidden, duplicate and wrong-typed ids, a widened
+  // `loaded`, a non-array, a non-object value, a dropped decision and one
+  // that is never asked for.
+  const t = structuredClone(decisions);
+  t[0].value.results = ['nope__forged', ...t[0].value.results, t[0].value.results[0], 17, 'filesystem__read_file'];
+  t[0].value.loaded = [...t[0].value.loaded, 'nope__forged', 'stripe__create_refund'];
+  t[1].value.results = [...t[1].value.results].reverse();
+  t[2].value.loaded = 'everything';
+  t[3].value = ['not', 'an', 'object'];
+  t.splice(4, 1);
+  t.push({ ...decisions[0], id: 'parity#turn:99:tool:0:search' });
+  const tampered = path.join(tmp, 'session-tampered.jsonl');
+  writeFileSync(tampered, t.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const asArray = path.join(tmp, 'session-journal-array.json');
+  writeFileSync(asArray, JSON.stringify(decisions, null, 1));
+  const empty = path.join(tmp, 'session-empty.jsonl');
+  writeFileSync(empty, '');
+
+  const add = (name, args, opts = {}) =>
+    cases.push({ name: `session ${name}`, args: ['session', ...args], compareStderr: true, ...opts });
+  const ok = { expectStatus: 0 };
+  add('run --journal-out', ['run', '--config', config, '--calls', calls, '--journal-out', JOURNAL_OUT], ok);
+  add('replay (native journal)', ['replay', '--config', config, '--calls', calls, '--journal', journalPath,
+    '--journal-out', JOURNAL_OUT], ok);
+  add('replay (journal as a JSON array)', ['replay', '--config', config, '--calls', calls, '--journal', asArray], ok);
+  add('replay (tampered, --divergence warn)', ['replay', '--config', config, '--calls', calls, '--journal', tampered,
+    '--divergence', 'warn', '--journal-out', JOURNAL_OUT], ok);
+  add('replay (tampered, --divergence off)', ['replay', '--config', config, '--calls', calls, '--journal', tampered,
+    '--divergence', 'off'], ok);
+  add('replay (tampered, fail)', ['replay', '--config', config, '--calls', calls, '--journal', tampered,
+    '--journal-out', JOURNAL_OUT], { expectStatus: 1 });
+  add('replay (empty journal, fail)', ['replay', '--config', config, '--calls', calls, '--journal', empty],
+    { expectStatus: 1 });
+  for (const format of ['mcp', 'openai', 'anthropic']) {
+    add(`menu --format ${format}`, ['menu', '--config', config, '--format', format], ok);
+    add(`menu --format ${format} --journal`, ['menu', '--config', config, '--journal', journalPath, '--format', format], ok);
+  }
+  add('menu (default format, tampered journal, warn)', ['menu', '--config', config, '--journal', tampered,
+    '--divergence', 'warn'], ok);
+  add('menu (tampered journal, fail: applied as recorded)', ['menu', '--config', config, '--journal', tampered], ok);
+  add('menu --calls --journal-out', ['menu', '--config', config, '--calls', calls, '--format', 'openai',
+    '--journal-out', JOURNAL_OUT], ok);
+
+  // Calls lines as cJSON reads them: a BOM, CRLF, duplicate keys, trailing
+  // data, fractional and huge numbers, escapes (an escaped NUL ends a C
+  // string), invalid UTF-8, wrong types, blank lines, bad lines.
+  const odd = path.join(tmp, 'session-odd.jsonl');
+  writeFileSync(odd, Buffer.concat([
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    Buffer.from([
+      '{"turn":0,"call":0,"tool":"search_tools","args":{"query":"slack","query":"github"}} trailing',
+      '{"turn":0,"call":1,"tool":"search_tools","args":{"query":"pods","limit":2.0}}\r',
+      '{"turn":0,"call":2,"tool":"search_tools","args":{"query":"kubernetes","limit":1e999}}',
+      '{"turn":0,"call":3,"tool":"search_tools","args":{"query":"caf\\u00e9 \\ud83d\\ude00 \\/ \\u0000 hidden"}}',
+      '{"turn":0,"call":4,"tool":"search_tools","args":{"query":"merge","limit":-0}}',
+      '{"turn":0,"call":5,"tool":"search_tools","args":{"query":"deploy","limit":3.5e0}}',
+      '{"turn":1.9,"call":2.2,"tool":"slack__send_message"}',
+      '{"turn":1,"call":3,"tool":"search\\u0000_tools","args":{"query":"git"}}',
+      '{"turn":-1,"call":0,"tool":"x"}',
+      '{"turn":4294967295,"call":4294967296,"tool":"x"}',
+      '{"turn":4294967295,"call":4294967295,"tool":"reply","args":[1,"2",{"a":null}]}',
+      '   \t',
+      'not json',
+      '["turn",0]',
+      '{"turn":"1","call":0,"tool":"x"}',
+      '{"turn":2,"call":0,"tool":"search_tools","args":{"query":"x","extra":{"deep":[1.5,true,false,null,"\\t"]}}}',
+    ].join('\n')),
+    Buffer.from('\n{"turn":3,"call":0,"tool":"search_tools","args":{"query":"caf'),
+    Buffer.from([0xc3, 0x28, 0xff]),
+    Buffer.from('"}}\n{"turn":3,"call":1,"tool":"'),
+    Buffer.from([0xff]),
+    Buffer.from(' bad name"}\n'),
+  ]));
+  add('run (odd calls lines)', ['run', '--config', config, '--calls', odd, '--journal-out', JOURNAL_OUT],
+    { expectStatus: 1 });
+  add('replay (odd calls lines, empty journal, warn)', ['replay', '--config', config, '--calls', odd,
+    '--journal', empty, '--divergence', 'warn'], { expectStatus: 1 });
+
+  // Configuration files as cJSON reads and re-serialises them: numbers and
+  // escapes in the config and the catalog (their specs reach the menu), a
+  // BOM, trailing data, a repeated key, bare catalog paths, error paths.
+  const catalogFile = path.join(tmp, 'session-odd-catalog.json');
+  const catalogText = JSON.stringify({
+    tools: [
+      {
+        id: 'num__tool',
+        name: 'num_tool',
+        description: 'Numbers \u00e9 \t tab "quoted" /slash/',
+        inputSchema: { type: 'object', properties: { n: { type: 'number', minimum: 0.25, maximum: 12345678.5 } } },
+      },
+      { id: 'other__tool', name: 'other_tool', description: 'Another numbers tool' },
+    ],
+  });
+  writeFileSync(catalogFile, '\ufeff' + catalogText.replace('12345678.5', '1.23456785e7').replace('0.25', '25e-2') +
+    '  trailing text');
+  const oddConfig = path.join(tmp, 'session-odd-config.json');
+  writeFileSync(oddConfig, '{"loop":"odd","tools":[{"name":"reply","description":"Reply \\u00e9 \\/","inputSchema":' +
+    '{"type":"object","properties":{"k":{"type":"integer","minimum":1.0,"maximum":1e2,"default":-0,' +
+    '"multipleOf":0.30000000000000004,"const":1e400}}}}],' +
+    `"catalog":${JSON.stringify(catalogFile)},"search":{"maxPerSearch":2.0,"alwaysLoaded":["num__tool"],` +
+    '"maxLoaded":6e0}, "catalog": "the first key wins"} trailing');
+  const oddCalls = path.join(tmp, 'session-odd-config-calls.jsonl');
+  writeFileSync(oddCalls, '{"turn":0,"call":0,"tool":"search_tools","args":{"query":"numbers tool"}}\n' +
+    '{"turn":0,"call":1,"tool":"num__tool","args":{"n":1.0}}\n');
+  add('run (odd config and catalog files)', ['run', '--config', oddConfig, '--calls', oddCalls,
+    '--journal-out', JOURNAL_OUT], ok);
+  for (const format of ['mcp', 'openai', 'anthropic']) {
+    add(`menu --format ${format} (odd config and catalog files)`, ['menu', '--config', oddConfig, '--format', format], ok);
+  }
+  const bare = path.join(tmp, 'session-bare');
+  mkdirSync(bare, { recursive: true });
+  writeFileSync(path.join(bare, 'cfg.json'), JSON.stringify({ catalog: 'cat.json' }));
+  writeFileSync(path.join(bare, 'cat.json'), JSON.stringify([{ name: 'only_tool', description: 'The only tool' }]));
+  cases.push({ name: 'session menu (config path without a folder)', args: ['session', 'menu', '--config', 'cfg.json'],
+    compareStderr: true, expectStatus: 0, cwd: bare });
+  writeFileSync(path.join(tmp, 'session-bad-catalog.json'), '{"tools": [');
+  writeFileSync(path.join(tmp, 'session-dup-catalog.json'), '[{"name":"a"},{"name":"a"}]');
+  const errors = {
+    'missing catalog file': JSON.stringify({ catalog: 'no-such-catalog.json' }),
+    'empty catalog path': JSON.stringify({ catalog: '' }),
+    'malformed catalog file': JSON.stringify({ catalog: 'session-bad-catalog.json' }),
+    'catalog with duplicate ids': JSON.stringify({ catalog: 'session-dup-catalog.json' }),
+    'bad cap': JSON.stringify({ catalog: catalogFile, search: { maxLoaded: 500 } }),
+    'unknown key': JSON.stringify({ catalog: catalogFile, serach: {} }),
+    collision: JSON.stringify({ tools: [{ name: 'num__tool' }], catalog: catalogFile }),
+    'malformed config': '{"catalog": ',
+    'empty config': '',
+    'invalid UTF-8 in config': Buffer.concat([Buffer.from('{"loop":"'), Buffer.from([0xff]),
+      Buffer.from(`","catalog":${JSON.stringify(catalogFile)}}`)]),
+  };
+  for (const [name, text] of Object.entries(errors)) {
+    const file = path.join(tmp, `session-error-${name.replace(/\W+/g, '-')}.json`);
+    writeFileSync(file, text);
+    add(`error: ${name}`, ['run', '--config', file, '--calls', calls, '--journal-out', JOURNAL_OUT],
+      { expectStatus: 1 });
+  }
+  const missing = path.join(tmp, 'session-no-such-file.jsonl');
+  add('error: unreadable journal and calls', ['replay', '--config', config, '--calls', missing, '--journal', missing],
+    { expectStatus: 1 });
+  add('error: unwritable --journal-out', ['run', '--config', config, '--calls', calls, '--journal-out', tmp],
+    { expectStatus: 1 });
+  add('error: bad --format', ['menu', '--config', config, '--format', 'xml'], { expectStatus: 1 });
+  for (const args of [[], ['run'], ['walk', '--config', config], ['walk', '--bogus'], ['run', '--config'],
+    ['replay', '--config', config, '--calls', calls], ['run', '--config', config, '--calls', calls, '--divergence', 'x'],
+    ['menu', '--config', config, 'stray']]) {
+    add(`usage: ${JSON.stringify(args)}`, args, { expectStatus: 2 });
+  }
+}
+
 // Error paths must agree too (stdout empty, same exit code and message).
 const badJsonl = path.join(tmp, 'bad.jsonl');
 writeFileSync(badJsonl, '{"id":1,"query":"ok"}\n{"id":2,"query":\n');
@@ -257,6 +431,8 @@ const dupCatalog = path.join(tmp, 'dup.json');
 writeFileSync(dupCatalog, '[{"name":"same"},{"name":"same"}]');
 cases.push({ name: 'duplicate id', args: ['info', '--catalog', dupCatalog], mustSucceed: false, compareStderr: true });
 
+addSessionCases();
+
 if (existsSync(ALL)) {
   addCatalogCases('all.json', ALL, { perTool: 2, maxTools: 200, seed: 2, ks: [10], lenient: true });
 } else {
@@ -265,17 +441,36 @@ if (existsSync(ALL)) {
 
 let differences = 0;
 let compared = 0;
+// A case may name a file the command writes (JOURNAL_OUT in its args): each
+// run writes its own copy, and the copies must be byte-identical too.
+let outputs = 0;
+function withOutput(args) {
+  const file = path.join(tmp, `out-${++outputs}.jsonl`);
+  return { file, args: args.map((a) => (a === JOURNAL_OUT ? file : a)) };
+}
+const readOrNull = (file) => (existsSync(file) ? readFileSync(file) : null);
+
 for (const c of cases) {
-  const native = run(NATIVE, c.args, {});
+  const n = withOutput(c.args);
+  const native = run(NATIVE, n.args, {}, c.cwd);
   if (c.mustSucceed && native.status !== 0) {
     console.log(`parity: native failed on ${c.name}: ${native.stderr.toString().trim()}`);
     differences++;
     continue;
   }
+  if (c.expectStatus !== undefined && native.status !== c.expectStatus) {
+    console.log(`parity: native exit ${native.status} on ${c.name}, expected ${c.expectStatus}: ` +
+      native.stderr.toString().trim());
+    differences++;
+    continue;
+  }
+  const nativeOut = readOrNull(n.file);
   for (const m of modules) {
-    const wasm = run(process.execPath, [CLI, ...c.args], { TOOLSIFT_WASM: m });
+    const w = withOutput(c.args);
+    const wasm = run(process.execPath, [CLI, ...w.args], { TOOLSIFT_WASM: m }, c.cwd);
     compared++;
     const label = `${c.name} [${path.basename(m)}]`;
+    const wasmOut = readOrNull(w.file);
     if (native.status !== wasm.status) {
       console.log(`parity: DIFF ${label}: exit ${native.status} native vs ${wasm.status} wasm`);
       console.log(`  native stderr: ${native.stderr.toString().trim()}`);
@@ -286,6 +481,10 @@ for (const c of cases) {
       differences++;
     } else if (c.compareStderr && !native.stderr.equals(wasm.stderr)) {
       console.log(`parity: DIFF ${label}: stderr ${firstDifference(native.stderr, wasm.stderr)}`);
+      differences++;
+    } else if (nativeOut === null ? wasmOut !== null : !wasmOut?.equals(nativeOut)) {
+      const show = (b) => b ?? Buffer.from('<not written>');
+      console.log(`parity: DIFF ${label}: written journal ${firstDifference(show(nativeOut), show(wasmOut))}`);
       differences++;
     }
   }

@@ -1,0 +1,329 @@
+// `toolsift session run | replay | menu` of the wasm CLI (js/cli.js) against
+// the module named by env TOOLSIFT_WASM: output bytes equal the binding's,
+// catalog paths, bad calls lines, journals, divergence, usage and errors.
+// (tests/parity/parity.mjs compares the same commands with the native CLI.)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+import { load } from '../../js/toolsift.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
+const CLI = path.join(ROOT, 'js/cli.js');
+
+const CATALOG = {
+  tools: [
+    { id: 'gh__create_issue', name: 'create_issue', description: 'Open a new issue in a repository' },
+    { id: 'gh__list_issues', name: 'list_issues', description: 'List issues of a repository' },
+    { id: 'jira__create_issue', name: 'create_issue', description: 'Create a Jira issue' },
+    { id: 'slack__send', name: 'send', description: 'Send a Slack message to a channel' },
+    { id: 'mail__send', name: 'send', description: 'Send an email message' },
+  ],
+};
+const CONFIG = {
+  loop: 'cli',
+  tools: [{ name: 'reply', description: 'Reply to the user' }],
+  catalog: 'catalogs/small.json',
+  search: { alwaysLoaded: ['mail__send'], maxPerSearch: 2, maxLoaded: 3 },
+};
+const CALLS = [
+  { turn: 0, call: 0, tool: 'search_tools', args: { query: 'create issue' } },
+  { turn: 0, call: 1, tool: 'gh__create_issue', args: { title: 'x' } },
+  { turn: 1, call: 0, tool: 'slack__send', args: {} },
+  { turn: 1, call: 1, tool: 'search_tools', args: { query: 'send a slack message' } },
+  { turn: 1, call: 2, tool: 'search_tools', args: { query: '' } },
+  { turn: 2, call: 0, tool: 'search_tools', args: { query: 'list issues', limit: 1 } },
+];
+
+let dir;
+let ts;
+let configPath;
+let callsPath;
+let expected; // what the binding prints for CALLS
+let journal;
+
+before(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'toolsift-session-cli-'));
+  await mkdir(path.join(dir, 'catalogs'));
+  await writeFile(path.join(dir, 'catalogs/small.json'), JSON.stringify(CATALOG));
+  configPath = path.join(dir, 'config.json');
+  await writeFile(configPath, JSON.stringify(CONFIG, null, 2));
+  callsPath = path.join(dir, 'calls.jsonl');
+  await writeFile(callsPath, CALLS.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  ts = await load(WASM);
+  const s = ts.createSession({ ...CONFIG, catalog: CATALOG });
+  try {
+    expected = CALLS.map((c) => s.callJSON(c.turn, c.call, c.tool, c.args) + '\n').join('');
+    journal = s.journalJSONL();
+  } finally {
+    s.free();
+  }
+});
+
+after(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args, opts = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, TOOLSIFT_WASM: WASM },
+    encoding: 'utf8',
+    cwd: opts.cwd ?? ROOT,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const file = (name) => path.join(dir, name);
+
+test('session run prints one core line per call and writes the journal', async () => {
+  const out = file('run.jsonl');
+  const r = cli(['session', 'run', '--config', configPath, '--calls', callsPath, '--journal-out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  assert.equal(r.stdout, expected);
+  const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines.length, 6);
+  assert.deepEqual(lines[0].decision.value.results, ['jira__create_issue', 'gh__create_issue']);
+  assert.deepEqual(lines[1].result, { allowed: true });
+  assert.equal(lines[2].result.error, 'not_on_menu');
+  assert.equal(lines[4].result.error, 'invalid_input');
+  assert.equal(await readFile(out, 'utf8'), journal);
+  assert.equal(journal.trimEnd().split('\n').length, 3);
+  // Without --journal-out nothing is written; the same lines are printed.
+  const again = cli(['session', 'run', '--calls', callsPath, '--config', configPath]);
+  assert.equal(again.stdout, expected);
+});
+
+test('session replay prints the same lines from the journal', async () => {
+  const j = file('replay.jsonl');
+  await writeFile(j, journal);
+  const r = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', j]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  assert.equal(r.stdout, expected);
+  // The journal may also be a JSON array.
+  const arr = file('replay-array.json');
+  await writeFile(arr, JSON.stringify(journal.trimEnd().split('\n').map((l) => JSON.parse(l))));
+  const r2 = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', arr]);
+  assert.equal(r2.status, 0, r2.stderr);
+  assert.equal(r2.stdout, expected);
+});
+
+test('session replay: divergence fail, warn and off', async () => {
+  const extra = JSON.parse(journal.split('\n')[0]);
+  extra.id = 'cli#turn:9:tool:9:search';
+  const tampered = file('tampered.jsonl');
+  await writeFile(tampered, journal + JSON.stringify(extra) + '\n');
+  const base = ['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', tampered];
+  // fail (the default): finish() reports the unasked decision; exit 1.
+  const fail = cli(base);
+  assert.equal(fail.status, 1);
+  assert.equal(fail.stdout, expected);
+  assert.equal(fail.stderr,
+    'toolsift: diverged: replay: 1 journal decision(s) never asked for, first "cli#turn:9:tool:9:search"\n');
+  for (const mode of ['warn', 'off']) {
+    const r = cli([...base, '--divergence', mode]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, expected);
+    assert.equal(r.stderr, 'toolsift: warning: {"unasked":["cli#turn:9:tool:9:search"]}\n');
+  }
+  // A journal missing a decision: fail → an error per call line that asked for it.
+  const short = file('short.jsonl');
+  await writeFile(short, journal.split('\n').slice(1).join('\n'));
+  const r = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', short]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr,
+    /^toolsift: diverged: calls line 1: replay: the journal has no decision "cli#turn:0:tool:0:search" at position 1\n/);
+  const warn = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', short,
+    '--divergence', 'warn']);
+  assert.equal(warn.status, 0, warn.stderr);
+  const first = JSON.parse(warn.stdout.split('\n')[0]);
+  assert.deepEqual(first.warnings, ['replay: the journal has no decision "cli#turn:0:tool:0:search" here; ranked live']);
+});
+
+test('session menu: three formats, with and without a journal', async () => {
+  const j = file('menu.jsonl');
+  await writeFile(j, journal);
+  const s = ts.createSession({ ...CONFIG, catalog: CATALOG });
+  const r = ts.createSession({ ...CONFIG, catalog: CATALOG }, { journal });
+  try {
+    r.applyJournal();
+    for (const format of ['mcp', 'openai', 'anthropic']) {
+      const plain = cli(['session', 'menu', '--config', configPath, '--format', format]);
+      assert.equal(plain.status, 0, plain.stderr);
+      assert.equal(plain.stdout, s.menuJSON(format) + '\n');
+      const replayed = cli(['session', 'menu', '--config', configPath, '--journal', j, '--format', format]);
+      assert.equal(replayed.status, 0, replayed.stderr);
+      assert.equal(replayed.stdout, r.menuJSON(format) + '\n');
+    }
+    assert.equal(cli(['session', 'menu', '--config', configPath]).stdout, s.menuJSON('mcp') + '\n');
+    assert.deepEqual(r.menu('anthropic').map((t) => t.name), [
+      'search_tools', 'reply', 'mail__send', 'jira__create_issue', 'gh__create_issue', 'slack__send',
+    ]);
+    // With --calls, menu runs the calls first (and prints them) instead of applying the journal.
+    const withCalls = cli(['session', 'menu', '--config', configPath, '--calls', callsPath, '--format', 'anthropic']);
+    assert.equal(withCalls.status, 0, withCalls.stderr);
+    assert.equal(withCalls.stdout, expected + r.menuJSON('anthropic') + '\n');
+  } finally {
+    s.free();
+    r.free();
+  }
+  const bad = cli(['session', 'menu', '--config', configPath, '--format', 'xml']);
+  assert.equal(bad.status, 1);
+  assert.equal(bad.stdout, '');
+  assert.equal(bad.stderr, 'toolsift: arg: menu: format must be "mcp", "openai" or "anthropic"\n');
+});
+
+test('a catalog path is relative to the configuration file; absolute paths as they are', async () => {
+  // From another working directory, the relative catalog still resolves.
+  const r = cli(['session', 'menu', '--config', configPath], { cwd: tmpdir() });
+  assert.equal(r.status, 0, r.stderr);
+  const abs = file('abs.json');
+  await writeFile(abs, JSON.stringify({ ...CONFIG, catalog: file('catalogs/small.json') }));
+  const a = cli(['session', 'run', '--config', abs, '--calls', callsPath]);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(a.stdout, expected);
+  // A catalog object inline works too.
+  const inline = file('inline.json');
+  await writeFile(inline, JSON.stringify({ ...CONFIG, catalog: CATALOG }));
+  assert.equal(cli(['session', 'run', '--config', inline, '--calls', callsPath]).stdout, expected);
+  // Missing and malformed catalog files.
+  const missing = file('missing.json');
+  await writeFile(missing, JSON.stringify({ catalog: 'catalogs/nope.json' }));
+  const m = cli(['session', 'menu', '--config', missing]);
+  assert.equal(m.status, 1);
+  assert.equal(m.stderr, `toolsift: io: cannot read ${path.join(dir, 'catalogs/nope.json')}: No such file or directory\n`);
+  await writeFile(file('catalogs/broken.json'), '{"tools": [');
+  const brokenCfg = file('broken-cfg.json');
+  await writeFile(brokenCfg, JSON.stringify({ catalog: 'catalogs/broken.json' }));
+  const b = cli(['session', 'menu', '--config', brokenCfg]);
+  assert.equal(b.status, 1);
+  assert.equal(b.stderr, 'toolsift: json: catalog file catalogs/broken.json is not valid JSON\n');
+});
+
+test('bad calls lines are reported with their number; the run goes on and the journal is kept', async () => {
+  const calls = file('bad-calls.jsonl');
+  await writeFile(calls, [
+    JSON.stringify(CALLS[0]),
+    '{"turn":0,"call":1}',
+    'not json',
+    '   ',
+    '{"turn":-1,"call":0,"tool":"x"}',
+    '{"turn":0,"call":4294967296,"tool":"x"}',
+    JSON.stringify(CALLS[3]),
+  ].join('\n'));
+  const out = file('bad-calls-journal.jsonl');
+  const r = cli(['session', 'run', '--config', configPath, '--calls', calls, '--journal-out', out]);
+  assert.equal(r.status, 1);
+  const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}}';
+  assert.equal(r.stderr, [2, 3, 5, 6].map((n) => `toolsift: calls line ${n}: ${msg}\n`).join(''));
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 2);
+  assert.equal(JSON.parse(lines[1]).call.turn, 1);
+  const written = (await readFile(out, 'utf8')).trimEnd().split('\n');
+  assert.equal(written.length, 2);
+});
+
+test('calls lines are read as the native CLI reads them (cJSON)', async () => {
+  const calls = file('lenient.jsonl');
+  await writeFile(calls, Buffer.concat([
+    Buffer.from([0xef, 0xbb, 0xbf]), // a BOM before the first line
+    Buffer.from([
+      // duplicate keys: the first wins; data after the value is ignored
+      '{"turn":0,"call":0,"tool":"search_tools","args":{"query":"create issue","query":"send"}} trailing',
+      // a fractional turn/call is cut; limit 1.0 is the integer 1
+      '{"turn":1.9,"call":0.5,"tool":"search_tools","args":{"query":"send","limit":1.0}}',
+      // args may be any JSON value: a string is not an object
+      '{"turn":2,"call":0,"tool":"search_tools","args":"send"}',
+      // no args: {}
+      '{"turn":2,"call":1,"tool":"search_tools"}',
+      // \\u escapes, an escaped NUL ends the C string
+      '{"turn":2,"call":2,"tool":"gh__create_issue\\u0000ignored","args":{}}',
+    ].join('\r\n')),
+  ]));
+  const r = cli(['session', 'run', '--config', configPath, '--calls', calls]);
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines[0].decision.value.query, 'create issue');
+  assert.deepEqual(lines[1].call, { turn: 1, call: 0, tool: 'search_tools' });
+  assert.equal(lines[1].result.tools.length, 1);
+  assert.equal(lines[2].result.message, 'query must be a non-empty string');
+  assert.equal(lines[3].result.message, 'query must be a non-empty string');
+  assert.deepEqual(lines[4].call.tool, 'gh__create_issue');
+});
+
+test('session config errors: "toolsift: <code>: <message>", exit 1', async () => {
+  const cases = [
+    [{ ...CONFIG, search: { maxPerSearch: 0 } },
+      'toolsift: config: config: search.maxPerSearch: expected an integer from 1 to 50, got an out-of-range number\n'],
+    [{ ...CONFIG, search: { alwaysLoaded: ['nope'] } },
+      'toolsift: config: config: search.alwaysLoaded[0]: no catalog tool "nope"\n'],
+    [{ ...CONFIG, tools: [{ name: 'search_tools' }] },
+      'toolsift: config: config: search.toolName "search_tools" collides with a tool of the same name\n'],
+  ];
+  for (const [cfg, stderr] of cases) {
+    const p = file('err.json');
+    await writeFile(p, JSON.stringify(cfg));
+    const r = cli(['session', 'run', '--config', p, '--calls', callsPath]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, stderr);
+  }
+  const broken = file('broken.json');
+  await writeFile(broken, '{"loop": ');
+  const j = cli(['session', 'menu', '--config', broken]);
+  assert.equal(j.status, 1);
+  assert.match(j.stderr, /^toolsift: json: config: malformed JSON at byte 9/);
+  const badJournal = file('bad-journal.jsonl');
+  await writeFile(badJournal, '{"id":"cli#turn:0:tool:0:search"}\n{"id"\n');
+  const bj = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', badJournal]);
+  assert.equal(bj.status, 1);
+  assert.match(bj.stderr, /^toolsift: json: journal line 2: /);
+});
+
+test('session io errors: unreadable inputs, unwritable journal', () => {
+  const nope = file('nope.jsonl');
+  const r = cli(['session', 'replay', '--config', configPath, '--calls', nope, '--journal', file('nope2.jsonl')]);
+  assert.equal(r.status, 1);
+  // Both files are tried (journal first) before giving up.
+  assert.equal(r.stderr,
+    `toolsift: io: cannot read ${file('nope2.jsonl')}: No such file or directory\n` +
+    `toolsift: io: cannot read ${nope}: No such file or directory\n`);
+  const c = cli(['session', 'menu', '--config', file('none.json')]);
+  assert.equal(c.status, 1);
+  assert.equal(c.stderr, `toolsift: io: cannot read ${file('none.json')}: No such file or directory\n`);
+  const w = cli(['session', 'run', '--config', configPath, '--calls', callsPath, '--journal-out', dir]);
+  assert.equal(w.status, 1);
+  assert.equal(w.stdout, expected);
+  assert.equal(w.stderr, `toolsift: io: cannot write ${dir}\n`);
+});
+
+test('session usage errors exit 2 with the native messages', () => {
+  const NEEDS = 'toolsift: session: run needs --config and --calls; replay also --journal; menu needs --config\n';
+  const cases = [
+    [['session'], 'usage: toolsift session run|replay|menu --config CONFIG.json [options]\n'],
+    [['session', 'run'], NEEDS],
+    [['session', 'run', '--config', 'c.json'], NEEDS],
+    [['session', 'replay', '--config', 'c.json', '--calls', 'x.jsonl'], NEEDS],
+    [['session', 'menu'], NEEDS],
+    [['session', 'walk', '--config', 'c.json'], 'toolsift: session: unknown subcommand walk (run, replay, menu)\n'],
+    // Arguments are checked before the subcommand.
+    [['session', 'walk', '--bogus'], 'toolsift: session: unexpected argument --bogus\n'],
+    [['session', 'run', '--config'], 'toolsift: session: unexpected argument --config\n'],
+    [['session', 'run', '--config', 'c.json', 'stray'], 'toolsift: session: unexpected argument stray\n'],
+    [['session', 'run', '--config', 'c.json', '--calls', 'x', '--divergence', 'maybe'],
+      'toolsift: session: --divergence must be fail, warn or off\n'],
+  ];
+  for (const [args, stderr] of cases) {
+    const r = cli(args);
+    assert.equal(r.status, 2, `args ${JSON.stringify(args)}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, stderr, `args ${JSON.stringify(args)}`);
+  }
+  assert.match(cli(['--help']).stdout, /session run --config CONFIG\.json --calls CALLS\.jsonl/);
+});
