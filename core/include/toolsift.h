@@ -216,8 +216,10 @@ TSIFT_API void tsift_session_free(tsift_session *session);
  * not_on_menu, …) are results with an "error" code and record nothing.
  * A call to a non-meta tool is answered {"allowed": true} when it is on the
  * menu. Errors (status != OK) are reserved for bad API arguments, malformed
- * argument JSON structure the host sent, out of memory and divergence in
- * "fail" mode; the session stays usable after any of them.
+ * argument JSON structure the host sent, a search at a (turn, call) that
+ * does not advance past the last decision's (ids must stay unique), out of
+ * memory and divergence in "fail" mode; the session stays usable after any
+ * of them.
  */
 TSIFT_API tsift_status tsift_session_call(tsift_session *session, uint32_t turn, uint32_t call,
                                           const char *tool, size_t tool_len, const char *args_json,

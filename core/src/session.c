@@ -444,7 +444,7 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
     else if (tsift_json_parse(args_json ? args_json : "", args_len, "arguments", &args, &perr) != TSIFT_OK)
       st = perr.status == TSIFT_E_NOMEM
                ? tsift_nomem(err, "reading arguments")
-               : tsift_session_refuse(s, &c, "invalid_input", "arguments must be a JSON object", NULL, out, out_len, err);
+               : tsift_session_refuse(s, &c, "invalid_input", "arguments must be a JSON object (valid JSON in UTF-8)", NULL, out, out_len, err);
     else
       st = tsift_session_search(s, &c, args, out, out_len, err);
     cJSON_Delete(args);

@@ -59,6 +59,7 @@ struct tsift_session {
 
   tsift_buf journal; /* JSON Lines of accepted decisions */
   size_t ndecisions;
+  uint32_t last_turn, last_call; /* of the last decision (when ndecisions > 0) */
 
   cJSON *replay; /* recorded decisions (array), or NULL */
   size_t replay_pos;

@@ -280,6 +280,8 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
   *out = tsift_buf_take(&b, out_len);
   /* Commit. */
   s->ndecisions++;
+  s->last_turn = c->turn;
+  s->last_call = c->call;
   s->searches++;
   for (size_t i = 0; i < n; i++)
     if (loaded[i]) {
@@ -477,6 +479,12 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
                                   out_len, err);
     if (limit->valuedouble < (double)page) page = (size_t)limit->valuedouble;
   }
+  /* Decision ids must be unique: searches advance in (turn, call) order. */
+  if (s->ndecisions && (c->turn < s->last_turn || (c->turn == s->last_turn && c->call <= s->last_call)))
+    return tsift_fail(err, TSIFT_E_ARG,
+                      "search at turn %u call %u: calls must advance past turn %u call %u, which "
+                      "already has a decision",
+                      c->turn, c->call, s->last_turn, s->last_call);
   if (s->searches >= s->max_searches)
     return tsift_session_refuse(s, c, "search_limit_reached", "no searches left in this run", NULL, out,
                                 out_len, err);

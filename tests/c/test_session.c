@@ -114,6 +114,12 @@ static void test_menu_order_and_growth(void) {
   menu_names(m, names, sizeof names);
   CHECK(strncmp(names, "search_tools reply mail__send jira__create_issue gh__create_issue", 63) == 0);
   tsift_free(m);
+  /* A search must advance past the last decision: ids stay unique. */
+  r = call(s, 1, 0, "search_tools", "{\"query\":\"send\"}", &st);
+  CHECK_EQ_INT(st, TSIFT_E_ARG);
+  CHECK(r == NULL);
+  r = call(s, 0, 9, "search_tools", "{\"query\":\"send\"}", &st);
+  CHECK_EQ_INT(st, TSIFT_E_ARG);
   /* Dispatch gate. */
   r = call(s, 1, 1, "gh__create_issue", "{}", &st);
   CHECK_CONTAINS(r, "\"result\":{\"allowed\":true}");

@@ -243,7 +243,7 @@ test('refusals are typed results that record nothing and change nothing', () => 
     const searches = s.metrics().searches;
     const QUERY = 'query must be a non-empty string';
     const LIMIT = 'limit must be a positive integer';
-    const NOT_OBJECT = 'arguments must be a JSON object';
+    const NOT_OBJECT = 'arguments must be a JSON object (valid JSON in UTF-8)';
     const cases = [
       [{}, QUERY],
       [{ query: '' }, QUERY],
