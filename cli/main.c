@@ -22,6 +22,8 @@ static const char USAGE[] =
     "  --options JSON   index build options, verbatim (stopwords, ids, weights);\n"
     "                   replaces rank's default {\"ids\":\"lenient\"}\n"
     "  analyze QUERY...                                          show how a query is analysed\n"
+    "  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--json]\n"
+    "                                                            relevance vs plain BM25; exit 1 on a failed gate\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
     "  docs --catalog FILE                                       search documents per tool\n"
     "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
@@ -85,6 +87,8 @@ typedef struct args {
   const char *options; /* index build options JSON, verbatim */
   const char *index;   /* a snapshot to load instead of a catalog */
   const char *output;  /* build: where to write the snapshot */
+  const char *corpus, *gates; /* eval */
+  int json;
   int explain, strict_ids;
   char *query; /* remaining words joined by spaces */
 } args;
@@ -102,6 +106,12 @@ static int parse_args(int argc, char **argv, args *a) {
     else if (strcmp(s, "--k") == 0) slot = &a->k;
     else if (strcmp(s, "--options") == 0) slot = &a->options;
     else if (strcmp(s, "--index") == 0) slot = &a->index;
+    else if (strcmp(s, "--corpus") == 0) slot = &a->corpus;
+    else if (strcmp(s, "--gates") == 0) slot = &a->gates;
+    else if (strcmp(s, "--json") == 0) {
+      a->json = 1;
+      continue;
+    }
     else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) slot = &a->output;
     else if (strcmp(s, "--explain") == 0) {
       a->explain = 1;
@@ -167,6 +177,70 @@ static tsift_index *open_index(const char *catalog, const char *snapshot, const 
   return ix;
 }
 
+/* eval: a corpus folder (catalog.json, queries.jsonl, gates.json) or files. */
+static int cli_eval(const char *corpus, const char *catalog, const char *queries, const char *gates,
+                    const char *options, int json) {
+  char paths[3][4096];
+  if (corpus) {
+    snprintf(paths[0], sizeof paths[0], "%s/catalog.json", corpus);
+    snprintf(paths[1], sizeof paths[1], "%s/queries.jsonl", corpus);
+    snprintf(paths[2], sizeof paths[2], "%s/gates.json", corpus);
+    catalog = paths[0];
+    queries = paths[1];
+    if (!gates) {
+      FILE *f = fopen(paths[2], "rb");
+      if (f) {
+        fclose(f);
+        gates = paths[2];
+      }
+    }
+  }
+  if (!catalog || !queries) return usage_error("eval needs --corpus DIR, or --catalog FILE and --queries FILE");
+  size_t clen = 0, qlen = 0, glen = 0;
+  char *ctext = cli_read_file(catalog, &clen);
+  char *qtext = ctext ? cli_read_file(queries, &qlen) : NULL;
+  char *gtext = (qtext && gates) ? cli_read_file(gates, &glen) : NULL;
+  if (!ctext || !qtext || (gates && !gtext)) {
+    free(ctext);
+    free(qtext);
+    free(gtext);
+    return 1;
+  }
+  /* options: {"index": <--options>, "gates": <gates file>} */
+  size_t olen = 32 + (options ? strlen(options) : 0) + glen;
+  char *opts = malloc(olen);
+  int rc = 0;
+  if (!opts) {
+    rc = 1;
+  } else {
+    snprintf(opts, olen, "{%s%s%s%s%.*s}", options ? "\"index\":" : "", options ? options : "",
+             options && gtext ? "," : "", gtext ? "\"gates\":" : "", (int)glen, gtext ? gtext : "");
+    char *out = NULL, *text = NULL;
+    size_t out_len = 0, rlen = 0;
+    tsift_error err;
+    if (tsift_eval_json(ctext, clen, qtext, qlen, opts, strlen(opts), &out, &out_len, &err)) {
+      rc = report(&err);
+    } else {
+      int passed = strstr(out, "\"passed\":true}") != NULL;
+      if (json) {
+        rc = print_and_free(out, out_len, 1);
+        out = NULL;
+      } else if (tsift_eval_report(out, out_len, corpus ? corpus : queries, &text, &rlen, &err)) {
+        rc = report(&err);
+      } else {
+        rc = print_and_free(text, rlen, 0);
+      }
+      tsift_free(out);
+      if (!passed) rc = 1;
+    }
+    free(opts);
+  }
+  free(ctext);
+  free(qtext);
+  free(gtext);
+  return rc;
+}
+
 /* build: catalog -> snapshot file. */
 static int cli_build(const char *catalog, const char *options, const char *output) {
   if (!catalog || !output) return usage_error("build needs --catalog FILE and -o INDEX.tsi");
@@ -216,6 +290,8 @@ int main(int argc, char **argv) {
       rc = report(&err);
     else
       rc = print_and_free(out, out_len, 1);
+  } else if (strcmp(cmd, "eval") == 0) {
+    rc = cli_eval(a.corpus, a.catalog, a.queries, a.gates, a.options, a.json);
   } else if (strcmp(cmd, "build") == 0) {
     rc = cli_build(a.catalog, a.options, a.output);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||

@@ -170,6 +170,26 @@ TSIFT_API tsift_status tsift_index_snapshot(const tsift_index *index, char **out
 TSIFT_API tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_index **out,
                                                  tsift_error *err);
 
+/* ---- relevance evaluation (SPEC S10) ---------------------------------- */
+
+/*
+ * Evaluate toolsift and a plain-BM25 baseline on a catalog (JSON, or JSON
+ * Lines of tools) and graded queries (JSON Lines {"id", "query", "class"?,
+ * "relevance" | "relevant": {toolId: grade}}; an empty relevance means the
+ * right answer is nothing). `options_json` may be NULL or
+ *   {"index": {build options; default {"ids":"lenient"}}, "worst": 10,
+ *    "gates": {"overall": {metric: floor}, "classes": {class: {metric: floor}}}}
+ * with metrics r1, r5, r10, mrr, ndcg10, noMatch. Writes the metrics JSON
+ * (overall, per class, worst queries, gate failures) to *out.
+ */
+TSIFT_API tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char *queries,
+                                       size_t queries_len, const char *options_json,
+                                       size_t options_len, char **out, size_t *out_len,
+                                       tsift_error *err);
+/* Render an evaluation JSON as a text table headed by `title`. */
+TSIFT_API tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *title,
+                                         char **out, size_t *out_len, tsift_error *err);
+
 /* ---- text analysis (exposed for tests and tooling) -------------------- */
 
 /*

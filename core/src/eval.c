@@ -1,0 +1,519 @@
+/* eval.c — relevance evaluation (SPEC S10): recall@1/5/10, MRR@10,
+ * nDCG@10 (gain 2^g − 1, discount log2(rank + 2)) and no-match accuracy,
+ * overall and per query class, for toolsift and the plain-BM25 baseline on
+ * the same catalog and queries; the worst queries; floors ("gates"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "baseline.h"
+#include "cJSON.h"
+#include "index.h"
+#include "json_out.h"
+#include "mathx.h"
+
+#define EVAL_K 10
+#define MAX_CLASSES 64
+
+typedef struct metrics {
+  size_t judged, nomatch, nomatch_ok;
+  double r1, r5, r10, mrr, ndcg;
+} metrics;
+
+typedef struct class_row {
+  char name[48];
+  metrics ours, base;
+} class_row;
+
+typedef struct worst {
+  size_t line;
+  double ndcg;
+  char *id, *query, *expected, *got; /* JSON texts */
+} worst;
+
+static double log2_(double x) { return tsift_ln(x) / 0.6931471805599453; }
+
+/* Per-query metrics of a ranked list against graded relevance. */
+static void score_query(const cJSON *rel, const tsift_catalog *cat, const uint32_t *hits, size_t n,
+                        metrics *m, double *ndcg_out) {
+  size_t nrel = (size_t)cJSON_GetArraySize(rel);
+  if (nrel == 0) {
+    m->nomatch++;
+    if (n == 0) m->nomatch_ok++;
+    *ndcg_out = n == 0 ? 1.0 : 0.0;
+    return;
+  }
+  m->judged++;
+  double dcg = 0.0, rr = 0.0;
+  size_t found1 = 0, found5 = 0, found10 = 0;
+  for (size_t i = 0; i < n && i < EVAL_K; i++) {
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(rel, cat->tools[hits[i]].id);
+    double grade = cJSON_IsNumber(g) ? g->valuedouble : 0.0;
+    if (grade > 0) {
+      if (i < 1) found1++;
+      if (i < 5) found5++;
+      found10++;
+      if (rr == 0.0) rr = 1.0 / (double)(i + 1);
+      double gain = 1.0;
+      for (int k = 0; k < (int)grade && k < 10; k++) gain *= 2.0;
+      dcg += (gain - 1.0) / log2_((double)i + 2.0);
+    }
+  }
+  /* Ideal: grades sorted descending. */
+  double grades[EVAL_K] = {0};
+  const cJSON *g;
+  cJSON_ArrayForEach(g, rel) {
+    double v = cJSON_IsNumber(g) ? g->valuedouble : 0.0;
+    for (size_t i = 0; i < EVAL_K; i++) {
+      if (v > grades[i]) {
+        for (size_t j = EVAL_K - 1; j > i; j--) grades[j] = grades[j - 1];
+        grades[i] = v;
+        break;
+      }
+    }
+  }
+  double idcg = 0.0;
+  for (size_t i = 0; i < EVAL_K; i++) {
+    if (grades[i] <= 0) break;
+    double gain = 1.0;
+    for (int k = 0; k < (int)grades[i] && k < 10; k++) gain *= 2.0;
+    idcg += (gain - 1.0) / log2_((double)i + 2.0);
+  }
+  double ndcg = idcg > 0 ? dcg / idcg : 0.0;
+  m->r1 += (double)found1 / (double)nrel;
+  m->r5 += (double)found5 / (double)nrel;
+  m->r10 += (double)found10 / (double)nrel;
+  m->mrr += rr;
+  m->ndcg += ndcg;
+  *ndcg_out = ndcg;
+}
+
+static void write_metrics(tsift_buf *b, const metrics *m) {
+  double j = m->judged ? (double)m->judged : 1.0;
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "judged");
+  tsift_json_int(b, (long long)m->judged);
+  tsift_json_key(b, "r1");
+  tsift_json_score(b, m->r1 / j);
+  tsift_json_key(b, "r5");
+  tsift_json_score(b, m->r5 / j);
+  tsift_json_key(b, "r10");
+  tsift_json_score(b, m->r10 / j);
+  tsift_json_key(b, "mrr");
+  tsift_json_score(b, m->mrr / j);
+  tsift_json_key(b, "ndcg10");
+  tsift_json_score(b, m->ndcg / j);
+  tsift_json_key(b, "noMatchQueries");
+  tsift_json_int(b, (long long)m->nomatch);
+  tsift_json_key(b, "noMatch");
+  if (m->nomatch) tsift_json_score(b, (double)m->nomatch_ok / (double)m->nomatch);
+  else tsift_json_null(b);
+  tsift_json_end_object(b);
+}
+
+static double avg(double sum, size_t n) { return n ? sum / (double)n : 0.0; }
+
+/* A metric of a metrics block by gate name; -1 when unknown. */
+static double metric_value(const metrics *m, const char *name) {
+  if (strcmp(name, "r1") == 0) return avg(m->r1, m->judged);
+  if (strcmp(name, "r5") == 0) return avg(m->r5, m->judged);
+  if (strcmp(name, "r10") == 0) return avg(m->r10, m->judged);
+  if (strcmp(name, "mrr") == 0) return avg(m->mrr, m->judged);
+  if (strcmp(name, "ndcg10") == 0) return avg(m->ndcg, m->judged);
+  if (strcmp(name, "noMatch") == 0) return m->nomatch ? (double)m->nomatch_ok / (double)m->nomatch : 1.0;
+  return -1.0;
+}
+
+/* Check floors {"overall": {metric: floor}, "classes": {class: {metric: floor}}}. */
+static tsift_status check_gates(const cJSON *gates, const metrics *overall, const class_row *rows,
+                                size_t nrows, tsift_buf *fails, size_t *nfail, tsift_error *err) {
+  *nfail = 0;
+  if (!gates) return TSIFT_OK;
+  if (!cJSON_IsObject(gates)) return tsift_fail(err, TSIFT_E_CONFIG, "gates: expected an object");
+  const cJSON *group;
+  cJSON_ArrayForEach(group, gates) {
+    int is_overall = strcmp(group->string, "overall") == 0;
+    if (!is_overall && strcmp(group->string, "classes") != 0)
+      return tsift_fail(err, TSIFT_E_CONFIG, "gates: unknown key \"%.40s\"", group->string);
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, group) {
+      const metrics *m = overall;
+      const cJSON *floors = group;
+      const char *cls = NULL;
+      if (!is_overall) {
+        cls = entry->string;
+        m = NULL;
+        for (size_t i = 0; i < nrows; i++)
+          if (strcmp(rows[i].name, cls) == 0) m = &rows[i].ours;
+        if (!m) return tsift_fail(err, TSIFT_E_CONFIG, "gates: no queries of class \"%.40s\"", cls);
+        floors = entry;
+      }
+      const cJSON *f;
+      cJSON_ArrayForEach(f, floors) {
+        double v = metric_value(m, f->string);
+        if (v < 0 || !cJSON_IsNumber(f))
+          return tsift_fail(err, TSIFT_E_CONFIG, "gates: \"%.40s\" is not a metric with a number floor", f->string);
+        if (v + 1e-9 < f->valuedouble) {
+          char line[200];
+          snprintf(line, sizeof line, "%s %s %.4f < floor %.4f", cls ? cls : "overall", f->string, v,
+                   f->valuedouble);
+          tsift_json_cstr(fails, line);
+          (*nfail)++;
+        }
+      }
+      if (is_overall) break; /* the overall group is one object of floors */
+    }
+  }
+  return TSIFT_OK;
+}
+
+/* A catalog given as JSON Lines (one tool per line) becomes an array. */
+static char *lines_to_array(const char *s, size_t n, size_t *out_len) {
+  tsift_buf b;
+  tsift_buf_init(&b);
+  tsift_buf_putc(&b, '[');
+  size_t pos = 0, items = 0;
+  while (pos < n) {
+    size_t end = pos;
+    while (end < n && s[end] != '\n') end++;
+    size_t a = pos;
+    while (a < end && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r')) a++;
+    if (a < end) {
+      if (items++) tsift_buf_putc(&b, ',');
+      tsift_buf_append(&b, s + a, end - a);
+    }
+    pos = end + 1;
+  }
+  tsift_buf_putc(&b, ']');
+  return tsift_buf_take(&b, out_len);
+}
+
+static int looks_like_jsonl(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+  if (i >= n || s[i] != '{') return 0;
+  /* an object first, and another object starts on a later line */
+  for (size_t k = i; k + 1 < n; k++)
+    if (s[k] == '\n' && s[k + 1] == '{') return 1;
+  return 0;
+}
+
+static void write_top(tsift_buf *b, const tsift_catalog *cat, const uint32_t *hits, size_t n) {
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < n && i < 3; i++) tsift_json_cstr(b, cat->tools[hits[i]].id);
+  tsift_json_end_array(b);
+}
+
+tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
+                             const char *options_json, size_t options_len, char **out, size_t *out_len,
+                             tsift_error *err) {
+  if (!out || (!catalog && catalog_len) || (!queries && queries_len))
+    return tsift_fail(err, TSIFT_E_ARG, "tsift_eval_json: NULL argument");
+  *out = NULL;
+  cJSON *opts = NULL;
+  tsift_status st = TSIFT_OK;
+  if (options_json && options_len && (st = tsift_json_parse(options_json, options_len, "eval options", &opts, err)))
+    return st;
+  const cJSON *index_opts = cJSON_GetObjectItemCaseSensitive(opts, "index");
+  const cJSON *gates = cJSON_GetObjectItemCaseSensitive(opts, "gates");
+  const cJSON *worst_n = cJSON_GetObjectItemCaseSensitive(opts, "worst");
+  size_t nworst = cJSON_IsNumber(worst_n) && worst_n->valuedouble >= 0 && worst_n->valuedouble <= 100
+                      ? (size_t)worst_n->valuedouble
+                      : 10;
+  char *index_text = index_opts ? cJSON_PrintUnformatted(index_opts) : NULL;
+  const char *itext = index_text ? index_text : "{\"ids\":\"lenient\"}";
+  char *cat_array = NULL;
+  size_t cat_array_len = 0;
+  if (looks_like_jsonl(catalog, catalog_len)) {
+    cat_array = lines_to_array(catalog, catalog_len, &cat_array_len);
+    if (!cat_array) st = tsift_nomem(err, "reading the catalog");
+  }
+  tsift_index *ix = NULL;
+  if (!st)
+    st = tsift_index_build(cat_array ? cat_array : catalog, cat_array ? cat_array_len : catalog_len, itext,
+                           strlen(itext), &ix, err);
+  tsift_free(cat_array);
+  cJSON_free(index_text);
+  tsift_baseline *base = NULL;
+  if (!st) st = tsift_baseline_build(&ix->catalog, &base, err);
+  class_row *rows = tsift_calloc_array(MAX_CLASSES, sizeof *rows);
+  worst *worsts = tsift_calloc_array(nworst + 1, sizeof *worsts);
+  if (!st && (!rows || !worsts)) st = tsift_nomem(err, "evaluating");
+  size_t nrows = 0, nqueries = 0, nw = 0;
+  metrics ours = {0}, theirs = {0};
+  tsift_stats stats;
+  if (!st) tsift_stats_fit(ix, NULL, &stats);
+  size_t pos = 0, line_no = 0;
+  while (!st && pos < queries_len) {
+    size_t end = pos;
+    while (end < queries_len && queries[end] != '\n') end++;
+    line_no++;
+    const char *line = queries + pos;
+    size_t n = end - pos;
+    pos = end + 1;
+    size_t blank = 0;
+    while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) blank++;
+    if (blank == n) continue;
+    char what[40];
+    snprintf(what, sizeof what, "queries line %zu", line_no);
+    cJSON *q = NULL;
+    if ((st = tsift_json_parse(line, n, what, &q, err))) break;
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(q, "query");
+    const cJSON *rel = cJSON_GetObjectItemCaseSensitive(q, "relevance");
+    if (!rel) rel = cJSON_GetObjectItemCaseSensitive(q, "relevant");
+    const cJSON *cls = cJSON_GetObjectItemCaseSensitive(q, "class");
+    if (!cJSON_IsString(text) || !cJSON_IsObject(rel)) {
+      st = tsift_fail(err, TSIFT_E_CONFIG, "%s: expected {\"id\", \"query\": string, \"relevance\": {id: grade}}",
+                      what);
+      cJSON_Delete(q);
+      break;
+    }
+    nqueries++;
+    tsift_query tq;
+    tsift_scored scored[EVAL_K];
+    uint32_t hits[EVAL_K], bhits[EVAL_K];
+    size_t nh = 0, nb = 0;
+    st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &ix->stopwords, &tq, err);
+    if (!st) {
+      st = tsift_rank(ix, &tq, &stats, NULL, EVAL_K, scored, &nh, NULL, err);
+      tsift_query_free(&tq);
+    }
+    if (!st) st = tsift_baseline_rank(base, text->valuestring, EVAL_K, bhits, &nb, err);
+    if (st) {
+      cJSON_Delete(q);
+      break;
+    }
+    for (size_t i = 0; i < nh; i++) hits[i] = scored[i].doc;
+    /* the class row (first EVAL classes by first appearance) */
+    const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
+    class_row *row = NULL;
+    for (size_t i = 0; i < nrows && !row; i++)
+      if (strncmp(rows[i].name, cname, sizeof rows[i].name - 1) == 0) row = &rows[i];
+    if (!row && nrows < MAX_CLASSES) {
+      row = &rows[nrows++];
+      snprintf(row->name, sizeof row->name, "%s", cname);
+    }
+    double nd_ours = 0, nd_base = 0;
+    score_query(rel, &ix->catalog, hits, nh, &ours, &nd_ours);
+    score_query(rel, &ix->catalog, bhits, nb, &theirs, &nd_base);
+    if (row) {
+      double tmp;
+      score_query(rel, &ix->catalog, hits, nh, &row->ours, &tmp);
+      score_query(rel, &ix->catalog, bhits, nb, &row->base, &tmp);
+    }
+    /* keep the worst by nDCG (stable: earlier queries win ties) */
+    if (nworst) {
+      size_t at = nw < nworst ? nw : nworst;
+      while (at > 0 && worsts[at - 1].ndcg > nd_ours) at--;
+      if (at < nworst) {
+        if (nw == nworst) {
+          worst *last = &worsts[nworst - 1];
+          cJSON_free(last->id);
+          tsift_free(last->query);
+          tsift_free(last->expected);
+          tsift_free(last->got);
+        }
+        size_t top = nw < nworst ? nw : nworst - 1;
+        memmove(&worsts[at + 1], &worsts[at], (top - at) * sizeof *worsts);
+        worst *w = &worsts[at];
+        memset(w, 0, sizeof *w);
+        w->line = line_no;
+        w->ndcg = nd_ours;
+        const cJSON *qid = cJSON_GetObjectItemCaseSensitive(q, "id");
+        w->id = qid ? cJSON_PrintUnformatted(qid) : NULL;
+        w->query = tsift_strndup(text->valuestring, strlen(text->valuestring));
+        tsift_buf eb;
+        tsift_buf_init(&eb);
+        tsift_json_begin_array(&eb);
+        const cJSON *g;
+        for (int grade = 3; grade >= 1; grade--) /* best judged first */
+          cJSON_ArrayForEach(g, rel) if (cJSON_IsNumber(g) && (int)g->valuedouble == grade && eb.len < 400)
+              tsift_json_cstr(&eb, g->string);
+        tsift_json_end_array(&eb);
+        w->expected = tsift_buf_take(&eb, NULL);
+        tsift_buf gb;
+        tsift_buf_init(&gb);
+        write_top(&gb, &ix->catalog, hits, nh);
+        w->got = tsift_buf_take(&gb, NULL);
+        if (nw < nworst) nw++;
+      }
+    }
+    cJSON_Delete(q);
+  }
+
+  tsift_buf b;
+  tsift_buf_init(&b);
+  if (!st) {
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "queries");
+    tsift_json_int(&b, (long long)nqueries);
+    tsift_json_key(&b, "tools");
+    tsift_json_int(&b, (long long)ix->n);
+    tsift_json_key(&b, "ranker");
+    tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
+    tsift_json_key(&b, "toolsift");
+    write_metrics(&b, &ours);
+    tsift_json_key(&b, "baseline");
+    write_metrics(&b, &theirs);
+    tsift_json_key(&b, "classes");
+    tsift_json_begin_object(&b);
+    for (size_t i = 0; i < nrows; i++) {
+      tsift_json_key(&b, rows[i].name);
+      tsift_json_begin_object(&b);
+      tsift_json_key(&b, "toolsift");
+      write_metrics(&b, &rows[i].ours);
+      tsift_json_key(&b, "baseline");
+      write_metrics(&b, &rows[i].base);
+      tsift_json_end_object(&b);
+    }
+    tsift_json_end_object(&b);
+    tsift_json_key(&b, "worst");
+    tsift_json_begin_array(&b);
+    for (size_t i = 0; i < nw; i++) {
+      tsift_json_begin_object(&b);
+      tsift_json_key(&b, "id");
+      if (worsts[i].id) tsift_json_raw(&b, worsts[i].id, strlen(worsts[i].id));
+      else tsift_json_null(&b);
+      tsift_json_key(&b, "query");
+      tsift_json_cstr(&b, worsts[i].query ? worsts[i].query : "");
+      tsift_json_key(&b, "ndcg10");
+      tsift_json_score(&b, worsts[i].ndcg);
+      tsift_json_key(&b, "expected");
+      if (worsts[i].expected) tsift_json_raw(&b, worsts[i].expected, strlen(worsts[i].expected));
+      else tsift_json_null(&b);
+      tsift_json_key(&b, "got");
+      if (worsts[i].got) tsift_json_raw(&b, worsts[i].got, strlen(worsts[i].got));
+      else tsift_json_null(&b);
+      tsift_json_end_object(&b);
+    }
+    tsift_json_end_array(&b);
+    tsift_json_key(&b, "gates");
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "failures");
+    tsift_json_begin_array(&b);
+    size_t nfail = 0;
+    st = check_gates(gates, &ours, rows, nrows, &b, &nfail, err);
+    tsift_json_end_array(&b);
+    tsift_json_key(&b, "passed");
+    tsift_json_bool(&b, nfail == 0);
+    tsift_json_end_object(&b);
+    tsift_json_end_object(&b);
+  }
+  for (size_t i = 0; i < nw; i++) {
+    cJSON_free(worsts[i].id);
+    tsift_free(worsts[i].query);
+    tsift_free(worsts[i].expected);
+    tsift_free(worsts[i].got);
+  }
+  tsift_free(worsts);
+  tsift_free(rows);
+  tsift_baseline_free(base);
+  tsift_index_free(ix);
+  cJSON_Delete(opts);
+  if (st) {
+    tsift_buf_free(&b);
+    return st;
+  }
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) return tsift_nomem(err, "writing the evaluation");
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
+/* ---- the text report -------------------------------------------------- */
+
+/* v with 4 decimals, rounded half away from zero (no printf of doubles). */
+static void fixed4(char dst[32], double v) {
+  if (!(v >= 0) || v > 1e9) v = 0;
+  unsigned long long x = (unsigned long long)(v * 10000.0 + 0.5);
+  snprintf(dst, 32, "%llu.%04llu", x / 10000ULL, x % 10000ULL);
+}
+
+static double num(const cJSON *obj, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+}
+
+static void metrics_row(tsift_buf *b, const char *label, const cJSON *m) {
+  char line[320], f[6][32];
+  const char *keys[] = {"r1", "r5", "r10", "mrr", "ndcg10"};
+  for (int i = 0; i < 5; i++) fixed4(f[i], num(m, keys[i]));
+  const cJSON *nm = cJSON_GetObjectItemCaseSensitive(m, "noMatch");
+  if (cJSON_IsNumber(nm)) fixed4(f[5], nm->valuedouble);
+  else snprintf(f[5], sizeof f[5], "-");
+  snprintf(line, sizeof line, "  %-22s %7s %7s %7s %7s %8s %9s\n", label, f[0], f[1], f[2], f[3], f[4], f[5]);
+  tsift_buf_append(b, line, strlen(line));
+}
+
+tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *title, char **out, size_t *out_len,
+                               tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_eval_report: out is NULL");
+  *out = NULL;
+  cJSON *e = NULL;
+  tsift_status st = tsift_json_parse(eval_json, len, "evaluation", &e, err);
+  if (st) return st;
+  tsift_buf b;
+  tsift_buf_init(&b);
+  char line[512];
+  const cJSON *ours = cJSON_GetObjectItemCaseSensitive(e, "toolsift");
+  const cJSON *base = cJSON_GetObjectItemCaseSensitive(e, "baseline");
+  snprintf(line, sizeof line, "%s: %d queries (%d judged, %d no-match) over %d tools, ranker %s\n",
+           title ? title : "eval", (int)num(e, "queries"), (int)num(ours, "judged"),
+           (int)num(ours, "noMatchQueries"), (int)num(e, "tools"),
+           cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "ranker"))
+               ? cJSON_GetObjectItemCaseSensitive(e, "ranker")->valuestring
+               : "?");
+  tsift_buf_append(&b, line, strlen(line));
+  snprintf(line, sizeof line, "  %-22s %7s %7s %7s %7s %8s %9s\n", "", "R@1", "R@5", "R@10", "MRR", "nDCG@10",
+           "no-match");
+  tsift_buf_append(&b, line, strlen(line));
+  metrics_row(&b, "toolsift", ours);
+  metrics_row(&b, "plain BM25", base);
+  const cJSON *classes = cJSON_GetObjectItemCaseSensitive(e, "classes");
+  if (cJSON_GetArraySize(classes) > 1) {
+    tsift_buf_append(&b, "  per class (toolsift, then plain BM25):\n", 41);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, classes) {
+      char label[64];
+      snprintf(label, sizeof label, "%.16s n=%d", c->string,
+               (int)(num(cJSON_GetObjectItemCaseSensitive(c, "toolsift"), "judged") +
+                     num(cJSON_GetObjectItemCaseSensitive(c, "toolsift"), "noMatchQueries")));
+      metrics_row(&b, label, cJSON_GetObjectItemCaseSensitive(c, "toolsift"));
+      metrics_row(&b, "  (plain BM25)", cJSON_GetObjectItemCaseSensitive(c, "baseline"));
+    }
+  }
+  const cJSON *worst = cJSON_GetObjectItemCaseSensitive(e, "worst");
+  if (cJSON_GetArraySize(worst) > 0) {
+    tsift_buf_append(&b, "  worst queries (nDCG@10, query, expected -> got):\n", 51);
+    const cJSON *w;
+    cJSON_ArrayForEach(w, worst) {
+      char nd[32];
+      fixed4(nd, num(w, "ndcg10"));
+      char *exp = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(w, "expected"));
+      char *got = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(w, "got"));
+      const cJSON *q = cJSON_GetObjectItemCaseSensitive(w, "query");
+      const char *qs = cJSON_IsString(q) ? q->valuestring : "";
+      size_t qn = tsift_utf8_cut(qs, strlen(qs), 70);
+      snprintf(line, sizeof line, "    %s  %.*s%s\n      %.180s -> %.180s\n", nd, (int)qn, qs,
+               qn < strlen(qs) ? "..." : "", exp ? exp : "", got ? got : "");
+      tsift_buf_append(&b, line, strlen(line));
+      cJSON_free(exp);
+      cJSON_free(got);
+    }
+  }
+  const cJSON *gates = cJSON_GetObjectItemCaseSensitive(e, "gates");
+  const cJSON *fails = cJSON_GetObjectItemCaseSensitive(gates, "failures");
+  if (cJSON_GetArraySize(fails) > 0) {
+    tsift_buf_append(&b, "  GATES FAILED:\n", 16);
+    const cJSON *f;
+    cJSON_ArrayForEach(f, fails) {
+      snprintf(line, sizeof line, "    %s\n", cJSON_IsString(f) ? f->valuestring : "?");
+      tsift_buf_append(&b, line, strlen(line));
+    }
+  }
+  cJSON_Delete(e);
+  *out = tsift_buf_take(&b, out_len);
+  if (!*out) return tsift_nomem(err, "writing the report");
+  tsift_ok(err);
+  return TSIFT_OK;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# eval.sh — `npm run eval`: relevance of toolsift beside plain BM25 on our
+# corpus (with its gates) and, when ../shared is present, on the public
+# development sets. Exits non-zero when a gate fails. Extra arguments (e.g.
+# --json) go to every `toolsift eval`.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+bash scripts/build.sh --quiet >/dev/null || { echo "eval: build failed" >&2; exit 1; }
+BIN=build/native/toolsift
+rc=0
+if [ -f corpus/queries.jsonl ]; then
+  "$BIN" eval --corpus corpus "$@" || rc=1
+else
+  echo "eval: corpus/queries.jsonl not present yet; skipping the corpus"
+fi
+SHARED="$ROOT/../shared/datasets"
+if [ -d "$SHARED" ]; then
+  for set in toollens metatool sealtools; do
+    [ -f "$SHARED/$set/tools.jsonl" ] || continue
+    echo
+    "$BIN" eval --catalog "$SHARED/$set/tools.jsonl" --queries "$SHARED/$set/queries_dev.jsonl" \
+      ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} "$@" || rc=1
+  done
+else
+  echo "eval: ../shared/datasets not present; skipping the public development sets"
+fi
+exit $rc
