@@ -92,7 +92,9 @@ typedef struct tsift_index tsift_index;
  *                                              1..1024 bytes without control characters,
  *                                              for pure ranking of outside data sets)
  *     "weights": { "name": 3, "aliases": 2, "tags": 2, "description": 1,
- *                  "params": …, "param_docs": … } }   (any subset; 0..100)
+ *                  "params": …, "param_docs": … },   (any subset; 0..100)
+ *     "minCoverage": 0..1 }  (a hit must match this idf-weighted share of the
+ *                             query's terms; default 0 = off; exact names stay)
  * On success *out owns the index (free with tsift_index_free). On failure
  * *out is NULL and nothing is left allocated.
  */

@@ -231,6 +231,11 @@ tsift_status tsift_index_fingerprint(tsift_index *ix, tsift_error *err) {
     hash_str(&s, tsift_field_names[f], strlen(tsift_field_names[f]));
     hash_str(&s, w, n);
   }
+  {
+    char mc[24];
+    int n = snprintf(mc, sizeof mc, "minCoverage=%ld", (long)(ix->min_coverage * 1000.0 + 0.5));
+    hash_str(&s, mc, (size_t)n);
+  }
   for (size_t i = 0; i < ix->stopwords.words.count; i++)
     hash_str(&s, tsift_token(&ix->stopwords.words, i), ix->stopwords.words.len[i]);
   for (size_t k = 0; k < ix->n; k++) {
@@ -278,8 +283,10 @@ static tsift_status read_weights(const cJSON *w, double *weights, tsift_error *e
 }
 
 static tsift_status read_build_options(const char *json, size_t len, tsift_stopwords *sw,
-                                       tsift_id_rule *ids, double *weights, tsift_error *err) {
+                                       tsift_id_rule *ids, double *weights, double *min_coverage,
+                                       tsift_error *err) {
   *ids = TSIFT_IDS_STRICT;
+  *min_coverage = TSIFT_DEFAULT_MIN_COVERAGE;
   memcpy(weights, tsift_default_field_weights, sizeof tsift_default_field_weights);
   cJSON *opts = NULL;
   if (json && len) {
@@ -299,6 +306,14 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
         }
         cJSON_Delete(opts);
         return tsift_fail(err, TSIFT_E_CONFIG, "options: \"ids\" must be \"strict\" or \"lenient\"");
+      }
+      if (strcmp(item->string, "minCoverage") == 0) {
+        if (!cJSON_IsNumber(item) || !(item->valuedouble >= 0.0 && item->valuedouble <= 1.0)) {
+          cJSON_Delete(opts);
+          return tsift_fail(err, TSIFT_E_CONFIG, "options: \"minCoverage\" must be a number from 0 to 1");
+        }
+        *min_coverage = (double)(long)(item->valuedouble * 1000.0 + 0.5) / 1000.0;
+        continue;
       }
       if (strcmp(item->string, "weights") == 0) {
         tsift_status st = read_weights(item, weights, err);
@@ -337,7 +352,8 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
   tsift_index *ix = tsift_calloc_array(1, sizeof *ix);
   if (!ix) return tsift_nomem(err, "creating the index");
   tsift_id_rule ids;
-  tsift_status st = read_build_options(options_json, options_len, &ix->stopwords, &ids, ix->weights, err);
+  tsift_status st = read_build_options(options_json, options_len, &ix->stopwords, &ids, ix->weights,
+                                       &ix->min_coverage, err);
   if (!st) st = tsift_catalog_parse(catalog_json, catalog_len, ids, &ix->catalog, err);
   ix->lenient_ids = ids == TSIFT_IDS_LENIENT;
   if (st) {
@@ -526,13 +542,15 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     for (size_t i = 0; i < nt; i++) term_state[i] = TSIFT_TERM_UNMATCHED;
   if (ix->n == 0 || nt == 0) return TSIFT_OK;
   double *acc = tsift_calloc_array(ix->n, sizeof *acc);
+  double *cover = tsift_calloc_array(ix->n, sizeof *cover); /* idf of the terms each doc matched */
   uint32_t *touched = tsift_calloc_array(ix->n, sizeof *touched);
   long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
   long *term_ids = tsift_calloc_array(nt, sizeof *term_ids);
   uint32_t *dfs = tsift_calloc_array(nt, sizeof *dfs);
   uint8_t *use = tsift_calloc_array(nt, 1);
-  if (!acc || !touched || !qseq || !term_ids || !dfs || !use) {
+  if (!acc || !cover || !touched || !qseq || !term_ids || !dfs || !use) {
     tsift_free(acc);
+    tsift_free(cover);
     tsift_free(touched);
     tsift_free(qseq);
     tsift_free(term_ids);
@@ -558,6 +576,13 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     nmatched--;
   }
   size_t ntouched = 0;
+  /* Confidence: the idf-weighted share of the query's terms a doc matches.
+   * Terms the universe lacks count with the idf of a term in no document. */
+  double total_idf = 0.0;
+  for (size_t i = 0; i < nt; i++) {
+    if (use[i] == 0) total_idf += term_idf(stats, 0);
+    else if (use[i] == 1) total_idf += term_idf(stats, dfs[i]);
+  }
   for (size_t i = 0; i < nt; i++) {
     if (term_state) term_state[i] = use[i];
     if (use[i] != 1) continue;
@@ -570,6 +595,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       if (tfn <= 0.0) continue;
       if (acc[post->doc] == 0.0) touched[ntouched++] = post->doc;
       acc[post->doc] += saturate(idf, tfn);
+      cover[post->doc] += idf;
     }
   }
   tsift_free(term_ids);
@@ -592,6 +618,8 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
                                     q->tokens.count) ||
                           seq_equal(ix, ix->seq_off[2 * d + 1], ix->seq_off[2 * d + 2], qseq,
                                     q->tokens.count));
+    /* Too little of the query matched: not a confident hit (exact names stay). */
+    if (!c.exact && cover[d] < ix->min_coverage * total_idf) continue;
     if (nh < k) {
       out[nh] = c;
       heap_sift_up(ix, out, nh);
@@ -610,6 +638,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   }
   *nout = nh;
   tsift_free(acc);
+  tsift_free(cover);
   tsift_free(touched);
   tsift_free(qseq);
   return TSIFT_OK;

@@ -15,6 +15,8 @@
 #define TSIFT_BM25_B 0.75
 #define TSIFT_TF_CLAMP 2
 #define TSIFT_SEARCH_MAX_LIMIT 1000
+/* A hit must match at least this idf-weighted share of the query's terms. */
+#define TSIFT_DEFAULT_MIN_COVERAGE 0.0
 
 /* Default field weights (SPEC S4; the schema weights are chosen on the
  * corpus). An index may override them with the "weights" build option. */
@@ -55,6 +57,7 @@ struct tsift_index {
   uint64_t field_len_sum[TSIFT_FIELD_COUNT];
   double weights[TSIFT_FIELD_COUNT];
   uint8_t lenient_ids; /* built with {"ids":"lenient"} */
+  double min_coverage; /* confidence floor, see tsift_rank */
   tsift_stopwords stopwords;
   char fingerprint[65];
 };

@@ -5,7 +5,8 @@
  *   "TSIFTIDX" magic, u32 format version
  *   str ranker version, str analyser version, str utf8proc version
  *   str fingerprint (64 hex), u8 lenient ids
- *   6 x u64 field weights (IEEE bits), 6 x u64 field length sums
+ *   6 x u64 field weights (IEEE bits), u64 confidence floor (IEEE bits),
+ *   6 x u64 field length sums
  *   u32 stopword count, str each
  *   str catalog JSON (the catalog as given, compact)
  *   u32 n, (n*6+1) u32 field_off, u32 count + u32 field_terms
@@ -73,6 +74,7 @@ tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out
   put_str(&b, ix->fingerprint, 64);
   tsift_buf_putc(&b, (char)ix->lenient_ids);
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) put_u64(&b, double_bits(ix->weights[f]));
+  put_u64(&b, double_bits(ix->min_coverage));
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) put_u64(&b, ix->field_len_sum[f]);
   put_u32(&b, (uint32_t)ix->stopwords.words.count);
   for (size_t i = 0; i < ix->stopwords.words.count; i++)
@@ -199,6 +201,9 @@ static tsift_status read_body(tsift_index *ix, reader *r, tsift_error *err) {
     memcpy(&ix->weights[f], &bits, sizeof bits);
     if (!(ix->weights[f] >= 0.0 && ix->weights[f] <= 100.0)) return corrupt(err, "bad field weight");
   }
+  uint64_t mc = get_u64(r);
+  memcpy(&ix->min_coverage, &mc, sizeof mc);
+  if (!(ix->min_coverage >= 0.0 && ix->min_coverage <= 1.0)) return corrupt(err, "bad confidence floor");
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_len_sum[f] = get_u64(r);
   uint32_t nstop = get_u32(r);
   if (r->bad || nstop > r->len) return corrupt(err, "truncated");
