@@ -5,6 +5,7 @@
 #   js-wasi    node --test tests/js against build/wasm/toolsift.wasm
 #   js-emcc    node --test tests/js against build/wasm/toolsift.emcc.wasm
 #   parity     tests/parity/parity.mjs (native CLI vs wasm CLI), if present
+#   eval-gates relevance on corpus/ against the floors in corpus/gates.json
 # Every stage runs even when an earlier one failed (a stage whose inputs are
 # missing fails). Stages with nothing to run yet are reported as skipped.
 # The last line is "N passed, N failed"; the exit status is 1 if any failed.
@@ -90,6 +91,13 @@ if [ -f tests/parity/parity.mjs ]; then
   stage parity env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node tests/parity/parity.mjs
 else
   skip parity "tests/parity/parity.mjs not present yet"
+fi
+
+# Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).
+if [ -f corpus/queries.jsonl ]; then
+  stage eval-gates "$ROOT/build/native/toolsift" eval --corpus corpus
+else
+  skip eval-gates "corpus/queries.jsonl not present"
 fi
 
 printf '\n=== summary\n'
