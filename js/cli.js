@@ -13,12 +13,16 @@ const USAGE = `usage: toolsift <command> [options]
 
 commands:
   search --catalog FILE [--limit N] [--explain] QUERY...   rank tools for a query (JSON)
+  build --catalog FILE -o INDEX.tsi                         write an index snapshot
+        (search, rank, info and docs take --index INDEX.tsi instead of --catalog)
   rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {"id","hits"}
        [--strict-ids]   (rank accepts any unique id unless --strict-ids)
 
   --options JSON   index build options, verbatim (stopwords, ids, weights);
                    replaces rank's default {"ids":"lenient"}
   analyze QUERY...                                          show how a query is analysed
+  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--json]
+                                                            relevance vs plain BM25; exit 1 on a failed gate
   info --catalog FILE                                       index facts and fingerprint
   docs --catalog FILE                                       search documents per tool
   session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]
@@ -54,20 +58,27 @@ const VALUE_OPTIONS = {
   '--limit': 'limit',
   '--k': 'k',
   '--options': 'options',
+  '--index': 'index',
+  '--corpus': 'corpus',
+  '--gates': 'gates',
+  '-o': 'output',
+  '--output': 'output',
 };
 
 // Options are accepted for every command, as natively; other words (a bare
 // `--` included) are the query, joined by single spaces.
 function parseArgs(argv) {
-  const a = { explain: false, strictIds: false, words: [] };
+  const a = { explain: false, strictIds: false, json: false, words: [] };
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
-    if (s in VALUE_OPTIONS) {
+    if (Object.hasOwn(VALUE_OPTIONS, s)) {
       if (i + 1 >= argv.length) {
         process.stderr.write(`toolsift: ${s} needs a value\n`);
         return null;
       }
       a[VALUE_OPTIONS[s]] = argv[++i];
+    } else if (s === '--json') {
+      a.json = true;
     } else if (s === '--explain') {
       a.explain = true;
     } else if (s === '--strict-ids') {
@@ -735,6 +746,39 @@ async function session(argv) {
   return rc;
 }
 
+// open_index: a snapshot (--index wins; build options do not apply to it),
+// else an index built from the catalog file.
+async function openIndex(catalogFile, snapshotFile, options) {
+  if (snapshotFile !== undefined) {
+    const bytes = await readBytes(snapshotFile);
+    const ts = await loadModule();
+    return call(() => ts.indexFromSnapshot(bytes));
+  }
+  if (catalogFile === undefined) throw usageError('--catalog FILE (or --index SNAPSHOT) is required');
+  const catalog = await readBytes(catalogFile);
+  const ts = await loadModule();
+  return call(() => ts.createIndex(catalog, options));
+}
+
+// cli_build: catalog -> snapshot file (nothing on stdout).
+async function build(a) {
+  if (a.catalog === undefined || a.output === undefined) {
+    throw usageError('build needs --catalog FILE and -o INDEX.tsi');
+  }
+  const index = await openIndex(a.catalog, undefined, a.options);
+  try {
+    const blob = call(() => index.snapshot());
+    try {
+      await writeFile(a.output, blob);
+    } catch {
+      process.stderr.write(`toolsift: io: cannot write ${a.output}\n`);
+      throw new Exit(1);
+    }
+  } finally {
+    index.free();
+  }
+}
+
 async function run(argv) {
   if (argv.length < 1) throw usageError(null);
   const cmd = argv[0];
@@ -758,6 +802,15 @@ async function run(argv) {
     process.stdout.write(call(() => ts.analyzeJSON(a.query)) + '\n');
     return;
   }
+  if (cmd === 'eval') {
+    // tsift_eval_json / tsift_eval_report have no wasm export (wasm/abi.c).
+    process.stderr.write('toolsift: eval: not available in the wasm CLI; use the native CLI (build/native/toolsift)\n');
+    throw new Exit(1);
+  }
+  if (cmd === 'build') {
+    await build(a);
+    return;
+  }
   if (!['search', 'rank', 'info', 'docs'].includes(cmd)) {
     process.stderr.write(`toolsift: unknown command ${cmd}\n`);
     throw usageError(null);
@@ -771,11 +824,7 @@ async function run(argv) {
   // rank is the outside-evaluation contract: any unique id is a key there.
   let options = a.options;
   if (options === undefined && cmd === 'rank' && !a.strictIds) options = '{"ids":"lenient"}';
-  if (a.catalog === undefined) throw usageError('--catalog FILE is required');
-
-  const catalog = await readBytes(a.catalog);
-  const ts = await loadModule();
-  const index = call(() => ts.createIndex(catalog, options));
+  const index = await openIndex(a.catalog, a.index, options);
   try {
     let out;
     if (cmd === 'search') {

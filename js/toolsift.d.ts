@@ -178,6 +178,15 @@ export class Toolsift {
    * 'utf8', 'limit', 'nomem', 'arg').
    */
   createSession(config: SessionConfig | string | Uint8Array | ArrayBuffer, options?: SessionOptions): Session;
+  /**
+   * Load an index from a snapshot (SPEC S11) made by Index#snapshot() or by
+   * the CLI's `toolsift build` (native or wasm: the bytes are the same),
+   * without re-analysing the catalog. Results are byte-identical to an index
+   * built from the catalog. A snapshot of another format, ranker, analyser
+   * or Unicode version, a truncated or corrupted one, or a checksum mismatch
+   * throws code 'snapshot'; anything but bytes throws code 'arg'.
+   */
+  indexFromSnapshot(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Index;
   /** Analyse text as a query. */
   analyze(text: string, options?: AnalyzerOptions | string): Analysis;
   /** The core's analysis JSON, byte-exact. */
@@ -195,6 +204,15 @@ export class Index {
   infoJSON(): string;
   documents(): DocumentsResult;
   documentsJSON(): string;
+  /**
+   * The index as a versioned binary snapshot (SPEC S11: format, ranker,
+   * analyser and Unicode versions, fingerprint, sha256 checksum), a fresh
+   * copy. The same bytes as the native `toolsift build -o` for the same
+   * catalog and options.
+   */
+  snapshot(): Uint8Array;
+  /** The same as `toolsift.indexFromSnapshot(bytes)`. */
+  static fromSnapshot(toolsift: Toolsift, bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Index;
   /** Release the index (idempotent). Any later call throws code 'state'. */
   free(): void;
   readonly freed: boolean;
@@ -245,6 +263,35 @@ export interface SessionOptions {
   journal?: string | Uint8Array | ArrayBuffer | Decision[] | null;
   /** What a replay that departs from the journal does (default 'fail'). */
   divergence?: DivergenceMode;
+  /**
+   * A host ranker that replaces BM25F for live searches (set before the
+   * first search; replayed searches never call it).
+   */
+  ranker?: HostRanker | null;
+}
+
+/**
+ * A host ranker (an embedding model, a reranker, rules…). Its answer is
+ * clipped to `want`, stripped of non-strings and intersected with the
+ * searchable universe: unknown, namespace-denied, on-menu and duplicate ids
+ * are dropped (with a warning counting them), so it can narrow results but
+ * never widen them.
+ */
+export interface HostRanker {
+  /** Recorded in every decision as value.ranker: 1..64 bytes of UTF-8, no control characters (else createSession throws 'arg'). */
+  kind: string;
+  /**
+   * Tool ids for `query`, best first. MUST be synchronous. `want` is the
+   * page size plus the number of tools the session hides from it (outside
+   * the namespaces or already on the menu), at most 1000. When the page
+   * comes back short from a full answer (at least `want` ids), rank is
+   * called again with twice the `want` (at most 4 calls per search, never
+   * over 1000). If it throws, or returns anything but an array — a Promise
+   * included (an async function is a failed ranker) — the search is refused
+   * with `search_unavailable`, nothing is recorded, and Session#rankerError
+   * tells why.
+   */
+  rank(query: string, want: number): unknown[];
 }
 
 /** One accepted search (SPEC S9). */
@@ -253,7 +300,7 @@ export interface Decision {
   id: string;
   source: 'agent-tool-search' | string;
   value: {
-    /** Ranker kind, e.g. 'bm25f-1'. */
+    /** Ranker kind: 'bm25f-1', or the host ranker's kind. */
     ranker: string;
     /** The query, cut at 200 characters. */
     query: string;
@@ -283,7 +330,8 @@ export interface SearchToolsResult {
 
 /** A refusal: a typed result that records nothing. */
 export interface CallRefusal {
-  error: 'invalid_input' | 'search_limit_reached' | 'not_on_menu' | string;
+  /** search_unavailable: the host ranker failed. */
+  error: 'invalid_input' | 'search_limit_reached' | 'not_on_menu' | 'search_unavailable' | string;
   message: string;
   /** not_on_menu: the called name, cut at 64 bytes. */
   tool?: string;
@@ -345,11 +393,19 @@ export class Session {
    * 0..4294967295), the tool's name and its arguments (an object, or JSON
    * text / bytes passed verbatim; undefined = {}). search_tools calls are
    * answered with a page and a decision; other calls are checked against the
-   * menu. Throws 'diverged' (replay in 'fail' mode), 'arg', 'state'.
+   * menu. With a host ranker, a live search calls ranker.rank() (maybe up
+   * to 4 times) before call() returns. Throws 'diverged' (replay in 'fail'
+   * mode), 'arg', 'state'.
    */
   call(turn: number, callIndex: number, tool: string, args?: unknown): CallOutput;
-  /** The core's output JSON of call(), byte-exact. */
+  /** The core's output JSON of call(), byte-exact (the final output after any host ranking). */
   callJSON(turn: number, callIndex: number, tool: string, args?: unknown): string;
+  /**
+   * Why the host ranker failed during the last call: what rank() threw, or
+   * a ToolsiftError with code 'ranker' for an answer that was not an array
+   * (or a Promise). null when it did not fail.
+   */
+  readonly rankerError: unknown;
   /** The menu in a provider's shape (default 'mcp'). */
   menu(format?: 'mcp'): { tools: McpToolSpec[] };
   menu(format: 'openai'): OpenAIToolSpec[];

@@ -16,6 +16,7 @@ const STATUS_NAMES = [
 const STATUS_NOMEM = 6;
 const STATUS_STATE = 8;
 const STATUS_ARG = 1;
+const STATUS_RANKER = 9;
 
 const encoder = new TextEncoder();
 // ignoreBOM keeps output bytes exactly as the core wrote them.
@@ -265,8 +266,13 @@ export class Toolsift {
    * Lines), raw bytes, or an array of decision objects. An empty journal is a
    * replay of a run that made no decision. `divergence`: 'fail' (default),
    * 'warn' or 'off'.
+   * `ranker`: a host ranker { kind, rank(query, want) } that replaces BM25F
+   * for live searches (see Session#call). It must be synchronous: a rank()
+   * that throws, returns anything but an array, or returns a Promise is a
+   * failed ranker, and the search is refused with search_unavailable.
    */
-  createSession(config, { journal, divergence } = {}) {
+  createSession(config, { journal, divergence, ranker } = {}) {
+    const kind = checkRanker(ranker);
     const cfg =
       typeof config === 'string' || config instanceof ArrayBuffer || ArrayBuffer.isView(config)
         ? asBytes(config)
@@ -295,7 +301,38 @@ export class Toolsift {
         ex.tsift_wasm_session_new(cp, cfg.length, jp, j ? j.length : 0, op, o ? o.length : 0, out),
       { handleResult: true },
     );
-    return new Session(this, ex, handle);
+    const session = new Session(this, ex, handle, kind === null ? null : { ranker, kind });
+    if (kind !== null) {
+      // Set before any search: the core refuses a ranker after the first one.
+      const k = encoder.encode(`${kind}\0`); // the export reads a C string
+      try {
+        this._call([k], ([kp], out) => ex.tsift_wasm_session_set_ranker(handle, kp, out));
+      } catch (e) {
+        session.free();
+        throw e;
+      }
+    }
+    return session;
+  }
+
+  /**
+   * Load an index from a snapshot (SPEC S11) made by Index#snapshot() or by
+   * `toolsift build`: bytes (Uint8Array, Buffer, ArrayBuffer or another
+   * view), no re-analysis. A snapshot of another format, ranker, analyser or
+   * Unicode version, or a truncated or corrupted one, throws code 'snapshot'.
+   */
+  indexFromSnapshot(bytes) {
+    if (!isBytes(bytes)) {
+      throw new ToolsiftError('arg', 'indexFromSnapshot: the snapshot must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
+    }
+    const b = asBytes(bytes);
+    const ex = this.#ex;
+    const handle = this._call(
+      [b],
+      ([bp], out) => ex.tsift_wasm_index_from_snapshot(bp, b.length, out),
+      { handleResult: true },
+    );
+    return new Index(this, ex, handle);
   }
 
   /** Analyse `text` as a query: { tokens, stopwords, terms }. */
@@ -417,6 +454,24 @@ export class Index {
     return JSON.parse(this.documentsJSON());
   }
 
+  /**
+   * The index as a versioned binary snapshot (SPEC S11): the same bytes as
+   * the native `toolsift build` writes for the same catalog and options.
+   * Load it with Toolsift#indexFromSnapshot (or Index.fromSnapshot).
+   */
+  snapshot() {
+    const h = this.#live();
+    return this.#ts._call([], (_, out) => this.#ex.tsift_wasm_index_snapshot(h, out));
+  }
+
+  /** Index.fromSnapshot(toolsift, bytes) is toolsift.indexFromSnapshot(bytes). */
+  static fromSnapshot(toolsift, bytes) {
+    if (!(toolsift instanceof Toolsift)) {
+      throw new ToolsiftError('arg', 'Index.fromSnapshot: the first argument must be a loaded Toolsift', STATUS_ARG);
+    }
+    return toolsift.indexFromSnapshot(bytes);
+  }
+
   /** Release the index. Safe to call more than once. */
   free() {
     if (!this.#handle) return;
@@ -450,6 +505,55 @@ function isBytes(value) {
   return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
 }
 
+const RANKER_ARG = 'createSession: ranker must be { kind: string, rank(query, want) => string[] }';
+
+// A host ranker's shape, checked before the session is made. The kind's
+// length and characters are the core's to check (1..64 bytes of UTF-8, no
+// control characters); only a NUL is caught here, because the export reads
+// the kind as a C string and would cut it there.
+// Returns the kind (read once), or null for no ranker.
+function checkRanker(ranker) {
+  if (ranker === undefined || ranker === null) return null;
+  const kind = typeof ranker === 'object' ? ranker.kind : undefined;
+  if (typeof kind !== 'string' || typeof ranker.rank !== 'function') {
+    throw new ToolsiftError('arg', RANKER_ARG, STATUS_ARG);
+  }
+  if (kind.includes('\0')) {
+    throw new ToolsiftError('arg', 'ranker: kind must not contain control characters', STATUS_ARG);
+  }
+  return kind;
+}
+
+// Ask the host ranker: the JSON array text of its answer, or null when it
+// failed (threw, or answered anything but an array — a Promise included).
+// The core drops non-strings, clips the answer to `want` and intersects it
+// with the universe, so nothing else is checked here.
+// Nothing the ranker does may escape: an exception here would leave the
+// core's search pending.
+function askRanker(ranker, kind, query, want) {
+  try {
+    const answer = ranker.rank(query, want);
+    if (Array.isArray(answer)) {
+      // throws on a BigInt, a cycle, a throwing getter or toJSON
+      return { ids: encoder.encode(JSON.stringify(answer)), error: null };
+    }
+    const promise = answer !== null && typeof answer?.then === 'function';
+    // A rejected Promise nobody awaits would be an unhandled rejection.
+    if (promise) Promise.resolve(answer).catch(() => {});
+    const what = promise
+      ? 'a Promise (rankers must be synchronous)'
+      : answer === null
+        ? 'null'
+        : `a value of type ${typeof answer}`;
+    return {
+      ids: null,
+      error: new ToolsiftError('ranker', `ranker "${kind}" answered ${what}, not an array of ids`, STATUS_RANKER),
+    };
+  } catch (e) {
+    return { ids: null, error: e };
+  }
+}
+
 /**
  * One agent run: the model-facing menu, the search meta-tool and the record
  * of decisions (SPEC S6, S7, S9). Made by Toolsift#createSession. Free it
@@ -460,12 +564,24 @@ export class Session {
   #ex;
   #handle;
   #token = {};
+  #ranker; // { ranker, kind } or null
+  #rankerError = null;
 
-  constructor(ts, ex, handle) {
+  constructor(ts, ex, handle, ranker = null) {
     this.#ts = ts;
     this.#ex = ex;
     this.#handle = handle;
+    this.#ranker = ranker;
     registry?.register(this, { ex, handle, release: 'tsift_wasm_session_free' }, this.#token);
+  }
+
+  /**
+   * Why the host ranker failed in the last call (what it threw, or a
+   * ToolsiftError with code 'ranker' for an answer that is not an array),
+   * or null. The call itself answers search_unavailable.
+   */
+  get rankerError() {
+    return this.#rankerError;
   }
 
   #live() {
@@ -502,9 +618,41 @@ export class Session {
       a = encoder.encode(text);
     }
     const t = textOrBytes(tool);
-    return this.#run([t, a], (h, [tp, ap], out) =>
+    this.#rankerError = null;
+    let bytes = this.#run([t, a], (h, [tp, ap], out) =>
       this.#ex.tsift_wasm_session_call(h, turn, callIndex, tp, t.length, ap, a.length, out),
     );
+    // Two-phase host ranking: while the core answers a ranking request
+    // {"call","rank":{"kind","query","want"}}, ask the JS ranker and hand its
+    // answer back (a widening round asks again, at most 4 rounds in all).
+    while (this.#ranker) {
+      const request = JSON.parse(decoder.decode(bytes)).rank;
+      if (request === undefined) break;
+      const { ids, error } = askRanker(this.#ranker.ranker, this.#ranker.kind, request.query, request.want);
+      if (error !== null) this.#rankerError = error;
+      // The ranker may have freed the session: #run then throws 'state'.
+      try {
+        bytes = this.#run([ids], (h, [ip], out) =>
+          this.#ex.tsift_wasm_session_ranked(h, ip, ids ? ids.length : 0, out),
+        );
+      } catch (e) {
+        this.#cancelRanking();
+        throw e;
+      }
+    }
+    return bytes;
+  }
+
+  // After an error completing a ranking (out of memory) the core keeps the
+  // search pending for a retry; JS cannot retry, so end it as a failed
+  // ranking (its refusal is dropped) and the session stays usable.
+  #cancelRanking() {
+    if (!this.#handle) return;
+    try {
+      this.#run([null], (h, _, out) => this.#ex.tsift_wasm_session_ranked(h, 0, 0, out));
+    } catch {
+      /* nothing was pending, or still out of memory */
+    }
   }
 
   /**
@@ -512,6 +660,11 @@ export class Session {
    * the tool's name and its arguments (an object, or JSON text passed
    * verbatim; undefined = {}). Returns the core's output JSON, byte-exact:
    * {"call":{…},"result":{…},"decision":{…}|null[,"warnings":[…]]}.
+   * With a host ranker, a live search calls ranker.rank(query, want)
+   * synchronously (over-asked: want = page + tools it cannot know are
+   * hidden; when the page comes back short from a full answer it is asked
+   * again for twice as many, at most 4 rounds and 1000 ids) before this
+   * returns. Replayed searches never call it.
    */
   callJSON(turn, callIndex, tool, args) {
     return decoder.decode(this._callBytes(turn, callIndex, tool, args));

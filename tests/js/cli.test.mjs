@@ -3,7 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -153,11 +154,111 @@ test('a module that cannot be loaded is an error, exit 1', () => {
   assert.match(r.stderr, /^toolsift: load: .*nope\.wasm/);
 });
 
+test('build writes the snapshot; search, rank, info and docs take --index', async () => {
+  const tsi = path.join(dir, 'index.tsi');
+  const b = cli(['build', '--catalog', catalogPath, '-o', tsi]);
+  assert.equal(b.status, 0, b.stderr);
+  assert.equal(b.stdout, '');
+  assert.equal(b.stderr, '');
+  const blob = await readFile(tsi);
+  const catalogBytes = await readFile(catalogPath);
+  const fresh = ts.createIndex(catalogBytes);
+  try {
+    assert.ok(blob.equals(Buffer.from(fresh.snapshot())));
+  } finally {
+    fresh.free();
+  }
+  // --output is -o; options are passed verbatim
+  const tsi2 = path.join(dir, 'index2.tsi');
+  const b2 = cli(['build', '--options', '{"stopwords":[]}', '--output', tsi2, '--catalog', catalogPath]);
+  assert.equal(b2.status, 0, b2.stderr);
+  const withOptions = ts.createIndex(catalogBytes, '{"stopwords":[]}');
+  try {
+    assert.ok((await readFile(tsi2)).equals(Buffer.from(withOptions.snapshot())));
+  } finally {
+    withOptions.free();
+  }
+
+  const search = cli(['search', '--index', tsi, '--explain', '--limit', '2', 'create', 'an', 'issue']);
+  assert.equal(search.status, 0, search.stderr);
+  assert.equal(search.stdout, index.searchJSON('create an issue', { limit: 2, explain: true }) + '\n');
+  assert.equal(cli(['info', '--index', tsi]).stdout, index.infoJSON() + '\n');
+  assert.equal(cli(['docs', '--index', tsi]).stdout, index.documentsJSON() + '\n');
+  const queries = '{"id":"a","query":"email"}\n{"id":2,"query":"github issue"}\n';
+  const qPath = path.join(dir, 'index-queries.jsonl');
+  await writeFile(qPath, queries);
+  assert.equal(cli(['rank', '--index', tsi, '--queries', qPath, '--k', '2']).stdout, index.rank(queries, 2));
+  // --index wins over --catalog, and build options do not apply to a snapshot
+  const both = cli(['info', '--catalog', path.join(dir, 'no-such.json'), '--index', tsi, '--options', '{"stopwords":[]}']);
+  assert.equal(both.status, 0, both.stderr);
+  assert.equal(both.stdout, index.infoJSON() + '\n');
+});
+
+test('build and --index errors', async () => {
+  const tsi = path.join(dir, 'err.tsi');
+  assert.equal(cli(['build', '--catalog', catalogPath, '-o', tsi]).status, 0);
+  const blob = await readFile(tsi);
+  const corrupt = Buffer.from(blob);
+  corrupt[corrupt.length >> 1] ^= 0x5a;
+  const corruptPath = path.join(dir, 'corrupt.tsi');
+  await writeFile(corruptPath, corrupt);
+  const truncatedPath = path.join(dir, 'truncated.tsi');
+  await writeFile(truncatedPath, blob.subarray(0, 100));
+  for (const [file, message] of [[corruptPath, /checksum/], [truncatedPath, /./], [catalogPath, /magic/]]) {
+    const r = cli(['search', '--index', file, 'issue']);
+    assert.equal(r.status, 1, file);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^toolsift: snapshot: /);
+    assert.match(r.stderr, message);
+  }
+  const missing = path.join(dir, 'missing.tsi');
+  const m = cli(['info', '--index', missing]);
+  assert.equal(m.status, 1);
+  assert.equal(m.stderr, `toolsift: io: cannot read ${missing}: No such file or directory\n`);
+  // a catalog error: nothing is written
+  const bad = path.join(dir, 'dup.json');
+  await writeFile(bad, '[{"name":"a"},{"name":"a"}]');
+  const out = path.join(dir, 'never.tsi');
+  const dup = cli(['build', '--catalog', bad, '-o', out]);
+  assert.equal(dup.status, 1);
+  assert.match(dup.stderr, /^toolsift: config: /);
+  assert.equal(existsSync(out), false);
+  // an unwritable output
+  const w = cli(['build', '--catalog', catalogPath, '-o', dir]);
+  assert.equal(w.status, 1);
+  assert.equal(w.stderr, `toolsift: io: cannot write ${dir}\n`);
+  // usage errors: exit 2
+  for (const [args, message] of [
+    [['build', '--catalog', catalogPath], 'build needs --catalog FILE and -o INDEX.tsi'],
+    [['build', '-o', out], 'build needs --catalog FILE and -o INDEX.tsi'],
+    [['build', '--index', tsi, '-o', out], 'build needs --catalog FILE and -o INDEX.tsi'],
+    [['build', '--catalog', catalogPath, '-o'], '-o needs a value'],
+    [['search', '--index'], '--index needs a value'],
+    [['info'], '--catalog FILE (or --index SNAPSHOT) is required'],
+  ]) {
+    const r = cli(args);
+    assert.equal(r.status, 2, JSON.stringify(args));
+    assert.equal(r.stdout, '');
+    assert.ok(r.stderr.startsWith(`toolsift: ${message}\nusage: toolsift`), r.stderr);
+  }
+  assert.equal(existsSync(out), false);
+});
+
+test('query words that name Object.prototype members are query words', () => {
+  for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const r = cli(['search', '--catalog', catalogPath, 'issue', word]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, index.searchJSON(`issue ${word}`) + '\n');
+  }
+});
+
 test('usage: --help exit 0 on stdout; usage errors exit 2 on stderr', () => {
   for (const args of [['--help'], ['-h'], ['help']]) {
     const help = cli(args);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^usage: toolsift/);
+    assert.match(help.stdout, /\n  build --catalog FILE -o INDEX\.tsi +write an index snapshot\n/);
+    assert.match(help.stdout, /take --index INDEX\.tsi instead of --catalog/);
     assert.equal(help.stderr, '');
   }
   const version = cli(['--version']);

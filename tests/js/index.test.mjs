@@ -612,3 +612,15 @@ test('a big catalog builds and searches (growth during a call is handled)', () =
     assert.equal(index.search(`group${letters(42)}`, { limit: 1000 }).hits.length, 31);
   });
 });
+
+// ---- known core issues (reported, not worked around) -----------------------------------------
+
+test('a catalog with an escaped lone surrogate is a json error, not out of memory', {
+  todo: 'core: tsift_json_parse reports JSON with a \\ud800 escape (valid for tsift_json_check, rejected by cJSON) as TSIFT_E_NOMEM',
+}, () => {
+  assert.throws(() => ts.createIndex('[{"name":"a","description":"x \\ud800 y"}]'), (e) => {
+    assert.ok(e instanceof ToolsiftError);
+    assert.ok(['json', 'utf8'].includes(e.code), `${e.code}: ${e.message}`);
+    return true;
+  });
+});

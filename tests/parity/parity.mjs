@@ -13,7 +13,16 @@
 //     replay` on the native journal and on tampered copies, `session menu` in
 //     every format with and without a journal, odd calls lines and config
 //     files (the CLIs parse them with cJSON), and their error paths, comparing
-//     stderr too; the journals each CLI writes must be byte-identical.
+//     stderr too; the journals each CLI writes must be byte-identical;
+//   - snapshots: `build -o` (the .tsi files each CLI writes must be
+//     byte-identical), search/rank/info/docs with --index on a native
+//     snapshot, and their error paths (corrupt, truncated, wrong magic,
+//     missing -o …), comparing stderr too;
+//   - --help, and query words such as `constructor` and `--json`.
+// Usage and help text match except for the wasm CLI's last line naming the
+// module it loads (WASM_USAGE_TRAILER), which is cut before comparing.
+// The corpus catalog is copied once, so an edit to corpus/ during the run
+// cannot make the two CLIs see different catalogs.
 // Usage: node tests/parity/parity.mjs [module.wasm ...]
 //   (default: build/wasm/toolsift.wasm and build/wasm/toolsift.emcc.wasm,
 //    each one that exists). Exit 1 on any difference.
@@ -27,7 +36,7 @@ import path from 'node:path';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NATIVE = path.resolve(ROOT, process.env.TOOLSIFT_NATIVE || 'build/native/toolsift');
 const CLI = path.join(ROOT, 'js/cli.js');
-const CATALOG = path.join(ROOT, 'corpus/catalog.json');
+const CORPUS_CATALOG = path.join(ROOT, 'corpus/catalog.json');
 const ALL = path.resolve(ROOT, '../shared/catalogs/all.json');
 
 function fail(message) {
@@ -190,13 +199,26 @@ const modules = (process.argv.length > 2
 if (!existsSync(NATIVE)) fail(`${path.relative(ROOT, NATIVE)} is not built (npm run build)`);
 if (modules.length === 0) fail('no wasm module is built (npm run build)');
 for (const m of modules) if (!existsSync(m)) fail(`${m} does not exist`);
-if (!existsSync(CATALOG)) {
+if (!existsSync(CORPUS_CATALOG)) {
   console.log('parity: skip: corpus/catalog.json does not exist yet');
   process.exit(0);
 }
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'toolsift-parity-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const CATALOG = path.join(tmp, 'catalog.json');
+writeFileSync(CATALOG, readFileSync(CORPUS_CATALOG));
+
+// The last line of the wasm CLI's usage text, which the native one lacks.
+const WASM_USAGE_TRAILER = Buffer.from(
+  '\nThe wasm CLI loads build/wasm/toolsift.wasm, or the module at env TOOLSIFT_WASM.\n',
+);
+function cutTrailer(buf) {
+  const n = WASM_USAGE_TRAILER.length;
+  return buf.length >= n && buf.subarray(buf.length - n).equals(WASM_USAGE_TRAILER)
+    ? buf.subarray(0, buf.length - n)
+    : buf;
+}
 
 const cases = []; // { name, args, mustSucceed, expectStatus?, compareStderr?, cwd? }
 const JOURNAL_OUT = '@journal-out@'; // in args: a per-run output file, compared too
@@ -418,6 +440,93 @@ function addSessionCases() {
   }
 }
 
+// ---- snapshots ------------------------------------------------------------------
+
+function addSnapshotCases() {
+  const OPTIONS = '{"stopwords":["please","the"],"weights":{"params":2}}';
+  // Snapshots the native CLI wrote: both CLIs load them.
+  const nativeTsi = path.join(tmp, 'native.tsi');
+  const nativeOptsTsi = path.join(tmp, 'native-options.tsi');
+  for (const [file, extra] of [[nativeTsi, []], [nativeOptsTsi, ['--options', OPTIONS]]]) {
+    const made = run(NATIVE, ['build', '--catalog', CATALOG, ...extra, '-o', file], {});
+    if (made.status !== 0 || !existsSync(file)) fail(`native build failed: ${made.stderr.toString().trim()}`);
+  }
+  const blob = readFileSync(nativeTsi);
+  const broken = (name, bytes) => {
+    const file = path.join(tmp, `snapshot-${name}.tsi`);
+    writeFileSync(file, bytes);
+    return file;
+  };
+  const flipped = Buffer.from(blob);
+  flipped[blob.length >> 1] ^= 0x5a;
+  const magic = Buffer.from(blob);
+  magic[0] = 0x58;
+  const version = Buffer.from(blob);
+  version[8] = 2;
+  const corrupt = {
+    'flipped byte': broken('flipped', flipped),
+    'truncated (100 bytes)': broken('truncated', blob.subarray(0, 100)),
+    'truncated (checksum cut)': broken('truncated-end', blob.subarray(0, blob.length - 1)),
+    'wrong magic': broken('magic', magic),
+    'format version 2': broken('version', version),
+    empty: broken('empty', Buffer.alloc(0)),
+    'a JSON catalog': CATALOG,
+    'missing file': path.join(tmp, 'no-such.tsi'),
+    'a folder': tmp,
+  };
+
+  const add = (name, args, opts) => cases.push({ name, args, compareStderr: true, ...opts });
+  const ok = { expectStatus: 0 };
+  // build: the written .tsi files are compared byte for byte
+  add('build -o', ['build', '--catalog', CATALOG, '-o', JOURNAL_OUT], ok);
+  add('build --options --output', ['build', '--options', OPTIONS, '--catalog', CATALOG, '--output', JOURNAL_OUT], ok);
+  add('build --options lenient', ['build', '--catalog', CATALOG, '--options', '{"ids":"lenient"}', '-o', JOURNAL_OUT], ok);
+  const tiny = path.join(tmp, 'tiny-catalog.json');
+  writeFileSync(tiny, '{"tools":[{"id":"x:1","name":"only","description":"Straße 翻译 🚀","inputSchema":' +
+    '{"type":"object","properties":{"n":{"type":"number","minimum":0.25}}}}],"annotations":{"x:1":{"tags":["t"]}}}');
+  add('build (tiny catalog, odd text and numbers)', ['build', '--catalog', tiny, '-o', JOURNAL_OUT], ok);
+  add('build: catalog error', ['build', '--catalog', path.join(tmp, 'dup.json'), '-o', JOURNAL_OUT], { expectStatus: 1 });
+  add('build: bad options', ['build', '--catalog', CATALOG, '--options', '{"weights":{"name":-1}}', '-o', JOURNAL_OUT],
+    { expectStatus: 1 });
+  add('build: missing catalog file', ['build', '--catalog', path.join(tmp, 'no-such.json'), '-o', JOURNAL_OUT],
+    { expectStatus: 1 });
+  add('build: unwritable output', ['build', '--catalog', CATALOG, '-o', tmp], { expectStatus: 1 });
+  add('build: missing -o', ['build', '--catalog', CATALOG], { expectStatus: 2 });
+  add('build: missing --catalog', ['build', '-o', JOURNAL_OUT], { expectStatus: 2 });
+  add('build: --index is no catalog', ['build', '--index', nativeTsi, '-o', JOURNAL_OUT], { expectStatus: 2 });
+  add('build: -o without a value', ['build', '--catalog', CATALOG, '-o'], { expectStatus: 2 });
+
+  // --index: the same answers as from the catalog
+  const q = (text) => text.split(' ').filter(Boolean);
+  for (const text of ['create a github issue', 'list database tables', '翻译文本', 'the of and a an', 'zzqx',
+    'refund a payment', 'HTTPServer createPullRequest', 'kubernetes pods logs']) {
+    add(`search --index --explain ${JSON.stringify(text)}`,
+      ['search', '--index', nativeTsi, '--explain', '--limit', '7', ...q(text)], ok);
+  }
+  add('search --index (no options)', ['search', '--index', nativeTsi, 'send', 'a', 'message'], ok);
+  add('search --index (options snapshot)', ['search', '--index', nativeOptsTsi, '--explain', 'the', 'list', 'of',
+    'open', 'issues', 'please'], ok);
+  add('rank --index --k 10', ['rank', '--index', nativeTsi, '--queries', path.join(tmp, 'catalog.jsonl'), '--k', '10'], ok);
+  add('rank --index --strict-ids (ignored)', ['rank', '--index', nativeOptsTsi, '--queries',
+    path.join(tmp, 'catalog.jsonl'), '--k', '3', '--strict-ids'], ok);
+  add('info --index', ['info', '--index', nativeTsi], ok);
+  add('info --index (options snapshot)', ['info', '--index', nativeOptsTsi], ok);
+  add('docs --index', ['docs', '--index', nativeTsi], ok);
+  add('info --index beats --catalog and --options', ['info', '--catalog', path.join(tmp, 'no-such.json'), '--index',
+    nativeTsi, '--options', '{"stopwords":[]}'], ok);
+
+  // bad snapshots: a typed error, exit 1
+  for (const [name, file] of Object.entries(corrupt)) {
+    add(`search --index: ${name}`, ['search', '--index', file, 'issue'], { expectStatus: 1 });
+  }
+  add('rank --index: corrupt', ['rank', '--index', corrupt['flipped byte'], '--queries', path.join(tmp, 'catalog.jsonl'),
+    '--k', '3'], { expectStatus: 1 });
+  add('rank --index: no --queries', ['rank', '--index', nativeTsi, '--k', '3'], { expectStatus: 2 });
+  add('search --index without a value', ['search', '--index'], { expectStatus: 2 });
+  add('info without --catalog or --index', ['info'], { expectStatus: 2 });
+  add('search --limit 0 --index', ['search', '--index', nativeTsi, '--limit', '0', 'x'], { expectStatus: 2 });
+}
+
 // Error paths must agree too (stdout empty, same exit code and message).
 const badJsonl = path.join(tmp, 'bad.jsonl');
 writeFileSync(badJsonl, '{"id":1,"query":"ok"}\n{"id":2,"query":\n');
@@ -432,6 +541,18 @@ writeFileSync(dupCatalog, '[{"name":"same"},{"name":"same"}]');
 cases.push({ name: 'duplicate id', args: ['info', '--catalog', dupCatalog], mustSucceed: false, compareStderr: true });
 
 addSessionCases();
+addSnapshotCases();
+
+// Object.prototype names are query words; --json, --corpus and --gates are
+// options of every command (for eval) and change nothing elsewhere.
+cases.push({ name: 'search: query words constructor toString __proto__',
+  args: ['search', '--catalog', CATALOG, 'issue', 'constructor', 'toString', '__proto__', 'hasOwnProperty'],
+  mustSucceed: true });
+cases.push({ name: 'search --json --corpus --gates (ignored)',
+  args: ['search', '--json', '--catalog', CATALOG, '--corpus', 'x', '--gates', 'y', 'create', 'issue'],
+  mustSucceed: true });
+cases.push({ name: '--help', args: ['--help'], expectStatus: 0, compareStderr: true });
+cases.push({ name: 'usage: no command', args: [], expectStatus: 2, compareStderr: true });
 
 if (existsSync(ALL)) {
   addCatalogCases('all.json', ALL, { perTool: 2, maxTools: 200, seed: 2, ks: [10], lenient: true });
@@ -476,15 +597,15 @@ for (const c of cases) {
       console.log(`  native stderr: ${native.stderr.toString().trim()}`);
       console.log(`  wasm stderr:   ${wasm.stderr.toString().trim()}`);
       differences++;
-    } else if (!native.stdout.equals(wasm.stdout)) {
+    } else if (!native.stdout.equals(cutTrailer(wasm.stdout))) {
       console.log(`parity: DIFF ${label}: stdout ${firstDifference(native.stdout, wasm.stdout)}`);
       differences++;
-    } else if (c.compareStderr && !native.stderr.equals(wasm.stderr)) {
+    } else if (c.compareStderr && !native.stderr.equals(cutTrailer(wasm.stderr))) {
       console.log(`parity: DIFF ${label}: stderr ${firstDifference(native.stderr, wasm.stderr)}`);
       differences++;
     } else if (nativeOut === null ? wasmOut !== null : !wasmOut?.equals(nativeOut)) {
       const show = (b) => b ?? Buffer.from('<not written>');
-      console.log(`parity: DIFF ${label}: written journal ${firstDifference(show(nativeOut), show(wasmOut))}`);
+      console.log(`parity: DIFF ${label}: written file ${firstDifference(show(nativeOut), show(wasmOut))}`);
       differences++;
     }
   }
