@@ -33,6 +33,22 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
                       what, bad, line, col);
   }
   if (len == 0) return tsift_fail(err, TSIFT_E_JSON, "%s: empty input", what);
+  long nul = tsift_json_find_nul_escape(json, len);
+  if (nul >= 0) {
+    size_t line = 1, col = 1;
+    for (long i = 0; i < nul; i++) {
+      if (json[i] == '\n') {
+        line++;
+        col = 1;
+      } else if (((unsigned char)json[i] & 0xC0) != 0x80) {
+        col++;
+      }
+    }
+    return tsift_fail(err, TSIFT_E_JSON,
+                      "%s: a \\u0000 escape (NUL character) at byte %ld (line %zu, column %zu) is not "
+                      "allowed in a string",
+                      what, nul, line, col);
+  }
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
   if (!root) {

@@ -19,6 +19,34 @@ static int is_hex(char ch) {
   return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
 }
 
+static unsigned hex4(const char *p) {
+  unsigned v = 0;
+  for (int k = 0; k < 4; k++) {
+    char h = p[k];
+    v = v * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 32) - 'a' + 10);
+  }
+  return v;
+}
+
+/* One \uXXXX escape at c->i (on the 'u'); a surrogate must come as a
+ * high-low pair, as cJSON requires. Leaves c->i on the last hex digit. */
+static int scan_unicode_escape(cursor *c) {
+  for (int k = 1; k <= 4; k++)
+    if (c->i + k >= c->n || !is_hex(c->s[c->i + k])) return 0;
+  unsigned v = hex4(c->s + c->i + 1);
+  c->i += 4;
+  if (v >= 0xDC00 && v <= 0xDFFF) return 0; /* a lone low surrogate */
+  if (v >= 0xD800 && v <= 0xDBFF) {
+    if (c->i + 6 >= c->n || c->s[c->i + 1] != '\\' || c->s[c->i + 2] != 'u') return 0;
+    for (int k = 3; k <= 6; k++)
+      if (!is_hex(c->s[c->i + k])) return 0;
+    unsigned lo = hex4(c->s + c->i + 3);
+    if (lo < 0xDC00 || lo > 0xDFFF) return 0;
+    c->i += 6;
+  }
+  return 1;
+}
+
 static int scan_string(cursor *c) {
   c->i++; /* opening quote */
   while (c->i < c->n) {
@@ -32,9 +60,7 @@ static int scan_string(cursor *c) {
       if (++c->i >= c->n) return 0;
       char e = c->s[c->i];
       if (e == 'u') {
-        for (int k = 1; k <= 4; k++)
-          if (c->i + k >= c->n || !is_hex(c->s[c->i + k])) return 0;
-        c->i += 4;
+        if (!scan_unicode_escape(c)) return 0;
       } else if (!strchr("\"\\/bfnrt", e)) {
         return 0;
       }
@@ -42,6 +68,17 @@ static int scan_string(cursor *c) {
     c->i++;
   }
   return 0;
+}
+
+long tsift_json_find_nul_escape(const char *s, size_t n) {
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (s[i] != '\\') continue;
+    if (s[i + 1] == 'u' && i + 5 < n && s[i + 2] == '0' && s[i + 3] == '0' && s[i + 4] == '0' &&
+        s[i + 5] == '0')
+      return (long)i;
+    i++; /* skip the escaped character, so \\u0000 is not an escape */
+  }
+  return -1;
 }
 
 static int scan_digits(cursor *c) {

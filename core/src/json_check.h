@@ -17,4 +17,9 @@ typedef enum {
 
 tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos);
 
+/* Offset of the first \u0000 escape in s, or -1. cJSON would end the string
+ * there (C strings), silently turning "a\u0000b" into "a"; the core refuses
+ * such input instead. */
+long tsift_json_find_nul_escape(const char *s, size_t n);
+
 #endif

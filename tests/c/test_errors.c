@@ -30,6 +30,17 @@ static void test_catalog_errors(void) {
   EXPECT_ERROR("[{\"name\":\"caf\xC3\"}]", TSIFT_E_UTF8, "invalid UTF-8 at byte 13 (line 1, column 14)");
   EXPECT_ERROR("[{\"name\":\"\xED\xA0\x80\"}]", TSIFT_E_UTF8, "invalid UTF-8"); /* surrogate */
   EXPECT_ERROR("[{\"name\":\"\xC0\xAF\"}]", TSIFT_E_UTF8, "invalid UTF-8");     /* overlong */
+  /* A lone surrogate escape is malformed (not out of memory); a \u0000 escape
+   * would silently cut the string, so it is refused; an escaped backslash
+   * before u0000 and a surrogate pair are fine. */
+  EXPECT_ERROR("[{\"name\":\"a\",\"description\":\"x \\ud800 y\"}]", TSIFT_E_JSON, "malformed JSON at byte");
+  EXPECT_ERROR("[{\"name\":\"a\\udc00\"}]", TSIFT_E_JSON, "malformed JSON");
+  EXPECT_ERROR("[{\"name\":\"a\\u0000b\"}]", TSIFT_E_JSON, "a \\u0000 escape (NUL character) at byte 11 (line 1, column 12)");
+  {
+    tsift_error e;
+    const char *ok = "[{\"name\":\"a\",\"description\":\"\\\\u0000 \\ud83d\\ude00\"}]";
+    CHECK_EQ_INT(build_err(ok, strlen(ok), NULL, &e), TSIFT_OK);
+  }
   EXPECT_ERROR("[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"a\"}]", TSIFT_E_CONFIG,
                "tools[2] (\"a\"): duplicate id (first used by tools[0])");
   EXPECT_ERROR("[{\"id\":\"x\",\"name\":\"a\"},{\"name\":\"x\"}]", TSIFT_E_CONFIG,

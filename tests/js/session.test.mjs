@@ -793,24 +793,21 @@ test('a tool name with an embedded NUL is not the menu tool it starts with', () 
 
 // ---- known core issues (reported, not worked around) -----------------------------------------
 
-test('a journal result with an escaped NUL is unknown, not the id before the NUL', {
-  todo: 'core: readmit looks recorded ids up as C strings, so "mail__send\\u0000evil" is re-admitted as mail__send',
-}, () => {
+test('a journal with an escaped NUL in an id is refused with a json error, never read as the id before the NUL', () => {
   const journal = [{
     id: 't#turn:0:tool:0:search',
     source: 'agent-tool-search',
     value: { ranker: 'bm25f-1', query: 'send', results: ['mail__send\u0000evil'], loaded: ['mail__send\u0000evil'] },
   }];
-  withSession(config(), (s) => {
-    const r = search(s, 0, 0, 'send');
-    assert.deepEqual(r.decision.value.results, []);
-    assert.ok(r.warnings.some((w) => /dropped/.test(w)));
-  }, { journal });
+  assert.throws(() => ts.createSession(config(), { journal }), (e) => {
+    assert.ok(e instanceof ToolsiftError);
+    assert.equal(e.code, 'json');
+    assert.match(e.message, /u0000 escape \(NUL character\)/);
+    return true;
+  });
 });
 
-test('search arguments with an escaped lone surrogate are invalid_input (or replaced), not out of memory', {
-  todo: 'core: tsift_json_parse reports JSON with a \\ud800 escape (valid for tsift_json_check, rejected by cJSON) as TSIFT_E_NOMEM',
-}, () => {
+test('search arguments with an escaped lone surrogate are invalid_input (or replaced), not out of memory', () => {
   withSession(config(), (s) => {
     const r = s.call(0, 0, 'search_tools', '{"query":"issue \\ud800"}');
     assert.ok(r.result.error === 'invalid_input' || Array.isArray(r.result.tools));
