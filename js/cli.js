@@ -761,6 +761,42 @@ async function openIndex(catalogFile, snapshotFile, options) {
 }
 
 // cli_build: catalog -> snapshot file (nothing on stdout).
+// cli_eval: a corpus folder (catalog.json, queries.jsonl, gates.json if it
+// exists) or files; the options text is assembled exactly as cli/main.c does.
+async function evaluate(a) {
+  let { catalog, queries, gates } = a;
+  if (a.corpus !== undefined) {
+    catalog = `${a.corpus}/catalog.json`;
+    queries = `${a.corpus}/queries.jsonl`;
+    if (gates === undefined) {
+      try {
+        await readFile(`${a.corpus}/gates.json`);
+        gates = `${a.corpus}/gates.json`;
+      } catch {
+        /* no gates */
+      }
+    }
+  }
+  if (catalog === undefined || queries === undefined) {
+    throw usageError('eval needs --corpus DIR, or --catalog FILE and --queries FILE');
+  }
+  const c = await readOrReport(catalog);
+  const q = c ? await readOrReport(queries) : null;
+  const g = q && gates !== undefined ? await readOrReport(gates) : null;
+  if (!c || !q || (gates !== undefined && !g)) return 1;
+  const parts = [];
+  if (a.options !== undefined) parts.push(text('"index":'), text(a.options));
+  if (a.options !== undefined && g) parts.push(text(','));
+  if (g) parts.push(text('"gates":'), g);
+  const opts = Buffer.concat([text('{'), ...parts, text('}')]);
+  const ts = await loadModule();
+  const out = call(() => ts.evalJSON(c, q, opts));
+  const passed = out.includes('"passed":true}');
+  if (a.json) process.stdout.write(out + '\n');
+  else process.stdout.write(call(() => ts.evalReport(out, a.corpus ?? queries)));
+  return passed ? 0 : 1;
+}
+
 async function build(a) {
   if (a.catalog === undefined || a.output === undefined) {
     throw usageError('build needs --catalog FILE and -o INDEX.tsi');
@@ -803,9 +839,8 @@ async function run(argv) {
     return;
   }
   if (cmd === 'eval') {
-    // tsift_eval_json / tsift_eval_report have no wasm export (wasm/abi.c).
-    process.stderr.write('toolsift: eval: not available in the wasm CLI; use the native CLI (build/native/toolsift)\n');
-    throw new Exit(1);
+    process.exitCode = await evaluate(a);
+    return;
   }
   if (cmd === 'build') {
     await build(a);

@@ -145,6 +145,7 @@ function optionsJson(pairs) {
 function encodeOptions(options) {
   if (options === undefined || options === null) return null;
   if (typeof options === 'string') return encoder.encode(options);
+  if (options instanceof Uint8Array) return options; /* raw JSON bytes, verbatim */
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new ToolsiftError('arg', 'options must be an object or a JSON string', STATUS_ARG);
   }
@@ -338,6 +339,31 @@ export class Toolsift {
   /** Analyse `text` as a query: { tokens, stopwords, terms }. */
   analyze(text, opts = {}) {
     return JSON.parse(this.analyzeJSON(text, opts));
+  }
+
+  /**
+   * Relevance evaluation JSON (SPEC S10): catalog (JSON or JSON Lines of
+   * tools) and graded queries (JSON Lines), each a string or bytes; options
+   * an object or JSON text ({index, worst, gates}).
+   */
+  evalJSON(catalog, queries, options) {
+    const c = asBytes(catalog);
+    const q = asBytes(queries);
+    const o = encodeOptions(options);
+    const ex = this.#ex;
+    const bytes = this._call([c, q, o], ([cp, qp, op], out) =>
+      ex.tsift_wasm_eval(cp, c.length, qp, q.length, op, o ? o.length : 0, out),
+    );
+    return decoder.decode(bytes);
+  }
+
+  /** The text table of an evaluation JSON, headed by `title`. */
+  evalReport(evalJson, title = 'eval') {
+    const j = encoder.encode(evalJson);
+    const t = encoder.encode(`${title}\0`);
+    const ex = this.#ex;
+    const bytes = this._call([j, t], ([jp, tp], out) => ex.tsift_wasm_eval_report(jp, j.length, tp, out));
+    return decoder.decode(bytes);
   }
 
   /** The core's analysis JSON, byte-exact. */

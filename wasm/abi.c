@@ -24,6 +24,8 @@
  *   tsift_wasm_session_free(s)
  *   tsift_wasm_index_snapshot(h, out) -> status        (out: the snapshot bytes)
  *   tsift_wasm_index_from_snapshot(bytes, len, out) -> status (slot 0: handle)
+ *   tsift_wasm_eval(cat, cat_len, queries, q_len, opt, opt_len, out) -> status
+ *   tsift_wasm_eval_report(json, len, title_cstr, out) -> status
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -256,4 +258,27 @@ int32_t tsift_wasm_index_from_snapshot(const char *bytes, size_t len, uint32_t *
   if (st != TSIFT_OK) return fail(out, &err);
   put_out(out, index, 0);
   return 0;
+}
+
+/* ---- relevance evaluation --------------------------------------------- */
+
+EXPORT(tsift_wasm_eval)
+int32_t tsift_wasm_eval(const char *catalog, size_t catalog_len, const char *queries,
+                        size_t queries_len, const char *opt, size_t opt_len, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_eval_json(catalog, catalog_len, queries, queries_len, opt_len ? opt : NULL,
+                                    opt_len, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+/* title: NUL-terminated. */
+EXPORT(tsift_wasm_eval_report)
+int32_t tsift_wasm_eval_report(const char *eval_json, size_t len, const char *title, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t out_len = 0;
+  tsift_status st = tsift_eval_report(eval_json, len, title, &bytes, &out_len, &err);
+  return finish(out, st, bytes, out_len, &err);
 }

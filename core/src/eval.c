@@ -9,6 +9,7 @@
 #include "baseline.h"
 #include "cJSON.h"
 #include "index.h"
+#include "json_check.h"
 #include "json_out.h"
 #include "mathx.h"
 
@@ -257,7 +258,15 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
     char what[40];
     snprintf(what, sizeof what, "queries line %zu", line_no);
     cJSON *q = NULL;
-    if ((st = tsift_json_parse(line, n, what, &q, err))) break;
+    char *copy = tsift_strndup(line, n);
+    if (!copy) {
+      st = tsift_nomem(err, "evaluating");
+      break;
+    }
+    tsift_json_blank_nul_escapes(copy, n); /* a NUL in a query is a space */
+    st = tsift_json_parse(copy, n, what, &q, err);
+    tsift_free(copy);
+    if (st) break;
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(q, "query");
     const cJSON *rel = cJSON_GetObjectItemCaseSensitive(q, "relevance");
     if (!rel) rel = cJSON_GetObjectItemCaseSensitive(q, "relevant");

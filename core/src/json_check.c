@@ -186,3 +186,13 @@ bad:
   *pos = c.i;
   return TSIFT_JSON_SYNTAX;
 }
+
+size_t tsift_json_blank_nul_escapes(char *s, size_t n) {
+  size_t count = 0;
+  for (;;) {
+    long at = tsift_json_find_nul_escape(s, n);
+    if (at < 0) return count;
+    memcpy(s + at, "\\u0020", 6); /* same length: offsets stay valid */
+    count++;
+  }
+}

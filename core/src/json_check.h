@@ -22,4 +22,8 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos);
  * such input instead. */
 long tsift_json_find_nul_escape(const char *s, size_t n);
 
+/* Rewrite every \u0000 escape in s as \u0020 (a space), in place, for input
+ * where a query must never be an error. Returns how many were rewritten. */
+size_t tsift_json_blank_nul_escapes(char *s, size_t n);
+
 #endif

@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "index.h"
+#include "json_check.h"
 #include "json_out.h"
 
 /* ---- options ---------------------------------------------------------- */
@@ -312,6 +313,8 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
       st = tsift_nomem(err, "ranking");
       break;
     }
+    /* ... and a \u0000 escape in a query is a space, not a cut. */
+    tsift_json_blank_nul_escapes(fixed, fixed_len);
     char what[48];
     snprintf(what, sizeof what, "queries line %zu", line_no);
     cJSON *obj = NULL;

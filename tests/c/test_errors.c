@@ -150,6 +150,11 @@ static void test_options_and_args(void) {
   CHECK_EQ_INT(tsift_index_rank_jsonl(ix, jsonl, strlen(jsonl), 5, &out, &len, &err), TSIFT_OK);
   CHECK_EQ_STR(out, "{\"id\":1,\"hits\":[\"t\"]}\n{\"id\":\"q2\",\"hits\":[]}\n{\"id\":[1],\"hits\":[\"t\"]}\n");
   tsift_free(out);
+  /* A query is never an error: a \u0000 escape in it reads as a space. */
+  jsonl = "{\"id\":1,\"query\":\"zz\\u0000t\"}\n";
+  CHECK_EQ_INT(tsift_index_rank_jsonl(ix, jsonl, strlen(jsonl), 5, &out, &len, &err), TSIFT_OK);
+  CHECK_EQ_STR(out, "{\"id\":1,\"hits\":[\"t\"]}\n");
+  tsift_free(out);
   tsift_index_free(ix);
   CHECK_EQ_STR(tsift_status_name(TSIFT_E_NOMEM), "nomem");
   CHECK_EQ_STR(tsift_strerror(TSIFT_E_CONFIG), "configuration error");

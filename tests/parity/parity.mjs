@@ -272,6 +272,27 @@ cases.push({
 for (const q of ODD.filter((s) => s.trim() && !s.includes('\u0000'))) {
   cases.push({ name: `analyze ${JSON.stringify(q.slice(0, 30))}`, args: ['analyze', q], mustSucceed: true });
 }
+// ---- relevance evaluation -------------------------------------------------------
+{
+  const corpusDir = path.join(ROOT, 'corpus');
+  const add = (name, args, opts) => cases.push({ name, args, compareStderr: true, ...opts });
+  if (existsSync(path.join(corpusDir, 'queries.jsonl'))) {
+    add('eval --corpus (report, gates)', ['eval', '--corpus', corpusDir], { expectStatus: 0 });
+    add('eval --corpus --json', ['eval', '--corpus', corpusDir, '--json'], { expectStatus: 0 });
+    add('eval with index options and a failing gate', ['eval', '--catalog', path.join(corpusDir, 'catalog.json'),
+      '--queries', path.join(corpusDir, 'queries.jsonl'), '--gates', path.join(corpusDir, 'gates.json'),
+      '--options', '{"ids":"lenient","minCoverage":0.3}'], { expectStatus: 1 });
+  }
+  const metatool = path.join(ROOT, '../shared/datasets/metatool');
+  if (existsSync(path.join(metatool, 'tools.jsonl'))) {
+    add('eval on a JSON Lines catalog (MetaTool dev)', ['eval', '--json', '--catalog', path.join(metatool, 'tools.jsonl'),
+      '--queries', path.join(metatool, 'queries_dev.jsonl')], { expectStatus: 0 });
+  }
+  add('eval: usage error', ['eval', '--catalog', path.join(corpusDir, 'catalog.json')], { expectStatus: 2 });
+  add('eval: missing queries file', ['eval', '--catalog', path.join(corpusDir, 'catalog.json'),
+    '--queries', path.join(tmp, 'no-such.jsonl')], { expectStatus: 1 });
+}
+
 // ---- sessions -----------------------------------------------------------------
 
 function addSessionCases() {
