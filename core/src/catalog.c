@@ -14,76 +14,70 @@
 
 /* ---- JSON parsing with positions -------------------------------------- */
 
+/* Line and column (1-based, in characters) of byte `pos`. */
+static void line_col(const char *s, size_t pos, size_t *line, size_t *col) {
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < pos; i++) {
+    if (s[i] == '\n') {
+      (*line)++;
+      *col = 1;
+    } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+      (*col)++;
+    }
+  }
+}
+
 tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
                               tsift_error *err) {
   *out = NULL;
   if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
-  size_t bad;
+  size_t bad, line, col;
   if (!tsift_utf8_valid(json, len, &bad)) {
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < bad; i++) {
-      if (json[i] == '\n') {
-        line++;
-        col = 1;
-      } else if (((unsigned char)json[i] & 0xC0) != 0x80) {
-        col++;
-      }
-    }
+    line_col(json, bad, &line, &col);
     return tsift_fail(err, TSIFT_E_UTF8, "%s: invalid UTF-8 at byte %zu (line %zu, column %zu)",
                       what, bad, line, col);
   }
   if (len == 0) return tsift_fail(err, TSIFT_E_JSON, "%s: empty input", what);
   long nul = tsift_json_find_nul_escape(json, len);
   if (nul >= 0) {
-    size_t line = 1, col = 1;
-    for (long i = 0; i < nul; i++) {
-      if (json[i] == '\n') {
-        line++;
-        col = 1;
-      } else if (((unsigned char)json[i] & 0xC0) != 0x80) {
-        col++;
-      }
-    }
+    line_col(json, (size_t)nul, &line, &col);
     return tsift_fail(err, TSIFT_E_JSON,
                       "%s: a \\u0000 escape (NUL character) at byte %ld (line %zu, column %zu) is not "
                       "allowed in a string",
                       what, nul, line, col);
   }
-  const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-  if (!root) {
-    /* cJSON reports an allocation failure like a syntax error: ask the
-     * allocation-free checker which it was, and where. */
-    size_t pos = 0;
-    tsift_json_verdict v = tsift_json_check(json, len, &pos);
-    if (v == TSIFT_JSON_VALID) return tsift_nomem(err, "parsing JSON");
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < pos && i < len; i++) {
-      if (json[i] == '\n') {
-        line++;
-        col = 1;
-      } else if (((unsigned char)json[i] & 0xC0) != 0x80) {
-        col++;
-      }
-    }
+  /* The strict, allocation-free grammar check runs first: cJSON is lenient
+   * (raw control characters and NUL bytes in strings, any byte below 0x20
+   * taken as whitespace) and reports an allocation failure like a syntax
+   * error. After the check passes, a cJSON failure can only be memory. */
+  size_t pos = 0;
+  tsift_json_verdict v = tsift_json_check(json, len, &pos);
+  if (v != TSIFT_JSON_VALID) {
+    line_col(json, pos < len ? pos : len, &line, &col);
     if (v == TSIFT_JSON_TOO_DEEP)
       return tsift_fail(err, TSIFT_E_LIMIT, "%s: nesting deeper than %d at byte %zu (line %zu, column %zu)",
                         what, TSIFT_JSON_MAX_NESTING, pos, line, col);
-    return tsift_fail(err, TSIFT_E_JSON, "%s: malformed JSON at byte %zu (line %zu, column %zu)",
-                      what, pos, line, col);
+    if (pos < len && (unsigned char)json[pos] < 0x20 && json[pos] != '\n' && json[pos] != '\r' &&
+        json[pos] != '\t')
+      return tsift_fail(err, TSIFT_E_JSON,
+                        "%s: control character 0x%02x at byte %zu (line %zu, column %zu): JSON needs it "
+                        "escaped",
+                        what, (unsigned)(unsigned char)json[pos], pos, line, col);
+    return tsift_fail(err, TSIFT_E_JSON, "%s: malformed JSON at byte %zu (line %zu, column %zu)", what, pos,
+                      line, col);
   }
-  /* Anything but whitespace after the value is malformed too. */
-  size_t pos = end ? (size_t)(end - json) : len;
-  while (pos < len && (json[pos] == ' ' || json[pos] == '\t' || json[pos] == '\n' ||
-                       json[pos] == '\r'))
-    pos++;
-  if (pos < len) {
-    cJSON_Delete(root);
-    return tsift_fail(err, TSIFT_E_JSON, "%s: unexpected data after the JSON value at byte %zu",
-                      what, pos);
-  }
+  cJSON *root = cJSON_ParseWithLengthOpts(json, len, NULL, 0);
+  if (!root) return tsift_nomem(err, "parsing JSON");
   *out = root;
   return TSIFT_OK;
+}
+
+int tsift_json_integral(const cJSON *v, double lo, double hi) {
+  if (!cJSON_IsNumber(v)) return 0;
+  double d = v->valuedouble;
+  if (!(d >= lo && d <= hi)) return 0; /* also rejects NaN */
+  return d == (double)(long long)d;
 }
 
 /* ---- helpers ---------------------------------------------------------- */

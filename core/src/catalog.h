@@ -62,6 +62,10 @@ long tsift_catalog_find(const tsift_catalog *c, const char *id);
 /* 1 when `id` fits the model-facing name rules ^[A-Za-z0-9_.:-]{1,128}$. */
 int tsift_id_valid(const char *id, size_t len);
 
+/* 1 when v is a number with an integral value in [lo, hi] (checked before
+ * any conversion, so huge values are never cast). */
+int tsift_json_integral(const struct cJSON *v, double lo, double hi);
+
 /* Parse JSON with a precise error position ("at line L, column C"). `what`
  * names the document in messages. The tree is owned by the caller. */
 tsift_status tsift_json_parse(const char *json, size_t len, const char *what, struct cJSON **out,

@@ -39,14 +39,12 @@ static tsift_status read_search_options(const char *json, size_t len, search_opt
   cJSON_ArrayForEach(item, opts) {
     if (strcmp(item->string, "limit") == 0) {
       if (cJSON_IsNull(item)) continue;
-      double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
-      if (!cJSON_IsNumber(item) || v != (double)(long long)v || v < 1 ||
-          v > TSIFT_SEARCH_MAX_LIMIT) {
+      if (!tsift_json_integral(item, 1, TSIFT_SEARCH_MAX_LIMIT)) {
         cJSON_Delete(opts);
         return tsift_fail(err, TSIFT_E_ARG, "search options: \"limit\" must be an integer from 1 to %d",
                           TSIFT_SEARCH_MAX_LIMIT);
       }
-      o->limit = (size_t)v;
+      o->limit = (size_t)item->valuedouble;
     } else if (strcmp(item->string, "explain") == 0) {
       if (!cJSON_IsBool(item) && !cJSON_IsNull(item)) {
         cJSON_Delete(opts);
@@ -268,8 +266,7 @@ static int write_id(tsift_buf *b, const cJSON *id) {
     tsift_json_cstr(b, id->valuestring);
     return 0;
   }
-  if (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble &&
-      id->valuedouble > -9007199254740992.0 && id->valuedouble < 9007199254740992.0) {
+  if (tsift_json_integral(id, -9007199254740991.0, 9007199254740991.0)) {
     tsift_json_int(b, (long long)id->valuedouble);
     return 0;
   }

@@ -86,8 +86,7 @@ static tsift_status read_cap(const cJSON *search, const char *key, unsigned lo, 
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(search, key);
   *out = def;
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
-  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(long long)v->valuedouble ||
-      v->valuedouble < lo || v->valuedouble > hi)
+  if (!tsift_json_integral(v, lo, hi))
     return tsift_fail(err, TSIFT_E_CONFIG, "config: search.%s: expected an integer from %u to %u, got %s",
                       key, lo, hi, cJSON_IsNumber(v) ? "an out-of-range number" : type_name(v));
   *out = (unsigned)v->valuedouble;

@@ -473,8 +473,7 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
                                 out_len, err);
   size_t page = s->max_per_search;
   if (limit && !cJSON_IsNull(limit)) {
-    if (!cJSON_IsNumber(limit) || limit->valuedouble != (double)(long long)limit->valuedouble ||
-        limit->valuedouble < 1)
+    if (!tsift_json_integral(limit, 1, 1e15))
       return tsift_session_refuse(s, c, "invalid_input", "limit must be a positive integer", NULL, out,
                                   out_len, err);
     if (limit->valuedouble < (double)page) page = (size_t)limit->valuedouble;

@@ -82,7 +82,7 @@ static void copy_value(tsift_buf *b, const cJSON *v, int depth, int is_map, copy
     tsift_json_null(b);
   } else if (cJSON_IsNumber(v)) {
     double d = v->valuedouble;
-    if (d == (double)(long long)d && d > -9007199254740992.0 && d < 9007199254740992.0) {
+    if (tsift_json_integral(v, -9007199254740991.0, 9007199254740991.0)) {
       tsift_json_int(b, (long long)d);
     } else {
       char *text = cJSON_PrintUnformatted(v);

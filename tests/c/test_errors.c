@@ -26,7 +26,16 @@ static void test_catalog_errors(void) {
   EXPECT_ERROR("{\"tools\":[{\"name\":\"a\"},]}", TSIFT_E_JSON, "malformed JSON at byte 23 (line 1, column 24)");
   EXPECT_ERROR("{\"tools\":[\n  {\"name\": }]}", TSIFT_E_JSON, "line 2");
   EXPECT_ERROR("", TSIFT_E_JSON, "empty input");
-  EXPECT_ERROR("[] []", TSIFT_E_JSON, "unexpected data after the JSON value");
+  EXPECT_ERROR("[] []", TSIFT_E_JSON, "malformed JSON at byte 3");
+  EXPECT_ERROR("[{\"name\":\"a\tb\"}]", TSIFT_E_JSON, "malformed JSON at byte 11"); /* raw tab in a string */
+  EXPECT_ERROR("[{\"name\":\"a\x01" "b\"}]", TSIFT_E_JSON, "control character 0x01 at byte 11");
+  {
+    tsift_error e;
+    const char nul_in_string[] = "[{\"name\":\"a\0b\"}]"; /* a raw NUL byte inside a string */
+    CHECK_EQ_INT(build_err(nul_in_string, sizeof nul_in_string - 1, NULL, &e), TSIFT_E_JSON);
+    CHECK_CONTAINS(e.message, "control character 0x00 at byte 11");
+  }
+  EXPECT_ERROR("[\x01]", TSIFT_E_JSON, "control character 0x01 at byte 1");
   EXPECT_ERROR("[{\"name\":\"caf\xC3\"}]", TSIFT_E_UTF8, "invalid UTF-8 at byte 13 (line 1, column 14)");
   EXPECT_ERROR("[{\"name\":\"\xED\xA0\x80\"}]", TSIFT_E_UTF8, "invalid UTF-8"); /* surrogate */
   EXPECT_ERROR("[{\"name\":\"\xC0\xAF\"}]", TSIFT_E_UTF8, "invalid UTF-8");     /* overlong */
