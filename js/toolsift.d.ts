@@ -35,8 +35,9 @@ export type WasmSource =
   | string;
 
 /**
- * Load the module. Without `source`: the package's build/wasm/toolsift.wasm,
- * or (Node) the path in env TOOLSIFT_WASM. Cloudflare Workers must pass a
+ * Load the module. Without `source`: the package's dist/toolsift.wasm (in a
+ * source checkout, build/wasm/toolsift.wasm), or (Node) the path in env
+ * TOOLSIFT_WASM. Cloudflare Workers must pass a
  * WebAssembly.Module.
  */
 export function load(source?: WasmSource): Promise<Toolsift>;

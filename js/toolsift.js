@@ -45,15 +45,46 @@ async function nodeFs() {
   return import(spec);
 }
 
-function defaultSource() {
-  let env;
+// Where load() looks without a source: the packaged module (dist/, copied
+// there by `npm pack`'s prepack script; bundlers see this literal
+// `new URL(…, import.meta.url)` and emit the file), then the build output of
+// a source checkout (a variable, so bundlers leave it alone).
+const BUILD_WASM = '../build/wasm/toolsift.wasm';
+
+// env TOOLSIFT_WASM in Node and Bun; in Deno only when env access is already
+// granted (reading it otherwise would prompt on a terminal or throw).
+function envWasm() {
   try {
-    env = isNode() ? globalThis.process.env?.TOOLSIFT_WASM : undefined;
+    const deno = globalThis.Deno;
+    if (deno) {
+      const perm = deno.permissions?.querySync?.({ name: 'env', variable: 'TOOLSIFT_WASM' });
+      return perm?.state === 'granted' ? deno.env.get('TOOLSIFT_WASM') : undefined;
+    }
+    return isNode() ? globalThis.process.env?.TOOLSIFT_WASM : undefined;
   } catch {
-    /* Deno without --allow-env throws on env access: use the default */
+    return undefined; /* no env access: use the default */
   }
-  if (env) return env;
-  return new URL('../build/wasm/toolsift.wasm', import.meta.url);
+}
+
+function defaultSources() {
+  const env = envWasm();
+  if (env) return [env];
+  return [new URL('../dist/toolsift.wasm', import.meta.url), new URL(BUILD_WASM, import.meta.url)];
+}
+
+// The first default location that loads; all their errors when none does.
+async function compileDefault() {
+  const sources = defaultSources();
+  if (sources.length === 1) return compileFrom(sources[0]);
+  const errors = [];
+  for (const source of sources) {
+    try {
+      return await compileFrom(source);
+    } catch (e) {
+      errors.push(`${source}: ${e?.message ?? e}`);
+    }
+  }
+  throw new Error(`no toolsift.wasm found (${errors.join('; ')})`);
 }
 
 // A string source is a URL when it carries a scheme ("file:", "https:", …);
@@ -114,11 +145,12 @@ function importsFor(module) {
 /**
  * Load the toolsift module. `source` may be a WebAssembly.Module, an
  * ArrayBuffer/typed array of bytes, a Response, a URL or URL string, a file
- * path (Node), or undefined for the package's build/wasm/toolsift.wasm
- * (env TOOLSIFT_WASM overrides that default in Node).
+ * path (Node), or undefined for the package's dist/toolsift.wasm (then, in a
+ * source checkout, build/wasm/toolsift.wasm; env TOOLSIFT_WASM overrides
+ * both in Node).
  */
 export async function load(source) {
-  const module = await compileFrom(source === undefined ? defaultSource() : source);
+  const module = await (source === undefined ? compileDefault() : compileFrom(source));
   const instance = await WebAssembly.instantiate(module, importsFor(module));
   const ex = instance.exports;
   // A WASI/Emscripten reactor runs its constructors in _initialize, once.

@@ -31,7 +31,7 @@ if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=(sudo); fi
 # ---------------------------------------------------------------------------
 # 1. Debian packages
 # ---------------------------------------------------------------------------
-APT_PKGS=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 emscripten cmake make)
+APT_PKGS=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 emscripten cmake make chromium)
 
 pkg_installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

@@ -5,6 +5,10 @@
 #   js-wasi    node --test tests/js against build/wasm/toolsift.wasm
 #   js-emcc    node --test tests/js against build/wasm/toolsift.emcc.wasm
 #   parity     tests/parity/parity.mjs (native CLI vs wasm CLI), if present
+#   runtimes   the npm package packed and installed into an empty project
+#              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
+#              Deno, Bun, workerd and Chromium vs the native CLI
+#              (tests/runtimes/run.mjs, `npm run test:runtimes`)
 #   eval-gates relevance on corpus/ against the floors in corpus/gates.json
 # Every stage runs even when an earlier one failed (a stage whose inputs are
 # missing fails). Stages with nothing to run yet are reported as skipped.
@@ -91,6 +95,19 @@ if [ -f tests/parity/parity.mjs ]; then
   stage parity env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node tests/parity/parity.mjs
 else
   skip parity "tests/parity/parity.mjs not present yet"
+fi
+
+run_runtimes() {
+  local rc=0
+  TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test tests/runtimes/pack.test.mjs || rc=1
+  TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node tests/runtimes/run.mjs || rc=1
+  return "$rc"
+}
+
+if [ -f tests/runtimes/run.mjs ]; then
+  stage runtimes run_runtimes
+else
+  skip runtimes "tests/runtimes/run.mjs not present"
 fi
 
 # Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// pack-wasm.mjs — npm's prepack/postpack hooks for the packaged wasm module.
+//   node scripts/pack-wasm.mjs copy    build/wasm/toolsift.wasm -> dist/toolsift.wasm
+//   node scripts/pack-wasm.mjs clean   remove dist/ again (postpack), so a
+//                                      source checkout never loads a stale copy
+// The build output (build/) is not packaged; js/toolsift.js's load() looks
+// for dist/toolsift.wasm first, then build/wasm/toolsift.wasm.
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SRC = path.join(ROOT, 'build/wasm/toolsift.wasm');
+const DIST = path.join(ROOT, 'dist');
+
+const cmd = process.argv[2];
+if (cmd === 'copy') {
+  if (!existsSync(SRC)) {
+    console.error(`pack-wasm: ${path.relative(ROOT, SRC)} is missing: run \`npm run build\` first`);
+    process.exit(1);
+  }
+  mkdirSync(DIST, { recursive: true });
+  copyFileSync(SRC, path.join(DIST, 'toolsift.wasm'));
+  console.error(`pack-wasm: dist/toolsift.wasm (${statSync(SRC).size} bytes)`);
+} else if (cmd === 'clean') {
+  rmSync(DIST, { recursive: true, force: true });
+} else {
+  console.error('usage: pack-wasm.mjs copy|clean');
+  process.exit(2);
+}

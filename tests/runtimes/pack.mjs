@@ -1,0 +1,27 @@
+// pack.mjs — `npm pack` the repository and install the tarball into an empty
+// project, offline (a local tarball with no dependencies needs no registry).
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const npm = (args, cwd) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** Pack `root` into `dir`: { tarball (path), size (bytes), files ([paths]) }. */
+export function pack(root, dir) {
+  mkdirSync(dir, { recursive: true });
+  const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], root));
+  return { tarball: path.join(dir, info.filename), size: info.size, files: info.files.map((f) => f.path) };
+}
+
+/** An empty ESM project at `dir` with `tarball` installed; returns `dir`. */
+export function installInto(tarball, dir) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'toolsift-consumer', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  npm(['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], dir);
+  return dir;
+}

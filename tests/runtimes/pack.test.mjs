@@ -1,0 +1,106 @@
+// pack.test.mjs — the npm package as a consumer gets it: `npm pack`, install
+// the tarball into an empty project (offline), then use it there by name.
+// Run by the `runtimes` stage of scripts/test.sh (node --test).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installInto, pack } from './pack.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const NATIVE = path.resolve(ROOT, process.env.TOOLSIFT_NATIVE || 'build/native/toolsift');
+const DENO = path.join(ROOT, 'node_modules/.bin/deno');
+const tmp = mkdtempSync(path.join(tmpdir(), 'toolsift-pack-'));
+test.after(() => rmSync(tmp, { recursive: true, force: true }));
+
+let packed;
+let proj;
+
+test('npm pack ships the binding, its types, the CLI and the .wasm as a file', () => {
+  packed = pack(ROOT, path.join(tmp, 'pack'));
+  assert.deepEqual(
+    [...packed.files].sort(),
+    ['README.md', 'dist/toolsift.wasm', 'js/cli.js', 'js/toolsift.d.ts', 'js/toolsift.js', 'package.json'],
+  );
+  assert.ok(packed.size < 400_000, `tarball is ${packed.size} bytes`);
+  // postpack removed the staging copy: a checkout loads build/wasm again.
+  assert.equal(existsSync(path.join(ROOT, 'dist')), false);
+  // The wasm is a file, never inlined: the binding has no base64 blob.
+  const binding = readFileSync(path.join(ROOT, 'js/toolsift.js'), 'utf8');
+  assert.doesNotMatch(binding, /[A-Za-z0-9+/]{2000}/);
+});
+
+test('installs offline into an empty project', () => {
+  proj = installInto(packed.tarball, path.join(tmp, 'project'));
+  const pkg = path.join(proj, 'node_modules/toolsift');
+  const wasm = readFileSync(path.join(pkg, 'dist/toolsift.wasm'));
+  assert.deepEqual(wasm, readFileSync(path.join(ROOT, 'build/wasm/toolsift.wasm')));
+  assert.equal(existsSync(path.join(pkg, 'build')), false);
+});
+
+test('Node ESM: import by name, default module location, search', () => {
+  writeFileSync(
+    path.join(proj, 'search.mjs'),
+    `import { readFileSync } from 'node:fs';
+import { load, ToolsiftError } from 'toolsift';
+const toolsift = await load();
+const index = toolsift.createIndex(readFileSync(process.argv[2]));
+process.stdout.write(index.searchJSON('open a pull request', { limit: 3 }) + '\\n');
+index.free();
+console.error(typeof ToolsiftError, toolsift.version);
+`,
+  );
+  const catalog = path.join(ROOT, 'corpus/catalog.json');
+  const r = spawnSync(process.execPath, ['search.mjs', catalog], { cwd: proj, encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr.trim(), `function ${execFileSync(NATIVE, ['--version'], { encoding: 'utf8' }).trim()}`);
+  const native = execFileSync(NATIVE, ['search', '--catalog', path.join(ROOT, 'corpus/catalog.json'),
+    '--limit', '3', 'open a pull request'], { encoding: 'utf8' });
+  assert.equal(r.stdout, native);
+});
+
+test('the toolsift.wasm export resolves to the packaged file', () => {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e',
+    "console.log(import.meta.resolve('toolsift/toolsift.wasm'))"], { cwd: proj, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.trim().endsWith('/node_modules/toolsift/dist/toolsift.wasm'), r.stdout);
+});
+
+test('the package bin (the wasm CLI) prints what the native CLI prints', () => {
+  const catalog = path.join(ROOT, 'corpus/catalog.json');
+  const args = ['search', '--catalog', catalog, '--limit', '2', '--explain', 'refund a payment'];
+  const r = spawnSync(path.join(proj, 'node_modules/.bin/toolsift'), args, { cwd: proj, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, execFileSync(NATIVE, args, { encoding: 'utf8' }));
+});
+
+test('types: a TypeScript consumer type-checks against the package (deno check)', { skip: !existsSync(DENO) && 'npm ci installs deno' }, () => {
+  writeFileSync(
+    path.join(proj, 'typed.ts'),
+    `import { load, type Toolsift, ToolsiftError } from 'toolsift';
+const toolsift: Toolsift = await load();
+const index = toolsift.createIndex({ tools: [{ name: 'x', description: 'y' }] });
+const hits: number = index.search('y', { limit: 1 }).hits.length;
+const e: ToolsiftError | null = null;
+console.log(hits, e);
+`,
+  );
+  writeFileSync(
+    path.join(proj, 'wrong.ts'),
+    `import { load } from 'toolsift';
+const toolsift = await load();
+const n: number = toolsift.version;
+console.log(n);
+`,
+  );
+  const env = { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+  const ok = spawnSync(DENO, ['check', 'typed.ts'], { cwd: proj, encoding: 'utf8', env });
+  assert.equal(ok.status, 0, ok.stderr);
+  const bad = spawnSync(DENO, ['check', 'wrong.ts'], { cwd: proj, encoding: 'utf8', env });
+  assert.notEqual(bad.status, 0, 'a type error was not caught: the types are not in use');
+  assert.match(bad.stderr, /not assignable to type 'number'/);
+});
