@@ -269,6 +269,12 @@ export interface SessionOptions {
    * first search; replayed searches never call it).
    */
   ranker?: HostRanker | null;
+  /**
+   * An index snapshot (from `index.snapshot()` or `toolsift build`) to search
+   * instead of building from `config.catalog`; the config must then have no
+   * `catalog` and no `search.stopwords`, and the snapshot strict ids.
+   */
+  snapshot?: Uint8Array | ArrayBuffer | null;
 }
 
 /**

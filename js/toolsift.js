@@ -304,7 +304,7 @@ export class Toolsift {
    * that throws, returns anything but an array, or returns a Promise is a
    * failed ranker, and the search is refused with search_unavailable.
    */
-  createSession(config, { journal, divergence, ranker } = {}) {
+  createSession(config, { journal, divergence, ranker, snapshot } = {}) {
     const kind = checkRanker(ranker);
     const cfg =
       typeof config === 'string' || config instanceof ArrayBuffer || ArrayBuffer.isView(config)
@@ -328,12 +328,28 @@ export class Toolsift {
     }
     const o = divergence === undefined ? null : encoder.encode(JSON.stringify({ divergence }));
     const ex = this.#ex;
-    const handle = this._call(
-      [cfg, j, o],
-      ([cp, jp, op], out) =>
-        ex.tsift_wasm_session_new(cp, cfg.length, jp, j ? j.length : 0, op, o ? o.length : 0, out),
-      { handleResult: true },
-    );
+    let handle;
+    if (snapshot !== undefined && snapshot !== null) {
+      // Over an index snapshot: the config has no "catalog" (SPEC S11).
+      if (!(snapshot instanceof ArrayBuffer || ArrayBuffer.isView(snapshot))) {
+        throw new ToolsiftError('arg', 'createSession: snapshot must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
+      }
+      const snap = asBytes(snapshot);
+      handle = this._call(
+        [cfg, snap, j, o],
+        ([cp, sp, jp, op], out) =>
+          ex.tsift_wasm_session_new_from_snapshot(cp, cfg.length, sp, snap.length, jp, j ? j.length : 0, op,
+            o ? o.length : 0, out),
+        { handleResult: true },
+      );
+    } else {
+      handle = this._call(
+        [cfg, j, o],
+        ([cp, jp, op], out) =>
+          ex.tsift_wasm_session_new(cp, cfg.length, jp, j ? j.length : 0, op, o ? o.length : 0, out),
+        { handleResult: true },
+      );
+    }
     const session = new Session(this, ex, handle, kind === null ? null : { ranker, kind });
     if (kind !== null) {
       // Set before any search: the core refuses a ranker after the first one.

@@ -16,6 +16,8 @@
  *   tsift_wasm_index_free(h)
  *   tsift_wasm_version() -> ptr to a NUL-terminated static string
  *   tsift_wasm_session_new(cfg, cfg_len, journal, journal_len, opt, opt_len, out) -> status
+ *   tsift_wasm_session_new_from_snapshot(cfg, cfg_len, snap, snap_len, journal, journal_len,
+ *                                        opt, opt_len, out) -> status  (slot 0: handle)
  *   tsift_wasm_session_call(s, turn, call, tool, tool_len, args, args_len, out) -> status
  *   tsift_wasm_session_menu(s, format_cstr, out) / _journal(s, out) / _metrics(s, out)
  *   tsift_wasm_session_apply_journal(s, out) / _finish(s, out) -> status
@@ -281,4 +283,19 @@ int32_t tsift_wasm_eval_report(const char *eval_json, size_t len, const char *ti
   size_t out_len = 0;
   tsift_status st = tsift_eval_report(eval_json, len, title, &bytes, &out_len, &err);
   return finish(out, st, bytes, out_len, &err);
+}
+
+EXPORT(tsift_wasm_session_new_from_snapshot)
+int32_t tsift_wasm_session_new_from_snapshot(const char *cfg, size_t cfg_len, const char *snapshot,
+                                             size_t snapshot_len, const char *journal,
+                                             size_t journal_len, const char *opt, size_t opt_len,
+                                             uint32_t *out) {
+  tsift_error err;
+  tsift_session *s = NULL;
+  tsift_status st = tsift_session_new_from_snapshot(cfg, cfg_len, snapshot, snapshot_len,
+                                                    journal_len ? journal : NULL, journal_len,
+                                                    opt_len ? opt : NULL, opt_len, &s, &err);
+  if (st != TSIFT_OK) return fail(out, &err);
+  put_out(out, s, 0);
+  return 0;
 }

@@ -228,6 +228,14 @@ TSIFT_API tsift_status tsift_session_new(const char *config_json, size_t config_
                                          const char *journal, size_t journal_len,
                                          const char *options_json, size_t options_len,
                                          tsift_session **out, tsift_error *err);
+/* The same over an index snapshot (edge cold start): the configuration must
+ * not have "catalog" or search.stopwords (the snapshot fixes both), and the
+ * snapshot must have been built with strict (model-facing) ids. */
+TSIFT_API tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t config_len,
+                                                       const char *snapshot, size_t snapshot_len,
+                                                       const char *journal, size_t journal_len,
+                                                       const char *options_json, size_t options_len,
+                                                       tsift_session **out, tsift_error *err);
 TSIFT_API void tsift_session_free(tsift_session *session);
 
 /*

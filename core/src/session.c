@@ -167,6 +167,37 @@ static void compute_fingerprint(tsift_session *s) {
   tsift_sha256_hex(d, s->fingerprint);
 }
 
+static tsift_status build_catalog_index(tsift_session *s, const cJSON *catalog, const cJSON *stop,
+                                        tsift_error *err) {
+  if (cJSON_IsString(catalog))
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "config: catalog: a path must be resolved by the host (the CLI does)");
+  char *catalog_text = NULL, *opts_text = NULL;
+  if (print_json(catalog, &catalog_text)) return tsift_nomem(err, "reading the catalog");
+  if (stop && !cJSON_IsNull(stop)) {
+    cJSON *opts = cJSON_CreateObject();
+    cJSON *dup = cJSON_Duplicate(stop, 1);
+    if (!opts || !dup || !cJSON_AddItemToObject(opts, "stopwords", dup)) {
+      cJSON_Delete(opts);
+      cJSON_Delete(dup);
+      cJSON_free(catalog_text);
+      return tsift_nomem(err, "reading the configuration");
+    }
+    opts_text = cJSON_PrintUnformatted(opts);
+    cJSON_Delete(opts);
+    if (!opts_text) {
+      cJSON_free(catalog_text);
+      return tsift_nomem(err, "reading the configuration");
+    }
+  }
+  tsift_status st = tsift_index_build(catalog_text, strlen(catalog_text), opts_text,
+                                      opts_text ? strlen(opts_text) : 0, &s->index, err);
+  cJSON_free(catalog_text);
+  cJSON_free(opts_text);
+  if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: catalog");
+  return TSIFT_OK;
+}
+
 static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error *err) {
   static const char *const top_keys[] = {"loop", "tools", "catalog", "search", "skills", NULL};
   static const char *const search_keys[] = {"toolName", "alwaysLoaded", "namespaces", "maxPerSearch",
@@ -218,37 +249,22 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
     s->max_menu_chars = (long)v;
   }
 
-  /* The searchable catalog, indexed with the session's stopwords. */
+  /* The searchable catalog, indexed with the session's stopwords — unless
+   * the index came from a snapshot, which fixes the catalog and stopwords. */
   const cJSON *catalog = cJSON_GetObjectItemCaseSensitive(cfg, "catalog");
-  if (!catalog || cJSON_IsNull(catalog))
-    return tsift_fail(err, TSIFT_E_CONFIG, "config: missing \"catalog\"");
-  if (cJSON_IsString(catalog))
-    return tsift_fail(err, TSIFT_E_CONFIG,
-                      "config: catalog: a path must be resolved by the host (the CLI does)");
-  char *catalog_text = NULL, *opts_text = NULL;
-  if (print_json(catalog, &catalog_text)) return tsift_nomem(err, "reading the catalog");
   const cJSON *stop = cJSON_GetObjectItemCaseSensitive(search, "stopwords");
-  if (stop && !cJSON_IsNull(stop)) {
-    cJSON *opts = cJSON_CreateObject();
-    cJSON *dup = cJSON_Duplicate(stop, 1);
-    if (!opts || !dup || !cJSON_AddItemToObject(opts, "stopwords", dup)) {
-      cJSON_Delete(opts);
-      cJSON_Delete(dup);
-      cJSON_free(catalog_text);
-      return tsift_nomem(err, "reading the configuration");
-    }
-    opts_text = cJSON_PrintUnformatted(opts);
-    cJSON_Delete(opts);
-    if (!opts_text) {
-      cJSON_free(catalog_text);
-      return tsift_nomem(err, "reading the configuration");
-    }
-  }
-  st = tsift_index_build(catalog_text, strlen(catalog_text), opts_text, opts_text ? strlen(opts_text) : 0,
-                         &s->index, err);
-  cJSON_free(catalog_text);
-  cJSON_free(opts_text);
-  if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: catalog");
+  if (s->index) {
+    if (catalog && !cJSON_IsNull(catalog))
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: catalog: not allowed with a snapshot (it holds the catalog)");
+    if (stop && !cJSON_IsNull(stop))
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: search.stopwords: fixed by the snapshot");
+    if (s->index->lenient_ids)
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "snapshot: built with lenient ids; a session needs model-facing ids (build it without "
+                        "{\"ids\":\"lenient\"})");
+  } else if (!catalog || cJSON_IsNull(catalog))
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: missing \"catalog\"");
+  if (!s->index && (st = build_catalog_index(s, catalog, stop, err))) return st;
 
   /* The agent's own tools. */
   const cJSON *tools = cJSON_GetObjectItemCaseSensitive(cfg, "tools");
@@ -378,13 +394,17 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
   return TSIFT_OK;
 }
 
-tsift_status tsift_session_new(const char *config_json, size_t config_len, const char *journal,
-                               size_t journal_len, const char *options_json, size_t options_len,
-                               tsift_session **out, tsift_error *err) {
-  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_new: out is NULL");
-  *out = NULL;
+/* Create a session; `index` (may be NULL) is a prebuilt index the session
+ * takes over, e.g. one loaded from a snapshot. */
+static tsift_status session_new(const char *config_json, size_t config_len, tsift_index *index,
+                                const char *journal, size_t journal_len, const char *options_json,
+                                size_t options_len, tsift_session **out, tsift_error *err) {
   tsift_session *s = tsift_calloc_array(1, sizeof *s);
-  if (!s) return tsift_nomem(err, "creating the session");
+  if (!s) {
+    tsift_index_free(index);
+    return tsift_nomem(err, "creating the session");
+  }
+  s->index = index;
   tsift_buf_init(&s->journal);
   cJSON *cfg = NULL;
   tsift_status st = tsift_json_parse(config_json, config_len, "config", &cfg, err);
@@ -420,6 +440,26 @@ tsift_status tsift_session_new(const char *config_json, size_t config_len, const
   tsift_ok(err);
   *out = s;
   return TSIFT_OK;
+}
+
+tsift_status tsift_session_new(const char *config_json, size_t config_len, const char *journal,
+                               size_t journal_len, const char *options_json, size_t options_len,
+                               tsift_session **out, tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_new: out is NULL");
+  *out = NULL;
+  return session_new(config_json, config_len, NULL, journal, journal_len, options_json, options_len, out, err);
+}
+
+tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t config_len, const char *snapshot,
+                                             size_t snapshot_len, const char *journal, size_t journal_len,
+                                             const char *options_json, size_t options_len,
+                                             tsift_session **out, tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_new_from_snapshot: out is NULL");
+  *out = NULL;
+  tsift_index *index = NULL;
+  tsift_status st = tsift_index_from_snapshot(snapshot, snapshot_len, &index, err);
+  if (st) return st;
+  return session_new(config_json, config_len, index, journal, journal_len, options_json, options_len, out, err);
 }
 
 tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,

@@ -70,6 +70,74 @@ static void reseal(char *blob, size_t len) {
   memcpy(blob + len - 32, d, 32);
 }
 
+/* A session over a snapshot answers exactly as one over the catalog. */
+static void test_session_over_snapshot(const char *catalog, size_t cat_len) {
+  tsift_index *ix = NULL;
+  tsift_error err;
+  CHECK_EQ_INT(tsift_index_build(catalog, cat_len, NULL, 0, &ix, &err), TSIFT_OK);
+  char *blob = NULL;
+  size_t len = 0;
+  tsift_index_snapshot(ix, &blob, &len, &err);
+  tsift_index_free(ix);
+  const char *search = "\"search\":{\"maxPerSearch\":3,\"alwaysLoaded\":[\"github__create_issue\"]}";
+  size_t cfg_cap = cat_len + 256;
+  char *with_catalog = malloc(cfg_cap);
+  snprintf(with_catalog, cfg_cap, "{\"loop\":\"s\",\"catalog\":%.*s,%s}", (int)cat_len, catalog, search);
+  char without[256];
+  snprintf(without, sizeof without, "{\"loop\":\"s\",%s}", search);
+  tsift_session *a = NULL, *b = NULL;
+  CHECK_EQ_INT(tsift_session_new(with_catalog, strlen(with_catalog), NULL, 0, NULL, 0, &a, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_session_new_from_snapshot(without, strlen(without), blob, len, NULL, 0, NULL, 0, &b, &err),
+               TSIFT_OK);
+  const char *queries[] = {"send a slack message", "list database tables", "refund a payment"};
+  for (unsigned i = 0; a && b && i < 3; i++) {
+    char args[128];
+    snprintf(args, sizeof args, "{\"query\":\"%s\"}", queries[i]);
+    char *oa = NULL, *ob = NULL;
+    size_t n;
+    tsift_session_call(a, i, 0, "search_tools", 12, args, strlen(args), &oa, &n, &err);
+    tsift_session_call(b, i, 0, "search_tools", 12, args, strlen(args), &ob, &n, &err);
+    CHECK(oa && ob && strcmp(oa, ob) == 0);
+    tsift_free(oa);
+    tsift_free(ob);
+  }
+  char *ma = NULL, *mb = NULL;
+  size_t n;
+  if (a && b) {
+    tsift_session_menu_json(a, "openai", &ma, &n, &err);
+    tsift_session_menu_json(b, "openai", &mb, &n, &err);
+    CHECK(ma && mb && strcmp(ma, mb) == 0);
+  }
+  tsift_free(ma);
+  tsift_free(mb);
+  tsift_session_free(a);
+  tsift_session_free(b);
+  /* The snapshot fixes the catalog and the stopwords; it must be whole. */
+  tsift_session *s = NULL;
+  CHECK_EQ_INT(tsift_session_new_from_snapshot(with_catalog, strlen(with_catalog), blob, len, NULL, 0, NULL, 0,
+                                               &s, &err),
+               TSIFT_E_CONFIG);
+  CHECK_CONTAINS(err.message, "config: catalog: not allowed with a snapshot");
+  const char *stop = "{\"search\":{\"stopwords\":[]}}";
+  CHECK_EQ_INT(tsift_session_new_from_snapshot(stop, strlen(stop), blob, len, NULL, 0, NULL, 0, &s, &err),
+               TSIFT_E_CONFIG);
+  CHECK_CONTAINS(err.message, "search.stopwords: fixed by the snapshot");
+  CHECK_EQ_INT(tsift_session_new_from_snapshot(without, strlen(without), blob, len / 2, NULL, 0, NULL, 0, &s, &err),
+               TSIFT_E_SNAPSHOT);
+  CHECK(s == NULL);
+  tsift_free(blob);
+  blob = NULL;
+  /* A lenient-id snapshot cannot back a session (menus need model-facing ids). */
+  CHECK_EQ_INT(tsift_index_build(catalog, cat_len, "{\"ids\":\"lenient\"}", 17, &ix, &err), TSIFT_OK);
+  tsift_index_snapshot(ix, &blob, &len, &err);
+  tsift_index_free(ix);
+  CHECK_EQ_INT(tsift_session_new_from_snapshot(without, strlen(without), blob, len, NULL, 0, NULL, 0, &s, &err),
+               TSIFT_E_CONFIG);
+  CHECK_CONTAINS(err.message, "lenient ids");
+  tsift_free(blob);
+  free(with_catalog);
+}
+
 int main(void) {
   size_t cat_len = 0;
   char *catalog = read_all("corpus/catalog.json", &cat_len);
@@ -163,6 +231,7 @@ int main(void) {
   free(copy);
   tsift_free(blob);
   tsift_index_free(ix);
+  test_session_over_snapshot(catalog, cat_len);
   free(catalog);
   return harness_finish("test_snapshot");
 }
