@@ -61,7 +61,7 @@ static int scan_string(cursor *c) {
       char e = c->s[c->i];
       if (e == 'u') {
         if (!scan_unicode_escape(c)) return 0;
-      } else if (!strchr("\"\\/bfnrt", e)) {
+      } else if (e == 0 || !strchr("\"\\/bfnrt", e)) { /* strchr finds the terminator */
         return 0;
       }
     }
@@ -87,7 +87,19 @@ static int scan_digits(cursor *c) {
   return c->i > start;
 }
 
+static int scan_number_body(cursor *c);
+
+/* cJSON reads a number through a 64-byte buffer: a longer one it rejects,
+ * so it is malformed here too (never mistaken for out of memory). */
+#define MAX_NUMBER_CHARS 63
+
 static int scan_number(cursor *c) {
+  size_t start = c->i;
+  int ok = scan_number_body(c);
+  return ok && c->i - start <= MAX_NUMBER_CHARS;
+}
+
+static int scan_number_body(cursor *c) {
   if (c->s[c->i] == '-') c->i++;
   if (c->i < c->n && c->s[c->i] == '0') c->i++;
   else if (!scan_digits(c)) return 0;

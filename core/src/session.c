@@ -74,6 +74,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_free(s->menu);
   tsift_buf_free(&s->journal);
   cJSON_Delete(s->replay);
+  tsift_free(s->replay_items);
   tsift_session_drop_pending(s);
   tsift_free(s->ranker_kind);
   tsift_free(s);
@@ -381,6 +382,11 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
    * re-checked when it is served. */
   size_t k = 0;
   const cJSON *d;
+  s->nreplay = (size_t)cJSON_GetArraySize(s->replay);
+  s->replay_items = tsift_calloc_array(s->nreplay + 1, sizeof *s->replay_items);
+  if (!s->replay_items) return tsift_nomem(err, "reading the journal");
+  cJSON_ArrayForEach(d, s->replay) s->replay_items[k++] = d;
+  k = 0;
   cJSON_ArrayForEach(d, s->replay) {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "id");
     if (!cJSON_IsObject(d))
@@ -595,11 +601,11 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
 
 tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
   if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_apply_journal: NULL argument");
-  size_t total = s->replay ? (size_t)cJSON_GetArraySize(s->replay) : 0;
+  size_t total = s->nreplay;
   char prefix[160];
   int plen = snprintf(prefix, sizeof prefix, "%s#turn:", s->loop);
   while (s->replay_pos < total) {
-    const cJSON *rec = cJSON_GetArrayItem(s->replay, (int)s->replay_pos);
+    const cJSON *rec = s->replay_items[s->replay_pos];
     const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
     unsigned turn = 0, call = 0;
     char tail[16] = "";
@@ -630,20 +636,20 @@ tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
 
 tsift_status tsift_session_finish(tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
   if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_finish: NULL argument");
-  size_t total = s->replay ? (size_t)cJSON_GetArraySize(s->replay) : 0;
+  size_t total = s->nreplay;
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
   tsift_json_key(&b, "unasked");
   tsift_json_begin_array(&b);
   for (size_t i = s->replay_pos; i < total; i++) {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(s->replay, (int)i), "id");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(s->replay_items[i], "id");
     tsift_json_cstr(&b, cJSON_IsString(id) ? id->valuestring : "");
   }
   tsift_json_end_array(&b);
   tsift_json_end_object(&b);
   if (s->replay_pos < total && s->divergence == DIVERGE_FAIL) {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(s->replay, (int)s->replay_pos), "id");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(s->replay_items[s->replay_pos], "id");
     tsift_buf_free(&b);
     return tsift_fail(err, TSIFT_E_DIVERGED, "replay: %zu journal decision(s) never asked for, first \"%.80s\"",
                       total - s->replay_pos, cJSON_IsString(id) ? id->valuestring : "");

@@ -62,6 +62,8 @@ struct tsift_session {
   uint32_t last_turn, last_call; /* of the last decision (when ndecisions > 0) */
 
   cJSON *replay; /* recorded decisions (array), or NULL */
+  const cJSON **replay_items; /* the same, indexable (cJSON arrays are lists) */
+  size_t nreplay;
   size_t replay_pos;
   divergence_mode divergence;
 

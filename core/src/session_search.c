@@ -61,7 +61,6 @@ void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
 tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
                                   const char *message, const char *tool, char **out,
                                   size_t *out_len, tsift_error *err) {
-  s->metrics.refusals++;
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_session_begin_output(&b, c);
@@ -81,6 +80,7 @@ tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const cha
   tsift_json_end_object(&b);
   *out = tsift_buf_take(&b, out_len);
   if (!*out) return tsift_nomem(err, "writing a refusal");
+  s->metrics.refusals++; /* counted once it is answered */
   tsift_ok(err);
   return TSIFT_OK;
 }
@@ -384,9 +384,10 @@ static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t 
     return tsift_nomem(err, "reading the ranking"); /* still pending: the host may retry */
   if (!ids_json || !cJSON_IsArray(ids)) {
     cJSON_Delete(ids);
-    tsift_session_drop_pending(s);
-    return tsift_session_refuse(s, &c, "search_unavailable", "the search is unavailable right now", NULL,
-                                out, out_len, err);
+    tsift_status st = tsift_session_refuse(s, &c, "search_unavailable", "the search is unavailable right now",
+                                           NULL, out, out_len, err);
+    if (st == TSIFT_OK) tsift_session_drop_pending(s); /* else still pending: the host may retry */
+    return st;
   }
   uint32_t *hits = tsift_calloc_array(p->page + 1, sizeof *hits);
   warnings w = {{0}, 0, 0};
@@ -502,7 +503,7 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
 
   /* A recorded decision at this position is served instead of ranking. */
   if (s->replay) {
-    const cJSON *rec = cJSON_GetArrayItem(s->replay, (int)s->replay_pos);
+    const cJSON *rec = s->replay_pos < s->nreplay ? s->replay_items[s->replay_pos] : NULL;
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
     if (rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
       size_t n = readmit(s, cJSON_GetObjectItemCaseSensitive(rec, "value"), page, hits, permit, &w);
@@ -561,8 +562,8 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
   }
   if (!st) {
     for (size_t i = 0; i < n; i++) hits[i] = scored[i].doc;
-    s->metrics.ranker_calls++;
     st = finish_search(s, c, q, hits, n, NULL, 0, &w, out, out_len, err);
+    if (!st) s->metrics.ranker_calls++;
   }
   tsift_free(allowed);
   tsift_free(scored);
