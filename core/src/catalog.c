@@ -28,6 +28,38 @@ static void line_col(const char *s, size_t pos, size_t *line, size_t *col) {
   }
 }
 
+static int key_cmp(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* 1 and *dup set when an object of the tree repeats a key (cJSON would keep
+ * both and lookups would silently take the first), -1 when out of memory. */
+static int find_duplicate_key(const cJSON *node, const char **dup) {
+  if (!cJSON_IsObject(node) && !cJSON_IsArray(node)) return 0;
+  size_t n = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, node) n++;
+  if (cJSON_IsObject(node) && n > 1) {
+    const char **keys = tsift_calloc_array(n, sizeof *keys);
+    if (!keys) return -1;
+    size_t k = 0;
+    cJSON_ArrayForEach(c, node) keys[k++] = c->string;
+    qsort(keys, n, sizeof *keys, key_cmp);
+    for (size_t i = 1; i < n; i++)
+      if (strcmp(keys[i - 1], keys[i]) == 0) {
+        *dup = keys[i];
+        tsift_free(keys);
+        return 1;
+      }
+    tsift_free(keys);
+  }
+  cJSON_ArrayForEach(c, node) {
+    int rc = find_duplicate_key(c, dup);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
                               tsift_error *err) {
   *out = NULL;
@@ -69,6 +101,14 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
   }
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, NULL, 0);
   if (!root) return tsift_nomem(err, "parsing JSON");
+  const char *dup = NULL;
+  int rc = find_duplicate_key(root, &dup);
+  if (rc) {
+    tsift_status st = rc < 0 ? tsift_nomem(err, "checking JSON keys")
+                             : tsift_fail(err, TSIFT_E_JSON, "%s: duplicate key \"%.60s\" in an object", what, dup);
+    cJSON_Delete(root); /* after the message: dup points into the tree */
+    return st;
+  }
   *out = root;
   return TSIFT_OK;
 }
