@@ -234,7 +234,8 @@ test('calls lines are read as the native CLI reads them (cJSON)', async () => {
   await writeFile(calls, Buffer.concat([
     Buffer.from([0xef, 0xbb, 0xbf]), // a BOM before the first line
     Buffer.from([
-      // duplicate keys: the first wins; data after the value is ignored
+      // data after the value is ignored by the CLI's reader; the duplicate key
+      // in args reaches the core, which refuses duplicate keys
       '{"turn":0,"call":0,"tool":"search_tools","args":{"query":"create issue","query":"send"}} trailing',
       // a fractional turn/call is cut; limit 1.0 is the integer 1
       '{"turn":1.9,"call":0.5,"tool":"search_tools","args":{"query":"send","limit":1.0}}',
@@ -249,7 +250,8 @@ test('calls lines are read as the native CLI reads them (cJSON)', async () => {
   const r = cli(['session', 'run', '--config', configPath, '--calls', calls]);
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-  assert.equal(lines[0].decision.value.query, 'create issue');
+  assert.equal(lines[0].result.error, 'invalid_input');
+  assert.equal(lines[0].decision, null);
   assert.deepEqual(lines[1].call, { turn: 1, call: 0, tool: 'search_tools' });
   assert.equal(lines[1].result.tools.length, 1);
   assert.equal(lines[2].result.message, 'query must be a non-empty string');
