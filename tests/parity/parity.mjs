@@ -412,7 +412,7 @@ function addSessionCases() {
     '{"type":"object","properties":{"k":{"type":"integer","minimum":1.0,"maximum":1e2,"default":-0,' +
     '"multipleOf":0.30000000000000004,"const":1e400}}}}],' +
     `"catalog":${JSON.stringify(catalogFile)},"search":{"maxPerSearch":2.0,"alwaysLoaded":["num__tool"],` +
-    '"maxLoaded":6e0}, "catalog": "the first key wins"} trailing');
+    '"maxLoaded":6e0}} trailing');
   const oddCalls = path.join(tmp, 'session-odd-config-calls.jsonl');
   writeFileSync(oddCalls, '{"turn":0,"call":0,"tool":"search_tools","args":{"query":"numbers tool"}}\n' +
     '{"turn":0,"call":1,"tool":"num__tool","args":{"n":1.0}}\n');
@@ -421,6 +421,10 @@ function addSessionCases() {
   for (const format of ['mcp', 'openai', 'anthropic']) {
     add(`menu --format ${format} (odd config and catalog files)`, ['menu', '--config', oddConfig, '--format', format], ok);
   }
+  // A repeated key is refused by the core (cJSON would silently keep the first).
+  const dupConfig = path.join(tmp, 'session-dup-key-config.json');
+  writeFileSync(dupConfig, `{"loop":"dup","catalog":${JSON.stringify(catalogFile)},"catalog":"the second"}`);
+  add('menu (a config with a duplicate key)', ['menu', '--config', dupConfig], { expectStatus: 1 });
   const bare = path.join(tmp, 'session-bare');
   mkdirSync(bare, { recursive: true });
   writeFileSync(path.join(bare, 'cfg.json'), JSON.stringify({ catalog: 'cat.json' }));
