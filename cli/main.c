@@ -29,7 +29,10 @@ static const char USAGE[] =
     "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
     "  session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl\n"
     "                 [--divergence fail|warn|off]\n"
-    "  session menu --config CONFIG.json [--journal J.jsonl] [--format mcp|openai|anthropic]\n";
+    "  session menu --config CONFIG.json [--journal J.jsonl] [--format mcp|openai|anthropic]\n"
+    "  session prompt --config CONFIG.json        (the skill index for the system prompt)\n"
+    "  (session commands take --index SNAPSHOT to search a prebuilt index; the\n"
+    "   config then has no catalog, or only {\"skills\": [...]})\n";
 
 static int usage_error(const char *msg) {
   if (msg) fprintf(stderr, "toolsift: %s\n", msg);

@@ -1,4 +1,4 @@
-/* session_cmd.c — `toolsift session run | replay | menu`: reads a session
+/* session_cmd.c — `toolsift session run | replay | menu | prompt`: reads a session
  * configuration (resolving a catalog path relative to it) and a calls file,
  * drives a tsift_session and prints one JSON line per call. The JS CLI
  * (js/cli.js) does the same over wasm and prints the same bytes. */
@@ -120,12 +120,12 @@ static int run_calls(tsift_session *s, const char *calls, size_t len) {
 
 int cli_session(int argc, char **argv) {
   if (argc < 3) {
-    fputs("usage: toolsift session run|replay|menu --config CONFIG.json [options]\n", stderr);
+    fputs("usage: toolsift session run|replay|menu|prompt --config CONFIG.json [options]\n", stderr);
     return 2;
   }
   const char *sub = argv[2];
   const char *config = NULL, *calls = NULL, *journal = NULL, *journal_out = NULL, *divergence = NULL,
-             *format = "mcp";
+             *format = "mcp", *index = NULL;
   for (int i = 3; i < argc; i++) {
     const char **slot = NULL;
     if (strcmp(argv[i], "--config") == 0) slot = &config;
@@ -134,6 +134,7 @@ int cli_session(int argc, char **argv) {
     else if (strcmp(argv[i], "--journal-out") == 0) slot = &journal_out;
     else if (strcmp(argv[i], "--divergence") == 0) slot = &divergence;
     else if (strcmp(argv[i], "--format") == 0) slot = &format;
+    else if (strcmp(argv[i], "--index") == 0) slot = &index;
     if (!slot || i + 1 >= argc) {
       fprintf(stderr, "toolsift: session: unexpected argument %s\n", argv[i]);
       return 2;
@@ -141,9 +142,9 @@ int cli_session(int argc, char **argv) {
     *slot = argv[++i];
   }
   int is_run = strcmp(sub, "run") == 0, is_replay = strcmp(sub, "replay") == 0,
-      is_menu = strcmp(sub, "menu") == 0;
-  if (!is_run && !is_replay && !is_menu) {
-    fprintf(stderr, "toolsift: session: unknown subcommand %s (run, replay, menu)\n", sub);
+      is_menu = strcmp(sub, "menu") == 0, is_prompt = strcmp(sub, "prompt") == 0;
+  if (!is_run && !is_replay && !is_menu && !is_prompt) {
+    fprintf(stderr, "toolsift: session: unknown subcommand %s (run, replay, menu, prompt)\n", sub);
     return 2;
   }
   if (!config || ((is_run || is_replay) && !calls) || (is_replay && !journal)) {
@@ -155,15 +156,17 @@ int cli_session(int argc, char **argv) {
     fputs("toolsift: session: --divergence must be fail, warn or off\n", stderr);
     return 2;
   }
-  size_t cfg_len = 0, j_len = 0, calls_len = 0;
+  size_t cfg_len = 0, j_len = 0, calls_len = 0, snap_len = 0;
   char *cfg = load_config(config, &cfg_len);
   if (!cfg) return 1;
   char *jtext = journal ? cli_read_file(journal, &j_len) : NULL;
   char *ctext = calls ? cli_read_file(calls, &calls_len) : NULL;
-  if ((journal && !jtext) || (calls && !ctext)) {
+  char *snap = index ? cli_read_file(index, &snap_len) : NULL;
+  if ((journal && !jtext) || (calls && !ctext) || (index && !snap)) {
     free(cfg);
     free(jtext);
     free(ctext);
+    free(snap);
     return 1;
   }
   char opts[48] = "";
@@ -171,7 +174,12 @@ int cli_session(int argc, char **argv) {
   tsift_session *s = NULL;
   tsift_error err;
   int rc = 0;
-  if (tsift_session_new(cfg, cfg_len, jtext, j_len, opts[0] ? opts : NULL, strlen(opts), &s, &err)) {
+  tsift_status created =
+      snap ? tsift_session_new_from_snapshot(cfg, cfg_len, snap, snap_len, jtext, j_len, opts[0] ? opts : NULL,
+                                             strlen(opts), &s, &err)
+           : tsift_session_new(cfg, cfg_len, jtext, j_len, opts[0] ? opts : NULL, strlen(opts), &s, &err);
+  free(snap);
+  if (created) {
     fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
     rc = 1;
   } else {
@@ -182,6 +190,16 @@ int cli_session(int argc, char **argv) {
     }
     char *out = NULL;
     size_t out_len = 0;
+    if (is_prompt) { /* the skill index, as the host puts it in the system prompt */
+      if (tsift_session_skill_index(s, &out, &out_len, &err)) {
+        fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+        rc = 1;
+      } else {
+        fwrite(out, 1, out_len, stdout);
+      }
+      tsift_free(out);
+      out = NULL;
+    }
     if (is_menu) {
       if (tsift_session_menu_json(s, format, &out, &out_len, &err)) {
         fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);

@@ -29,6 +29,9 @@ commands:
   session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl
                  [--divergence fail|warn|off]
   session menu --config CONFIG.json [--journal J.jsonl] [--format mcp|openai|anthropic]
+  session prompt --config CONFIG.json        (the skill index for the system prompt)
+  (session commands take --index SNAPSHOT to search a prebuilt index; the
+   config then has no catalog, or only {"skills": [...]})
 
 The wasm CLI loads build/wasm/toolsift.wasm, or the module at env TOOLSIFT_WASM.
 `;
@@ -545,9 +548,9 @@ function cjsonPrint(node) {
   return out.result();
 }
 
-// ---- toolsift session run | replay | menu (cli/session_cmd.c) ---------------
+// ---- toolsift session run | replay | menu | prompt (cli/session_cmd.c) ------
 
-const SESSION_USAGE = 'usage: toolsift session run|replay|menu --config CONFIG.json [options]\n';
+const SESSION_USAGE = 'usage: toolsift session run|replay|menu|prompt --config CONFIG.json [options]\n';
 const SESSION_OPTIONS = {
   '--config': 'config',
   '--calls': 'calls',
@@ -555,6 +558,7 @@ const SESSION_OPTIONS = {
   '--journal-out': 'journalOut',
   '--divergence': 'divergence',
   '--format': 'format',
+  '--index': 'index',
 };
 
 const text = (s) => Buffer.from(s, 'utf8');
@@ -666,8 +670,9 @@ async function session(argv) {
   const isRun = sub === 'run';
   const isReplay = sub === 'replay';
   const isMenu = sub === 'menu';
-  if (!isRun && !isReplay && !isMenu) {
-    process.stderr.write(`toolsift: session: unknown subcommand ${sub} (run, replay, menu)\n`);
+  const isPrompt = sub === 'prompt';
+  if (!isRun && !isReplay && !isMenu && !isPrompt) {
+    process.stderr.write(`toolsift: session: unknown subcommand ${sub} (run, replay, menu, prompt)\n`);
     return 2;
   }
   if (o.config === undefined || ((isRun || isReplay) && o.calls === undefined) ||
@@ -686,12 +691,14 @@ async function session(argv) {
   // Both files are read (and both failures reported) before either is checked.
   const jtext = o.journal !== undefined ? await readOrReport(o.journal) : null;
   const ctext = o.calls !== undefined ? await readOrReport(o.calls) : null;
-  if ((o.journal !== undefined && !jtext) || (o.calls !== undefined && !ctext)) return 1;
+  const snap = o.index !== undefined ? await readOrReport(o.index) : null;
+  if ((o.journal !== undefined && !jtext) || (o.calls !== undefined && !ctext) ||
+      (o.index !== undefined && !snap)) return 1;
 
   const ts = await loadModule();
   let s;
   try {
-    s = ts.createSession(cfg, { journal: jtext ?? undefined, divergence: o.divergence });
+    s = ts.createSession(cfg, { journal: jtext ?? undefined, divergence: o.divergence, snapshot: snap ?? undefined });
   } catch (e) {
     return sessionError(e);
   }
@@ -702,6 +709,13 @@ async function session(argv) {
     else if (isMenu && jtext) {
       try {
         s.applyJournal();
+      } catch (e) {
+        rc = sessionError(e);
+      }
+    }
+    if (isPrompt) {
+      try {
+        stdout.push(Buffer.from(s.skillIndex(), 'utf8'));
       } catch (e) {
         rc = sessionError(e);
       }

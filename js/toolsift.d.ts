@@ -249,8 +249,43 @@ export interface SessionConfig {
   /** The searchable catalog (a path is only resolved by the CLIs). */
   catalog: Catalog;
   search?: SessionSearchConfig | null;
-  /** Accepted and ignored for now (the skills issue). */
-  skills?: unknown;
+  /** Skills (SPEC S8): off unless present. Skills come from `catalog.skills`. */
+  skills?: SessionSkillsConfig | null;
+}
+
+/** A skill of the catalog (`catalog.skills`). */
+export interface CatalogSkill {
+  /** Any non-empty text of at most 1024 bytes without control characters (`name` is read when `id` is absent). */
+  id: string;
+  description?: string | null;
+  tags?: string[] | null;
+  aliases?: string[] | null;
+  /** Tool ids (catalog or agent tools) the skill adds to the menu when activated. */
+  tools?: string[] | null;
+  /** Delivered by activate_skill; absent = "" (a bundle of tools). */
+  instructions?: string | null;
+  /** Tainted instructions are never delivered (the refusal is recorded). */
+  tainted?: boolean | null;
+}
+
+/** The `skills` section of a session configuration. */
+export interface SessionSkillsConfig {
+  /** Which catalog skills this session offers: 'registry' (all, default) or a list of ids. */
+  catalog?: 'registry' | string[] | null;
+  /** Active from turn 0; their tools join the menu after the agent's tools. */
+  selected?: string[] | null;
+  /** Active skills at once (selected included): 1..50, default 5. */
+  maxActive?: number | null;
+  /** Lines of the skill index: 1..500, default 50. */
+  maxIndex?: number | null;
+  /** Bytes of the skill index: 1..131072, default 8192. */
+  maxIndexBytes?: number | null;
+  /** Bytes of instructions one activation may deliver: 1..1048576, default 32768. */
+  maxInstructionBytes?: number | null;
+  /** How the model finds skills: the system-prompt index, search_tools, or both (default 'index'). */
+  discovery?: 'index' | 'search' | 'both' | null;
+  /** The activation meta-tool's name (default 'activate_skill'). */
+  toolName?: string | null;
 }
 
 export type DivergenceMode = 'fail' | 'warn' | 'off';
@@ -269,6 +304,12 @@ export interface SessionOptions {
    * first search; replayed searches never call it).
    */
   ranker?: HostRanker | null;
+  /**
+   * A host ranker for skills (discovery 'search' or 'both'), the same
+   * contract over skill ids. With a host ranker on either side a page takes
+   * tools and skills by rank position, tool first.
+   */
+  skillRanker?: HostRanker | null;
   /**
    * An index snapshot (from `index.snapshot()` or `toolsift build`) to search
    * instead of building from `config.catalog`; the config must then have no
@@ -301,21 +342,36 @@ export interface HostRanker {
   rank(query: string, want: number): unknown[];
 }
 
-/** One accepted search (SPEC S9). */
-export interface Decision {
+/** One accepted search or skill activation (SPEC S9). */
+export type Decision = SearchDecision | SkillDecision;
+
+export interface SearchDecision {
   /** `<loop>#turn:<i>:tool:<j>:search` */
   id: string;
-  source: 'agent-tool-search' | string;
+  source: 'agent-tool-search';
   value: {
     /** Ranker kind: 'bm25f-1', or the host ranker's kind. */
     ranker: string;
+    /** The skill ranker's kind, when one is set. */
+    skillRanker?: string;
     /** The query, cut at 200 characters. */
     query: string;
     /** Result ids in rank order. */
     results: string[];
     /** The results that were loaded onto the menu. */
     loaded: string[];
+    /** Skill hits (only when skills.discovery is 'search' or 'both'). */
+    skills?: string[];
   };
+}
+
+/** `<loop>#turn:<i>:tool:<j>:skill`: an accepted activation (digest, sizes) or a refused one (verdict). */
+export interface SkillDecision {
+  id: string;
+  source: 'agent-skill-activation';
+  value:
+    | { skill: string; digest: string; bytes: number; resultBytes: number }
+    | { skill: string; verdict: 'tainted' | 'oversized' };
 }
 
 export interface SearchToolsHit {
@@ -330,6 +386,8 @@ export interface SearchToolsHit {
 /** The answer to an accepted search_tools call. */
 export interface SearchToolsResult {
   tools: SearchToolsHit[];
+  /** Skill hits, when skills.discovery is 'search' or 'both'. */
+  skills?: { name: string; description: string }[];
   note?: string;
   /** Present when a hit names a remote un-vouched or tainted tool: fence the page as data. */
   tainted?: true;
@@ -344,6 +402,26 @@ export interface CallRefusal {
   tool?: string;
 }
 
+/** An activate_skill answer: the instructions and the tools added. */
+export interface SkillActivationResult {
+  skill: string;
+  instructions: string;
+  tools: string[];
+}
+
+/**
+ * A skill refusal or pinning error: unknown_skill, skill_limit_reached,
+ * instructions_refused (with verdict; recorded), instructions_changed /
+ * instructions_unavailable (replay: the activation stands, tools listed).
+ */
+export interface SkillError {
+  error: 'unknown_skill' | 'skill_limit_reached' | 'instructions_refused' | 'instructions_changed' | 'instructions_unavailable';
+  message: string;
+  skill?: string;
+  verdict?: 'tainted' | 'oversized';
+  tools?: string[];
+}
+
 /** The answer to a call of a tool on the menu (the host may dispatch it). */
 export interface CallAllowed {
   allowed: true;
@@ -351,9 +429,14 @@ export interface CallAllowed {
 
 export interface CallOutput {
   call: { turn: number; call: number; tool: string };
-  result: SearchToolsResult | CallRefusal | CallAllowed;
-  /** The decision an accepted search recorded, else null. */
+  result: SearchToolsResult | SkillActivationResult | SkillError | CallRefusal | CallAllowed;
+  /** The decision an accepted search or activation recorded, else null. */
   decision: Decision | null;
+  /**
+   * activate_skill only: the byte length of `result` — on replay the
+   * recorded length, so a host that compacts by size does so at the same turn.
+   */
+  resultBytes?: number;
   /** Replay notes: dropped record entries, divergence in 'warn' mode. */
   warnings?: string[];
 }
@@ -386,7 +469,11 @@ export interface SessionMetrics {
   rankerCalls: number;
   /** Searches served from the journal. */
   replayed: number;
-  /** Tools on the menu, the meta-tool included. */
+  /** Skill activations accepted (skills on only). */
+  activations?: number;
+  /** Active skills, selected ones included (skills on only). */
+  activeSkills?: number;
+  /** Tools on the menu, the meta-tools included. */
   menu: number;
   /** Characters of the searched tools' specs (counted with maxMenuChars). */
   menuChars: number;
@@ -413,6 +500,11 @@ export class Session {
    * (or a Promise). null when it did not fail.
    */
   readonly rankerError: unknown;
+  /**
+   * The session's system-prompt text (SPEC S8): the skill index, or one
+   * line in 'search' discovery; '' when skills are off.
+   */
+  skillIndex(): string;
   /** The menu in a provider's shape (default 'mcp'). */
   menu(format?: 'mcp'): { tools: McpToolSpec[] };
   menu(format: 'openai'): OpenAIToolSpec[];

@@ -303,9 +303,12 @@ export class Toolsift {
    * for live searches (see Session#call). It must be synchronous: a rank()
    * that throws, returns anything but an array, or returns a Promise is a
    * failed ranker, and the search is refused with search_unavailable.
+   * `skillRanker`: the same for skills, when the configuration's
+   * skills.discovery is 'search' or 'both' (SPEC S8).
    */
-  createSession(config, { journal, divergence, ranker, snapshot } = {}) {
+  createSession(config, { journal, divergence, ranker, skillRanker, snapshot } = {}) {
     const kind = checkRanker(ranker);
+    const skillKind = checkRanker(skillRanker, 'skillRanker');
     const cfg =
       typeof config === 'string' || config instanceof ArrayBuffer || ArrayBuffer.isView(config)
         ? asBytes(config)
@@ -350,12 +353,23 @@ export class Toolsift {
         { handleResult: true },
       );
     }
-    const session = new Session(this, ex, handle, kind === null ? null : { ranker, kind });
-    if (kind !== null) {
-      // Set before any search: the core refuses a ranker after the first one.
-      const k = encoder.encode(`${kind}\0`); // the export reads a C string
+    const session = new Session(
+      this,
+      ex,
+      handle,
+      kind === null ? null : { ranker, kind },
+      skillKind === null ? null : { ranker: skillRanker, kind: skillKind },
+    );
+    // Set before any search: the core refuses a ranker after the first one.
+    const setters = [
+      [kind, 'tsift_wasm_session_set_ranker'],
+      [skillKind, 'tsift_wasm_session_set_skill_ranker'],
+    ];
+    for (const [k, fn] of setters) {
+      if (k === null) continue;
+      const kb = encoder.encode(`${k}\0`); // the export reads a C string
       try {
-        this._call([k], ([kp], out) => ex.tsift_wasm_session_set_ranker(handle, kp, out));
+        this._call([kb], ([kp], out) => ex[fn](handle, kp, out));
       } catch (e) {
         session.free();
         throw e;
@@ -579,21 +593,21 @@ function isBytes(value) {
   return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
 }
 
-const RANKER_ARG = 'createSession: ranker must be { kind: string, rank(query, want) => string[] }';
+const rankerArg = (what) => `createSession: ${what} must be { kind: string, rank(query, want) => string[] }`;
 
 // A host ranker's shape, checked before the session is made. The kind's
 // length and characters are the core's to check (1..64 bytes of UTF-8, no
 // control characters); only a NUL is caught here, because the export reads
 // the kind as a C string and would cut it there.
 // Returns the kind (read once), or null for no ranker.
-function checkRanker(ranker) {
+function checkRanker(ranker, what = 'ranker') {
   if (ranker === undefined || ranker === null) return null;
   const kind = typeof ranker === 'object' ? ranker.kind : undefined;
   if (typeof kind !== 'string' || typeof ranker.rank !== 'function') {
-    throw new ToolsiftError('arg', RANKER_ARG, STATUS_ARG);
+    throw new ToolsiftError('arg', rankerArg(what), STATUS_ARG);
   }
   if (kind.includes('\0')) {
-    throw new ToolsiftError('arg', 'ranker: kind must not contain control characters', STATUS_ARG);
+    throw new ToolsiftError('arg', `${what}: kind must not contain control characters`, STATUS_ARG);
   }
   return kind;
 }
@@ -639,13 +653,15 @@ export class Session {
   #handle;
   #token = {};
   #ranker; // { ranker, kind } or null
+  #skillRanker; // { ranker, kind } or null
   #rankerError = null;
 
-  constructor(ts, ex, handle, ranker = null) {
+  constructor(ts, ex, handle, ranker = null, skillRanker = null) {
     this.#ts = ts;
     this.#ex = ex;
     this.#handle = handle;
     this.#ranker = ranker;
+    this.#skillRanker = skillRanker;
     registry?.register(this, { ex, handle, release: 'tsift_wasm_session_free' }, this.#token);
   }
 
@@ -697,12 +713,14 @@ export class Session {
       this.#ex.tsift_wasm_session_call(h, turn, callIndex, tp, t.length, ap, a.length, out),
     );
     // Two-phase host ranking: while the core answers a ranking request
-    // {"call","rank":{"kind","query","want"}}, ask the JS ranker and hand its
-    // answer back (a widening round asks again, at most 4 rounds in all).
-    while (this.#ranker) {
+    // {"call","rank":{"kind","query","want"[,"of":"skills"]}}, ask the JS
+    // ranker (or skill ranker) and hand its answer back (a widening round
+    // asks again, at most 4 rounds per kind).
+    while (this.#ranker || this.#skillRanker) {
       const request = JSON.parse(decoder.decode(bytes)).rank;
       if (request === undefined) break;
-      const { ids, error } = askRanker(this.#ranker.ranker, this.#ranker.kind, request.query, request.want);
+      const r = request.of === 'skills' ? this.#skillRanker : this.#ranker;
+      const { ids, error } = askRanker(r.ranker, r.kind, request.query, request.want);
       if (error !== null) this.#rankerError = error;
       // The ranker may have freed the session: #run then throws 'state'.
       try {
@@ -788,6 +806,16 @@ export class Session {
   /** Raw JSON of metrics(). */
   metricsJSON() {
     return decoder.decode(this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_metrics(h, out)));
+  }
+
+  /**
+   * The session's contribution to the system prompt (SPEC S8): the skill
+   * index (one line per skill not selected up front, bounded, with a
+   * "(+N more …)" marker) or, in 'search' discovery, one fixed line. Empty
+   * when skills are off.
+   */
+  skillIndex() {
+    return decoder.decode(this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_skill_index(h, out)));
   }
 
   /** Counters without query text: searches, refusals, hits, rankerCalls, replayed, … */

@@ -22,7 +22,9 @@
  *   tsift_wasm_session_menu(s, format_cstr, out) / _journal(s, out) / _metrics(s, out)
  *   tsift_wasm_session_apply_journal(s, out) / _finish(s, out) -> status
  *   tsift_wasm_session_set_ranker(s, kind_cstr | 0, out) -> status  (two-phase host ranker)
+ *   tsift_wasm_session_set_skill_ranker(s, kind_cstr | 0, out) -> status  (two-phase skill ranker)
  *   tsift_wasm_session_ranked(s, ids_json | 0, len, out) -> status
+ *   tsift_wasm_session_skill_index(s, out) -> status  (system-prompt text)
  *   tsift_wasm_session_free(s)
  *   tsift_wasm_index_snapshot(h, out) -> status        (out: the snapshot bytes)
  *   tsift_wasm_index_from_snapshot(bytes, len, out) -> status (slot 0: handle)
@@ -230,7 +232,24 @@ int32_t tsift_wasm_session_set_ranker(tsift_session *s, const char *kind, uint32
   return finish(out, st, NULL, 0, &err);
 }
 
-/* ids: a JSON array of tool ids, or ptr 0 when the host ranker failed. */
+/* The same for skills (discovery "search" or "both"). */
+EXPORT(tsift_wasm_session_set_skill_ranker)
+int32_t tsift_wasm_session_set_skill_ranker(tsift_session *s, const char *kind, uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_session_set_skill_ranker(s, kind, NULL, NULL, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_session_skill_index)
+int32_t tsift_wasm_session_skill_index(const tsift_session *s, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_session_skill_index(s, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+/* ids: a JSON array of tool (or skill) ids, or ptr 0 when the host ranker failed. */
 EXPORT(tsift_wasm_session_ranked)
 int32_t tsift_wasm_session_ranked(tsift_session *s, const char *ids, size_t len, uint32_t *out) {
   tsift_error err;

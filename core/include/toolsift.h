@@ -278,6 +278,24 @@ typedef int (*tsift_rank_fn)(void *user, const char *query, size_t query_len, un
 TSIFT_API tsift_status tsift_session_set_ranker(tsift_session *session, const char *kind,
                                                 tsift_rank_fn fn, void *user, tsift_error *err);
 
+/* A host skill ranker (SPEC S8) for sessions whose skills.discovery is
+ * "search" or "both": the same contract as tsift_session_set_ranker, over
+ * skill ids. In two-phase mode its requests carry "of": "skills":
+ *   {"call": …, "rank": {"kind", "query", "want", "of": "skills"}}
+ * and are answered with tsift_session_ranked too. With a host ranker on
+ * either side, a search's page takes tools and skills by rank position,
+ * tool first; with BM25F on both, by score. Set it before the first search. */
+TSIFT_API tsift_status tsift_session_set_skill_ranker(tsift_session *session, const char *kind,
+                                                      tsift_rank_fn fn, void *user, tsift_error *err);
+
+/* The session's contribution to the system prompt (SPEC S8): the skill
+ * index, one line per skill not selected up front ("- id: first line of
+ * the description [tags]"), in id order, bounded by skills.maxIndex and
+ * skills.maxIndexBytes with a "(+N more …)" marker; in "search" discovery
+ * one fixed line. Empty when skills are off. Caller frees *out. */
+TSIFT_API tsift_status tsift_session_skill_index(const tsift_session *session, char **out,
+                                                 size_t *out_len, tsift_error *err);
+
 /* Complete a pending two-phase search with the host ranker's answer (a JSON
  * array of ids, or NULL when the ranker failed). The output is that of
  * tsift_session_call — or another ranking request when the page is short. */

@@ -77,6 +77,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_free(s->replay_items);
   tsift_session_drop_pending(s);
   tsift_free(s->ranker_kind);
+  tsift_skills_free(s->skills);
   tsift_free(s);
 }
 
@@ -163,6 +164,18 @@ static void compute_fingerprint(tsift_session *s) {
   tsift_sha256_update(&h, "|", 2);
   for (size_t i = 0; i < s->agent.count; i++)
     tsift_sha256_update(&h, s->agent.tools[i].id, strlen(s->agent.tools[i].id) + 1);
+  if (s->skills) { /* only when on, so sessions without skills keep their fingerprint */
+    const tsift_skills *sk = s->skills;
+    n = snprintf(caps, sizeof caps, "|skills|%u/%u/%u/%u/%d", sk->max_active, sk->max_index, sk->max_index_bytes,
+                 sk->max_instruction_bytes, sk->discovery);
+    tsift_sha256_update(&h, caps, (size_t)n + 1);
+    tsift_sha256_update(&h, sk->tool_name, strlen(sk->tool_name) + 1);
+    for (size_t i = 0; i < sk->n; i++) {
+      tsift_sha256_update(&h, sk->items[i].id, strlen(sk->items[i].id) + 1);
+      tsift_sha256_update(&h, sk->items[i].digest, 65);
+      tsift_sha256_update(&h, sk->selected[i] ? "s" : "-", 2);
+    }
+  }
   uint8_t d[32];
   tsift_sha256_final(&h, d);
   tsift_sha256_hex(d, s->fingerprint);
@@ -196,6 +209,45 @@ static tsift_status build_catalog_index(tsift_session *s, const cJSON *catalog, 
   cJSON_free(catalog_text);
   cJSON_free(opts_text);
   if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: catalog");
+  return TSIFT_OK;
+}
+
+/* The "skills" section: the skills, the activation meta-tool's name (no
+ * collision with any tool), every skill tool known and loadable, and the
+ * tools of skills selected up front put on the menu. */
+static tsift_status read_skills(tsift_session *s, const cJSON *section, const cJSON *catalog_skills,
+                                tsift_error *err) {
+  tsift_status st = tsift_skills_read(section, catalog_skills, &s->skills, err);
+  if (st) return st;
+  tsift_skills *sk = s->skills;
+  if (strcmp(sk->tool_name, s->tool_name) == 0)
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: skills.toolName \"%s\" collides with search.toolName",
+                      sk->tool_name);
+  if (agent_has(s, sk->tool_name) || tsift_session_find_doc(s, sk->tool_name) >= 0)
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: skills.toolName \"%s\" collides with a tool of the same name",
+                      sk->tool_name);
+  if ((sk->discovery & DISCOVERY_SEARCH) && s->max_searches == 0)
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "config: skills.discovery \"%s\" needs tool search, but search.maxSearches is 0",
+                      sk->discovery == DISCOVERY_BOTH ? "both" : "search");
+  for (size_t k = 0; k < sk->n; k++)
+    for (size_t i = 0; i < sk->items[k].ntools; i++) {
+      const char *id = sk->items[k].tools[i];
+      long d = tsift_session_find_doc(s, id);
+      if (d < 0 && !agent_has(s, id))
+        return tsift_fail(err, TSIFT_E_CONFIG, "config: skill \"%.60s\": tools[%zu]: no tool \"%.60s\"",
+                          sk->items[k].id, i, id);
+      if (d >= 0 && s->index->catalog.tools[d].tainted)
+        return tsift_fail(err, TSIFT_E_CONFIG,
+                          "config: skill \"%.60s\": tools[%zu]: \"%.60s\" is tainted and can never be loaded",
+                          sk->items[k].id, i, id);
+    }
+  for (size_t k = 0; k < sk->n; k++)
+    if (sk->selected[k])
+      for (size_t i = 0; i < sk->items[k].ntools; i++) {
+        long d = tsift_session_find_doc(s, sk->items[k].tools[i]);
+        if (d >= 0) tsift_session_menu_add(s, (uint32_t)d);
+      }
   return TSIFT_OK;
 }
 
@@ -255,8 +307,13 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
   const cJSON *catalog = cJSON_GetObjectItemCaseSensitive(cfg, "catalog");
   const cJSON *stop = cJSON_GetObjectItemCaseSensitive(search, "stopwords");
   if (s->index) {
-    if (catalog && !cJSON_IsNull(catalog))
-      return tsift_fail(err, TSIFT_E_CONFIG, "config: catalog: not allowed with a snapshot (it holds the catalog)");
+    /* The snapshot holds the tools; the catalog may still bring skills. */
+    int skills_only = cJSON_IsObject(catalog) && cJSON_GetArraySize(catalog) == 1 &&
+                      cJSON_GetObjectItemCaseSensitive(catalog, "skills");
+    if (catalog && !cJSON_IsNull(catalog) && !skills_only)
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "config: catalog: not allowed with a snapshot (it holds the catalog), except as "
+                        "{\"skills\": [...]}");
     if (stop && !cJSON_IsNull(stop))
       return tsift_fail(err, TSIFT_E_CONFIG, "config: search.stopwords: fixed by the snapshot");
     if (s->index->lenient_ids)
@@ -315,6 +372,16 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
     s->ns_allowed[d] = (uint8_t)ok;
   }
 
+  /* Skills (SPEC S8): off unless the configuration has a "skills" section;
+   * the tools of skills selected up front join the menu first. */
+  const cJSON *skills = cJSON_GetObjectItemCaseSensitive(cfg, "skills");
+  if (skills && !cJSON_IsNull(skills)) {
+    if ((st = read_skills(s, skills, cJSON_IsObject(catalog) ? cJSON_GetObjectItemCaseSensitive(catalog, "skills")
+                                                             : NULL,
+                          err)))
+      return st;
+  }
+
   /* Always-loaded catalog tools join the menu at turn 0. */
   char **always = NULL;
   size_t nalways = 0;
@@ -323,12 +390,16 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
     return st;
   for (size_t i = 0; i < nalways && !st; i++) {
     long d = tsift_session_find_doc(s, always[i]);
+    int twice = 0;
+    for (size_t k = 0; k < i; k++) twice |= strcmp(always[k], always[i]) == 0;
     if (d < 0)
       st = tsift_fail(err, TSIFT_E_CONFIG, "config: search.alwaysLoaded[%zu]: no catalog tool \"%.60s\"", i,
                       always[i]);
-    else if (s->on_menu[d])
+    else if (twice)
       st = tsift_fail(err, TSIFT_E_CONFIG, "config: search.alwaysLoaded[%zu]: \"%.60s\" is listed twice", i,
                       always[i]);
+    else if (s->on_menu[d])
+      ; /* already there as a selected skill's tool */
     else if (s->index->catalog.tools[d].tainted)
       st = tsift_fail(err, TSIFT_E_CONFIG,
                       "config: search.alwaysLoaded[%zu]: \"%.60s\" is tainted and can never be loaded", i,
@@ -493,6 +564,19 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
     else
       st = tsift_session_search(s, &c, args, out, out_len, err);
     cJSON_Delete(args);
+  } else if (s->skills && strlen(name) == tool_len && strcmp(name, s->skills->tool_name) == 0) {
+    cJSON *args = NULL;
+    tsift_error perr;
+    if (args_len > ARGS_MAX_BYTES)
+      st = tsift_session_refuse(s, &c, "invalid_input", "arguments are too large", NULL, out, out_len, err);
+    else if (tsift_json_parse(args_json ? args_json : "", args_len, "arguments", &args, &perr) != TSIFT_OK)
+      st = perr.status == TSIFT_E_NOMEM
+               ? tsift_nomem(err, "reading arguments")
+               : tsift_session_refuse(s, &c, "invalid_input", "arguments must be a JSON object (valid JSON in UTF-8)",
+                                      NULL, out, out_len, err);
+    else
+      st = tsift_session_activate(s, &c, args, out, out_len, err);
+    cJSON_Delete(args);
   } else {
     /* A name with a NUL byte inside never matches a tool. */
     int clean = strlen(name) == tool_len;
@@ -553,6 +637,13 @@ tsift_status tsift_session_menu_json(const tsift_session *s, const char *format,
                        "added to your tools for the next step; tools you already have are not "
                        "returned.",
                        schema, f);
+  if (s->skills)
+    tsift_spec_write_raw(&b, s->skills->tool_name,
+                         "Activate a skill by its name: returns the skill's instructions and adds its tools "
+                         "to your tools for the next step.",
+                         "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":"
+                         "\"The skill's name, as listed or found by search.\"}},\"required\":[\"name\"]}",
+                         f);
   for (size_t i = 0; i < s->agent.count; i++) tsift_spec_write(&b, &s->agent.tools[i], f);
   for (size_t i = 0; i < s->nmenu; i++) tsift_spec_write(&b, &s->index->catalog.tools[s->menu[i]], f);
   tsift_json_end_array(&b);
@@ -586,8 +677,14 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
     tsift_json_key(&b, keys[i]);
     tsift_json_int(&b, (long long)vals[i]);
   }
+  if (s->skills) {
+    tsift_json_key(&b, "activations");
+    tsift_json_int(&b, (long long)s->skills->activations);
+    tsift_json_key(&b, "activeSkills");
+    tsift_json_int(&b, (long long)s->skills->nactive);
+  }
   tsift_json_key(&b, "menu");
-  tsift_json_int(&b, (long long)(1 + s->agent.count + s->nmenu));
+  tsift_json_int(&b, (long long)(1 + (s->skills ? 1 : 0) + s->agent.count + s->nmenu));
   tsift_json_key(&b, "menuChars");
   tsift_json_int(&b, (long long)s->menu_chars);
   tsift_json_key(&b, "fingerprint");
@@ -609,22 +706,25 @@ tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
     const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
     unsigned turn = 0, call = 0;
     char tail[16] = "";
-    if (strncmp(id, prefix, (size_t)plen) != 0 ||
-        sscanf(id + plen, "%u:tool:%u:%15s", &turn, &call, tail) != 3 || strcmp(tail, "search") != 0)
-      return tsift_fail(err, TSIFT_E_DIVERGED, "replay: decision %zu (\"%.80s\") is not a search of loop \"%s\"",
-                        s->replay_pos + 1, id, s->loop);
-    const cJSON *q = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "value"), "query");
+    int is_skill = 0;
+    if (strncmp(id, prefix, (size_t)plen) != 0 || sscanf(id + plen, "%u:tool:%u:%15s", &turn, &call, tail) != 3 ||
+        !(strcmp(tail, "search") == 0 || (is_skill = s->skills && strcmp(tail, "skill") == 0)))
+      return tsift_fail(err, TSIFT_E_DIVERGED, "replay: decision %zu (\"%.80s\") is not a %s of loop \"%s\"",
+                        s->replay_pos + 1, id, s->skills ? "search or skill activation" : "search", s->loop);
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(rec, "value");
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(value, is_skill ? "skill" : "query");
     cJSON *args = cJSON_CreateObject();
-    if (!args || !cJSON_AddStringToObject(args, "query", cJSON_IsString(q) && q->valuestring[0] ? q->valuestring
-                                                                                             : "(recorded)")) {
+    if (!args || !cJSON_AddStringToObject(args, is_skill ? "name" : "query",
+                                          cJSON_IsString(q) && q->valuestring[0] ? q->valuestring : "(recorded)")) {
       cJSON_Delete(args);
       return tsift_nomem(err, "replaying the journal");
     }
-    call_ref c = {turn, call, s->tool_name};
+    call_ref c = {turn, call, is_skill ? s->skills->tool_name : s->tool_name};
     char *out = NULL;
     size_t out_len = 0;
     size_t before = s->replay_pos;
-    tsift_status st = tsift_session_search(s, &c, args, &out, &out_len, err);
+    tsift_status st = is_skill ? tsift_session_activate(s, &c, args, &out, &out_len, err)
+                               : tsift_session_search(s, &c, args, &out, &out_len, err);
     cJSON_Delete(args);
     tsift_free(out);
     if (st) return st;
@@ -658,4 +758,17 @@ tsift_status tsift_session_finish(tsift_session *s, char **out, size_t *out_len,
   if (!*out) return tsift_nomem(err, "finishing the session");
   tsift_ok(err);
   return TSIFT_OK;
+}
+
+tsift_status tsift_session_skill_index(const tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
+  if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_skill_index: NULL argument");
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  if (!s->skills) {
+    *out = tsift_strndup("", 0);
+    if (!*out) return tsift_nomem(err, "writing the skill index");
+    tsift_ok(err);
+    return TSIFT_OK;
+  }
+  return tsift_skills_prompt(s->skills, s->tool_name, out, out_len, err);
 }

@@ -6,6 +6,7 @@
 #include "cJSON.h"
 #include "index.h"
 #include "json_out.h"
+#include "skills.h"
 #include "toolsift.h"
 
 #define MAX_PER_SEARCH_DEFAULT 5
@@ -33,13 +34,17 @@ typedef struct call_ref {
   const char *tool;
 } call_ref;
 
-/* A live search waiting for a host ranker's answer. */
+/* A live search waiting for a host ranker's answer: first the tools, then,
+ * with skill discovery and a host skill ranker, the skills. */
 typedef struct pending_search {
   uint32_t turn, call;
   char *query;
   size_t page, want;
   unsigned round;
   char *divergence_warning; /* carried into the final output, or NULL */
+  int skills_phase;         /* 1: waiting for the skill ranking */
+  uint32_t *tool_hits;      /* the tools' page, once ranked */
+  size_t ntool_hits;
 } pending_search;
 
 struct tsift_session {
@@ -75,6 +80,8 @@ struct tsift_session {
   void *rank_user;
   pending_search *pending; /* a search waiting for the host's ranking */
 
+  tsift_skills *skills; /* SPEC S8; NULL when off */
+
   struct {
     size_t searches, refusals, hits, no_match, loaded, ranker_calls, replayed;
   } metrics;
@@ -95,5 +102,24 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
                                   size_t *out_len, tsift_error *err);
 /* Drop a pending host ranking (if any). */
 void tsift_session_drop_pending(tsift_session *s);
+/* Answer an activate_skill call with parsed arguments (session_skill.c). */
+tsift_status tsift_session_activate(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                    size_t *out_len, tsift_error *err);
+/* Put catalog doc d on the menu (no-op when it is there). */
+void tsift_session_menu_add(tsift_session *s, uint32_t d);
+/* A decision may be recorded at (turn, call): it advances past the last. */
+tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
+                                         tsift_error *err);
+/* Append a decision line to the journal; 0 when out of memory (rolled back). */
+int tsift_session_record(tsift_session *s, const char *decision, size_t len);
+/* Warnings carried into an output (at most MAX_WARNINGS). */
+typedef struct warnings {
+  char *items[MAX_WARNINGS];
+  size_t n;
+  int nomem;
+} warnings;
+void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b);
+void tsift_warnings_free(warnings *w);
+void tsift_write_warnings(tsift_buf *b, const warnings *w);
 
 #endif

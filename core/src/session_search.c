@@ -13,13 +13,7 @@
 
 /* ---- outputs ---------------------------------------------------------- */
 
-typedef struct warnings {
-  char *items[MAX_WARNINGS];
-  size_t n;
-  int nomem;
-} warnings;
-
-static void warn(warnings *w, const char *fmt, const char *a, const char *b) {
+void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b) {
   if (w->n >= MAX_WARNINGS) return;
   char msg[256];
   snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
@@ -29,9 +23,50 @@ static void warn(warnings *w, const char *fmt, const char *a, const char *b) {
   else w->n++;
 }
 
-static void warnings_free(warnings *w) {
+void tsift_warnings_free(warnings *w) {
   for (size_t i = 0; i < w->n; i++) tsift_free(w->items[i]);
   w->n = 0;
+}
+
+void tsift_write_warnings(tsift_buf *b, const warnings *w) {
+  if (!w->n) return;
+  tsift_json_key(b, "warnings");
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < w->n; i++) tsift_json_cstr(b, w->items[i]);
+  tsift_json_end_array(b);
+}
+
+#define warn tsift_warn
+#define warnings_free tsift_warnings_free
+
+tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
+                                         tsift_error *err) {
+  if (s->ndecisions && (c->turn < s->last_turn || (c->turn == s->last_turn && c->call <= s->last_call)))
+    return tsift_fail(err, TSIFT_E_ARG,
+                      "%s at turn %u call %u: calls must advance past turn %u call %u, which "
+                      "already has a decision",
+                      what, c->turn, c->call, s->last_turn, s->last_call);
+  return TSIFT_OK;
+}
+
+int tsift_session_record(tsift_session *s, const char *decision, size_t len) {
+  size_t before = s->journal.len;
+  tsift_buf_append(&s->journal, decision, len);
+  tsift_buf_putc(&s->journal, '\n');
+  if (s->journal.failed) {
+    /* roll the journal back to its last complete line */
+    s->journal.failed = 0;
+    s->journal.len = before;
+    if (s->journal.data) s->journal.data[before] = 0;
+    return 0;
+  }
+  return 1;
+}
+
+void tsift_session_menu_add(tsift_session *s, uint32_t d) {
+  if (s->on_menu[d]) return;
+  s->on_menu[d] = 1;
+  s->menu[s->nmenu++] = d;
 }
 
 /* Cut s at `chars` Unicode characters; returns the byte length. */
@@ -166,14 +201,51 @@ static size_t readmit(tsift_session *s, const cJSON *value, size_t page, uint32_
   return n;
 }
 
+/* Re-admit a recorded search's skills (discovery on): strings, known
+ * skills, not active, no duplicates, at most `room`. */
+static size_t readmit_skills(tsift_session *s, const cJSON *value, size_t room, uint32_t *out, warnings *w) {
+  const cJSON *skills = cJSON_GetObjectItemCaseSensitive(value, "skills");
+  if (!cJSON_IsArray(skills)) {
+    if (cJSON_IsObject(value)) warn(w, "replay: value.skills is not an array%s%s", NULL, NULL);
+    return 0;
+  }
+  size_t n = 0;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, skills) {
+    if (!cJSON_IsString(r)) {
+      warn(w, "replay: dropped a skill that is not a string%s%s", NULL, NULL);
+      continue;
+    }
+    long k = tsift_skills_find(s->skills, r->valuestring);
+    const char *why = NULL;
+    if (k < 0) why = "unknown";
+    else if (s->skills->active[k]) why = "already active";
+    else if (s->skills->items[k].tainted) why = "tainted";
+    for (size_t i = 0; !why && i < n; i++)
+      if (out[i] == (uint32_t)k) why = "a duplicate";
+    if (!why && n >= room) why = "beyond the page size";
+    if (why) {
+      warn_dropped(w, "replay: skill", r->valuestring, why);
+      continue;
+    }
+    out[n++] = (uint32_t)k;
+  }
+  return n;
+}
+
 /* ---- finishing a search ----------------------------------------------- */
 
 static const char *ranker_kind(const tsift_session *s) {
   return s->ranker_kind ? s->ranker_kind : TSIFT_RANKER_VERSION;
 }
 
+static int discovery_on(const tsift_session *s) {
+  return s->skills && (s->skills->discovery & DISCOVERY_SEARCH);
+}
+
 static void write_decision(tsift_buf *b, const tsift_session *s, const char *id, const char *query,
-                           size_t qlen, const uint32_t *page, size_t n, const uint8_t *loaded) {
+                           size_t qlen, const uint32_t *page, size_t n, const uint8_t *loaded,
+                           const uint32_t *skill_page, size_t ns) {
   tsift_json_begin_object(b);
   tsift_json_key(b, "id");
   tsift_json_cstr(b, id);
@@ -183,6 +255,10 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
   tsift_json_begin_object(b);
   tsift_json_key(b, "ranker");
   tsift_json_cstr(b, ranker_kind(s));
+  if (discovery_on(s) && s->skills->ranker_kind) {
+    tsift_json_key(b, "skillRanker");
+    tsift_json_cstr(b, s->skills->ranker_kind);
+  }
   tsift_json_key(b, "query");
   tsift_json_str(b, query, cut_chars(query, qlen, QUERY_RECORD_CHARS));
   tsift_json_key(b, "results");
@@ -194,15 +270,22 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
   for (size_t i = 0; i < n; i++)
     if (loaded[i]) tsift_json_cstr(b, s->index->catalog.tools[page[i]].id);
   tsift_json_end_array(b);
+  if (discovery_on(s)) {
+    tsift_json_key(b, "skills");
+    tsift_json_begin_array(b);
+    for (size_t i = 0; i < ns; i++) tsift_json_cstr(b, s->skills->items[skill_page[i]].id);
+    tsift_json_end_array(b);
+  }
   tsift_json_end_object(b);
   tsift_json_end_object(b);
 }
 
 /* Plan loading, write the result and the decision, then commit: nothing
- * changes unless the whole output could be written. */
+ * changes unless the whole output could be written. `skill_hits` (ns of
+ * them) are the page's skills when discovery is on. */
 static tsift_status finish_search(tsift_session *s, const call_ref *c, const char *q, const uint32_t *hits,
-                                  size_t n, const uint8_t *permit, int replayed, warnings *w, char **out,
-                                  size_t *out_len, tsift_error *err) {
+                                  size_t n, const uint8_t *permit, const uint32_t *skill_hits, size_t ns,
+                                  int replayed, warnings *w, char **out, size_t *out_len, tsift_error *err) {
   char did[200];
   snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
   size_t qlen = strlen(q);
@@ -240,7 +323,26 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
     any_unloaded |= !loaded[i];
   }
   tsift_json_end_array(&b);
-  if (n == 0) {
+  if (discovery_on(s)) {
+    /* Skills are first-party: their descriptions are shown as tools' are. */
+    tsift_json_key(&b, "skills");
+    tsift_json_begin_array(&b);
+    for (size_t i = 0; i < ns; i++) {
+      const tsift_tool *t = &s->skills->index->catalog.tools[skill_hits[i]];
+      size_t dl = 0;
+      char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
+      if (!desc) b.failed = 1;
+      tsift_json_begin_object(&b);
+      tsift_json_key(&b, "name");
+      tsift_json_cstr(&b, t->id);
+      tsift_json_key(&b, "description");
+      tsift_json_str(&b, desc ? desc : "", desc ? dl : 0);
+      tsift_json_end_object(&b);
+      tsift_free(desc);
+    }
+    tsift_json_end_array(&b);
+  }
+  if (n == 0 && ns == 0) {
     tsift_json_key(&b, "note");
     tsift_json_cstr(&b, "No matching tools found. Try other words.");
   } else if (any_unloaded) {
@@ -254,25 +356,11 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
   tsift_json_end_object(&b);
   tsift_json_key(&b, "decision");
   size_t dec_start = b.len;
-  write_decision(&b, s, did, q, qlen, hits, n, loaded);
+  write_decision(&b, s, did, q, qlen, hits, n, loaded, skill_hits, ns);
   size_t dec_end = b.len;
-  if (w->n) {
-    tsift_json_key(&b, "warnings");
-    tsift_json_begin_array(&b);
-    for (size_t i = 0; i < w->n; i++) tsift_json_cstr(&b, w->items[i]);
-    tsift_json_end_array(&b);
-  }
+  tsift_write_warnings(&b, w);
   tsift_json_end_object(&b);
-  size_t journal_len = s->journal.len;
-  if (!b.failed && !w->nomem) {
-    tsift_buf_append(&s->journal, b.data + dec_start, dec_end - dec_start);
-    tsift_buf_putc(&s->journal, '\n');
-  }
-  if (b.failed || w->nomem || s->journal.failed) {
-    /* roll the journal back to its last complete line */
-    s->journal.failed = 0;
-    s->journal.len = journal_len;
-    if (s->journal.data) s->journal.data[journal_len] = 0;
+  if (b.failed || w->nomem || !tsift_session_record(s, b.data + dec_start, dec_end - dec_start)) {
     tsift_buf_free(&b);
     tsift_free(loaded);
     return tsift_nomem(err, "recording a decision");
@@ -285,19 +373,70 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
   s->searches++;
   for (size_t i = 0; i < n; i++)
     if (loaded[i]) {
-      s->on_menu[hits[i]] = 1;
-      s->menu[s->nmenu++] = hits[i];
+      tsift_session_menu_add(s, hits[i]);
       s->searched_loaded++;
       s->metrics.loaded++;
     }
   s->menu_chars = chars;
   s->metrics.searches++;
-  s->metrics.hits += n;
-  if (n == 0) s->metrics.no_match++;
+  s->metrics.hits += n + ns;
+  if (n == 0 && ns == 0) s->metrics.no_match++;
   if (replayed) s->metrics.replayed++;
   tsift_free(loaded);
   tsift_ok(err);
   return TSIFT_OK;
+}
+
+/* ---- sharing the page between tools and skills ------------------------ */
+
+/* With a host ranker on either side the two rankings are not comparable:
+ * the page takes them by rank position, tool first, and a kind that runs
+ * out hands its share to the other. Writes how many of each are kept. */
+static void interleave(size_t page, size_t nt, size_t ns, size_t *keep_t, size_t *keep_s) {
+  size_t i = 0, j = 0;
+  int tool_turn = 1;
+  while (i + j < page && (i < nt || j < ns)) {
+    if ((tool_turn && i < nt) || j >= ns) i++;
+    else j++;
+    tool_turn = !tool_turn;
+  }
+  *keep_t = i;
+  *keep_s = j;
+}
+
+/* Both built-in: one BM25F order over both kinds (exact matches first, then
+ * score; a tie goes to the tool). */
+static void merge_by_score(size_t page, const tsift_scored *t, size_t nt, const tsift_scored *sk, size_t ns,
+                           size_t *keep_t, size_t *keep_s) {
+  size_t i = 0, j = 0;
+  while (i + j < page && (i < nt || j < ns)) {
+    int take_tool = j >= ns || (i < nt && (t[i].exact > sk[j].exact ||
+                                           (t[i].exact == sk[j].exact && t[i].score >= sk[j].score)));
+    if (take_tool) i++;
+    else j++;
+  }
+  *keep_t = i;
+  *keep_s = j;
+}
+
+/* BM25F over the skills that are not active, with statistics fitted to them. */
+static tsift_status rank_skills(tsift_session *s, const char *q, size_t page, tsift_scored *scored, size_t *n,
+                                tsift_error *err) {
+  tsift_skills *sk = s->skills;
+  *n = 0;
+  uint8_t *allowed = tsift_calloc_array(sk->n + 1, 1);
+  if (!allowed) return tsift_nomem(err, "searching skills");
+  for (size_t k = 0; k < sk->n; k++) allowed[k] = (uint8_t)tsift_skills_searchable(sk, k);
+  tsift_query tq;
+  tsift_status st = tsift_query_analyze(q, strlen(q), &s->index->stopwords, &tq, err);
+  if (!st) {
+    tsift_stats stats;
+    tsift_stats_fit(sk->index, allowed, &stats);
+    st = tsift_rank(sk->index, &tq, &stats, NULL, page, scored, n, NULL, err);
+    tsift_query_free(&tq);
+  }
+  tsift_free(allowed);
+  return st;
 }
 
 /* ---- host rankers ----------------------------------------------------- */
@@ -306,17 +445,23 @@ void tsift_session_drop_pending(tsift_session *s) {
   if (!s->pending) return;
   tsift_free(s->pending->query);
   tsift_free(s->pending->divergence_warning);
+  tsift_free(s->pending->tool_hits);
   tsift_free(s->pending);
   s->pending = NULL;
 }
 
 /* Tools the host ranker cannot know are off limits (namespace-denied or on
  * the menu): it is asked for that many more, so a full page survives the
- * intersection with the universe. */
+ * intersection with the universe. For skills: the active ones. */
 static size_t hidden_count(const tsift_session *s) {
   size_t hidden = 0;
   for (size_t d = 0; d < s->index->n; d++) hidden += !s->ns_allowed[d] || s->on_menu[d];
   return hidden;
+}
+
+static size_t capped_want(size_t page, size_t hidden) {
+  size_t want = page + hidden;
+  return want > HOST_RANK_MAX_WANT ? HOST_RANK_MAX_WANT : want;
 }
 
 /* Output a ranking request for the pending search. */
@@ -329,11 +474,15 @@ static tsift_status request_ranking(tsift_session *s, char **out, size_t *out_le
   tsift_json_key(&b, "rank");
   tsift_json_begin_object(&b);
   tsift_json_key(&b, "kind");
-  tsift_json_cstr(&b, s->ranker_kind);
+  tsift_json_cstr(&b, p->skills_phase ? s->skills->ranker_kind : s->ranker_kind);
   tsift_json_key(&b, "query");
   tsift_json_cstr(&b, p->query);
   tsift_json_key(&b, "want");
   tsift_json_int(&b, (long long)p->want);
+  if (p->skills_phase) {
+    tsift_json_key(&b, "of");
+    tsift_json_cstr(&b, "skills");
+  }
   tsift_json_end_object(&b);
   tsift_json_end_object(&b);
   *out = tsift_buf_take(&b, out_len);
@@ -346,9 +495,8 @@ static tsift_status request_ranking(tsift_session *s, char **out, size_t *out_le
   return TSIFT_OK;
 }
 
-tsift_status tsift_session_set_ranker(tsift_session *s, const char *kind, tsift_rank_fn fn, void *user,
-                                      tsift_error *err) {
-  if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_set_ranker: NULL session");
+static tsift_status set_ranker(tsift_session *s, char **slot, tsift_rank_fn *fn_slot, void **user_slot,
+                               const char *kind, tsift_rank_fn fn, void *user, tsift_error *err) {
   if (s->pending || s->searches)
     return tsift_fail(err, TSIFT_E_STATE, "ranker: set it before the first search");
   char *copy = NULL;
@@ -362,12 +510,89 @@ tsift_status tsift_session_set_ranker(tsift_session *s, const char *kind, tsift_
     copy = tsift_strndup(kind, n);
     if (!copy) return tsift_nomem(err, "setting the ranker");
   }
-  tsift_free(s->ranker_kind);
-  s->ranker_kind = copy;
-  s->rank_fn = kind ? fn : NULL;
-  s->rank_user = kind ? user : NULL;
+  tsift_free(*slot);
+  *slot = copy;
+  *fn_slot = kind ? fn : NULL;
+  *user_slot = kind ? user : NULL;
   tsift_ok(err);
   return TSIFT_OK;
+}
+
+tsift_status tsift_session_set_ranker(tsift_session *s, const char *kind, tsift_rank_fn fn, void *user,
+                                      tsift_error *err) {
+  if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_set_ranker: NULL session");
+  return set_ranker(s, &s->ranker_kind, &s->rank_fn, &s->rank_user, kind, fn, user, err);
+}
+
+tsift_status tsift_session_set_skill_ranker(tsift_session *s, const char *kind, tsift_rank_fn fn, void *user,
+                                            tsift_error *err) {
+  if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_set_skill_ranker: NULL session");
+  if (!discovery_on(s))
+    return tsift_fail(err, TSIFT_E_STATE,
+                      "skill ranker: skills are not searched in this session (skills.discovery must be "
+                      "\"search\" or \"both\")");
+  tsift_skills *sk = s->skills;
+  return set_ranker(s, &sk->ranker_kind, &sk->rank_fn, &sk->rank_user, kind, fn, user, err);
+}
+
+/* The tools' page is final: rank the skills (discovery on), share the page
+ * and finish; or ask the host's skill ranker first. `tool_scored` holds the
+ * tools' BM25F scores when the tools were ranked built-in. */
+static tsift_status tools_ranked(tsift_session *s, const call_ref *c, const char *q, size_t page,
+                                 const uint32_t *hits, size_t n, const tsift_scored *tool_scored, warnings *w,
+                                 char **out, size_t *out_len, tsift_error *err) {
+  if (!discovery_on(s)) return finish_search(s, c, q, hits, n, NULL, NULL, 0, 0, w, out, out_len, err);
+  tsift_skills *sk = s->skills;
+  if (sk->ranker_kind) {
+    /* Two phases: keep the tools' page and ask for the skills. */
+    pending_search *p = s->pending;
+    if (!p) {
+      p = tsift_calloc_array(1, sizeof *p);
+      if (p) p->query = tsift_strndup(q, strlen(q));
+      if (p && w->n) p->divergence_warning = tsift_strndup(w->items[0], strlen(w->items[0]));
+      if (!p || !p->query || (w->n && !p->divergence_warning)) {
+        if (p) {
+          tsift_free(p->query);
+          tsift_free(p->divergence_warning);
+          tsift_free(p);
+        }
+        return tsift_nomem(err, "asking the skill ranker");
+      }
+      p->turn = c->turn;
+      p->call = c->call;
+      p->page = page;
+      s->pending = p;
+    }
+    tsift_free(p->tool_hits);
+    p->tool_hits = tsift_calloc_array(n + 1, sizeof *p->tool_hits);
+    if (!p->tool_hits) {
+      tsift_session_drop_pending(s);
+      return tsift_nomem(err, "asking the skill ranker");
+    }
+    memcpy(p->tool_hits, hits, n * sizeof *hits);
+    p->ntool_hits = n;
+    p->skills_phase = 1;
+    p->round = 0;
+    size_t hidden = 0;
+    for (size_t k = 0; k < sk->n; k++) hidden += !tsift_skills_searchable(sk, k);
+    p->want = capped_want(page, hidden);
+    return request_ranking(s, out, out_len, err);
+  }
+  tsift_scored *scored = tsift_calloc_array(page + 1, sizeof *scored);
+  uint32_t *skill_hits = tsift_calloc_array(page + 1, sizeof *skill_hits);
+  size_t ns = 0;
+  tsift_status st = scored && skill_hits ? rank_skills(s, q, page, scored, &ns, err)
+                                         : tsift_nomem(err, "searching skills");
+  if (!st) {
+    size_t keep_t = 0, keep_s = 0;
+    if (tool_scored) merge_by_score(page, tool_scored, n, scored, ns, &keep_t, &keep_s);
+    else interleave(page, n, ns, &keep_t, &keep_s);
+    for (size_t i = 0; i < keep_s; i++) skill_hits[i] = scored[i].doc;
+    st = finish_search(s, c, q, hits, keep_t, NULL, skill_hits, keep_s, 0, w, out, out_len, err);
+  }
+  tsift_free(scored);
+  tsift_free(skill_hits);
+  return st;
 }
 
 /* Take the host's answer for the pending search: NULL or anything but a
@@ -404,8 +629,18 @@ static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t 
       dropped++;
       continue;
     }
-    long d = tsift_session_find_doc(s, id->valuestring);
-    const char *why = inadmissible(s, d, hits, n, p->page);
+    const char *why;
+    long d;
+    if (p->skills_phase) {
+      d = tsift_skills_find(s->skills, id->valuestring);
+      why = d < 0 || !tsift_skills_searchable(s->skills, (size_t)d) ? "outside the universe" : NULL;
+      for (size_t k = 0; !why && k < n; k++)
+        if (hits[k] == (uint32_t)d) why = "a duplicate";
+      if (!why && n >= p->page) why = "beyond the page size";
+    } else {
+      d = tsift_session_find_doc(s, id->valuestring);
+      why = inadmissible(s, d, hits, n, p->page);
+    }
     if (why) {
       if (strcmp(why, "beyond the page size") != 0) dropped++;
       continue;
@@ -415,7 +650,9 @@ static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t 
   if (dropped) {
     char count[32];
     snprintf(count, sizeof count, "%zu", dropped);
-    warn(&w, "ranker: dropped %s ids outside the universe%s", count, NULL);
+    warn(&w, p->skills_phase ? "skill ranker: dropped %s ids outside the universe%s"
+                             : "ranker: dropped %s ids outside the universe%s",
+         count, NULL);
   }
   /* Short page and a full answer: the ranker may know more. Ask again for
    * twice as many, at most HOST_RANK_MAX_ROUNDS rounds and 1000 ids. */
@@ -425,9 +662,16 @@ static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t 
     p->round++;
     p->want = p->want * 2 > HOST_RANK_MAX_WANT ? HOST_RANK_MAX_WANT : p->want * 2;
     st = request_ranking(s, out, out_len, err);
-  } else {
-    st = finish_search(s, &c, p->query, hits, n, NULL, 0, &w, out, out_len, err);
+  } else if (p->skills_phase) {
+    size_t keep_t = 0, keep_s = 0;
+    interleave(p->page, p->ntool_hits, n, &keep_t, &keep_s);
+    st = finish_search(s, &c, p->query, p->tool_hits, keep_t, NULL, hits, keep_s, 0, &w, out, out_len, err);
     if (st == TSIFT_OK) tsift_session_drop_pending(s);
+  } else {
+    /* tools_ranked either finishes or turns the pending search to skills. */
+    int was_pending_only_for_tools = !discovery_on(s) || !s->skills->ranker_kind;
+    st = tools_ranked(s, &c, p->query, p->page, hits, n, NULL, &w, out, out_len, err);
+    if (st == TSIFT_OK && was_pending_only_for_tools) tsift_session_drop_pending(s);
   }
   warnings_free(&w);
   tsift_free(hits);
@@ -444,19 +688,23 @@ tsift_status tsift_session_ranked(tsift_session *s, const char *ids_json, size_t
   return take_ranking(s, ids_json, len, out, out_len, err);
 }
 
-/* With a callback, run the rounds here; otherwise hand the request out. */
-static tsift_status rank_with_host(tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
-  tsift_status st = request_ranking(s, out, out_len, err);
-  while (st == TSIFT_OK && s->rank_fn && s->pending) {
+/* While the pending phase has a callback, run its rounds here; otherwise
+ * hand the request out (two-phase). */
+static tsift_status rank_with_host(tsift_session *s, tsift_status st, char **out, size_t *out_len,
+                                   tsift_error *err) {
+  for (;;) {
+    pending_search *p = s->pending;
+    if (st != TSIFT_OK || !p) return st;
+    tsift_rank_fn fn = p->skills_phase ? s->skills->rank_fn : s->rank_fn;
+    void *user = p->skills_phase ? s->skills->rank_user : s->rank_user;
+    if (!fn) return st;
     tsift_free(*out);
     *out = NULL;
     const char *ids = NULL;
     size_t len = 0;
-    pending_search *p = s->pending;
-    int rc = s->rank_fn(s->rank_user, p->query, strlen(p->query), (unsigned)p->want, &ids, &len);
+    int rc = fn(user, p->query, strlen(p->query), (unsigned)p->want, &ids, &len);
     st = take_ranking(s, rc == 0 ? ids : NULL, rc == 0 ? len : 0, out, out_len, err);
   }
-  return st;
 }
 
 /* ---- search_tools ----------------------------------------------------- */
@@ -480,11 +728,8 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
     if (limit->valuedouble < (double)page) page = (size_t)limit->valuedouble;
   }
   /* Decision ids must be unique: searches advance in (turn, call) order. */
-  if (s->ndecisions && (c->turn < s->last_turn || (c->turn == s->last_turn && c->call <= s->last_call)))
-    return tsift_fail(err, TSIFT_E_ARG,
-                      "search at turn %u call %u: calls must advance past turn %u call %u, which "
-                      "already has a decision",
-                      c->turn, c->call, s->last_turn, s->last_call);
+  tsift_status adv = tsift_session_check_advance(s, c, "search", err);
+  if (adv) return adv;
   if (s->searches >= s->max_searches)
     return tsift_session_refuse(s, c, "search_limit_reached", "no searches left in this run", NULL, out,
                                 out_len, err);
@@ -495,8 +740,9 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
   warnings w = {{0}, 0, 0};
   tsift_status st = TSIFT_OK;
   uint32_t *hits = tsift_calloc_array(page, sizeof *hits);
+  uint32_t *skill_hits = tsift_calloc_array(page, sizeof *skill_hits);
   uint8_t *permit = tsift_calloc_array(page, 1);
-  if (!hits || !permit) {
+  if (!hits || !skill_hits || !permit) {
     st = tsift_nomem(err, "searching");
     goto done;
   }
@@ -506,8 +752,10 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
     const cJSON *rec = s->replay_pos < s->nreplay ? s->replay_items[s->replay_pos] : NULL;
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
     if (rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
-      size_t n = readmit(s, cJSON_GetObjectItemCaseSensitive(rec, "value"), page, hits, permit, &w);
-      st = finish_search(s, c, q, hits, n, permit, 1, &w, out, out_len, err);
+      const cJSON *value = cJSON_GetObjectItemCaseSensitive(rec, "value");
+      size_t n = readmit(s, value, page, hits, permit, &w);
+      size_t ns = discovery_on(s) ? readmit_skills(s, value, page - n, skill_hits, &w) : 0;
+      st = finish_search(s, c, q, hits, n, permit, skill_hits, ns, 1, &w, out, out_len, err);
       if (st == TSIFT_OK) s->replay_pos++;
       goto done;
     }
@@ -536,10 +784,9 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
     p->turn = c->turn;
     p->call = c->call;
     p->page = page;
-    size_t want = page + hidden_count(s);
-    p->want = want > HOST_RANK_MAX_WANT ? HOST_RANK_MAX_WANT : want;
+    p->want = capped_want(page, hidden_count(s));
     s->pending = p;
-    st = rank_with_host(s, out, out_len, err);
+    st = rank_with_host(s, request_ranking(s, out, out_len, err), out, out_len, err);
     goto done;
   }
 
@@ -562,14 +809,19 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
   }
   if (!st) {
     for (size_t i = 0; i < n; i++) hits[i] = scored[i].doc;
-    st = finish_search(s, c, q, hits, n, NULL, 0, &w, out, out_len, err);
-    if (!st) s->metrics.ranker_calls++;
+    st = tools_ranked(s, c, q, page, hits, n, scored, &w, out, out_len, err);
+    if (!st) {
+      s->metrics.ranker_calls++;
+      /* A host skill ranker may be next (with or without a callback). */
+      st = rank_with_host(s, st, out, out_len, err);
+    }
   }
   tsift_free(allowed);
   tsift_free(scored);
 done:
   warnings_free(&w);
   tsift_free(hits);
+  tsift_free(skill_hits);
   tsift_free(permit);
   return st;
 }
