@@ -465,6 +465,71 @@ function addSessionCases() {
   }
 }
 
+// ---- skills (SPEC S8) -------------------------------------------------------------
+
+function addSkillCases() {
+  const F = 'tests/fixtures/skills';
+  const config = `${F}/config.json`;
+  const calls = `${F}/calls.jsonl`;
+  if (!existsSync(path.join(ROOT, config)) || !existsSync(path.join(ROOT, calls))) {
+    fail(`${F}/config.json or calls.jsonl is missing`);
+  }
+  const journalPath = path.join(tmp, 'skills-native.jsonl');
+  const made = run(NATIVE, ['session', 'run', '--config', config, '--calls', calls, '--journal-out', journalPath], {});
+  if (made.status !== 0 || !existsSync(journalPath)) {
+    fail(`native skills session run failed: ${made.stderr.toString().trim()}`);
+  }
+  const decisions = readFileSync(journalPath, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+  // The catalog changed since the run: one skill's text edited, one skill gone.
+  const catalog = JSON.parse(readFileSync(path.join(ROOT, F, 'catalog.json'), 'utf8'));
+  catalog.skills.find((k) => k.id === 'release-notes').instructions += ' Then tag the release.';
+  catalog.skills = catalog.skills.filter((k) => k.id !== 'refund-policy');
+  const changedDir = path.join(tmp, 'skills-changed');
+  mkdirSync(changedDir, { recursive: true });
+  writeFileSync(path.join(changedDir, 'catalog.json'), JSON.stringify(catalog));
+  const changedConfig = path.join(changedDir, 'config.json');
+  writeFileSync(changedConfig, readFileSync(path.join(ROOT, config)));
+  // Forged: an unknown skill accepted, a refusal turned into an acceptance.
+  const t = structuredClone(decisions);
+  t[0].value.skill = 'forged-skill';
+  const refusal = t.find((d) => d.value.verdict === 'tainted');
+  delete refusal.value.verdict;
+  refusal.value.digest = decisions[0].value.digest;
+  const forged = path.join(tmp, 'skills-forged.jsonl');
+  writeFileSync(forged, t.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  // Over a snapshot: the config keeps only the catalog's skills.
+  const snapDir = path.join(tmp, 'skills-snapshot');
+  mkdirSync(snapDir, { recursive: true });
+  const tools = { tools: JSON.parse(readFileSync(path.join(ROOT, F, 'catalog.json'), 'utf8')).tools };
+  writeFileSync(path.join(snapDir, 'tools.json'), JSON.stringify(tools));
+  const snap = path.join(snapDir, 'tools.tsi');
+  const built = run(NATIVE, ['build', '--catalog', path.join(snapDir, 'tools.json'), '-o', snap], {});
+  if (built.status !== 0) fail(`native build failed: ${built.stderr.toString().trim()}`);
+  const cfg = JSON.parse(readFileSync(path.join(ROOT, config), 'utf8'));
+  cfg.catalog = { skills: JSON.parse(readFileSync(path.join(ROOT, F, 'catalog.json'), 'utf8')).skills };
+  const snapConfig = path.join(snapDir, 'config.json');
+  writeFileSync(snapConfig, JSON.stringify(cfg));
+
+  const add = (name, args, opts = {}) =>
+    cases.push({ name: `skills ${name}`, args: ['session', ...args], compareStderr: true, ...opts });
+  const ok = { expectStatus: 0 };
+  add('run --journal-out', ['run', '--config', config, '--calls', calls, '--journal-out', JOURNAL_OUT], ok);
+  add('replay', ['replay', '--config', config, '--calls', calls, '--journal', journalPath, '--journal-out',
+    JOURNAL_OUT], ok);
+  // A dropped activation frees a maxActive slot, so a later call that was a
+  // refusal is now a live activation the journal lacks: divergence, warned.
+  add('replay (catalog changed, warn)', ['replay', '--config', changedConfig, '--calls', calls, '--journal',
+    journalPath, '--divergence', 'warn', '--journal-out', JOURNAL_OUT], ok);
+  add('replay (catalog changed, fail)', ['replay', '--config', changedConfig, '--calls', calls, '--journal',
+    journalPath], { expectStatus: 1 });
+  add('replay (forged records, warn)', ['replay', '--config', config, '--calls', calls, '--journal', forged,
+    '--divergence', 'warn', '--journal-out', JOURNAL_OUT], ok);
+  add('menu --journal', ['menu', '--config', config, '--journal', journalPath, '--format', 'openai'], ok);
+  add('prompt', ['prompt', '--config', config], ok);
+  add('run over a snapshot (--index)', ['run', '--config', snapConfig, '--index', snap, '--calls', calls], ok);
+  add('prompt over a snapshot', ['prompt', '--config', snapConfig, '--index', snap], ok);
+}
+
 // ---- snapshots ------------------------------------------------------------------
 
 function addSnapshotCases() {
@@ -566,6 +631,7 @@ writeFileSync(dupCatalog, '[{"name":"same"},{"name":"same"}]');
 cases.push({ name: 'duplicate id', args: ['info', '--catalog', dupCatalog], mustSucceed: false, compareStderr: true });
 
 addSessionCases();
+addSkillCases();
 addSnapshotCases();
 
 // Object.prototype names are query words; --json, --corpus and --gates are

@@ -24,7 +24,7 @@ test('npm pack ships the binding, its types, the CLI and the .wasm as a file', (
   packed = pack(ROOT, path.join(tmp, 'pack'));
   assert.deepEqual(
     [...packed.files].sort(),
-    ['README.md', 'dist/toolsift.wasm', 'js/cli.js', 'js/toolsift.d.ts', 'js/toolsift.js', 'package.json'],
+    ['LICENSE', 'README.md', 'dist/toolsift.wasm', 'js/cli.js', 'js/toolsift.d.ts', 'js/toolsift.js', 'package.json'],
   );
   assert.ok(packed.size < 400_000, `tarball is ${packed.size} bytes`);
   // postpack removed the staging copy: a checkout loads build/wasm again.
