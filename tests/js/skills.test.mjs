@@ -188,3 +188,22 @@ test('the skills fixture: the binding prints the native CLI bytes (run, replay, 
   s.free();
   replay.free();
 });
+
+test('CLI round trip: `session run` then `session replay` print identical lines (native and wasm CLIs)', (t) => {
+  const os = spawnSync('mktemp', ['-d']);
+  const dir = os.stdout.toString().trim();
+  const j = path.join(dir, 'journal.jsonl');
+  const cfg = path.join(FIXTURE, 'config.json');
+  const calls = path.join(FIXTURE, 'calls.jsonl');
+  for (const [cmd, pre] of [[NATIVE, []], [process.execPath, [path.join(ROOT, 'js/cli.js')]]]) {
+    const env = { ...process.env, TOOLSIFT_WASM: WASM };
+    const run = spawnSync(cmd, [...pre, 'session', 'run', '--config', cfg, '--calls', calls, '--journal-out', j], { env });
+    if (run.error) return t.skip(`${cmd}: ${run.error.message}`);
+    assert.equal(run.status, 0, run.stderr.toString());
+    const replay = spawnSync(cmd, [...pre, 'session', 'replay', '--config', cfg, '--calls', calls, '--journal', j], { env });
+    assert.equal(replay.status, 0, replay.stderr.toString());
+    assert.equal(replay.stdout.toString(), run.stdout.toString());
+    assert.equal(replay.stderr.toString(), '');
+    assert.ok(run.stdout.toString().includes('"source":"agent-skill-activation"'));
+  }
+});
