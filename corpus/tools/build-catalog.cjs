@@ -56,5 +56,7 @@ const annotations = {
   'units__convert': { aliases: ['unit conversion'] },
   feishu__send_message: { aliases: ['lark message'] },
 };
-const doc = { tools, annotations };
+// Skills (SPEC S8) ride along in the same document; the eval ignores them.
+const skills = require('./parts/skills.cjs');
+const doc = { tools, skills, annotations };
 fs.writeFileSync(process.argv[2], JSON.stringify(doc, null, 2) + '\n');
