@@ -479,8 +479,12 @@ void tsift_query_free(tsift_query *q) {
   tsift_tokens_free(&q->tokens);
   tsift_tokens_free(&q->stopwords);
   tsift_tokens_free(&q->terms);
+  tsift_free(q->term_weak);
   memset(q, 0, sizeof *q);
 }
+
+static int byte_in(char c, const char *set) { return c != 0 && strchr(set, c) != NULL; }
+static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
                                  tsift_query *q, tsift_error *err) {
@@ -505,21 +509,72 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     tsift_query_free(q);
     return tsift_nomem(err, "analysing the query");
   }
-  st = tsift_analyze(q->text, q->text_len, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens, err);
+  /* Word by word (white space separates tokens anyway, so the tokens are
+   * those of the whole text), noting for every token whether it looks like an
+   * argument value rather than tool vocabulary: inside quotes, from a word
+   * that has a digit ("8sA3Yh", "500mg", "2019"), or a single ASCII
+   * character. The ranker keeps such terms last when it must drop some. */
+  uint8_t *tok_weak = NULL;
+  size_t weak_cap = 0;
+  int quote = 0; /* the open quote character, or 0 */
+  const char *tx = q->text;
+  size_t tn = q->text_len;
+  for (size_t at = 0; st == TSIFT_OK && at < tn;) {
+    unsigned char c = (unsigned char)tx[at];
+    if (is_space(c)) {
+      at++;
+      continue;
+    }
+    size_t end = at;
+    while (end < tn && !is_space((unsigned char)tx[end])) end++;
+    /* A quote opens at the start of a word and closes at the end of one
+     * (before trailing punctuation). */
+    int quoted = quote != 0;
+    if (!quote && (c == '"' || c == '\'') && end - at > 1) {
+      quote = c;
+      quoted = 1;
+    }
+    size_t e = end;
+    while (e > at && byte_in(tx[e - 1], ".,;:!?)]")) e--;
+    int closes = quote && e > at + 1 && (unsigned char)tx[e - 1] == quote;
+    int digit = 0;
+    for (size_t i = at; i < end; i++) digit |= tx[i] >= '0' && tx[i] <= '9';
+    size_t before = q->tokens.count;
+    st = tsift_analyze(tx + at, end - at, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens, err);
+    if (st == TSIFT_OK && q->tokens.count > before) {
+      if (tsift_grow((void **)&tok_weak, &weak_cap, q->tokens.count, 1))
+        st = tsift_nomem(err, "analysing the query");
+      for (size_t i = before; st == TSIFT_OK && i < q->tokens.count; i++)
+        tok_weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1);
+    }
+    if (closes) quote = 0;
+    at = end;
+  }
   /* Distinct terms in first-seen order, stopwords set aside. */
   tsift_tokens distinct;
   tsift_tokens_init(&distinct);
+  uint8_t *dweak = tsift_calloc_array(q->tokens.count + 1, 1);
+  if (st == TSIFT_OK && !dweak) st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < q->tokens.count; i++) {
     const char *t = tsift_token(&q->tokens, i);
     size_t len = q->tokens.len[i];
-    if (tsift_tokens_find(&distinct, t, len) >= 0) continue;
+    long seen = tsift_tokens_find(&distinct, t, len);
+    if (seen >= 0) {
+      dweak[seen] &= tok_weak[i];
+      continue;
+    }
+    dweak[distinct.count] = tok_weak[i];
     if (tsift_tokens_push(&distinct, t, len)) st = tsift_nomem(err, "analysing the query");
   }
+  q->term_weak = tsift_calloc_array(distinct.count + 1, 1);
+  if (st == TSIFT_OK && !q->term_weak) st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < distinct.count; i++) {
     const char *t = tsift_token(&distinct, i);
     size_t len = distinct.len[i];
-    tsift_tokens *dst = (sw && tsift_stopwords_has(sw, t, len)) ? &q->stopwords : &q->terms;
-    if (tsift_tokens_push(dst, t, len)) st = tsift_nomem(err, "analysing the query");
+    int stop = sw && tsift_stopwords_has(sw, t, len);
+    if (!stop) q->term_weak[q->terms.count] = dweak[i];
+    if (tsift_tokens_push(stop ? &q->stopwords : &q->terms, t, len))
+      st = tsift_nomem(err, "analysing the query");
   }
   if (st == TSIFT_OK && q->terms.count == 0 && q->stopwords.count > 0) {
     /* Nothing but stopwords: keep the unfiltered terms. */
@@ -527,8 +582,11 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     q->terms = distinct;
     tsift_tokens_init(&distinct);
     tsift_tokens_clear(&q->stopwords);
+    memcpy(q->term_weak, dweak, q->terms.count);
   }
   tsift_tokens_free(&distinct);
+  tsift_free(dweak);
+  tsift_free(tok_weak);
   if (st != TSIFT_OK) tsift_query_free(q);
   return st;
 }

@@ -75,6 +75,10 @@ typedef struct tsift_query {
   tsift_tokens stopwords; /* distinct stopwords dropped */
   tsift_tokens terms;     /* distinct terms in query order; the ranker scores
                              at most TSIFT_QUERY_MAX_TERMS of them */
+  uint8_t *term_weak;     /* per term: 1 when every occurrence looks like an
+                             argument value rather than tool vocabulary:
+                             inside quotes, from a word with a digit, or a
+                             single ASCII character */
 } tsift_query;
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
