@@ -81,7 +81,7 @@ export interface SearchAnalysis {
 
 export interface SearchResult {
   query: string;
-  /** The ranker version, e.g. "bm25f-1". */
+  /** The ranker version, e.g. "bm25f-2". */
   ranker: string;
   terms: string[];
   hits: Hit[];
@@ -307,7 +307,7 @@ export interface Decision {
   id: string;
   source: 'agent-tool-search' | string;
   value: {
-    /** Ranker kind: 'bm25f-1', or the host ranker's kind. */
+    /** Ranker kind: 'bm25f-2', or the host ranker's kind. */
     ranker: string;
     /** The query, cut at 200 characters. */
     query: string;
