@@ -429,6 +429,8 @@ static const char *const k_default_stopwords[] = {
     "that",  "these", "those", "there", "some",  "any",   "please", "can",  "could",
     "would", "should", "will", "shall", "may",   "might", "must",  "if",    "also",
     "just",  "up",
+    /* contracted copulas and auxiliaries: I'm, it's, we're, I've, I'll, I'd */
+    "m",     "s",     "re",    "ve",    "ll",    "d",
 };
 
 static int token_cmp(const tsift_tokens *t, size_t a, const char *s, size_t n) {
