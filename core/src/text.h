@@ -10,8 +10,8 @@
 #define TSIFT_TOKEN_MAX_BYTES 32
 #define TSIFT_FIELD_MAX_BYTES 2000
 #define TSIFT_QUERY_MAX_BYTES 512
-/* At most this many distinct terms of a query are scored: the rarest ones in
- * the searched universe (see tsift_rank). */
+/* At most this many distinct terms of a query are scored: tool vocabulary
+ * before value-like terms, the rarest first (see tsift_rank). */
 #define TSIFT_QUERY_MAX_TERMS 16
 #define TSIFT_LABEL_MAX_CHARS 80
 #define TSIFT_LABELS_MAX 16
