@@ -11,10 +11,18 @@ BIN=build/native/toolsift
 rc=0
 if [ -f corpus/queries.jsonl ]; then
   "$BIN" eval --corpus corpus "$@" || rc=1
+  # The same corpus with the confidence rule on (docs/relevance.md): no-match
+  # accuracy and nDCG measured together, floors in corpus/gates-confidence.json.
+  echo
+  echo "corpus with the confidence rule {\"minCoverage\":0.5}:"
+  "$BIN" eval --corpus corpus --options '{"ids":"lenient","minCoverage":0.5}' \
+    --gates corpus/gates-confidence.json "$@" || rc=1
 else
   echo "eval: corpus/queries.jsonl not present yet; skipping the corpus"
 fi
 SHARED="$ROOT/../shared/datasets"
+# Floors for the public development sets (nDCG@10 of the current ranker).
+GATES_DIR="${GATES_DIR:-$ROOT/corpus/dev-gates}"
 if [ -d "$SHARED" ]; then
   for set in toollens metatool sealtools; do
     [ -f "$SHARED/$set/tools.jsonl" ] || continue

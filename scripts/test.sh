@@ -10,6 +10,7 @@
 #              Deno, Bun, workerd and Chromium vs the native CLI
 #              (tests/runtimes/run.mjs, `npm run test:runtimes`)
 #   eval-gates relevance on corpus/ against the floors in corpus/gates.json
+#   eval-gates-confidence  the corpus with the confidence rule on, against corpus/gates-confidence.json
 # Every stage runs even when an earlier one failed (a stage whose inputs are
 # missing fails). Stages with nothing to run yet are reported as skipped.
 # The last line is "N passed, N failed"; the exit status is 1 if any failed.
@@ -113,6 +114,8 @@ fi
 # Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).
 if [ -f corpus/queries.jsonl ]; then
   stage eval-gates "$ROOT/build/native/toolsift" eval --corpus corpus
+  stage eval-gates-confidence "$ROOT/build/native/toolsift" eval --corpus corpus \
+    --options '{"ids":"lenient","minCoverage":0.5}' --gates corpus/gates-confidence.json
 else
   skip eval-gates "corpus/queries.jsonl not present"
 fi

@@ -34,7 +34,7 @@ extern "C" {
 
 #define TSIFT_VERSION "0.1.0"
 /* Changes whenever scoring changes (recorded in results and decisions). */
-#define TSIFT_RANKER_VERSION "bm25f-1"
+#define TSIFT_RANKER_VERSION "bm25f-2"
 
 typedef enum tsift_status {
   TSIFT_OK = 0,
@@ -93,8 +93,12 @@ typedef struct tsift_index tsift_index;
  *                                              for pure ranking of outside data sets)
  *     "weights": { "name": 3, "aliases": 2, "tags": 2, "description": 1,
  *                  "params": …, "param_docs": … },   (any subset; 0..100)
- *     "minCoverage": 0..1 }  (a hit must match this idf-weighted share of the
- *                             query's terms; default 0 = off; exact names stay)
+ *     "minCoverage": 0..1 }  (confidence rule: the result is empty unless the
+ *                             best hit matches two content terms, one in its
+ *                             name/aliases/tags, or this idf-weighted share of
+ *                             its matched plus the query's unknown content
+ *                             terms; default 0 = off; exact names stay;
+ *                             docs/relevance.md)
  * On success *out owns the index (free with tsift_index_free). On failure
  * *out is NULL and nothing is left allocated.
  */

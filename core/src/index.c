@@ -533,6 +533,51 @@ static int seq_equal(const tsift_index *ix, uint32_t a, uint32_t b, const long *
   return 1;
 }
 
+/* Position of doc's posting in term t's list, or -1 (postings are sorted by doc). */
+static long find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
+  uint32_t lo = ix->post_off[t], hi = ix->post_off[t + 1];
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (ix->post[mid].doc < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ix->post_off[t + 1] && ix->post[lo].doc == doc ? (long)lo : -1;
+}
+
+/*
+ * The confidence rule (docs/relevance.md), on the best hit d only. Content
+ * terms are the query terms that do not look like argument values. The hit
+ * is confident when it matches two or more scored content terms, or one in
+ * its name, aliases or tags; otherwise it must match at least `floor` of the
+ * idf-weighted evidence E / (E + U), where E is the idf of the content terms
+ * it matches and U the idf (of a term in no document) of each content term
+ * the universe does not have at all: an unknown word is a need nothing here
+ * serves ("order a large pepperoni pizza": `order` matches, `pepperoni` and
+ * `pizza` are unknown).
+ */
+static int confident(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+                     uint32_t d, const long *term_ids, const uint32_t *dfs, const uint8_t *use,
+                     double floor) {
+  size_t nt = q->terms.count, matched = 0;
+  double e = 0.0, u = 0.0;
+  for (size_t i = 0; i < nt; i++) {
+    if (q->term_weak[i]) continue;
+    if (use[i] == 0) {
+      u += term_idf(stats, 0);
+      continue;
+    }
+    if (use[i] != 1) continue;
+    long p = find_posting(ix, (uint32_t)term_ids[i], d);
+    if (p < 0) continue;
+    const tsift_posting *post = &ix->post[p];
+    if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
+      return 1;
+    if (++matched >= 2) return 1;
+    e += term_idf(stats, dfs[i]);
+  }
+  return e >= floor * (e + u);
+}
+
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                         const uint8_t *excluded, size_t k, tsift_scored *out, size_t *nout,
                         uint8_t *term_state, tsift_error *err) {
@@ -542,15 +587,15 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     for (size_t i = 0; i < nt; i++) term_state[i] = TSIFT_TERM_UNMATCHED;
   if (ix->n == 0 || nt == 0) return TSIFT_OK;
   double *acc = tsift_calloc_array(ix->n, sizeof *acc);
-  double *cover = tsift_calloc_array(ix->n, sizeof *cover); /* idf of the terms each doc matched */
   uint32_t *touched = tsift_calloc_array(ix->n, sizeof *touched);
   long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
   long *term_ids = tsift_calloc_array(nt, sizeof *term_ids);
   uint32_t *dfs = tsift_calloc_array(nt, sizeof *dfs);
   uint8_t *use = tsift_calloc_array(nt, 1);
-  if (!acc || !cover || !touched || !qseq || !term_ids || !dfs || !use) {
+  uint8_t *tier = tsift_calloc_array(nt, 1);
+  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier) {
     tsift_free(acc);
-    tsift_free(cover);
+    tsift_free(tier);
     tsift_free(touched);
     tsift_free(qseq);
     tsift_free(term_ids);
@@ -558,7 +603,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     tsift_free(use);
     return tsift_nomem(err, "searching");
   }
-  /* Document frequencies in the universe; then keep the rarest 16 terms. */
+  /* Document frequencies in the universe; then keep at most 16 terms. */
   size_t nmatched = 0;
   for (size_t i = 0; i < nt; i++) {
     term_ids[i] = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
@@ -568,21 +613,35 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       nmatched++;
     }
   }
-  while (nmatched > TSIFT_QUERY_MAX_TERMS) {
-    size_t worst = nt;
-    for (size_t i = 0; i < nt; i++) /* most common, latest first */
-      if (use[i] == 1 && (worst == nt || dfs[i] >= dfs[worst])) worst = i;
-    use[worst] = 2;
-    nmatched--;
+  if (nmatched > TSIFT_QUERY_MAX_TERMS) {
+    /* Which terms to keep: tool vocabulary before argument values. Tier 0:
+     * a term some tool of the universe has in its name; tier 1: other
+     * terms; tier 2: terms that look like values (q->term_weak). Within a
+     * tier the rarest first, then the earliest. */
+    for (size_t i = 0; i < nt; i++) {
+      if (use[i] != 1) continue;
+      if (q->term_weak[i]) {
+        tier[i] = 2;
+        continue;
+      }
+      tier[i] = 1;
+      for (uint32_t p = ix->post_off[term_ids[i]]; p < ix->post_off[term_ids[i] + 1]; p++)
+        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc])) {
+          tier[i] = 0;
+          break;
+        }
+    }
+    while (nmatched > TSIFT_QUERY_MAX_TERMS) {
+      size_t worst = nt;
+      for (size_t i = 0; i < nt; i++) /* worst tier, most common, latest */
+        if (use[i] == 1 && (worst == nt || tier[i] > tier[worst] ||
+                            (tier[i] == tier[worst] && dfs[i] >= dfs[worst])))
+          worst = i;
+      use[worst] = 2;
+      nmatched--;
+    }
   }
   size_t ntouched = 0;
-  /* Confidence: the idf-weighted share of the query's terms a doc matches.
-   * Terms the universe lacks count with the idf of a term in no document. */
-  double total_idf = 0.0;
-  for (size_t i = 0; i < nt; i++) {
-    if (use[i] == 0) total_idf += term_idf(stats, 0);
-    else if (use[i] == 1) total_idf += term_idf(stats, dfs[i]);
-  }
   for (size_t i = 0; i < nt; i++) {
     if (term_state) term_state[i] = use[i];
     if (use[i] != 1) continue;
@@ -595,12 +654,8 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       if (tfn <= 0.0) continue;
       if (acc[post->doc] == 0.0) touched[ntouched++] = post->doc;
       acc[post->doc] += saturate(idf, tfn);
-      cover[post->doc] += idf;
     }
   }
-  tsift_free(term_ids);
-  tsift_free(dfs);
-  tsift_free(use);
   /* The query's token sequence, for "a query equal to a name or id ranks first". */
   int can_exact = 1;
   for (size_t i = 0; i < q->tokens.count; i++) {
@@ -618,8 +673,6 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
                                     q->tokens.count) ||
                           seq_equal(ix, ix->seq_off[2 * d + 1], ix->seq_off[2 * d + 2], qseq,
                                     q->tokens.count));
-    /* Too little of the query matched: not a confident hit (exact names stay). */
-    if (!c.exact && cover[d] < ix->min_coverage * total_idf) continue;
     if (nh < k) {
       out[nh] = c;
       heap_sift_up(ix, out, nh);
@@ -636,9 +689,15 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     out[n - 1] = t;
     heap_sift_down(ix, out, n - 1, 0);
   }
+  if (nh && !out[0].exact && ix->min_coverage > 0.0 &&
+      !confident(ix, q, stats, out[0].doc, term_ids, dfs, use, ix->min_coverage))
+    nh = 0; /* nothing fits well enough: an empty result */
+  tsift_free(term_ids);
+  tsift_free(dfs);
+  tsift_free(use);
+  tsift_free(tier);
   *nout = nh;
   tsift_free(acc);
-  tsift_free(cover);
   tsift_free(touched);
   tsift_free(qseq);
   return TSIFT_OK;

@@ -15,7 +15,7 @@
 #define TSIFT_BM25_B 0.75
 #define TSIFT_TF_CLAMP 2
 #define TSIFT_SEARCH_MAX_LIMIT 1000
-/* A hit must match at least this idf-weighted share of the query's terms. */
+/* The confidence rule's floor (option "minCoverage"; 0 = off, see tsift_rank). */
 #define TSIFT_DEFAULT_MIN_COVERAGE 0.0
 
 /* Default field weights (SPEC S4; the schema weights are chosen on the
@@ -57,7 +57,7 @@ struct tsift_index {
   uint64_t field_len_sum[TSIFT_FIELD_COUNT];
   double weights[TSIFT_FIELD_COUNT];
   uint8_t lenient_ids; /* built with {"ids":"lenient"} */
-  double min_coverage; /* confidence floor, see tsift_rank */
+  double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
   tsift_stopwords stopwords;
   char fingerprint[65];
 };
@@ -93,9 +93,12 @@ enum {
  * Rank `q` over the universe of `stats`, never returning docs with
  * excluded[d] set (they still count in the statistics). Writes at most k hits
  * best first into out (capacity k). When a query has more than
- * TSIFT_QUERY_MAX_TERMS matching terms, only the rarest ones (smallest df,
- * then earliest) are scored: common words carry the least evidence. The fate
- * of each term goes to term_state[i] (may be NULL; q->terms.count entries).
+ * TSIFT_QUERY_MAX_TERMS matching terms, 16 are scored: terms some tool has in
+ * its name, then other terms, then value-like ones (q->term_weak), the rarest
+ * (smallest df) first within each, then the earliest. With ix->min_coverage
+ * > 0 the result is empty unless the best hit is confident (docs/relevance.md).
+ * The fate of each term goes to term_state[i] (may be NULL; q->terms.count
+ * entries).
  */
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                         const uint8_t *excluded, size_t k, tsift_scored *out, size_t *nout,

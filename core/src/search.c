@@ -119,7 +119,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
       if (!(score > 0.0)) continue;
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
-      tsift_json_str(b, tsift_token(&q->terms, i), q->terms.len[i]);
+      tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
       tsift_json_key(b, "score");
       tsift_json_score(b, score);
       tsift_json_key(b, "fields");
@@ -175,7 +175,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_key(&b, "terms"); /* the terms scored */
   tsift_json_begin_array(&b);
   for (size_t i = 0; i < q.terms.count; i++)
-    if (matched[i] == TSIFT_TERM_USED) tsift_json_str(&b, tsift_token(&q.terms, i), q.terms.len[i]);
+    if (matched[i] == TSIFT_TERM_USED) tsift_json_str(&b, tsift_token(&q.surface, i), q.surface.len[i]);
   tsift_json_end_array(&b);
   tsift_json_key(&b, "hits");
   tsift_json_begin_array(&b);
@@ -188,15 +188,15 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_key(&b, "unmatched");
   tsift_json_begin_array(&b);
   for (size_t i = 0; i < q.terms.count; i++)
-    if (matched[i] == TSIFT_TERM_UNMATCHED) tsift_json_str(&b, tsift_token(&q.terms, i), q.terms.len[i]);
+    if (matched[i] == TSIFT_TERM_UNMATCHED) tsift_json_str(&b, tsift_token(&q.surface, i), q.surface.len[i]);
   tsift_json_end_array(&b);
   int any_capped = 0;
   for (size_t i = 0; i < q.terms.count; i++) any_capped |= matched[i] == TSIFT_TERM_CAPPED;
-  if (any_capped) { /* matched, but beyond the 16 rarest terms */
+  if (any_capped) { /* matched, but not among the 16 terms kept (see tsift_rank) */
     tsift_json_key(&b, "capped");
     tsift_json_begin_array(&b);
     for (size_t i = 0; i < q.terms.count; i++)
-      if (matched[i] == TSIFT_TERM_CAPPED) tsift_json_str(&b, tsift_token(&q.terms, i), q.terms.len[i]);
+      if (matched[i] == TSIFT_TERM_CAPPED) tsift_json_str(&b, tsift_token(&q.surface, i), q.surface.len[i]);
     tsift_json_end_array(&b);
   }
   if (tainted) {

@@ -30,7 +30,7 @@
 #define SNAPSHOT_MAGIC "TSIFTIDX"
 #define SNAPSHOT_VERSION 1u
 /* Changes whenever analysis (text.c, docs.c) would produce other tokens. */
-#define ANALYZER_VERSION "text-1"
+#define ANALYZER_VERSION "text-2"
 
 /* ---- writing ---------------------------------------------------------- */
 

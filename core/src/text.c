@@ -253,6 +253,37 @@ static size_t fold_plural(char *s, size_t n) {
   return n - 1;
 }
 
+static int ascii_lower(char c) { return c >= 'a' && c <= 'z'; }
+static int vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
+
+/*
+ * Light suffix folding (after the plural fold), so that create, creates,
+ * created and creating meet. Rules, in order, on tokens ending in ASCII
+ * letters (documented in docs/architecture.md and docs/relevance.md):
+ *   -ing  dropped on tokens over 5 bytes   (listing -> list, running -> runn)
+ *   -ed   dropped on tokens over 4 bytes, not after e (updated -> updat; need, speed stay)
+ *   after either, a doubled final consonant other than l, s, z is undoubled
+ *         (runn -> run, stopp -> stop; call stays)
+ *   -e    dropped on tokens over 4 bytes   (create -> creat, update -> updat)
+ * The result is never shorter than 3 bytes.
+ */
+static size_t fold_suffix(char *s, size_t n) {
+  if (n < 4 || !ascii_lower(s[n - 1]) || !ascii_lower(s[n - 2]) || !ascii_lower(s[n - 3])) return n;
+  int cut = 0;
+  if (n > 5 && ends_with(s, n, "ing")) {
+    n -= 3;
+    cut = 1;
+  } else if (n > 4 && ends_with(s, n, "ed") && s[n - 3] != 'e') {
+    n -= 2;
+    cut = 1;
+  }
+  if (cut && n > 3 && s[n - 1] == s[n - 2] && ascii_lower(s[n - 1]) && !vowel(s[n - 1]) &&
+      s[n - 1] != 'l' && s[n - 1] != 's' && s[n - 1] != 'z')
+    n--;
+  if (n > 4 && s[n - 1] == 'e') n--;
+  return n;
+}
+
 /* ---- the analyser ----------------------------------------------------- */
 
 typedef struct scratch {
@@ -260,9 +291,10 @@ typedef struct scratch {
   utf8proc_int32_t cps[64];    /* codepoints of one raw token */
 } scratch;
 
-/* Case-fold (with NFKC recomposition) and emit one token. Returns status. */
+/* Case-fold (with NFKC recomposition) and emit one token; its form before
+ * suffix folding goes to `surface` when given. Returns status. */
 static tsift_status emit(const utf8proc_int32_t *cps, size_t n, scratch *sc, tsift_tokens *out,
-                         tsift_error *err) {
+                         tsift_tokens *surface, tsift_error *err) {
   if (n == 0) return TSIFT_OK;
   int ascii = 1;
   for (size_t i = 0; i < n; i++)
@@ -286,8 +318,11 @@ static tsift_status emit(const utf8proc_int32_t *cps, size_t n, scratch *sc, tsi
     tsift_free(f);
   }
   flen = fold_plural(folded, flen);
+  size_t slen = tsift_utf8_cut(folded, flen, TSIFT_TOKEN_MAX_BYTES);
+  if (slen == 0) return TSIFT_OK;
+  if (surface && tsift_tokens_push(surface, folded, slen)) return tsift_nomem(err, "storing tokens");
+  flen = fold_suffix(folded, flen);
   flen = tsift_utf8_cut(folded, flen, TSIFT_TOKEN_MAX_BYTES);
-  if (flen == 0) return TSIFT_OK;
   if (tsift_tokens_push(out, folded, flen)) return tsift_nomem(err, "storing tokens");
   return TSIFT_OK;
 }
@@ -298,6 +333,12 @@ static tsift_status emit(const utf8proc_int32_t *cps, size_t n, scratch *sc, tsi
 
 tsift_status tsift_analyze(const char *s, size_t n, size_t max_bytes, int replace_invalid,
                            size_t max_tokens, tsift_tokens *out, tsift_error *err) {
+  return tsift_analyze_surface(s, n, max_bytes, replace_invalid, max_tokens, out, NULL, err);
+}
+
+tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, int replace_invalid,
+                                   size_t max_tokens, tsift_tokens *out, tsift_tokens *surface,
+                                   tsift_error *err) {
   if (out->count >= max_tokens || n == 0) return TSIFT_OK;
   char *fixed = NULL;
   size_t bad;
@@ -332,10 +373,10 @@ tsift_status tsift_analyze(const char *s, size_t n, size_t max_bytes, int replac
       size_t j = i;
       while (j < ncp && char_class(cps[j]) == CH_CJK) j++;
       if (j - i == 1) {
-        st = emit(cps + i, 1, &sc, out, err);
+        st = emit(cps + i, 1, &sc, out, surface, err);
       } else {
         for (size_t k = i; k + 1 < j && out->count < max_tokens && st == TSIFT_OK; k++)
-          st = emit(cps + k, 2, &sc, out, err);
+          st = emit(cps + k, 2, &sc, out, surface, err);
       }
       i = j;
       continue;
@@ -362,7 +403,7 @@ tsift_status tsift_analyze(const char *s, size_t n, size_t max_bytes, int replac
       if (boundary) {
         size_t len = k - start;
         if (len > RUN_MAX) len = RUN_MAX;
-        st = emit(cps + start, len, &sc, out, err);
+        st = emit(cps + start, len, &sc, out, surface, err);
         start = k;
       }
     }
@@ -388,6 +429,8 @@ static const char *const k_default_stopwords[] = {
     "that",  "these", "those", "there", "some",  "any",   "please", "can",  "could",
     "would", "should", "will", "shall", "may",   "might", "must",  "if",    "also",
     "just",  "up",
+    /* contracted copulas and auxiliaries: I'm, it's, we're, I've, I'll, I'd */
+    "m",     "s",     "re",    "ve",    "ll",    "d",
 };
 
 static int token_cmp(const tsift_tokens *t, size_t a, const char *s, size_t n) {
@@ -479,8 +522,37 @@ void tsift_query_free(tsift_query *q) {
   tsift_tokens_free(&q->tokens);
   tsift_tokens_free(&q->stopwords);
   tsift_tokens_free(&q->terms);
+  tsift_free(q->term_weak);
+  tsift_tokens_free(&q->surface);
   memset(q, 0, sizeof *q);
 }
+
+static int byte_in(char c, const char *set) { return c != 0 && strchr(set, c) != NULL; }
+/* Words of request phrasing rather than of the need: wanting and asking
+ * ("I need…", "I would like to know…", "can you help…") and discourse
+ * connectives between the parts of a long request. Matched on the surface
+ * form (case-folded, plural folded). Sorted. */
+static const char *const k_filler[] = {
+    "additionally", "after",  "assist", "assistance", "finally", "help",    "interested",
+    "know",         "like",   "looking", "need",      "needed",  "next",    "now",
+    "specifically", "tell",   "then",   "want",       "wanted",  "wish",
+};
+
+static int is_filler(const char *s, size_t n) {
+  size_t lo = 0, hi = sizeof k_filler / sizeof *k_filler;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    size_t m = strlen(k_filler[mid]);
+    int c = memcmp(k_filler[mid], s, m < n ? m : n);
+    if (c == 0) c = m < n ? -1 : m > n ? 1 : 0;
+    if (c == 0) return 1;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
+static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
                                  tsift_query *q, tsift_error *err) {
@@ -505,21 +577,83 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     tsift_query_free(q);
     return tsift_nomem(err, "analysing the query");
   }
-  st = tsift_analyze(q->text, q->text_len, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens, err);
+  /* Word by word (white space separates tokens anyway, so the tokens are
+   * those of the whole text), noting for every token whether it looks like an
+   * argument value rather than tool vocabulary: inside quotes, from a word
+   * that has a digit ("8sA3Yh", "500mg", "2019"), or a single ASCII
+   * character. The ranker keeps such terms last when it must drop some. */
+  uint8_t *tok_weak = NULL;
+  size_t weak_cap = 0;
+  tsift_tokens surface; /* each token before suffix folding */
+  tsift_tokens_init(&surface);
+  int quote = 0; /* the open quote character, or 0 */
+  const char *tx = q->text;
+  size_t tn = q->text_len;
+  for (size_t at = 0; st == TSIFT_OK && at < tn;) {
+    unsigned char c = (unsigned char)tx[at];
+    if (is_space(c)) {
+      at++;
+      continue;
+    }
+    size_t end = at;
+    while (end < tn && !is_space((unsigned char)tx[end])) end++;
+    /* A quote opens at the start of a word and closes at the end of one
+     * (before trailing punctuation). */
+    int quoted = quote != 0;
+    if (!quote && (c == '"' || c == '\'') && end - at > 1) {
+      quote = c;
+      quoted = 1;
+    }
+    size_t e = end;
+    while (e > at && byte_in(tx[e - 1], ".,;:!?)]")) e--;
+    int closes = quote && e > at + 1 && (unsigned char)tx[e - 1] == quote;
+    int digit = 0;
+    for (size_t i = at; i < end; i++) digit |= tx[i] >= '0' && tx[i] <= '9';
+    size_t before = q->tokens.count;
+    st = tsift_analyze_surface(tx + at, end - at, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens,
+                               &surface, err);
+    if (st == TSIFT_OK && q->tokens.count > before) {
+      if (tsift_grow((void **)&tok_weak, &weak_cap, q->tokens.count, 1))
+        st = tsift_nomem(err, "analysing the query");
+      for (size_t i = before; st == TSIFT_OK && i < q->tokens.count; i++)
+        tok_weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1 ||
+                                is_filler(tsift_token(&surface, i), surface.len[i]));
+    }
+    if (closes) quote = 0;
+    at = end;
+  }
   /* Distinct terms in first-seen order, stopwords set aside. */
-  tsift_tokens distinct;
+  tsift_tokens distinct, dsurface;
   tsift_tokens_init(&distinct);
+  tsift_tokens_init(&dsurface);
+  uint8_t *dweak = tsift_calloc_array(q->tokens.count + 1, 1);
+  if (st == TSIFT_OK && !dweak) st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < q->tokens.count; i++) {
     const char *t = tsift_token(&q->tokens, i);
     size_t len = q->tokens.len[i];
-    if (tsift_tokens_find(&distinct, t, len) >= 0) continue;
-    if (tsift_tokens_push(&distinct, t, len)) st = tsift_nomem(err, "analysing the query");
+    long seen = tsift_tokens_find(&distinct, t, len);
+    if (seen >= 0) {
+      dweak[seen] &= tok_weak[i];
+      continue;
+    }
+    dweak[distinct.count] = tok_weak[i];
+    if (tsift_tokens_push(&distinct, t, len) ||
+        tsift_tokens_push(&dsurface, tsift_token(&surface, i), surface.len[i]))
+      st = tsift_nomem(err, "analysing the query");
   }
+  q->term_weak = tsift_calloc_array(distinct.count + 1, 1);
+  if (st == TSIFT_OK && !q->term_weak) st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < distinct.count; i++) {
     const char *t = tsift_token(&distinct, i);
     size_t len = distinct.len[i];
-    tsift_tokens *dst = (sw && tsift_stopwords_has(sw, t, len)) ? &q->stopwords : &q->terms;
-    if (tsift_tokens_push(dst, t, len)) st = tsift_nomem(err, "analysing the query");
+    int stop = sw && tsift_stopwords_has(sw, t, len);
+    if (!stop) {
+      q->term_weak[q->terms.count] = dweak[i];
+      if (tsift_tokens_push(&q->surface, tsift_token(&dsurface, i), dsurface.len[i]))
+        st = tsift_nomem(err, "analysing the query");
+    }
+    if (tsift_tokens_push(stop ? &q->stopwords : &q->terms, t, len))
+      st = tsift_nomem(err, "analysing the query");
   }
   if (st == TSIFT_OK && q->terms.count == 0 && q->stopwords.count > 0) {
     /* Nothing but stopwords: keep the unfiltered terms. */
@@ -527,8 +661,16 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     q->terms = distinct;
     tsift_tokens_init(&distinct);
     tsift_tokens_clear(&q->stopwords);
+    memcpy(q->term_weak, dweak, q->terms.count);
+    tsift_tokens_free(&q->surface);
+    q->surface = dsurface;
+    tsift_tokens_init(&dsurface);
   }
   tsift_tokens_free(&distinct);
+  tsift_tokens_free(&dsurface);
+  tsift_tokens_free(&surface);
+  tsift_free(dweak);
+  tsift_free(tok_weak);
   if (st != TSIFT_OK) tsift_query_free(q);
   return st;
 }

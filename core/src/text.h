@@ -10,8 +10,8 @@
 #define TSIFT_TOKEN_MAX_BYTES 32
 #define TSIFT_FIELD_MAX_BYTES 2000
 #define TSIFT_QUERY_MAX_BYTES 512
-/* At most this many distinct terms of a query are scored: the rarest ones in
- * the searched universe (see tsift_rank). */
+/* At most this many distinct terms of a query are scored: tool vocabulary
+ * before value-like terms, the rarest first (see tsift_rank). */
 #define TSIFT_QUERY_MAX_TERMS 16
 #define TSIFT_LABEL_MAX_CHARS 80
 #define TSIFT_LABELS_MAX 16
@@ -53,6 +53,11 @@ char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len);
  */
 tsift_status tsift_analyze(const char *s, size_t n, size_t max_bytes, int replace_invalid,
                            size_t max_tokens, tsift_tokens *out, tsift_error *err);
+/* The same, also appending each token's surface form (before suffix folding:
+ * case-folded, plural folded) to `surface` (may be NULL). */
+tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, int replace_invalid,
+                                   size_t max_tokens, tsift_tokens *out, tsift_tokens *surface,
+                                   tsift_error *err);
 
 /* Stopwords: analysed terms, kept sorted for binary search. */
 typedef struct tsift_stopwords {
@@ -75,6 +80,12 @@ typedef struct tsift_query {
   tsift_tokens stopwords; /* distinct stopwords dropped */
   tsift_tokens terms;     /* distinct terms in query order; the ranker scores
                              at most TSIFT_QUERY_MAX_TERMS of them */
+  tsift_tokens surface;   /* per term: its surface form (first occurrence,
+                             before suffix folding), for display */
+  uint8_t *term_weak;     /* per term: 1 when every occurrence looks like an
+                             argument value rather than tool vocabulary:
+                             inside quotes, from a word with a digit, or a
+                             single ASCII character */
 } tsift_query;
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,

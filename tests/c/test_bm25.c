@@ -172,6 +172,104 @@ static void test_term_cap_keeps_rarest(void) {
   tsift_index_free(ix);
 }
 
+static tsift_index *build_opts(const char *json, const char *opts) {
+  tsift_index *ix = NULL;
+  tsift_error err;
+  if (tsift_index_build(json, strlen(json), opts, strlen(opts), &ix, &err) != TSIFT_OK) {
+    fprintf(stderr, "build failed: %s\n", err.message);
+    return NULL;
+  }
+  return ix;
+}
+
+static char *search_json(tsift_index *ix, const char *q) {
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  if (tsift_index_search_json(ix, q, strlen(q), NULL, 0, &out, &len, &err) != TSIFT_OK) return NULL;
+  return out;
+}
+
+static void test_term_cap_tiers(void) {
+  /* 18 matching terms: a word that is also in a tool name (zulu), 15 plain
+   * description words (bword in 15 tools .. pword in one), and two words of
+   * one tool: 'aword', which the query only quotes (a value), and the request
+   * word "need". Rarest-first alone would drop bword and cword; the tiers
+   * drop the value and the request word instead. */
+  char cat[4000], q[1000];
+  size_t n = (size_t)sprintf(cat, "[{\"name\":\"zulu_tool\",\"description\":\"zulu\"},"
+                                  "{\"name\":\"rare_tool\",\"description\":\"aword need\"}");
+  size_t qn = (size_t)sprintf(q, "I need 'aword' zulu ");
+  for (int i = 0; i < 15; i++) {
+    n += (size_t)sprintf(cat + n, ",{\"name\":\"t%02d\",\"description\":\"", i);
+    for (int j = 0; j <= 14 - i; j++) n += (size_t)sprintf(cat + n, "%cword ", 'b' + j);
+    n += (size_t)sprintf(cat + n, "\"}");
+    qn += (size_t)sprintf(q + qn, "%cword ", 'b' + i);
+  }
+  sprintf(cat + n, "]");
+  tsift_index *ix = build(cat);
+  if (!ix) return;
+  char *out = search_json(ix, q);
+  CHECK(out != NULL);
+  if (out) {
+    CHECK_CONTAINS(out, "\"capped\":[\"need\",\"aword\"]");
+    CHECK_CONTAINS(out, "\"terms\":[\"zulu\",\"bword\",\"cword\",");
+  }
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+static void test_confidence_rule(void) {
+  const char *cat = "[{\"name\":\"list_files\",\"description\":\"Files in a folder, sorted by date\"},"
+                    "{\"name\":\"send_email\",\"description\":\"Send an email message\"}]";
+  tsift_index *off = build(cat);
+  tsift_index *on = build_opts(cat, "{\"minCoverage\":0.5}");
+  CHECK(off != NULL && on != NULL);
+  if (!off || !on) {
+    tsift_index_free(off);
+    tsift_index_free(on);
+    return;
+  }
+  char *a = search_json(off, "sorted pepperoni pizza");
+  char *b = search_json(on, "sorted pepperoni pizza");
+  /* off: the one description match is returned; on: one description-only
+   * match against two unknown words is not confident -> empty, and the
+   * result still says which words matched nothing. */
+  CHECK_CONTAINS(a, "\"hits\":[{\"id\":\"list_files\"");
+  CHECK_CONTAINS(b, "\"hits\":[]");
+  CHECK_CONTAINS(b, "\"unmatched\":[\"pepperoni\",\"pizza\"]");
+  tsift_free(a);
+  tsift_free(b);
+  /* a name match, two matched words, or unknown words that are values: kept */
+  const char *kept[] = {"list pepperoni", "sorted folder pizza", "sorted '8sA3Yh' 2024"};
+  for (size_t i = 0; i < 3; i++) {
+    char *c = search_json(on, kept[i]);
+    CHECK_CONTAINS(c, "\"hits\":[{\"id\":\"list_files\"");
+    tsift_free(c);
+  }
+  tsift_index_free(off);
+  tsift_index_free(on);
+}
+
+static void test_surface_forms(void) {
+  /* Suffix folding makes creating meet create; results show what was typed
+   * (case- and plural-folded), analysis shows the stems. */
+  tsift_index *ix = build("[{\"name\":\"create_file\"}]");
+  if (!ix) return;
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  const char *opts = "{\"explain\":true}";
+  CHECK_EQ_INT(tsift_index_search_json(ix, "Creating FILES nowhere", 22, opts, strlen(opts), &out, &len, &err),
+               TSIFT_OK);
+  CHECK_CONTAINS(out, "\"terms\":[\"creating\",\"file\"]");
+  CHECK_CONTAINS(out, "{\"term\":\"creating\",");
+  CHECK_CONTAINS(out, "\"unmatched\":[\"nowhere\"]");
+  CHECK_CONTAINS(out, "\"analysis\":{\"tokens\":[\"creat\",\"file\",\"nowher\"]");
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
 static void test_explain(void) {
   tsift_index *ix = build("[{\"name\":\"alpha\"},{\"name\":\"alpha_beta\"},{\"name\":\"gamma\"}]");
   if (!ix) return;
@@ -182,7 +280,7 @@ static void test_explain(void) {
   CHECK_EQ_INT(tsift_index_search_json(ix, "beta zeta the", 13, opts, strlen(opts), &out, &len, &err),
                TSIFT_OK);
   CHECK_EQ_STR(out,
-               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-1\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
+               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-2\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
                "\"alpha_beta\",\"name\":\"alpha_beta\",\"description\":\"\",\"trust\":\"first-party\","
                "\"score\":1.392145,\"explain\":{\"terms\":[{\"term\":\"beta\",\"score\":1.392145,"
                "\"fields\":{\"name\":1.392145}}]}}],\"unmatched\":[\"zeta\"],\"analysis\":{\"tokens\":"
@@ -198,6 +296,9 @@ int main(void) {
   test_tie_order();
   test_heap_top_k();
   test_term_cap_keeps_rarest();
+  test_term_cap_tiers();
+  test_confidence_rule();
+  test_surface_forms();
   test_explain();
   return harness_finish("test_bm25");
 }

@@ -34,11 +34,11 @@ static const char EXPECTED_DOCS[] =
     "\"params\":[\"propword\"],\"param_docs\":[\"schemadescword\"]}},"
     /* remote, un-vouched: name, property names, host annotations only */
     "{\"id\":\"remote_tool\",\"trust\":\"remote\",\"fields\":{"
-    "\"name\":[\"remote\",\"tool\"],\"aliases\":[\"hostnick\"],\"tags\":[\"hosttag\"],"
+    "\"name\":[\"remot\",\"tool\"],\"aliases\":[\"hostnick\"],\"tags\":[\"hosttag\"],"
     "\"description\":[],\"params\":[\"propword\"],\"param_docs\":[]}},"
     /* remote, vouched: own labels as description-level text */
     "{\"id\":\"vouched_tool\",\"trust\":\"vouched\",\"fields\":{"
-    "\"name\":[\"vouched\",\"tool\"],\"aliases\":[\"hostnick\"],\"tags\":[\"hosttag\"],"
+    "\"name\":[\"vouch\",\"tool\"],\"aliases\":[\"hostnick\"],\"tags\":[\"hosttag\"],"
     "\"description\":[\"descword\",\"nickword\",\"tagword\"],"
     "\"params\":[\"propword\"],\"param_docs\":[\"schemadescword\"]}},"
     /* a2a is remote too */
@@ -48,7 +48,7 @@ static const char EXPECTED_DOCS[] =
     /* tainted (a local tool): labels as its class, never the description or
        schema descriptions */
     "{\"id\":\"tainted_tool\",\"trust\":\"tainted\",\"fields\":{"
-    "\"name\":[\"tainted\",\"tool\"],\"aliases\":[\"nickword\",\"hostnick\"],"
+    "\"name\":[\"taint\",\"tool\"],\"aliases\":[\"nickword\",\"hostnick\"],"
     "\"tags\":[\"tagword\",\"hosttag\"],\"description\":[],"
     "\"params\":[\"propword\"],\"param_docs\":[]}}"
     "]}";

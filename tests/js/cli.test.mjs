@@ -94,7 +94,7 @@ test('analyze, info, docs', () => {
   const a = cli(['analyze', 'createPullRequest', 'for', 'the', 'HTTPServer']);
   assert.equal(a.status, 0, a.stderr);
   assert.equal(a.stdout, ts.analyzeJSON('createPullRequest for the HTTPServer') + '\n');
-  assert.deepEqual(JSON.parse(a.stdout).terms, ['create', 'pull', 'request', 'http', 'server']);
+  assert.deepEqual(JSON.parse(a.stdout).terms, ['creat', 'pull', 'request', 'http', 'server']);
   const info = cli(['info', '--catalog', catalogPath]);
   assert.equal(info.stdout, index.infoJSON() + '\n');
   assert.equal(JSON.parse(info.stdout).tools, 3);
