@@ -11,7 +11,7 @@ const WASM_URL = new URL('../build/wasm/toolsift.wasm', import.meta.url);
 const CATALOG_URL = new URL('../corpus/catalog.json', import.meta.url);
 const EXAMPLES_URL = new URL('./examples/', import.meta.url);
 const FIELDS = ['name', 'aliases', 'tags', 'description', 'params', 'param_docs'];
-const DEFAULT_CONFIG = { loop: 'agent', tools: [], search: { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 } };
+const DEFAULT_CONFIG = { tools: [], search: { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 } };
 
 const $ = (id) => document.getElementById(id);
 
@@ -456,7 +456,6 @@ function renderRun() {
   append(head, [
     h('h3', { id: 'run-title' }, run.title),
     run.description ? h('p', { class: 'muted' }, run.description) : null,
-    run.tampered ? h('p', { class: 'note' }, `Tampered on purpose: decision ${run.tampered.decision} — ${run.tampered.edits.join('; ')}.`) : null,
     run.fingerprint && r.fingerprint && run.fingerprint !== r.fingerprint
       ? h('p', { class: 'note' }, 'The catalog or configuration changed since this run was recorded (fingerprint differs): expect narrowed or diverged decisions.') : null,
     run.kind === 'journal' && !run.calls ? h('p', { class: 'hint' }, 'A bare journal: calls are rebuilt from the decision ids (searches and skill activations only).') : null,
@@ -541,8 +540,12 @@ function renderStep(s, i, run) {
   const delta = s.added.length ? `+${s.added.length} → ${s.menu.length} on the menu` : `${s.menu.length} on the menu`;
   return h('li', { class: `step k-${kind}`, 'data-step': i, 'data-kind': kind, 'data-decision': decision?.id ?? recorded?.id },
     h('div', { class: 'step-head' },
-      h('span', { class: 'where' }, `turn ${s.call.turn} · call ${s.call.call}`), h('strong', { class: 'mono' }, s.call.tool),
+      h('button', { type: 'button', class: 'linkish where', title: 'draw the menu as it was after this call',
+        onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, `turn ${s.call.turn} · call ${s.call.call}`),
+      h('strong', { class: 'mono' }, s.call.tool),
       v ? h('span', { class: `verdict v-${v.verdict}`, title: 'replay verdict' }, v.verdict) : null,
+      run.tampered && run.tampered.decision === (decision?.id ?? recorded?.id)
+        ? h('span', { class: 'badge trust-tainted', title: run.tampered.edits.join('; ') }, 'edited after recording') : null,
       h('span', { class: 'menu-delta' }, delta)),
     body);
 }
@@ -579,37 +582,65 @@ function renderSkillResult(res, decision) {
     value.digest ? h('div', { class: 'muted mono' }, `digest ${String(value.digest).slice(0, 16)}… · ${value.bytes} bytes · result ${value.resultBytes} bytes`) : null);
 }
 
-function renderMenu(run) {
+/**
+ * The menu after call `upto` (default: the last), drawn as it grew: the
+ * entries present from the start, then each call's additions, with the caps
+ * and budget used at that point. A slider steps through the run.
+ */
+function renderMenu(run, upto = run.result.steps.length) {
   const box = clear($('menu-view'));
   const r = run.result;
-  const last = r.steps.at(-1);
-  const menu = last?.menu ?? r.start.menu;
-  const m = last?.metrics ?? r.start.metrics;
+  const n = r.steps.length;
+  upto = Math.max(0, Math.min(n, upto));
+  const at = upto === 0 ? null : r.steps[upto - 1];
+  const menu = at?.menu ?? r.start.menu;
+  const m = at?.metrics ?? r.start.metrics;
   const search = run.config.search ?? {};
   const caps = [
     ['searches', m.searches, search.maxSearches ?? 25],
     ['loaded by searches', m.loaded, search.maxLoaded ?? 20],
     ['menu characters', m.menuChars, search.maxMenuChars ?? null],
   ];
+  const slider = h('input', {
+    type: 'range', id: 'menu-step', min: '0', max: String(n), value: String(upto),
+    'aria-valuetext': upto === 0 ? 'before the first call' : `after call ${upto} of ${n}`,
+  });
+  slider.addEventListener('input', () => {
+    renderMenu(run, Number(slider.value));
+    $('menu-step').focus();
+    highlightStep(Number(slider.value) - 1);
+  });
   append(box, [
-    h('div', null, h('span', { class: 'menu-count', id: 'menu-count', 'data-count': menu.length }, String(menu.length)), ' tools on the menu'),
+    n ? h('div', { class: 'meter' }, h('label', { for: 'menu-step', class: 'label' },
+      h('span', null, 'after call'), h('span', null, upto === 0 ? 'start' : `${upto} / ${n}`)), slider) : null,
+    h('div', null, h('span', { class: 'menu-count', id: upto === n ? 'menu-count' : 'menu-count-at', 'data-count': menu.length }, String(menu.length)),
+      ' tools on the menu', upto === n ? '' : ' (at this call)'),
     h('div', { class: 'muted' }, `${m.refusals} refusal${m.refusals === 1 ? '' : 's'} · ${m.rankerCalls} ranker call${m.rankerCalls === 1 ? '' : 's'} · ${m.replayed} replayed`),
-    caps.map(([label, n, cap]) => {
-      const pct = cap ? Math.min(100, (n / cap) * 100) : 0;
+    caps.map(([label, v, cap]) => {
+      const pct = cap ? Math.min(100, (v / cap) * 100) : 0;
       return h('div', { class: 'meter' },
-        h('div', { class: 'label' }, h('span', null, label), h('span', null, cap ? `${n} / ${cap}` : `${n} (no cap)`)),
-        cap ? h('div', { class: 'track', role: 'meter', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': String(cap), 'aria-valuenow': String(n) },
-          h('div', { class: `fill${n >= cap ? ' full' : ''}`, style: `width:${pct.toFixed(1)}%` })) : null);
+        h('div', { class: 'label' }, h('span', null, label), h('span', null, cap ? `${v} / ${cap}` : `${v} (no cap)`)),
+        cap ? h('div', { class: 'track', role: 'meter', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': String(cap), 'aria-valuenow': String(v) },
+          h('div', { class: `fill${v >= cap ? ' full' : ''}`, style: `width:${pct.toFixed(1)}%` })) : null);
     }),
-    h('div', { class: 'menu-group' }, h('div', { class: 'from' }, 'from the start'), h('ol', null, r.start.menu.map((n) => h('li', { class: 'mono' }, n)))),
+    h('div', { class: 'menu-group' }, h('div', { class: 'from' }, 'from the start'), h('ol', null, r.start.menu.map((x) => h('li', { class: 'mono' }, x)))),
   ]);
-  let at = r.start.menu.length;
-  for (const s of r.steps) {
-    if (!s.added.length) continue;
+  let count = r.start.menu.length;
+  r.steps.slice(0, upto).forEach((s, i) => {
+    if (!s.added.length) return;
     const label = s.call.tool === M.metaTools(run.config).search ? `search “${String(s.call.args?.query ?? '').slice(0, 40)}”` : s.call.tool;
-    box.append(h('div', { class: 'menu-group' }, h('div', { class: 'from' }, `turn ${s.call.turn} · call ${s.call.call}: ${label}`),
-      h('ol', { start: String(at + 1) }, s.added.map((n) => h('li', { class: 'mono' }, n)))));
-    at += s.added.length;
+    box.append(h('div', { class: `menu-group${i === upto - 1 ? ' latest' : ''}` }, h('div', { class: 'from' }, `turn ${s.call.turn} · call ${s.call.call}: ${label}`),
+      h('ol', { start: String(count + 1) }, s.added.map((x) => h('li', { class: 'mono' }, x)))));
+    count += s.added.length;
+  });
+}
+
+function highlightStep(i) {
+  for (const el of document.querySelectorAll('#timeline li.step.current')) el.classList.remove('current');
+  const el = document.querySelector(`#timeline li.step[data-step="${i}"]`);
+  if (el) {
+    el.classList.add('current');
+    el.scrollIntoView({ block: 'nearest' });
   }
 }
 
@@ -647,9 +678,8 @@ function renderReplay() {
   const c = M.summarize(r.verdicts);
   append(summary, [
     h('p', null, h('strong', null, run.title), ': ',
-      h('span', { class: 'verdict v-identical' }, `${c.identical} identical`), ' ',
-      h('span', { class: 'verdict v-narrowed' }, `${c.narrowed} narrowed`), ' ',
-      h('span', { class: 'verdict v-diverged' }, `${c.diverged} diverged`),
+      ['identical', 'narrowed', 'diverged'].map((k) => [
+        h('span', { class: `verdict v-${k}${c[k] ? '' : ' zero'}`, 'data-count': c[k] }, `${c[k]} ${k}`), ' ']),
       ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`),
     r.finishError ? h('p', { class: 'note' }, r.finishError) : null,
     state.tamper ? renderGuarantee(r) : null,

@@ -76,6 +76,9 @@ after(async () => {
 });
 
 const shot = (name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const openDetails = (id) => page.$eval(`#${id}`, (d) => {
+  d.open = true;
+});
 const tab = async (name) => {
   await page.click(`#tab-${name}`);
   await page.waitForSelector(`#panel-${name}:not([hidden])`);
@@ -195,6 +198,51 @@ test('tamper mode: a forged id narrows an identical decision, the menu never wid
   await page.waitForSelector(`${li}[data-verdict="identical"]`);
 });
 
+test('a bare journal (JSON Lines, as --journal-out writes it) with its configuration', async () => {
+  const clean = readExample('support-desk.json');
+  await tab('sessions');
+  await openDetails('session-config-box');
+  await openDetails('journal-paste-box');
+  await page.fill('#session-config', JSON.stringify(clean.config));
+  await page.fill('#journal-paste', clean.journal.map((d) => JSON.stringify(d)).join('\n'));
+  await page.click('#journal-paste-use');
+  await page.waitForFunction(() => document.querySelector('#run-title')?.textContent === 'pasted journal');
+  const kinds = await page.$$eval('#timeline li.step', (l) => l.map((s) => s.dataset.kind));
+  assert.deepEqual(kinds, clean.journal.map(() => 'search'), 'the calls are rebuilt from the decision ids');
+  const expected = 1 + clean.config.tools.length + clean.config.search.alwaysLoaded.length
+    + clean.journal.reduce((n, d) => n + d.value.loaded.length, 0);
+  assert.equal(Number(await page.getAttribute('#menu-count', 'data-count')), expected);
+  // The menu slider: before the first call only the start entries.
+  await page.focus('#menu-step');
+  await page.keyboard.press('Home');
+  assert.equal(Number(await page.getAttribute('#menu-count-at', 'data-count')), 1 + clean.config.tools.length + clean.config.search.alwaysLoaded.length);
+  await page.keyboard.press('End');
+  assert.equal(Number(await page.getAttribute('#menu-count', 'data-count')), expected);
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li[data-verdict]');
+  const verdicts = await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict));
+  assert.deepEqual(verdicts, clean.journal.map(() => 'identical'));
+});
+
+test('compare: two index configurations side by side', async () => {
+  await tab('compare');
+  await page.fill('#compare-options', '{"weights": {"name": 0}}');
+  await page.fill('#compare-query', EXACT_QUERY);
+  await page.click('#compare-form button[type="submit"]');
+  await page.waitForSelector('#compare-out ol li');
+  const cols = await page.$$eval('#compare-out > div', (l) => l.map((d) => [...d.querySelectorAll('li')].map((li) => li.dataset.id)));
+  assert.equal(cols.length, 2);
+  assert.equal(cols[0][0], EXACT_QUERY, 'A: the exact id on top');
+  assert.equal(cols[1].length, 10);
+  assert.ok(await page.$('#compare-out .delta-up, #compare-out .delta-down, #compare-out .delta-new'), 'B marks rank changes');
+  await page.fill('#compare-options', '{"weights": {"name": 1000}}');
+  await page.click('#compare-form button[type="submit"]');
+  await page.waitForSelector('#compare-error:not([hidden])');
+  assert.match(await page.textContent('#compare-error'), /weight/);
+  await page.fill('#compare-options', '{"weights": {"name": 1}}');
+});
+
 test('live session: calls recorded from the page', async () => {
   await tab('sessions');
   await page.click('#live-start');
@@ -226,6 +274,7 @@ test('malformed input: a clear error naming what is wrong, never a blank page', 
   assert.match(await page.textContent('#catalog-error'), /config: .*bad name!/, 'the core names the tool');
   assert.ok(await page.$$eval('#catalog-groups details.ns', (l) => l.length) >= 100, 'the previous catalog stays in use');
   await tab('sessions');
+  await openDetails('journal-paste-box');
   await page.fill('#journal-paste', '{"id":"agent#turn:0:tool:0:search","source":"agent-tool-search","value":{}}\n{"id": 7}');
   await page.click('#journal-paste-use');
   await page.waitForSelector('#session-error:not([hidden])');
@@ -276,9 +325,13 @@ test('skills example (when the binding supports skills)', async (t) => {
 test('no console errors, page errors or failed requests', async () => {
   const readme = process.env.PLAYGROUND_README_SHOT;
   if (readme) {
-    await page.goto(`${server.url}#tab=sessions&ex=tampered.json`);
-    await page.waitForSelector('body[data-ready="true"]');
     await page.setViewportSize({ width: 1200, height: 720 });
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#tab=replay&ex=tampered.json`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.click('#replay-run');
+    await page.waitForSelector('#replay-list li[data-verdict="narrowed"]');
+    await tab('sessions');
     await page.screenshot({ path: readme });
     console.log(`playground: README screenshot ${readme} (${statSync(readme).size} bytes)`);
   }
