@@ -502,8 +502,9 @@ function stepKind(s, run) {
   const names = M.metaTools(run.config);
   if (s.error) return 'error';
   const res = s.output?.result ?? {};
+  const skillDecision = [s.output?.decision, s.verdict?.recorded].some((d) => d?.source === 'agent-skill-activation');
+  if (skillDecision || (s.call.tool === names.skill && !res.allowed)) return 'skill';
   if (res.error) return 'refused';
-  if (s.output?.decision?.source === 'agent-skill-activation' || s.call.tool === names.skill && !res.allowed) return 'skill';
   if (s.call.tool === names.search) return 'search';
   return 'allowed';
 }
@@ -519,7 +520,8 @@ function renderStep(s, i, run) {
     body.push(h('div', null, 'query ', h('q', { class: 'mono' }, String(args.query ?? '')), args.limit !== undefined ? ` · limit ${args.limit}` : ''));
     body.push(renderPage(res, recorded));
   } else if (kind === 'skill') {
-    body.push(renderSkillResult(res, s.output?.decision ?? recorded));
+    if (res.error) body.push(h('div', { class: 'refusal' }, h('strong', null, res.error), `: ${res.message ?? ''}`));
+    body.push(renderSkillResult(res, s.output?.decision ?? recorded, args));
   } else if (kind === 'refused') {
     body.push(h('div', { class: 'refusal' }, h('strong', null, res.error), `: ${res.message ?? ''}`, res.tool ? ` (${res.tool})` : ''));
   } else if (kind === 'error') {
@@ -570,16 +572,24 @@ function renderPage(res, recorded) {
   ];
 }
 
-/** A skill activation, rendered from whatever the result and the decision carry. */
-function renderSkillResult(res, decision) {
-  const value = decision?.value ?? {};
-  const skill = res.skill ?? value.skill;
+/**
+ * A skill activation, rendered from whatever the result and the decision
+ * carry (SPEC S8: the result { skill, instructions, tools }, the record
+ * { skill, digest, bytes, resultBytes } and whatever else a record holds).
+ */
+function renderSkillResult(res, decision, args) {
+  const value = decision?.value && typeof decision.value === 'object' ? decision.value : {};
+  const skill = res.skill ?? value.skill ?? args?.name;
   const tools = Array.isArray(res.tools) ? res.tools : [];
+  const short = (v) => (typeof v === 'string' && v.length > 24 ? `${v.slice(0, 16)}…` : JSON.stringify(v));
+  const record = Object.entries(value).filter(([k]) => k !== 'skill');
   return h('div', null,
     'skill ', h('strong', { class: 'mono' }, String(skill ?? '?')),
     tools.length ? [' · tools ', tools.map((t) => h('span', { class: 'tok' }, typeof t === 'string' ? t : t.name ?? JSON.stringify(t)))] : '',
-    typeof res.instructions === 'string' ? h('div', { class: 'muted' }, `instructions: ${res.instructions.length} characters`) : null,
-    value.digest ? h('div', { class: 'muted mono' }, `digest ${String(value.digest).slice(0, 16)}… · ${value.bytes} bytes · result ${value.resultBytes} bytes`) : null);
+    record.length ? h('div', { class: 'muted mono', title: 'the activation record' }, record.map(([k, v]) => `${k} ${short(v)}`).join(' · ')) : null,
+    typeof res.instructions === 'string'
+      ? h('details', { class: 'json' }, h('summary', null, `instructions (${new TextEncoder().encode(res.instructions).length} bytes)`), h('pre', null, res.instructions))
+      : null);
 }
 
 /**

@@ -483,6 +483,17 @@ export function replayRun(toolsift, run) {
     steps.forEach((s, i) => {
       s.verdict = verdicts.find((v) => v.step === i) ?? null;
     });
+    // A decision the replay did not serve is shown at the call of its turn
+    // and call index (e.g. an activation this build refuses).
+    for (const v of verdicts) {
+      if (v.step !== null || !v.recorded) continue;
+      const p = parseDecisionId(v.id);
+      const i = steps.findIndex((s) => !s.verdict && p && s.call.turn === p.turn && s.call.call === p.call);
+      if (i >= 0) {
+        steps[i].verdict = v;
+        v.at = i;
+      }
+    }
     return {
       start, steps, verdicts, unasked: [...unasked], finishError,
       metrics: session.metrics(), menu: session.menu('mcp').tools, fingerprint: session.fingerprint,

@@ -127,6 +127,25 @@ test('a decision the journal lacks and one never asked for are diverged', () => 
   assert.ok(unasked.length >= 1 && unasked.every((v) => v.verdict === 'diverged'));
 });
 
+test('a skill activation the session does not serve: diverged, shown at its call', () => {
+  // A synthetic record (not session output): with no skills configured,
+  // activate_skill is not on the menu, so replay cannot serve it.
+  const rec = example('support-desk.json');
+  const skill = {
+    id: 'support#turn:0:tool:1:skill', source: 'agent-skill-activation',
+    value: { skill: 'incident-response', digest: 'ab'.repeat(32), bytes: 120, resultBytes: 300 },
+  };
+  const journal = [rec.journal[0], skill];
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, journal, trustOf });
+  assert.deepEqual(r.steps.map((s) => s.call.tool), ['search_tools', 'activate_skill']);
+  assert.equal(r.steps[1].output.result.error, 'not_on_menu');
+  const v = r.verdicts.find((x) => x.id === skill.id);
+  assert.equal(v.verdict, 'diverged');
+  assert.equal(v.at, 1, 'attached to the call at its turn and call index');
+  assert.equal(r.steps[1].verdict, v);
+  assert.equal(r.verdicts[0].verdict, 'identical');
+});
+
 test('hash encoding round-trips UTF-8', () => {
   const s = '{"q": "Straße 😀"}';
   assert.equal(M.fromBase64Url(M.toBase64Url(s), 'x'), s);

@@ -225,6 +225,29 @@ test('a bare journal (JSON Lines, as --journal-out writes it) with its configura
   assert.deepEqual(verdicts, clean.journal.map(() => 'identical'));
 });
 
+test('a skill activation record renders generically (diverged where skills are off)', async () => {
+  // A synthetic activation record: the session configured here has no
+  // skills, so replay cannot serve it and must say so.
+  const clean = readExample('support-desk.json');
+  const skill = {
+    id: 'support#turn:0:tool:1:skill', source: 'agent-skill-activation',
+    value: { skill: 'incident-response', digest: 'ab'.repeat(32), bytes: 120, resultBytes: 300 },
+  };
+  await tab('sessions');
+  await openDetails('journal-paste-box');
+  await page.fill('#journal-paste', [clean.journal[0], skill].map((d) => JSON.stringify(d)).join('\n'));
+  await page.click('#journal-paste-use');
+  await page.waitForSelector(`#timeline li.step[data-kind="skill"][data-decision="${skill.id}"]`);
+  const text = await page.textContent(`#timeline li.step[data-decision="${skill.id}"]`);
+  assert.match(text, /incident-response/);
+  assert.match(text, /resultBytes 300/);
+  assert.match(text, /diverged/);
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector(`#replay-list li[data-decision="${skill.id}"][data-verdict="diverged"]`);
+  assert.match(await page.textContent(`#replay-list li[data-decision="${skill.id}"]`), /never asked/);
+});
+
 test('compare: two index configurations side by side', async () => {
   await tab('compare');
   await page.fill('#compare-options', '{"weights": {"name": 0}}');
