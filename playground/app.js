@@ -191,7 +191,7 @@ function renderGroups() {
     box.append(h('p', { class: 'muted' }, filter ? `No tool id contains “${filter}”.` : 'The catalog has no tools.'));
     return;
   }
-  const open = filter !== '' && groups.size <= 5;
+  const open = (filter !== '' && groups.size <= 5) || state.docs.size <= 30;
   for (const [ns, docs] of [...groups].sort((a, b) => a[0].localeCompare(b[0]))) {
     const counts = {};
     for (const d of docs) counts[d.trust] = (counts[d.trust] ?? 0) + 1;
