@@ -149,6 +149,7 @@ function useCatalog(value, label, text) {
   state.catalog = { value, label, text };
   state.compareIndex?.free();
   state.compareIndex = null;
+  state.compareKey = null;
   const small = text && text.length <= M.HASH_LIMIT;
   setHash('catalog', small ? M.toBase64Url(text) : undefined);
   $('catalog-status').textContent = `${state.info.tools} tools · ${label} · fingerprint ${state.info.fingerprint.slice(0, 12)}…`;
@@ -380,11 +381,11 @@ function openRun(parsed, label) {
       journal: structuredClone(parsed.decisions), original: structuredClone(parsed.decisions),
     };
   }
+  replay(run); // throws (config, journal) before anything changes
   state.live?.free();
   state.live = null;
   $('live-form').hidden = true;
   state.tamper = null;
-  replay(run);
   state.run = run;
   state.replayShown = false;
   renderRun();
@@ -786,9 +787,10 @@ function runCompare(ev) {
   setHash('cq', q || undefined);
   setHash('cb', text.length <= M.HASH_LIMIT ? M.toBase64Url(text) : undefined);
   const options = M.parseJSON(text, 'index options for B');
-  if (state.compareKey !== text) {
+  if (state.compareKey !== text || !state.compareIndex) {
     state.compareIndex?.free();
     state.compareIndex = null;
+    state.compareKey = null;
     state.compareIndex = state.toolsift.createIndex(state.catalog.value, options);
     state.compareKey = text;
   }
@@ -901,6 +903,7 @@ async function restoreFromHash(p) {
     restoring = false;
   }
   selectTab(p.get('tab') ?? 'search');
+  if (p.get('tab') === 'compare' && p.get('cq')) await guard('compare-error', runCompare)();
 }
 
 async function boot() {

@@ -142,13 +142,10 @@ export function toolShape(tool) {
   return 'native';
 }
 
-/** The tools array of a catalog value (object with tools, bare array, MCP tools/list result). */
+/** The tools array of a catalog value ({"tools": […]}, e.g. an MCP tools/list result, or a bare array). */
 export function catalogTools(catalog) {
   if (Array.isArray(catalog)) return catalog;
   if (isObject(catalog) && Array.isArray(catalog.tools)) return catalog.tools;
-  if (isObject(catalog) && isObject(catalog.result) && Array.isArray(catalog.result.tools)) {
-    return catalog.result.tools;
-  }
   return null;
 }
 
@@ -160,9 +157,12 @@ export function catalogTools(catalog) {
 export function readCatalog(text) {
   const value = parseJSON(text, 'catalog');
   if (catalogTools(value) === null) {
+    const rpc = isObject(value) && isObject(value.result) && Array.isArray(value.result.tools);
     throw new InputError(
       'catalog',
-      'expected {"tools": [...]}, a bare array of tools, or an MCP tools/list result; ' +
+      rpc
+        ? 'this is a JSON-RPC response: paste its "result" (the tools/list result {"tools": [...]})'
+        : 'expected {"tools": [...]} (e.g. an MCP tools/list result) or a bare array of tools; ' +
         `got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object with keys ${Object.keys(value ?? {}).slice(0, 5).join(', ') || '(none)'}` : typeof value}`,
     );
   }

@@ -38,7 +38,8 @@ test('JSON errors name the input and the line and column', () => {
 test('catalog and journal shapes: clear errors', () => {
   assert.throws(() => M.readCatalog('{"tool": []}'), /catalog: expected \{"tools": \[\.\.\.\]\}.*keys tool/);
   assert.throws(() => M.readCatalog('42'), /got number/);
-  assert.equal(M.catalogTools(M.readCatalog('{"result": {"tools": []}}')).length, 0, 'an MCP tools/list result');
+  assert.equal(M.catalogTools(M.readCatalog('{"tools": [], "nextCursor": "x"}')).length, 0, 'an MCP tools/list result');
+  assert.throws(() => M.readCatalog('{"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}'), /JSON-RPC response: paste its "result"/);
   assert.throws(() => M.readJournal('{"id":"a#turn:0:tool:0:search","source":"s","value":{}}\n{"id":7}'), /journal: line 2: the decision has no string "id"/);
   assert.throws(() => M.readJournal('{"id":"nope","source":"s","value":{}}\n'), /line 1: id "nope" is not <loop>#turn/);
   assert.throws(() => M.readJournal('{"id":"a#turn:0:tool:0:search","source":"s","value":{}}\n{oops'), /journal: line 2 is not valid JSON at column 2/);
