@@ -395,9 +395,23 @@ function openRun(parsed, label) {
 
 /** (Re)compute run.result: the replay of run.journal. */
 function replay(run) {
+  const catalog = run.against?.catalog ?? run.catalog;
+  const config = run.against?.config ?? run.config;
   run.result = M.replayRun(state.toolsift, {
-    config: { ...run.config, catalog: run.catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(run.catalog),
+    config: { ...config, catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog),
   });
+}
+
+/** What the Replay check tab's options ask to replay against (null: the run's own). */
+function replayAgainst(run) {
+  const against = {};
+  if ($('replay-use-catalog').checked) against.catalog = state.catalog.value;
+  if ($('replay-use-config').checked) {
+    against.config = readConfigBox();
+    const loop = M.parseDecisionId(run.journal[0]?.id)?.loop;
+    if (loop && against.config.loop === undefined) against.config.loop = loop;
+  }
+  return against.catalog || against.config ? against : null;
 }
 
 function startLive() {
@@ -499,8 +513,11 @@ function download(name, text) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+const effectiveConfig = (run) => run.against?.config ?? run.config;
+const effectiveCatalog = (run) => run.against?.catalog ?? run.catalog;
+
 function stepKind(s, run) {
-  const names = M.metaTools(run.config);
+  const names = M.metaTools(effectiveConfig(run));
   if (s.error) return 'error';
   const res = s.output?.result ?? {};
   const skillDecision = [s.output?.decision, s.verdict?.recorded].some((d) => d?.source === 'agent-skill-activation');
@@ -519,7 +536,7 @@ function renderStep(s, i, run) {
   const args = s.call.args ?? {};
   if (kind === 'search') {
     body.push(h('div', null, 'query ', h('q', { class: 'mono' }, String(args.query ?? '')), args.limit !== undefined ? ` · limit ${args.limit}` : ''));
-    body.push(renderPage(res, recorded));
+    body.push(renderPage(res, recorded, trustOfFor(effectiveCatalog(run))));
   } else if (kind === 'skill') {
     if (res.error) body.push(h('div', { class: 'refusal' }, h('strong', null, res.error), `: ${res.message ?? ''}`));
     body.push(renderSkillResult(res, s.output?.decision ?? recorded, args));
@@ -553,11 +570,11 @@ function renderStep(s, i, run) {
     body);
 }
 
-function renderPage(res, recorded) {
+function renderPage(res, recorded, trustOf) {
   if (!Array.isArray(res.tools)) return null;
   const recLoaded = new Set(recorded?.value?.loaded ?? []);
   const list = h('ul', { class: 'page' }, res.tools.map((t) => {
-    const trust = state.docs.get(t.name)?.trust;
+    const trust = trustOf(t.name);
     return h('li', null,
       t.loaded ? h('span', { class: 'loaded-yes', title: 'loaded onto the menu' }, '✓ loaded ') : h('span', { class: 'loaded-no', title: 'not loaded' }, '✗ not loaded '),
       h('span', { class: 'mono' }, t.name), ' ', trust ? trustBadge(trust) : null,
@@ -606,7 +623,7 @@ function renderMenu(run, upto = run.result.steps.length) {
   const at = upto === 0 ? null : r.steps[upto - 1];
   const menu = at?.menu ?? r.start.menu;
   const m = at?.metrics ?? r.start.metrics;
-  const search = run.config.search ?? {};
+  const search = effectiveConfig(run).search ?? {};
   const caps = [
     ['searches', m.searches, search.maxSearches ?? 25],
     ['loaded by searches', m.loaded, search.maxLoaded ?? 20],
@@ -639,7 +656,7 @@ function renderMenu(run, upto = run.result.steps.length) {
   let count = r.start.menu.length;
   r.steps.slice(0, upto).forEach((s, i) => {
     if (!s.added.length) return;
-    const label = s.call.tool === M.metaTools(run.config).search ? `search “${String(s.call.args?.query ?? '').slice(0, 40)}”` : s.call.tool;
+    const label = s.call.tool === M.metaTools(effectiveConfig(run)).search ? `search “${String(s.call.args?.query ?? '').slice(0, 40)}”` : s.call.tool;
     box.append(h('div', { class: `menu-group${i === upto - 1 ? ' latest' : ''}` }, h('div', { class: 'from' }, `turn ${s.call.turn} · call ${s.call.call}: ${label}`),
       h('ol', { start: String(count + 1) }, s.added.map((x) => h('li', { class: 'mono' }, x)))));
     count += s.added.length;
@@ -660,11 +677,22 @@ function highlightStep(i) {
 function checkReplay() {
   const run = state.run;
   if (!run) throw new Error('open a recording (Sessions) or record a live session first');
+  const against = replayAgainst(run);
   if (run.kind === 'live') {
+    const catalog = against?.catalog ?? run.catalog;
     run.replayResult = M.replayRun(state.toolsift, {
-      config: { ...run.config, catalog: run.catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(run.catalog),
+      config: { ...(against?.config ?? run.config), catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog),
     });
-  } else replay(run);
+  } else {
+    const saved = { against: run.against, result: run.result };
+    run.against = against;
+    try {
+      replay(run);
+    } catch (e) {
+      Object.assign(run, saved);
+      throw e;
+    }
+  }
   state.replayShown = true;
   renderReplay();
   if (run.kind !== 'live') renderRun();
@@ -691,7 +719,8 @@ function renderReplay() {
     h('p', null, h('strong', null, run.title), ': ',
       ['identical', 'narrowed', 'diverged'].map((k) => [
         h('span', { class: `verdict v-${k}${c[k] ? '' : ' zero'}`, 'data-count': c[k] }, `${c[k]} ${k}`), ' ']),
-      ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`),
+      ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`,
+      run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : ''].filter(Boolean).join(' and ')}` : ''),
     r.finishError ? h('p', { class: 'note' }, r.finishError) : null,
     state.tamper ? renderGuarantee(r) : null,
     JSON.stringify(run.journal) !== JSON.stringify(run.original)

@@ -33,6 +33,7 @@ const EXAMPLES = path.join(ROOT, 'playground/examples');
 const readExample = (f) => JSON.parse(readFileSync(path.join(EXAMPLES, f), 'utf8'));
 
 const EXACT_QUERY = 'github__create_pull_request';
+const BUNDLED_TOOLS = JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8')).tools.length;
 const TIMEOUT = 30_000;
 
 let server;
@@ -309,6 +310,34 @@ test('malformed input: a clear error naming what is wrong, never a blank page', 
   assert.equal(await page.textContent('#run-title'), 'Live session', 'the open run is kept');
 });
 
+test('replay against a changed catalog: a removed tool narrows its decision', async () => {
+  const clean = readExample('support-desk.json');
+  const bundled = JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8'));
+  const gone = clean.journal[1].value.results[0];
+  const changed = { ...bundled, tools: bundled.tools.filter((t) => (t.id ?? t.name) !== gone) };
+  await tab('catalog');
+  await page.setInputFiles('#catalog-file', {
+    name: 'changed.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(changed)),
+  });
+  await page.waitForFunction((n) => document.querySelector('#catalog-status').textContent.startsWith(`${n} tools`), bundled.tools.length - 1);
+  await tab('sessions');
+  await page.selectOption('#example-select', 'support-desk.json');
+  await page.click('#example-open');
+  await page.waitForFunction(() => /clean run/.test(document.querySelector('#run-title')?.textContent));
+  await tab('replay');
+  await page.check('#replay-use-catalog');
+  await page.click('#replay-run');
+  await page.waitForSelector(`#replay-list li[data-decision="${clean.journal[1].id}"][data-verdict="narrowed"]`);
+  assert.match(await page.textContent(`#replay-list li[data-decision="${clean.journal[1].id}"] .dropped`), new RegExp(`${gone} from results: unknown`));
+  assert.match(await page.textContent('#replay-summary'), /against the catalog \(file changed\.json\)/);
+  await page.uncheck('#replay-use-catalog');
+  await page.click('#replay-run');
+  await page.waitForFunction(() => [...document.querySelectorAll('#replay-list > li')].every((li) => li.dataset.verdict === 'identical'));
+  await tab('catalog');
+  await page.click('#catalog-bundled');
+  await page.waitForFunction((n) => document.querySelector('#catalog-status').textContent.startsWith(`${n} tools`), BUNDLED_TOOLS);
+});
+
 test('file pickers: a catalog of every shape, then a journal file', async () => {
   const catalog = {
     tools: [
@@ -347,7 +376,7 @@ test('file pickers: a catalog of every shape, then a journal file', async () => 
 
   await tab('catalog');
   await page.click('#catalog-bundled');
-  await page.waitForFunction(() => /^418 tools/.test(document.querySelector('#catalog-status').textContent));
+  await page.waitForFunction((n) => document.querySelector('#catalog-status').textContent.startsWith(`${n} tools`), BUNDLED_TOOLS);
   assert.doesNotMatch(await page.evaluate(() => location.hash), /catalog=/);
 
   const clean = readExample('support-desk.json');
