@@ -386,6 +386,7 @@ function openRun(parsed, label) {
   state.live = null;
   $('live-form').hidden = true;
   state.tamper = null;
+  state.editorOpen = null;
   state.run = run;
   state.replayShown = false;
   renderRun();
@@ -397,9 +398,25 @@ function openRun(parsed, label) {
 function replay(run) {
   const catalog = run.against?.catalog ?? run.catalog;
   const config = run.against?.config ?? run.config;
-  run.result = M.replayRun(state.toolsift, {
-    config: { ...config, catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog),
-  });
+  run.result = replayWithRerank({ config: { ...config, catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog) });
+}
+
+/** replayRun plus, per verdict, what the ranker picks now (v.live, v.rerank). */
+function replayWithRerank(input) {
+  const result = M.replayRun(state.toolsift, input);
+  let live = new Map();
+  try {
+    live = M.rerankRun(state.toolsift, input);
+  } catch {
+    /* the replay reported the configuration error already */
+  }
+  for (const v of result.verdicts) {
+    v.live = live.get(v.id) ?? null;
+    v.rerank = M.rerankVerdict(v.recorded, v.live);
+  }
+  result.config = input.config;
+  result.trustOf = input.trustOf;
+  return result;
 }
 
 /** What the Replay check tab's options ask to replay against (null: the run's own). */
@@ -425,6 +442,7 @@ function startLive() {
   };
   state.replayShown = false;
   state.tamper = null;
+  state.editorOpen = null;
   $('live-form').hidden = false;
   $('live-turn').value = '0';
   $('live-call').value = '0';
@@ -680,7 +698,7 @@ function checkReplay() {
   const against = replayAgainst(run);
   if (run.kind === 'live') {
     const catalog = against?.catalog ?? run.catalog;
-    run.replayResult = M.replayRun(state.toolsift, {
+    run.replayResult = replayWithRerank({
       config: { ...(against?.config ?? run.config), catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog),
     });
   } else {
@@ -731,14 +749,16 @@ function renderReplay() {
 }
 
 function renderGuarantee(r) {
-  const before = new Set(state.tamper.baselineMenu);
-  const after = r.menu.map((t) => t.name);
-  const added = after.filter((n) => !before.has(n));
-  const removed = [...before].filter((n) => !after.includes(n));
-  return h('p', { class: `guarantee ${added.length ? 'bad' : 'ok'}`, id: 'tamper-guarantee' },
-    `After the edit: menu ${after.length} tools (before: ${before.size}); `,
-    added.length ? `WIDENED by ${added.join(', ')} — a bug, please report it` : 'nothing added (replay never widens)',
-    removed.length ? `; removed ${removed.join(', ')}` : '');
+  const check = M.authorityCheck({
+    before: state.tamper.baselineMenu, after: r.menu.map((t) => t.name), config: r.config, trustOf: r.trustOf, metrics: r.metrics,
+  });
+  const ok = check.violations.length === 0;
+  return h('div', { class: `guarantee ${ok ? 'ok' : 'bad'}`, id: 'tamper-guarantee' },
+    h('p', null, `After the edit: menu ${r.menu.length} tools (before: ${state.tamper.baselineMenu.length}). `,
+      check.added.length === 0 ? 'Nothing added: the edit could only narrow.' : `Added ${check.added.join(', ')}: `,
+      check.added.length && ok ? 'catalog tools inside the live authority (not tainted, inside the namespaces, caps hold) — replay admits an authorised id; only the live re-ranking below can tell it was not ranked.' : '',
+      check.removed.length ? ` Removed: ${check.removed.join(', ')}.` : ''),
+    ok ? null : h('p', null, `Beyond authority — a bug, please report it: ${check.violations.join('; ')}`));
 }
 
 function renderVerdict(v, run) {
@@ -748,6 +768,11 @@ function renderVerdict(v, run) {
       v.recorded?.value?.query !== undefined ? h('q', { class: 'muted' }, String(v.recorded.value.query)) : null,
       run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted' }, 'edited in the example') : null),
     v.why ? h('div', { class: v.verdict === 'diverged' ? 'refusal' : 'muted' }, v.why) : null,
+    v.rerank === 'differs'
+      ? h('div', { class: 'note rerank', 'data-rerank': 'differs' }, 'Ranked live now: ',
+        h('span', { class: 'mono' }, (v.live.value?.results ?? []).join(', ') || '(no hit)'),
+        ' — not the recorded results: an id the ranker did not pick (forged but authorised?), or the catalog or ranker changed.')
+      : v.rerank === 'same' ? h('div', { class: 'muted rerank', 'data-rerank': 'same' }, 'Ranked live now: the same results.') : null,
     v.dropped?.length ? h('ul', { class: 'dropped' }, v.dropped.map((d) =>
       h('li', null, 'dropped ', h('span', { class: 'mono' }, d.id), ` from ${d.field}: ${d.reason}`))) : null,
     h('details', { class: 'json' }, h('summary', null, 'recorded and replayed JSON'),
@@ -756,8 +781,9 @@ function renderVerdict(v, run) {
         h('div', null, h('div', { class: 'muted' }, 'replayed'), h('pre', null, v.replayed ? JSON.stringify(v.replayed, null, 1) : '(none)')))));
   if (k !== null) {
     const editor = h('div', { class: 'tamper', hidden: true });
-    const open = () => {
+    const open = (focus = true) => {
       editor.hidden = !editor.hidden;
+      state.editorOpen = editor.hidden ? null : k;
       if (editor.hidden) return;
       clear(editor);
       const id = `tamper-text-${k}`;
@@ -777,9 +803,18 @@ function renderVerdict(v, run) {
           h('button', { type: 'button', onclick: guard('replay-error', preset((val) => { val.loaded = [...(val.results ?? [])]; })) }, 'Widen loaded'),
           h('button', { type: 'button', class: 'primary', onclick: guard('replay-error', () => applyTamper(k, ta.value)) }, 'Apply and re-check')),
       ]);
-      ta.focus();
+      if (focus) ta.focus();
     };
-    li.append(h('button', { type: 'button', onclick: open, 'aria-label': `Tamper with decision ${v.id}` }, 'Tamper…'), editor);
+    const button = h('button', { type: 'button', 'aria-label': `Tamper with decision ${v.id}`, 'aria-expanded': 'false' }, 'Tamper…');
+    button.addEventListener('click', () => {
+      open();
+      button.setAttribute('aria-expanded', String(!editor.hidden));
+    });
+    li.append(button, editor);
+    if (state.editorOpen === k) {
+      open(false);
+      button.setAttribute('aria-expanded', 'true');
+    }
   }
   return li;
 }
@@ -803,6 +838,7 @@ function resetJournal() {
   const run = state.run;
   run.journal = structuredClone(run.original);
   state.tamper = null;
+  state.editorOpen = null;
   checkReplay();
 }
 

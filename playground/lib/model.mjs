@@ -503,6 +503,68 @@ export function replayRun(toolsift, run) {
   }
 }
 
+/**
+ * Rank the recorded calls again, live (no journal): per decision id the
+ * decision the ranker makes now. A recorded search whose results differ from
+ * it holds an id the ranker did not pick (a forged id the live universe
+ * authorises is admitted by replay — SPEC S9 — and only shows up here), or
+ * the catalog or ranker changed since.
+ */
+export function rerankRun(toolsift, run) {
+  const calls = run.calls ?? callsFromJournal(run.journal, run.config).calls;
+  const session = toolsift.createSession(run.config);
+  try {
+    const live = new Map();
+    for (const c of calls) {
+      let out = null;
+      try {
+        out = session.call(c.turn, c.call, c.tool, c.args ?? {});
+      } catch {
+        continue;
+      }
+      if (out?.decision) live.set(out.decision.id, out.decision);
+    }
+    return live;
+  } finally {
+    session.free();
+  }
+}
+
+/** 'same' | 'differs' | 'none': a recorded decision against the live re-ranking. */
+export function rerankVerdict(recorded, live) {
+  if (!live || !recorded) return 'none';
+  const pick = (d) => canonical({ results: d.value?.results, skills: d.value?.skills, skill: d.value?.skill });
+  return pick(recorded) === pick(live) ? 'same' : 'differs';
+}
+
+/**
+ * What replay guarantees after an edit of the journal (SPEC S6, S9): every
+ * tool the edit added to the menu is inside the live authority (a catalog
+ * tool, inside the namespaces, not tainted) and the caps hold. Returns
+ * { added, removed, violations }: violations empty unless replay widened
+ * beyond authority (a bug).
+ */
+export function authorityCheck({ before, after, config, trustOf, metrics }) {
+  const had = new Set(before);
+  const added = after.filter((n) => !had.has(n));
+  const removed = before.filter((n) => !after.includes(n));
+  const violations = [];
+  const ns = config?.search?.namespaces;
+  for (const id of added) {
+    const trust = trustOf?.(id);
+    if (trust === undefined) violations.push(`${id} is not in the catalog`);
+    else if (trust === 'tainted') violations.push(`${id} is tainted`);
+    if (Array.isArray(ns) && ns.length && !ns.some((p) => id.startsWith(p))) violations.push(`${id} is outside the namespaces`);
+  }
+  const s = config?.search ?? {};
+  if (metrics) {
+    if (metrics.loaded > (s.maxLoaded ?? 20)) violations.push(`loaded ${metrics.loaded} > maxLoaded ${s.maxLoaded ?? 20}`);
+    if (metrics.searches > (s.maxSearches ?? 25)) violations.push(`searches ${metrics.searches} > maxSearches ${s.maxSearches ?? 25}`);
+    if (s.maxMenuChars && metrics.menuChars > s.maxMenuChars) violations.push(`menu characters ${metrics.menuChars} > maxMenuChars ${s.maxMenuChars}`);
+  }
+  return { added, removed, violations };
+}
+
 /** Counts of verdicts: { identical, narrowed, diverged }. */
 export function summarize(verdicts) {
   const out = { identical: 0, narrowed: 0, diverged: 0 };

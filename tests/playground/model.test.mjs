@@ -147,6 +147,28 @@ test('a skill activation the session does not serve: diverged, shown at its call
   assert.equal(r.verdicts[0].verdict, 'identical');
 });
 
+test('authority check after an edit, and the live re-ranking', () => {
+  const trust = { a: 'first-party', b: 'tainted', 'ns__c': 'first-party' };
+  const check = M.authorityCheck({
+    before: ['search_tools', 'a'], after: ['search_tools', 'a', 'ns__c', 'b', 'zz'],
+    config: { search: { namespaces: ['ns__'], maxLoaded: 2 } }, trustOf: (id) => trust[id],
+    metrics: { loaded: 3, searches: 1, menuChars: 0 },
+  });
+  assert.deepEqual(check.added, ['ns__c', 'b', 'zz']);
+  assert.deepEqual(check.violations, [
+    'b is tainted', 'b is outside the namespaces', 'zz is not in the catalog', 'zz is outside the namespaces', 'loaded 3 > maxLoaded 2',
+  ]);
+  assert.deepEqual(M.authorityCheck({ before: ['x', 'y'], after: ['x'], config: {}, trustOf: () => 'first-party' }),
+    { added: [], removed: ['y'], violations: [] });
+
+  const rec = example('tampered.json');
+  const live = M.rerankRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: rec.journal });
+  for (const d of rec.journal) {
+    assert.equal(M.rerankVerdict(d, live.get(d.id)), d.id === rec.tampered.decision ? 'differs' : 'same', d.id);
+  }
+  assert.equal(M.rerankVerdict(rec.journal[0], undefined), 'none');
+});
+
 test('hash encoding round-trips UTF-8', () => {
   const s = '{"q": "Straße 😀"}';
   assert.equal(M.fromBase64Url(M.toBase64Url(s), 'x'), s);

@@ -198,9 +198,31 @@ test('tamper mode: a forged id narrows an identical decision, the menu never wid
   await page.click(`${li} button:text("Apply and re-check")`);
   await page.waitForSelector(`${li}[data-verdict="narrowed"]`);
   assert.match(await page.textContent(`${li} .dropped`), /forged__tool from results: unknown/);
-  assert.match(await page.textContent('#tamper-guarantee'), /nothing added/);
+  assert.match(await page.textContent('#tamper-guarantee'), /Nothing added: the edit could only narrow/);
+  assert.equal(await page.getAttribute(`${li} .rerank`, 'data-rerank'), 'differs', 'the live re-ranking does not pick the forged id');
   await page.click('button:text("Undo my edits")');
   await page.waitForSelector(`${li}[data-verdict="identical"]`);
+  assert.equal(await page.getAttribute(`${li} .rerank`, 'data-rerank'), 'same');
+
+  // An id the live universe authorises is admitted (SPEC S9): only the
+  // live re-ranking shows the record was not ranked.
+  const first = tampered.journal[0];
+  const swapped = structuredClone(first);
+  const authorised = 'github__create_pull_request';
+  swapped.value.results[swapped.value.results.length - 1] = authorised;
+  swapped.value.loaded = [...swapped.value.results];
+  const li0 = `#replay-list li[data-decision="${first.id}"]`;
+  await page.click(`${li0} button[aria-label^="Tamper"]`);
+  await page.fill(`${li0} textarea`, JSON.stringify(swapped));
+  await page.click(`${li0} button:text("Apply and re-check")`);
+  await page.waitForSelector(`${li0} .rerank[data-rerank="differs"]`);
+  assert.equal(await page.getAttribute(li0, 'data-verdict'), 'identical', 'replay serves an authorised record as it is');
+  const guarantee = await page.textContent('#tamper-guarantee');
+  assert.match(guarantee, new RegExp(`Added ${authorised}: catalog tools inside the live authority`));
+  assert.doesNotMatch(guarantee, /Beyond authority/);
+  assert.ok(await page.$(`${li0} textarea`), 'the editor stays open after re-checking');
+  await page.click('button:text("Undo my edits")');
+  await page.waitForSelector(`${li0}[data-verdict="identical"] .rerank[data-rerank="same"]`);
 });
 
 test('a bare journal (JSON Lines, as --journal-out writes it) with its configuration', async () => {
