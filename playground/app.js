@@ -997,11 +997,17 @@ async function boot() {
   if (!state.examples.length) sel.append(h('option', { value: '' }, '(no examples found)'));
   const params = new URLSearchParams(location.hash.slice(1));
   restoring = true; // keep the link's hash until it has been applied
+  const t1 = performance.now();
   useCatalog(state.bundled, 'bundled corpus/catalog.json');
+  const t2 = performance.now();
   await restoreFromHash(params);
   const ms = Math.round(performance.now() - t0);
   document.body.dataset.ready = 'true';
-  window.__playground = { ready: true, bootMs: ms, version: state.toolsift.version };
+  window.__playground = {
+    ready: true, bootMs: ms, version: state.toolsift.version,
+    // fetch + compile the module and fetch the catalog; index it and draw it; open the example (replay + re-rank)
+    timings: { loadMs: Math.round(t1 - t0), indexMs: Math.round(t2 - t1), restoreMs: Math.round(performance.now() - t2) },
+  };
   say(`Ready in ${ms} ms`);
 }
 
