@@ -448,6 +448,7 @@ function startLive() {
   $('live-call').value = '0';
   setHash('ex', undefined);
   setHash('jr', undefined);
+  setHash('cfg', undefined);
   renderRun();
   renderReplay();
   $('live-tool').focus();
@@ -892,12 +893,19 @@ async function openExample(file) {
   $('example-select').value = file;
   setHash('ex', file);
   setHash('jr', undefined);
+  setHash('cfg', undefined);
 }
 
 function openPastedJournal(text, label) {
-  openRun(M.readJournal(text), label);
+  const parsed = M.readJournal(text);
+  openRun(parsed, label);
   setHash('ex', undefined);
-  setHash('jr', text.length <= M.HASH_LIMIT ? M.toBase64Url(text) : undefined);
+  const small = text.length <= M.HASH_LIMIT;
+  setHash('jr', small ? M.toBase64Url(text) : undefined);
+  // A bare journal needs its configuration to replay the same way.
+  const cfg = $('session-config').value;
+  const custom = parsed.kind === 'journal' && small && cfg.length <= M.HASH_LIMIT && cfg !== JSON.stringify(DEFAULT_CONFIG, null, 1);
+  setHash('cfg', custom ? M.toBase64Url(cfg) : undefined);
 }
 
 function wire() {
@@ -927,6 +935,7 @@ function wire() {
     openRun(M.readJournal(text), name);
     setHash('ex', undefined);
     setHash('jr', undefined);
+    setHash('cfg', undefined);
   }));
   $('journal-paste-use').addEventListener('click', guard('session-error', () => openPastedJournal($('journal-paste').value, 'pasted journal')));
   $('live-start').addEventListener('click', guard('session-error', startLive));
@@ -954,6 +963,11 @@ async function restoreFromHash(p) {
       } catch { /* keep the default */ }
     }
     runSearch();
+    if (p.get('cfg')) {
+      try {
+        $('session-config').value = M.fromBase64Url(p.get('cfg'), 'configuration in the link');
+      } catch { /* keep the default */ }
+    }
     if (p.get('jr')) {
       await guard('session-error', () => {
         const text = M.fromBase64Url(p.get('jr'), 'journal in the link');

@@ -430,6 +430,18 @@ test('shareable link: the hash restores the tab, the query and the example', asy
   assert.equal(await page.getAttribute('#tab-search', 'aria-selected'), 'true');
   assert.equal(await page.$eval('#search-hits .hit', (li) => li.dataset.id), EXACT_QUERY);
   assert.match(await page.textContent('#run-title'), /clean run/);
+
+  // A bare journal and its configuration travel in the link too.
+  const clean = readExample('support-desk.json');
+  const b64 = (text) => Buffer.from(text, 'utf8').toString('base64url');
+  const jsonl = clean.journal.map((d) => JSON.stringify(d)).join('\n');
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#tab=sessions&jr=${b64(jsonl)}&cfg=${b64(JSON.stringify(clean.config))}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.textContent('#run-title'), 'journal from the link');
+  const expected = 1 + clean.config.tools.length + clean.config.search.alwaysLoaded.length
+    + clean.journal.reduce((n, d) => n + d.value.loaded.length, 0);
+  assert.equal(Number(await page.getAttribute('#menu-count', 'data-count')), expected);
 });
 
 test('skills example (when the binding supports skills)', async (t) => {
