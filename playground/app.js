@@ -329,7 +329,7 @@ function renderHit(hit, rank, max, queryTerms) {
       raw ? h('span', { class: 'badge shape' }, M.toolShape(raw)) : null,
       h('span', { class: 'score' }, fmt(hit.score))),
     h('div', { class: 'desc muted' }, hit.description),
-    bar, table);
+    bar, rank <= 3 ? table : h('details', { class: 'json' }, h('summary', null, 'score by term and field'), table));
 }
 
 // ------------------------------------------------------------------ sessions

@@ -185,7 +185,13 @@ function skillsSupported() {
   try {
     run = record(skillsConfig, catalog, skillsCalls);
   } catch (e) {
-    return { ok: false, why: `createSession refused the skills configuration (${e.code ?? ''}: ${e.message})` };
+    // A binding without skills accepts and ignores the `skills` key, so a
+    // refusal means skills exist and this scenario no longer fits them.
+    return {
+      ok: false, fatal: true,
+      why: `the binding refused this script's skills scenario (${e.code ?? 'error'}: ${e.message}); ` +
+        'update SKILLS, skillsConfig and skillsCalls in make-examples.mjs to the skills API',
+    };
   }
   const activations = run.journal.filter((d) => d.source === 'agent-skill-activation');
   if (activations.length === 0) {
@@ -212,6 +218,9 @@ if (skills.ok) {
       fingerprint: skills.run.fingerprint,
     },
   });
+} else if (skills.fatal) {
+  console.error(`make-examples: ${skills.why}`);
+  process.exit(1);
 } else {
   console.log(`make-examples: skills.json not written: ${skills.why}`);
 }
