@@ -444,6 +444,17 @@ test('shareable link: the hash restores the tab, the query and the example', asy
   assert.equal(Number(await page.getAttribute('#menu-count', 'data-count')), expected);
 });
 
+test('opened as a file, the page says how to open it instead of staying blank', async () => {
+  const other = await browser.newPage(); // its console is expected to complain about file:// modules
+  try {
+    await other.goto(`file://${path.join(ROOT, 'playground/index.html')}`);
+    await other.waitForSelector('#boot-error:not([hidden])');
+    assert.match(await other.textContent('#boot-error'), /npm start/);
+  } finally {
+    await other.close();
+  }
+});
+
 test('skills example (when the binding supports skills)', async (t) => {
   const file = path.join(EXAMPLES, 'skills.json');
   if (!existsSync(file)) {
