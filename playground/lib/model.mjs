@@ -392,6 +392,14 @@ export function judge(recorded, replayed, ctx = {}) {
         if (keep.has(canonical(x))) continue;
         dropped.push({ field: key, id: typeof x === 'string' ? x : canonical(x), reason: dropReason(key, x, pv, reasons, ctx) });
       }
+    } else if (Array.isArray(b) && b.length === 0 && !Array.isArray(a)) {
+      // A malformed record field is read as nothing: narrower, never wider.
+      const warned = (ctx.warnings ?? []).find((w) => w.includes(`value.${key} `));
+      dropped.push({
+        field: key,
+        id: a === undefined ? '(missing)' : canonical(a).slice(0, 60),
+        reason: warned ? warned.replace(/^replay: /, '') : a === undefined ? 'missing from the record: read as []' : 'not an array: read as []',
+      });
     } else if (b === undefined && Array.isArray(a)) {
       changed.push(`${key} missing from the replay`);
     } else {

@@ -117,6 +117,22 @@ test('the tampered example: only the documented decision is narrowed', () => {
   }
 });
 
+test('malformed record fields are read as nothing: narrowed, with the session\'s warning', () => {
+  const rec = example('support-desk.json');
+  const journal = structuredClone(rec.journal);
+  journal[0].value.results = 'zendesk__create_ticket';
+  delete journal[2].value.loaded;
+  journal[3].value.ranker = 'other';
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal, trustOf });
+  const [v0, , v2, v3] = r.verdicts;
+  assert.equal(v0.verdict, 'narrowed');
+  assert.deepEqual(v0.dropped[0], { field: 'results', id: '"zendesk__create_ticket"', reason: 'value.results is not an array' });
+  assert.equal(v2.verdict, 'narrowed');
+  assert.equal(v2.dropped[0].field, 'loaded');
+  assert.equal(v3.verdict, 'diverged', 'a changed ranker kind is not a narrowing');
+  assert.match(v3.why, /ranker: "other" → "bm25f-1"/);
+});
+
 test('a decision the journal lacks and one never asked for are diverged', () => {
   const rec = example('support-desk.json');
   const journal = rec.journal.slice(1); // the first search has no record any more
