@@ -852,17 +852,10 @@ function runCompare(ev) {
   const q = $('compare-query').value;
   setHash('cq', q || undefined);
   setHash('cb', text.length <= M.HASH_LIMIT ? M.toBase64Url(text) : undefined);
-  const options = M.parseJSON(text, 'index options for B');
-  if (state.compareKey !== text || !state.compareIndex) {
-    state.compareIndex?.free();
-    state.compareIndex = null;
-    state.compareKey = null;
-    state.compareIndex = state.toolsift.createIndex(state.catalog.value, options);
-    state.compareKey = text;
-  }
+  const indexB = compareIndex();
   if (!q.trim()) throw new M.InputError('query', 'type a query to compare');
   const a = state.index.search(q, { limit: 10 }).hits;
-  const b = state.compareIndex.search(q, { limit: 10 }).hits;
+  const b = indexB.search(q, { limit: 10 }).hits;
   const rankA = new Map(a.map((x, i) => [x.id, i]));
   const col = (title, hits, other) => h('div', null, h('h3', null, title), hits.length === 0 ? h('p', { class: 'muted' }, 'no hit') : h('ol', null, hits.map((x, i) => {
     let delta = null;
@@ -877,6 +870,54 @@ function runCompare(ev) {
   const gone = a.filter((x) => !b.some((y) => y.id === x.id)).map((x) => x.id);
   append(out, [col('A: defaults', a, false), col(`B: ${text.trim().slice(0, 60)}`, b, true)]);
   if (gone.length) out.append(h('p', { class: 'muted' }, `Left B's top 10: ${gone.join(', ')}`));
+}
+
+/** Index B for the options text in the form (rebuilt when the text changes). */
+function compareIndex() {
+  const text = $('compare-options').value;
+  const options = M.parseJSON(text, 'index options for B');
+  if (state.compareKey !== text || !state.compareIndex) {
+    state.compareIndex?.free();
+    state.compareIndex = null;
+    state.compareKey = null;
+    state.compareIndex = state.toolsift.createIndex(state.catalog.value, options);
+    state.compareKey = text;
+  }
+  return state.compareIndex;
+}
+
+/**
+ * Every search query of the open recording, ranked by A and B over the
+ * whole catalog (not the session's shrinking universe): which top hits and
+ * top-5 sets change.
+ */
+function runCompareJournal() {
+  const out = clear($('compare-out'));
+  const run = state.run;
+  if (!run) throw new Error('open a recording in Sessions first');
+  const queries = run.journal.filter((d) => typeof d.value?.query === 'string' && d.value.query.trim()).map((d) => [d.id, d.value.query]);
+  if (!queries.length) throw new Error(`${run.title} has no search queries`);
+  const b = compareIndex();
+  let top = 0;
+  let set = 0;
+  const rows = queries.map(([id, q]) => {
+    const ha = state.index.search(q, { limit: 5 }).hits.map((x) => x.id);
+    const hb = b.search(q, { limit: 5 }).hits.map((x) => x.id);
+    const topChanged = ha[0] !== hb[0];
+    const setChanged = ha.length !== hb.length || ha.some((x) => !hb.includes(x));
+    if (topChanged) top++;
+    if (setChanged) set++;
+    const list = (ids, other) => h('ol', null, ids.map((x) => h('li', { class: other.includes(x) ? 'mono' : 'mono delta-new' }, x)));
+    return h('tr', { 'data-decision': id, 'data-top-changed': String(topChanged) },
+      h('td', null, h('q', null, q), topChanged ? h('div', { class: 'refusal' }, 'top hit changed') : setChanged ? h('div', { class: 'muted' }, 'top 5 changed') : h('div', { class: 'muted' }, 'same top 5')),
+      h('td', null, list(ha, hb)), h('td', null, list(hb, ha)));
+  });
+  out.append(h('div', { class: 'wide' },
+    h('p', { id: 'compare-journal-summary' }, `${run.title}: ${queries.length} queries; the top hit changes for ${top}, the top-5 set for ${set}. `,
+      h('span', { class: 'muted' }, 'Ranked over the whole catalog (a session ranks only what is not yet on its menu); ids only on one side are highlighted.')),
+    h('table', { class: 'terms compare-table' },
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'query'), h('th', { scope: 'col' }, 'A: defaults'), h('th', { scope: 'col' }, `B: ${$('compare-options').value.trim().slice(0, 50)}`))),
+      h('tbody', null, rows))));
 }
 
 // ---------------------------------------------------------------------- boot
@@ -942,6 +983,7 @@ function wire() {
   $('live-form').addEventListener('submit', guard('session-error', liveCall));
   $('replay-run').addEventListener('click', guard('replay-error', checkReplay));
   $('compare-form').addEventListener('submit', guard('compare-error', runCompare));
+  $('compare-journal').addEventListener('click', guard('compare-error', runCompareJournal));
 }
 
 async function restoreFromHash(p) {

@@ -287,6 +287,12 @@ test('compare: two index configurations side by side', async () => {
   assert.equal(cols[0][0], EXACT_QUERY, 'A: the exact id on top');
   assert.equal(cols[1].length, 10);
   assert.ok(await page.$('#compare-out .delta-up, #compare-out .delta-down, #compare-out .delta-new'), 'B marks rank changes');
+  // Over the open recording's queries (the live session's, from the test before).
+  await page.click('#compare-journal');
+  await page.waitForSelector('#compare-journal-summary');
+  const rows = await page.$$eval('#compare-out tbody tr', (l) => l.map((tr) => tr.dataset.decision));
+  assert.ok(rows.length >= 1, 'one row per recorded search');
+  assert.match(await page.textContent('#compare-journal-summary'), /the top hit changes for \d+, the top-5 set for \d+/);
   await page.fill('#compare-options', '{"weights": {"name": 1000}}');
   await page.click('#compare-form button[type="submit"]');
   await page.waitForSelector('#compare-error:not([hidden])');
