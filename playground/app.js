@@ -909,7 +909,8 @@ function runCompareJournal() {
     if (setChanged) set++;
     const list = (ids, other) => h('ol', null, ids.map((x) => h('li', { class: other.includes(x) ? 'mono' : 'mono delta-new' }, x)));
     return h('tr', { 'data-decision': id, 'data-top-changed': String(topChanged) },
-      h('td', null, h('q', null, q), topChanged ? h('div', { class: 'refusal' }, 'top hit changed') : setChanged ? h('div', { class: 'muted' }, 'top 5 changed') : h('div', { class: 'muted' }, 'same top 5')),
+      h('td', null, h('q', null, q), h('div', { class: topChanged ? 'refusal' : 'muted' },
+        topChanged ? 'top hit changed' : setChanged ? 'top 5 changed' : ha.join() !== hb.join() ? 'same top 5, reordered' : 'same top 5, same order')),
       h('td', null, list(ha, hb)), h('td', null, list(hb, ha)));
   });
   out.append(h('div', { class: 'wide' },
