@@ -5,9 +5,10 @@
 // build/wasm/toolsift.wasm and corpus/catalog.json — read from disk on every
 // request. `npm start` (scripts/start.sh) builds first.
 //
-// Usage: node scripts/start.mjs [--port N] [--host 127.0.0.1]
+// Usage: node scripts/start.mjs [--port N]
 //   --port N   the port to try first (default 8420, env PORT); when it is
 //              taken the next ones are tried, then any free port
+// It binds 127.0.0.1 only: the page is for the person at this machine.
 // Stop it with Ctrl-C.
 
 import { createServer } from 'node:http';
@@ -109,13 +110,12 @@ export async function serve({ port = DEFAULT_PORT, host = '127.0.0.1', root = RO
 }
 
 function parseArgs(argv) {
-  const out = { port: Number(process.env.PORT) || DEFAULT_PORT, host: '127.0.0.1' };
+  const out = { port: Number(process.env.PORT) || DEFAULT_PORT };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--port') out.port = Number(argv[++i]);
-    else if (a === '--host') out.host = argv[++i];
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node scripts/start.mjs [--port N] [--host 127.0.0.1]');
+      console.log('usage: node scripts/start.mjs [--port N]');
       process.exit(0);
     } else {
       console.error(`start: unknown argument ${a}`);
