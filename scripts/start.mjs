@@ -1,114 +1,146 @@
 #!/usr/bin/env node
-// start.mjs — the `npm start` demo until the web playground exists: loads the
-// wasm module through js/toolsift.js, indexes corpus/catalog.json and prints
-// a few explained searches with a per-field score bar.
+// start.mjs — serve the playground (playground/) on 127.0.0.1 and print its
+// URL. A tiny static server with no dependencies and no server-side logic:
+// it serves only what the page loads — playground/, js/toolsift.js,
+// build/wasm/toolsift.wasm and corpus/catalog.json — read from disk on every
+// request. `npm start` (scripts/start.sh) builds first.
 //
-// Usage: node scripts/start.mjs [QUERY...]   (env TOOLSIFT_WASM picks the module)
+// Usage: node scripts/start.mjs [--port N]
+//   --port N   the port to try first (default 8420, env PORT); when it is
+//              taken the next ones are tried, then any free port
+// It binds 127.0.0.1 only: the page is for the person at this machine.
+// Stop it with Ctrl-C.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-
-import { load } from '../js/toolsift.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const CATALOG = path.join(ROOT, 'corpus/catalog.json');
-const WASM = process.env.TOOLSIFT_WASM || path.join(ROOT, 'build/wasm/toolsift.wasm');
+export const DEFAULT_PORT = 8420;
 
-const EXAMPLES = [
-  'create a github issue',
-  'send an email to the team',
-  'what is the weather tomorrow',
-  'translate this text into French',
-  'search files for a string',
-];
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.jsonl': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
 
-// One glyph per field, so the bar shows where a score comes from.
-const GLYPHS = { name: '█', aliases: '▓', tags: '▒', description: '░', params: '▚', param_docs: '·' };
-const OTHER_GLYPHS = ['▞', '•', '◦', '+'];
-const BAR_WIDTH = 28;
-const color = process.stdout.isTTY && !process.env.NO_COLOR;
-const dim = (s) => (color ? `\x1b[2m${s}\x1b[0m` : s);
-const bold = (s) => (color ? `\x1b[1m${s}\x1b[0m` : s);
+// What the page may load: folders (every file under them) and single files.
+const ALLOWED_DIRS = ['playground/'];
+const ALLOWED_FILES = ['js/toolsift.js', 'build/wasm/toolsift.wasm', 'corpus/catalog.json'];
 
-function glyphFor(field, fields) {
-  if (GLYPHS[field]) return GLYPHS[field];
-  const others = fields.filter((f) => !GLYPHS[f]);
-  return OTHER_GLYPHS[Math.max(0, others.indexOf(field)) % OTHER_GLYPHS.length];
-}
-
-// Per-field share of a hit's score: each term's score split over its fields
-// in proportion to their contributions (saturation makes fields non-additive).
-function fieldShares(hit) {
-  const shares = {};
-  for (const t of hit.explain?.terms ?? []) {
-    const sum = Object.values(t.fields).reduce((a, b) => a + b, 0);
-    if (sum <= 0) continue;
-    for (const [f, v] of Object.entries(t.fields)) shares[f] = (shares[f] ?? 0) + (t.score * v) / sum;
-  }
-  return shares;
-}
-
-// Cumulative rounding, so the segments add up to the hit's share of the top score.
-function bar(shares, top, fields) {
-  let out = '';
-  let cum = 0;
-  for (const f of fields) {
-    if (!shares[f]) continue;
-    cum += shares[f];
-    const end = Math.min(BAR_WIDTH, Math.round((cum / top) * BAR_WIDTH));
-    if (end > out.length) out += glyphFor(f, fields).repeat(end - out.length);
-  }
-  return out.padEnd(BAR_WIDTH, ' ');
-}
-
-function oneLine(text, max) {
-  const s = text.replace(/\s+/g, ' ').trim();
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
-async function main() {
-  if (!existsSync(CATALOG)) {
-    console.log('toolsift: corpus/catalog.json does not exist yet; nothing to demo.');
-    return;
-  }
-  let ts;
+function resolve(root, urlPath) {
+  let rel;
   try {
-    ts = await load(WASM);
-  } catch (e) {
-    console.error(`toolsift: cannot load ${WASM}: ${e.message}\nRun \`npm run build\` first.`);
-    process.exitCode = 1;
-    return;
+    rel = decodeURIComponent(urlPath).replace(/^\/+/, '');
+  } catch {
+    return null;
   }
-  const index = ts.createIndex(readFileSync(CATALOG));
-  try {
-    const info = index.info();
-    const fields = Object.keys(info.fields);
-    console.log(bold(`toolsift ${ts.version}`) + dim(` · ${info.ranker} · ${info.tools} tools · ${info.terms} terms`));
-    console.log(dim('bar: ' + fields.map((f) => `${glyphFor(f, fields)} ${f} ×${info.fields[f].weight}`).join('  ')));
-    const queries = process.argv.length > 2 ? [process.argv.slice(2).join(' ')] : EXAMPLES;
-    for (const query of queries) {
-      const r = index.search(query, { limit: 5, explain: true });
-      console.log('');
-      console.log(`${bold('▸ ' + query)}`);
-      console.log(dim(`  terms: ${r.terms.join(' · ') || '(none)'}`));
-      if (r.hits.length === 0) console.log('  (no match)');
-      const top = r.hits[0]?.score || 1;
-      const idWidth = Math.min(36, Math.max(...r.hits.map((h) => h.id.length), 0));
-      r.hits.forEach((hit, i) => {
-        const id = hit.id.length > idWidth ? `${hit.id.slice(0, idWidth - 1)}…` : hit.id.padEnd(idWidth);
-        const flags = [hit.exact ? 'exact' : '', hit.trust !== 'first-party' ? hit.trust : '']
-          .filter(Boolean)
-          .join(',');
-        console.log(`  ${i + 1}. ${id}  ${hit.score.toFixed(3).padStart(7)}  ${bar(fieldShares(hit), top, fields)}${flags ? dim(' ' + flags) : ''}`);
-        console.log(dim(`     ${oneLine(hit.description, 72)}`));
-      });
-      if (r.unmatched.length) console.log(dim(`  unmatched: ${r.unmatched.join(', ')}`));
-      if (r.tainted) console.log(dim('  (tainted: results name un-vouched remote tools)'));
+  if (rel === '' || rel === 'playground') return { redirect: '/playground/' };
+  if (rel.endsWith('/')) rel += 'index.html';
+  const norm = path.posix.normalize(rel);
+  if (norm.startsWith('..') || norm.includes('\0')) return null;
+  const ok = ALLOWED_FILES.includes(norm) || ALLOWED_DIRS.some((d) => norm.startsWith(d));
+  if (!ok) return null;
+  const file = path.join(root, norm);
+  if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) return null;
+  return { file };
+}
+
+/**
+ * Start the server: { url, port, close() }. Tries `port`, then the next 9,
+ * then an ephemeral port (port 0 asks for an ephemeral one directly).
+ */
+export async function serve({ port = DEFAULT_PORT, host = '127.0.0.1', root = ROOT } = {}) {
+  const server = createServer((req, res) => {
+    const found = resolve(root, new URL(req.url, 'http://x').pathname);
+    if (found?.redirect) {
+      res.writeHead(302, { location: found.redirect }).end();
+      return;
     }
-  } finally {
-    index.free();
+    if (!found || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    let body;
+    try {
+      body = readFileSync(found.file);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[path.extname(found.file)] ?? 'application/octet-stream',
+      'content-length': body.length,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  const tries = port === 0 ? [0] : [...Array.from({ length: 10 }, (_, i) => port + i), 0];
+  for (const p of tries) {
+    const ok = await new Promise((done, fail) => {
+      const onError = (e) => {
+        server.off('listening', onListen);
+        if (e.code === 'EADDRINUSE' || e.code === 'EACCES') done(false);
+        else fail(e);
+      };
+      const onListen = () => {
+        server.off('error', onError);
+        done(true);
+      };
+      server.once('error', onError);
+      server.once('listening', onListen);
+      server.listen(p, host);
+    });
+    if (ok) break;
   }
+  const actual = server.address().port;
+  return {
+    port: actual,
+    url: `http://${host}:${actual}/playground/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
-await main();
+function parseArgs(argv) {
+  const out = { port: Number(process.env.PORT) || DEFAULT_PORT };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') out.port = Number(argv[++i]);
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: node scripts/start.mjs [--port N]');
+      process.exit(0);
+    } else {
+      console.error(`start: unknown argument ${a}`);
+      process.exit(2);
+    }
+  }
+  if (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535) {
+    console.error('start: --port must be an integer from 0 to 65535');
+    process.exit(2);
+  }
+  return out;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const args = parseArgs(process.argv.slice(2));
+  const wasm = path.join(ROOT, 'build/wasm/toolsift.wasm');
+  if (!existsSync(wasm)) {
+    console.error('start: build/wasm/toolsift.wasm is missing: run `npm run build` (npm start builds it)');
+    process.exit(1);
+  }
+  const { url, port } = await serve(args);
+  if (args.port && port !== args.port) console.log(`start: port ${args.port} is taken, using ${port}`);
+  console.log(`toolsift playground: ${url}`);
+  console.log('  bundled catalog and example journals preloaded; Ctrl-C to stop');
+  const stop = () => process.exit(0);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# start.sh — build (quietly; details in build/build.log) and start toolsift:
-# scripts/start.mjs with the given arguments, or, until that exists, one
-# explained search with the native CLI over the bundled catalog.
+# start.sh — `npm start`: build if needed (quietly; details in build/logs/),
+# then serve the playground on 127.0.0.1 and print its URL
+# (scripts/start.mjs; arguments are passed on, e.g. --port 9000).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -9,7 +9,4 @@ cd "$ROOT"
 
 bash scripts/build.sh --quiet
 
-if [ -f scripts/start.mjs ]; then
-  exec node scripts/start.mjs "$@"
-fi
-exec build/native/toolsift search --catalog corpus/catalog.json --explain "create an issue"
+exec node scripts/start.mjs "$@"

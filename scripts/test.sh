@@ -9,6 +9,8 @@
 #              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
 #              Deno, Bun, workerd and Chromium vs the native CLI
 #              (tests/runtimes/run.mjs, `npm run test:runtimes`)
+#   playground the playground's logic in Node, then the page in Chromium via
+#              playwright-core (`npm run test:playground`)
 #   eval-gates relevance on corpus/ against the floors in corpus/gates.json
 #   eval-gates-confidence  the corpus with the confidence rule on, against corpus/gates-confidence.json
 # Every stage runs even when an earlier one failed (a stage whose inputs are
@@ -109,6 +111,17 @@ if [ -f tests/runtimes/run.mjs ]; then
   stage runtimes run_runtimes
 else
   skip runtimes "tests/runtimes/run.mjs not present"
+fi
+
+run_playground() {
+  TOOLSIFT_WASM="$ROOT/build/wasm/toolsift.wasm" node --test --test-concurrency=1 \
+    tests/playground/model.test.mjs tests/playground/playground.test.mjs
+}
+
+if [ -f tests/playground/playground.test.mjs ]; then
+  stage playground run_playground
+else
+  skip playground "tests/playground/playground.test.mjs not present"
 fi
 
 # Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).

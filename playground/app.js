@@ -1,0 +1,1071 @@
+// app.js — the playground page: catalog explorer, search with explain,
+// recorded sessions (timeline + menu), replay check with tamper mode, and a
+// side-by-side comparison of two index configurations. Plain ES modules over
+// the JS binding; the wasm module is loaded as a file from build/wasm/.
+// Logic that needs no DOM lives in lib/model.mjs (tested in Node too).
+
+import { load } from '../js/toolsift.js';
+import * as M from './lib/model.mjs';
+
+const WASM_URL = new URL('../build/wasm/toolsift.wasm', import.meta.url);
+const CATALOG_URL = new URL('../corpus/catalog.json', import.meta.url);
+const EXAMPLES_URL = new URL('./examples/', import.meta.url);
+const FIELDS = ['name', 'aliases', 'tags', 'description', 'params', 'param_docs'];
+const DEFAULT_CONFIG = { tools: [], search: { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 } };
+
+const $ = (id) => document.getElementById(id);
+
+/** h('div', {class: 'x', onclick}, child, 'text', [more]) */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'style') el.setAttribute('style', v);
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+const clear = (el) => {
+  el.replaceChildren();
+  return el;
+};
+const fmt = (x) => (Math.round(x * 1000) / 1000).toFixed(3);
+const trustBadge = (trust) => h('span', { class: `badge trust-${trust}`, title: `trust class: ${trust}` }, trust);
+const fieldColor = (f) => `var(--f-${FIELDS.includes(f) ? f : 'other'})`;
+
+function say(text) {
+  $('status').textContent = text;
+}
+
+/** The message of any thrown value, with the core's error code when it has one. */
+function describe(e) {
+  if (e?.name === 'ToolsiftError') return `${e.code}: ${e.message}`;
+  return String(e?.message ?? e);
+}
+function showError(box, e) {
+  const el = $(box);
+  el.textContent = e ? describe(e) : '';
+  el.hidden = !e;
+}
+/** Run fn; any error lands in the error box `box` instead of the console. */
+function guard(box, fn) {
+  return async (...args) => {
+    try {
+      showError(box, null);
+      await fn(...args);
+    } catch (e) {
+      showError(box, e);
+      say(`Error: ${describe(e)}`);
+    }
+  };
+}
+
+const state = {
+  toolsift: null,
+  bundled: null, // the bundled catalog value
+  catalog: null, // { value, label, text? }
+  index: null,
+  info: null,
+  docs: new Map(), // id -> { trust, fields }
+  raw: new Map(), // id -> raw tool (for shape and description)
+  examples: [],
+  run: null, // see openRun()
+  replayShown: false,
+  tamper: null, // { index, baselineMenu }
+  trustCache: new WeakMap(),
+};
+
+// ---------------------------------------------------------------- tabs + hash
+
+const TABS = ['catalog', 'search', 'sessions', 'replay', 'compare'];
+function selectTab(name, focus = false) {
+  if (!TABS.includes(name)) name = 'search';
+  for (const t of TABS) {
+    const tab = $(`tab-${t}`);
+    const on = t === name;
+    tab.setAttribute('aria-selected', String(on));
+    tab.tabIndex = on ? 0 : -1;
+    $(`panel-${t}`).hidden = !on;
+    if (on && focus) tab.focus();
+  }
+  state.tab = name;
+  saveHash();
+}
+function setupTabs() {
+  for (const t of TABS) {
+    const tab = $(`tab-${t}`);
+    tab.addEventListener('click', () => selectTab(t));
+    tab.addEventListener('keydown', (ev) => {
+      const i = TABS.indexOf(t);
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: TABS.length - 1 }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      selectTab(TABS[(to + TABS.length) % TABS.length], true);
+    });
+  }
+}
+
+const hashState = {};
+let restoring = false;
+function saveHash() {
+  if (restoring) return;
+  const p = new URLSearchParams();
+  if (state.tab) p.set('tab', state.tab);
+  for (const [k, v] of Object.entries(hashState)) if (v !== undefined && v !== null && v !== '') p.set(k, v);
+  const next = `#${p.toString()}`;
+  if (location.hash !== next) history.replaceState(null, '', next);
+}
+function setHash(key, value) {
+  hashState[key] = value;
+  saveHash();
+}
+
+// ------------------------------------------------------------------- catalog
+
+function rawId(tool) {
+  if (tool?.type === 'function' && tool.function) return tool.function.name;
+  return tool?.id ?? tool?.name;
+}
+
+/** Index `value` as the current catalog (throws without changing anything on error). */
+function useCatalog(value, label, text) {
+  const index = state.toolsift.createIndex(value);
+  state.index?.free();
+  state.index = index;
+  state.info = index.info();
+  state.docs = new Map(index.documents().tools.map((t) => [t.id, t]));
+  state.raw = new Map((M.catalogTools(value) ?? []).map((t) => [rawId(t), t]));
+  state.catalog = { value, label, text };
+  state.compareIndex?.free();
+  state.compareIndex = null;
+  state.compareKey = null;
+  const small = text && text.length <= M.HASH_LIMIT;
+  setHash('catalog', small ? M.toBase64Url(text) : undefined);
+  $('catalog-status').textContent = `${state.info.tools} tools · ${label} · fingerprint ${state.info.fingerprint.slice(0, 12)}…`;
+  renderCatalog();
+  runSearch();
+  say(`Catalog loaded: ${state.info.tools} tools`);
+}
+
+function renderCatalog() {
+  const info = state.info;
+  const shapes = {};
+  for (const t of state.raw.values()) {
+    const s = M.toolShape(t);
+    shapes[s] = (shapes[s] ?? 0) + 1;
+  }
+  const dl = clear($('catalog-info'));
+  const row = (k, ...v) => append(dl, [h('dt', null, k), h('dd', null, ...v)]);
+  row('source', state.catalog.label);
+  row('tools', String(info.tools));
+  row('terms', String(info.terms));
+  row('trust', ...Object.entries(info.trust).map(([k, n]) => [trustBadge(k), ` ${n} `]));
+  row('shapes', Object.entries(shapes).map(([k, n]) => `${k} ${n}`).join(', '));
+  row('weights', Object.entries(info.fields).map(([f, x]) => `${f} ${x.weight}`).join(', '));
+  row('ranker', `${info.ranker} (core ${info.version})`);
+  row('fingerprint', h('span', { class: 'mono' }, info.fingerprint));
+  renderGroups();
+}
+
+function renderGroups() {
+  const filter = $('catalog-filter').value.trim().toLowerCase();
+  const groups = new Map();
+  for (const [id, doc] of state.docs) {
+    if (filter && !id.toLowerCase().includes(filter)) continue;
+    const ns = M.namespaceOf(id);
+    if (!groups.has(ns)) groups.set(ns, []);
+    groups.get(ns).push(doc);
+  }
+  const box = clear($('catalog-groups'));
+  if (groups.size === 0) {
+    box.append(h('p', { class: 'muted' }, filter ? `No tool id contains “${filter}”.` : 'The catalog has no tools.'));
+    return;
+  }
+  const open = (filter !== '' && groups.size <= 5) || state.docs.size <= 30;
+  for (const [ns, docs] of [...groups].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const counts = {};
+    for (const d of docs) counts[d.trust] = (counts[d.trust] ?? 0) + 1;
+    const body = h('div', { class: 'ns-body' });
+    const det = h(
+      'details',
+      { class: 'ns', 'data-namespace': ns },
+      h('summary', null, h('strong', null, ns), ` · ${docs.length} tool${docs.length === 1 ? '' : 's'} `,
+        Object.entries(counts).map(([t, n]) => [trustBadge(t), n > 1 ? `×${n} ` : ' '])),
+      body,
+    );
+    const fill = () => {
+      if (body.childElementCount) return;
+      for (const d of docs) body.append(renderTool(d));
+    };
+    det.addEventListener('toggle', () => det.open && fill());
+    if (open) {
+      det.open = true;
+      fill();
+    }
+    box.append(det);
+  }
+}
+
+function renderTool(doc) {
+  const raw = state.raw.get(doc.id);
+  const desc = raw?.type === 'function' ? raw.function?.description : raw?.description;
+  const withheld = doc.trust === 'remote' || doc.trust === 'tainted';
+  const fields = h('dl', { class: 'doc' });
+  for (const [f, toks] of Object.entries(doc.fields)) {
+    append(fields, [
+      h('dt', null, f),
+      h('dd', null, toks.length ? toks.map((t) => h('span', { class: 'tok' }, t)) : h('span', { class: 'muted' }, '(nothing indexed)')),
+    ]);
+  }
+  return h(
+    'div',
+    { class: 'tool', 'data-tool': doc.id },
+    h('span', { class: 'mono' }, doc.id), ' ', trustBadge(doc.trust), ' ', h('span', { class: 'badge shape' }, M.toolShape(raw)),
+    desc ? h('p', { class: 'desc' }, withheld ? `(withheld from the index and the model) ${desc}` : desc) : null,
+    h('details', { class: 'json' }, h('summary', null, 'search document (what the trust policy indexed)'), fields),
+  );
+}
+
+async function readFileInput(input) {
+  const file = input.files?.[0];
+  if (!file) throw new Error('no file chosen');
+  return { name: file.name, text: await file.text() };
+}
+
+// -------------------------------------------------------------------- search
+
+let searchTimer = 0;
+function runSearch() {
+  const q = $('search-query').value;
+  const limit = Number($('search-limit').value) || 10;
+  setHash('q', q || undefined);
+  setHash('limit', limit === 10 ? undefined : String(limit));
+  const hits = clear($('search-hits'));
+  const analysis = clear($('search-analysis'));
+  showError('search-error', null);
+  if (!state.index || q.trim() === '') {
+    if (!q.trim()) analysis.append(h('p', { class: 'muted' }, 'Type a query: hits are ranked with BM25F and explained by field and term.'));
+    return;
+  }
+  let r;
+  try {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error(`hits must be an integer from 1 to 1000 (got ${$('search-limit').value})`);
+    r = state.index.search(q, { limit, explain: true });
+  } catch (e) {
+    showError('search-error', e);
+    return;
+  }
+  renderAnalysis(analysis, r);
+  renderLegend();
+  if (r.hits.length === 0) {
+    hits.append(h('li', { class: 'muted' }, 'No tool matches any query term.'));
+    return;
+  }
+  if (r.tainted) hits.append(h('li', { class: 'note' }, 'This page names a remote un-vouched tool: a host fences it as data (tainted: true).'));
+  const max = r.hits[0].score || 1;
+  r.hits.forEach((hit, i) => hits.append(renderHit(hit, i + 1, max, r.terms)));
+  say(`${r.hits.length} hits, top ${r.hits[0].id}`);
+}
+
+function renderAnalysis(box, r) {
+  const a = r.analysis ?? { tokens: r.terms, stopwords: [] };
+  const stop = new Set(a.stopwords);
+  const unmatched = new Set(r.unmatched);
+  append(box, [
+    h('div', null, h('strong', null, 'Analysed query: '),
+      a.tokens.length ? a.tokens.map((t) => {
+        const cls = stop.has(t) ? 'stop' : unmatched.has(t) ? 'unmatched' : 'term';
+        const title = cls === 'stop' ? 'stopword: dropped' : cls === 'unmatched' ? 'matches no tool' : 'query term';
+        return h('span', { class: `tok ${cls}`, title, 'data-kind': cls }, t, cls === 'unmatched' ? ' ✗' : '');
+      }) : h('span', { class: 'muted' }, '(no tokens)')),
+    h('div', { class: 'muted' }, `terms: ${r.terms.join(' ') || '(none)'}`,
+      a.stopwords.length ? ` · stopwords dropped: ${a.stopwords.join(' ')}` : '',
+      r.unmatched.length ? [' · ', h('span', { class: 'refusal', id: 'unmatched-terms' }, `unmatched: ${r.unmatched.join(' ')}`)] : ''),
+  ]);
+}
+
+function renderLegend() {
+  const box = clear($('search-legend'));
+  append(box, ['Fields (weight): ', FIELDS.map((f) => [
+    h('span', { class: 'swatch', style: `background:${fieldColor(f)}` }), `${f} (${state.info.fields[f]?.weight ?? '?'})`,
+  ])]);
+}
+
+function renderHit(hit, rank, max, queryTerms) {
+  const terms = hit.explain?.terms ?? [];
+  const byField = {};
+  for (const t of terms) for (const [f, s] of Object.entries(t.fields)) byField[f] = (byField[f] ?? 0) + s;
+  const bar = h('div', { class: 'bar', role: 'img', 'aria-label': `score by field: ${Object.entries(byField).map(([f, s]) => `${f} ${fmt(s)}`).join(', ')}` },
+    Object.entries(byField).map(([f, s]) => h('span', {
+      class: 'seg', 'data-field': f, title: `${f}: ${fmt(s)}`,
+      style: `width:${((s / max) * 100).toFixed(2)}%;background:${fieldColor(f)}`,
+    })));
+  const fields = Object.keys(byField);
+  const table = h('table', { class: 'terms' },
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'term'), h('th', { scope: 'col' }, 'score'), fields.map((f) => h('th', { scope: 'col' }, f)), h('th', { scope: 'col' }, ''))),
+    h('tbody', null, queryTerms.map((term) => {
+      const t = terms.find((x) => x.term === term);
+      if (!t) return h('tr', { class: 'refusal' }, h('td', null, term), h('td', null, '—'), fields.map(() => h('td', null, '')), h('td', null, 'no match in this tool'));
+      return h('tr', null, h('td', null, term), h('td', null, fmt(t.score)),
+        fields.map((f) => h('td', null, t.fields[f] ? fmt(t.fields[f]) : '')),
+        h('td', null, h('span', { class: 'tbar', style: `width:${Math.max(1, (t.score / max) * 120).toFixed(0)}px` })));
+    })));
+  const raw = state.raw.get(hit.id);
+  return h('li', { class: 'hit', 'data-id': hit.id },
+    h('div', { class: 'hit-head' },
+      h('span', { class: 'rank' }, `${rank}.`), h('span', { class: 'id mono' }, hit.id), trustBadge(hit.trust),
+      hit.exact ? h('span', { class: 'badge exact', title: 'the query is this tool’s full name or id' }, 'exact name') : null,
+      raw ? h('span', { class: 'badge shape' }, M.toolShape(raw)) : null,
+      h('span', { class: 'score' }, fmt(hit.score))),
+    h('div', { class: 'desc muted' }, hit.description),
+    bar, rank <= 3 ? table : h('details', { class: 'json' }, h('summary', null, 'score by term and field'), table));
+}
+
+// ------------------------------------------------------------------ sessions
+
+function trustOfFor(catalogValue) {
+  if (catalogValue === state.catalog?.value) return (id) => state.docs.get(id)?.trust;
+  if (!state.trustCache.has(catalogValue)) {
+    let map = new Map();
+    try {
+      const ix = state.toolsift.createIndex(catalogValue);
+      map = new Map(ix.documents().tools.map((t) => [t.id, t.trust]));
+      ix.free();
+    } catch {
+      /* the session reports the catalog error itself */
+    }
+    state.trustCache.set(catalogValue, map);
+  }
+  const map = state.trustCache.get(catalogValue);
+  return (id) => map.get(id);
+}
+
+function readConfigBox() {
+  const value = M.parseJSON($('session-config').value, 'session configuration');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new M.InputError('session configuration', 'must be a JSON object');
+  }
+  if ('catalog' in value) throw new M.InputError('session configuration', 'leave "catalog" out: the current catalog is used');
+  return value;
+}
+
+/** Open a recording (playground format) or a bare journal, and replay it. */
+function openRun(parsed, label) {
+  let run;
+  if (parsed.kind === 'recording') {
+    const rec = parsed.recording;
+    let catalog = rec.catalog === undefined || rec.catalog === 'bundled' ? state.bundled : rec.catalog;
+    if (rec.skills) catalog = Array.isArray(catalog) ? { tools: catalog, skills: rec.skills } : { ...catalog, skills: rec.skills };
+    run = {
+      kind: 'recording', label, title: rec.title ?? label, description: rec.description, tampered: rec.tampered,
+      fingerprint: rec.fingerprint, config: { ...(rec.config ?? {}) }, catalog, calls: rec.calls ?? null,
+      journal: structuredClone(rec.journal), original: structuredClone(rec.journal),
+    };
+  } else {
+    const config = readConfigBox();
+    const loop = M.parseDecisionId(parsed.decisions[0]?.id)?.loop;
+    if (loop && config.loop === undefined) config.loop = loop;
+    run = {
+      kind: 'journal', label, title: label, config, catalog: state.catalog.value, calls: null,
+      journal: structuredClone(parsed.decisions), original: structuredClone(parsed.decisions),
+    };
+  }
+  replay(run); // throws (config, journal) before anything changes
+  state.live?.free();
+  state.live = null;
+  $('live-form').hidden = true;
+  state.tamper = null;
+  state.editorOpen = null;
+  state.run = run;
+  state.replayShown = false;
+  renderRun();
+  renderReplay();
+  say(`Opened ${run.title}: ${run.result.steps.length} calls, menu ${run.result.metrics.menu} tools`);
+}
+
+/** (Re)compute run.result: the replay of run.journal. */
+function replay(run) {
+  const catalog = run.against?.catalog ?? run.catalog;
+  const config = run.against?.config ?? run.config;
+  run.result = replayWithRerank({ config: { ...config, catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog) });
+}
+
+/** replayRun plus, per verdict, what the ranker picks now (v.live, v.rerank). */
+function replayWithRerank(input) {
+  const result = M.replayRun(state.toolsift, input);
+  let live = new Map();
+  try {
+    live = M.rerankRun(state.toolsift, input);
+  } catch {
+    /* the replay reported the configuration error already */
+  }
+  for (const v of result.verdicts) {
+    v.live = live.get(v.id) ?? null;
+    v.rerank = M.rerankVerdict(v.recorded, v.live);
+  }
+  result.config = input.config;
+  result.trustOf = input.trustOf;
+  return result;
+}
+
+/** What the Replay check tab's options ask to replay against (null: the run's own). */
+function replayAgainst(run) {
+  const against = {};
+  if ($('replay-use-catalog').checked) against.catalog = state.catalog.value;
+  if ($('replay-use-config').checked) {
+    against.config = readConfigBox();
+    const loop = M.parseDecisionId(run.journal[0]?.id)?.loop;
+    if (loop && against.config.loop === undefined) against.config.loop = loop;
+  }
+  return against.catalog || against.config ? against : null;
+}
+
+function startLive() {
+  const config = readConfigBox();
+  const session = state.toolsift.createSession({ ...config, catalog: state.catalog.value });
+  state.live?.free();
+  state.live = session;
+  state.run = {
+    kind: 'live', label: 'live session', title: 'Live session', config, catalog: state.catalog.value, calls: [],
+    journal: [], original: [], result: { start: { menu: session.menu('mcp').tools.map((t) => t.name), metrics: session.metrics() }, steps: [], metrics: session.metrics() },
+  };
+  state.replayShown = false;
+  state.tamper = null;
+  state.editorOpen = null;
+  $('live-form').hidden = false;
+  $('live-turn').value = '0';
+  $('live-call').value = '0';
+  setHash('ex', undefined);
+  setHash('jr', undefined);
+  setHash('cfg', undefined);
+  renderRun();
+  renderReplay();
+  $('live-tool').focus();
+  say('Live session started');
+}
+
+function liveCall(ev) {
+  ev.preventDefault();
+  const run = state.run;
+  if (!state.live || run?.kind !== 'live') throw new Error('start a live session first');
+  const turn = Number($('live-turn').value);
+  const call = Number($('live-call').value);
+  const tool = $('live-tool').value.trim();
+  if (!Number.isInteger(turn) || turn < 0) throw new M.InputError('turn', 'must be a non-negative integer');
+  if (!Number.isInteger(call) || call < 0) throw new M.InputError('call', 'must be a non-negative integer');
+  if (!tool) throw new M.InputError('tool', 'name the tool the model calls (search_tools to search)');
+  const argsText = $('live-args').value.trim();
+  const args = argsText === '' ? {} : M.parseJSON(argsText, 'arguments');
+  const c = { turn, call, tool, args };
+  const s = M.step(state.live, c);
+  if (s.error) throw new Error(`${s.error.code}: ${s.error.message}`);
+  run.calls.push(c);
+  run.result.steps.push(s);
+  run.result.metrics = s.metrics;
+  run.journal = state.live.journal();
+  run.original = structuredClone(run.journal);
+  $('live-call').value = String(call + 1);
+  renderRun();
+  if (state.replayShown) renderReplay();
+  say(`Call answered: ${s.output?.result?.error ?? (s.output?.result?.allowed ? 'allowed' : `${s.output?.result?.tools?.length ?? 0} hits`)}`);
+}
+
+function renderRun() {
+  const run = state.run;
+  const head = clear($('recording-head'));
+  const tl = clear($('timeline'));
+  if (!run) return;
+  const r = run.result;
+  append(head, [
+    h('h3', { id: 'run-title' }, run.title),
+    run.description ? h('p', { class: 'muted' }, run.description) : null,
+    run.fingerprint && r.fingerprint && run.fingerprint !== r.fingerprint
+      ? h('p', { class: 'note' }, 'The catalog or configuration changed since this run was recorded (fingerprint differs): expect narrowed or diverged decisions.') : null,
+    run.kind === 'journal' && !run.calls ? h('p', { class: 'hint' }, 'A bare journal: calls are rebuilt from the decision ids (searches and skill activations only).') : null,
+    h('p', { class: 'row' },
+      h('button', { type: 'button', onclick: () => download(`${safeName(run.title)}.jsonl`, journalJSONL(run.journal)) }, 'Download journal (.jsonl)'),
+      h('button', { type: 'button', onclick: () => download(`${safeName(run.title)}.recording.json`, JSON.stringify(recordingOf(run), null, 1)) }, 'Download recording (.json)'),
+      h('button', { type: 'button', onclick: () => { selectTab('replay', true); checkReplay(); } }, 'Check replay →')),
+  ]);
+  if (r.steps.length === 0) tl.append(h('li', { class: 'muted' }, run.kind === 'live' ? 'No calls yet: send one with the form.' : 'This recording has no calls.'));
+  let turn = null;
+  r.steps.forEach((s, i) => {
+    if (s.call.turn !== turn) {
+      turn = s.call.turn;
+      tl.append(h('li', { class: 'turn-head', 'aria-hidden': 'true' }, `Turn ${turn}`));
+    }
+    tl.append(renderStep(s, i, run));
+  });
+  renderMenu(run);
+  const names = new Set(['search_tools', 'activate_skill', ...(r.steps.at(-1)?.menu ?? r.start.menu)]);
+  const dl = clear($('live-tools'));
+  for (const n of names) dl.append(h('option', { value: n }));
+}
+
+const safeName = (s) => String(s).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'run';
+const journalJSONL = (journal) => journal.map((d) => `${JSON.stringify(d)}\n`).join('');
+function recordingOf(run) {
+  const { catalog } = run;
+  return {
+    format: M.RECORDING_FORMAT, title: run.title, description: run.description,
+    catalog: catalog === state.bundled ? 'bundled' : catalog, config: run.config,
+    calls: run.calls ?? M.callsFromJournal(run.journal, run.config).calls, journal: run.journal, fingerprint: run.result.fingerprint,
+  };
+}
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = h('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const effectiveConfig = (run) => run.against?.config ?? run.config;
+const effectiveCatalog = (run) => run.against?.catalog ?? run.catalog;
+
+function stepKind(s, run) {
+  const names = M.metaTools(effectiveConfig(run));
+  if (s.error) return 'error';
+  const res = s.output?.result ?? {};
+  const skillDecision = [s.output?.decision, s.verdict?.recorded].some((d) => d?.source === 'agent-skill-activation');
+  if (skillDecision || (s.call.tool === names.skill && !res.allowed)) return 'skill';
+  if (res.error) return 'refused';
+  if (s.call.tool === names.search) return 'search';
+  return 'allowed';
+}
+
+function renderStep(s, i, run) {
+  const kind = stepKind(s, run);
+  const res = s.output?.result ?? {};
+  const v = s.verdict;
+  const recorded = v?.recorded ?? null;
+  const body = [];
+  const args = s.call.args ?? {};
+  if (kind === 'search') {
+    body.push(h('div', null, 'query ', h('q', { class: 'mono' }, String(args.query ?? '')), args.limit !== undefined ? ` · limit ${args.limit}` : ''));
+    body.push(renderPage(res, recorded, trustOfFor(effectiveCatalog(run))));
+  } else if (kind === 'skill') {
+    if (res.error) body.push(h('div', { class: 'refusal' }, h('strong', null, res.error), `: ${res.message ?? ''}`));
+    body.push(renderSkillResult(res, s.output?.decision ?? recorded, args));
+  } else if (kind === 'refused') {
+    body.push(h('div', { class: 'refusal' }, h('strong', null, res.error), `: ${res.message ?? ''}`, res.tool ? ` (${res.tool})` : ''));
+  } else if (kind === 'error') {
+    body.push(h('div', { class: 'refusal' }, `${s.error.code}: ${s.error.message}`));
+  } else {
+    body.push(h('div', { class: 'loaded-yes' }, 'allowed: on the menu, the host may dispatch it'));
+  }
+  for (const w of s.output?.warnings ?? []) body.push(h('div', { class: 'note' }, w));
+  const decision = s.output?.decision ?? null;
+  if (decision || recorded) {
+    body.push(h('details', { class: 'json' }, h('summary', null, 'decision JSON'),
+      recorded && decision && M.canonical(recorded) !== M.canonical(decision)
+        ? h('div', { class: 'sidebyside' },
+          h('div', null, h('div', { class: 'muted' }, 'recorded'), h('pre', null, JSON.stringify(recorded, null, 1))),
+          h('div', null, h('div', { class: 'muted' }, 'replayed'), h('pre', null, JSON.stringify(decision, null, 1))))
+        : h('pre', null, JSON.stringify(decision ?? recorded, null, 1))));
+  }
+  const delta = s.added.length ? `+${s.added.length} → ${s.menu.length} on the menu` : `${s.menu.length} on the menu`;
+  return h('li', { class: `step k-${kind}`, 'data-step': i, 'data-kind': kind, 'data-decision': decision?.id ?? recorded?.id },
+    h('div', { class: 'step-head' },
+      h('button', { type: 'button', class: 'linkish where', title: 'draw the menu as it was after this call',
+        onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, `turn ${s.call.turn} · call ${s.call.call}`),
+      h('strong', { class: 'mono' }, s.call.tool),
+      v ? h('span', { class: `verdict v-${v.verdict}`, title: 'replay verdict' }, v.verdict) : null,
+      run.tampered && run.tampered.decision === (decision?.id ?? recorded?.id)
+        ? h('span', { class: 'badge trust-tainted', title: run.tampered.edits.join('; ') }, 'edited after recording') : null,
+      h('span', { class: 'menu-delta' }, delta)),
+    body);
+}
+
+function renderPage(res, recorded, trustOf) {
+  if (!Array.isArray(res.tools)) return null;
+  const recLoaded = new Set(recorded?.value?.loaded ?? []);
+  const list = h('ul', { class: 'page' }, res.tools.map((t) => {
+    const trust = trustOf(t.name);
+    return h('li', null,
+      t.loaded ? h('span', { class: 'loaded-yes', title: 'loaded onto the menu' }, '✓ loaded ') : h('span', { class: 'loaded-no', title: 'not loaded' }, '✗ not loaded '),
+      h('span', { class: 'mono' }, t.name), ' ', trust ? trustBadge(trust) : null,
+      recorded && !t.loaded && recLoaded.has(t.name) ? h('span', { class: 'refusal' }, ' (the record claims loaded)') : null,
+      h('div', { class: 'muted desc' }, t.description));
+  }));
+  return [
+    res.tools.length === 0 ? h('div', { class: 'muted' }, 'no hit') : list,
+    Array.isArray(res.skills) && res.skills.length
+      ? h('div', null, 'skills: ', res.skills.map((sk) => h('span', { class: 'tok' }, typeof sk === 'string' ? sk : sk.name ?? sk.id ?? JSON.stringify(sk)))) : null,
+    res.note ? h('div', { class: 'note' }, res.note) : null,
+    res.tainted ? h('div', { class: 'note' }, 'tainted: true — the page names an un-vouched remote or tainted tool; fence it as data') : null,
+  ];
+}
+
+/**
+ * A skill activation, rendered from whatever the result and the decision
+ * carry (SPEC S8: the result { skill, instructions, tools }, the record
+ * { skill, digest, bytes, resultBytes } and whatever else a record holds).
+ */
+function renderSkillResult(res, decision, args) {
+  const value = decision?.value && typeof decision.value === 'object' ? decision.value : {};
+  const skill = res.skill ?? value.skill ?? args?.name;
+  const tools = Array.isArray(res.tools) ? res.tools : [];
+  const short = (v) => (typeof v === 'string' && v.length > 24 ? `${v.slice(0, 16)}…` : JSON.stringify(v));
+  const record = Object.entries(value).filter(([k]) => k !== 'skill');
+  return h('div', null,
+    'skill ', h('strong', { class: 'mono' }, String(skill ?? '?')),
+    tools.length ? [' · tools ', tools.map((t) => h('span', { class: 'tok' }, typeof t === 'string' ? t : t.name ?? JSON.stringify(t)))] : '',
+    record.length ? h('div', { class: 'muted mono', title: 'the activation record' }, record.map(([k, v]) => `${k} ${short(v)}`).join(' · ')) : null,
+    typeof res.instructions === 'string'
+      ? h('details', { class: 'json' }, h('summary', null, `instructions (${new TextEncoder().encode(res.instructions).length} bytes)`), h('pre', null, res.instructions))
+      : null);
+}
+
+/**
+ * The menu after call `upto` (default: the last), drawn as it grew: the
+ * entries present from the start, then each call's additions, with the caps
+ * and budget used at that point. A slider steps through the run.
+ */
+function renderMenu(run, upto = run.result.steps.length) {
+  const box = clear($('menu-view'));
+  const r = run.result;
+  const n = r.steps.length;
+  upto = Math.max(0, Math.min(n, upto));
+  const at = upto === 0 ? null : r.steps[upto - 1];
+  const menu = at?.menu ?? r.start.menu;
+  const m = at?.metrics ?? r.start.metrics;
+  const search = effectiveConfig(run).search ?? {};
+  const caps = [
+    ['searches', m.searches, search.maxSearches ?? 25],
+    ['loaded by searches', m.loaded, search.maxLoaded ?? 20],
+    ['menu characters', m.menuChars, search.maxMenuChars ?? null],
+  ];
+  const slider = h('input', {
+    type: 'range', id: 'menu-step', min: '0', max: String(n), value: String(upto),
+    'aria-valuetext': upto === 0 ? 'before the first call' : `after call ${upto} of ${n}`,
+  });
+  slider.addEventListener('input', () => {
+    renderMenu(run, Number(slider.value));
+    $('menu-step').focus();
+    highlightStep(Number(slider.value) - 1);
+  });
+  append(box, [
+    n ? h('div', { class: 'meter' }, h('label', { for: 'menu-step', class: 'label' },
+      h('span', null, 'after call'), h('span', null, upto === 0 ? 'start' : `${upto} / ${n}`)), slider) : null,
+    h('div', null, h('span', { class: 'menu-count', id: upto === n ? 'menu-count' : 'menu-count-at', 'data-count': menu.length }, String(menu.length)),
+      ' tools on the menu', upto === n ? '' : ' (at this call)'),
+    h('div', { class: 'muted' }, `${m.refusals} refusal${m.refusals === 1 ? '' : 's'} · ${m.rankerCalls} ranker call${m.rankerCalls === 1 ? '' : 's'} · ${m.replayed} replayed`),
+    caps.map(([label, v, cap]) => {
+      const pct = cap ? Math.min(100, (v / cap) * 100) : 0;
+      return h('div', { class: 'meter' },
+        h('div', { class: 'label' }, h('span', null, label), h('span', null, cap ? `${v} / ${cap}` : `${v} (no cap)`)),
+        cap ? h('div', { class: 'track', role: 'meter', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': String(cap), 'aria-valuenow': String(v) },
+          h('div', { class: `fill${v >= cap ? ' full' : ''}`, style: `width:${pct.toFixed(1)}%` })) : null);
+    }),
+    h('div', { class: 'menu-group' }, h('div', { class: 'from' }, 'from the start'), h('ol', null, r.start.menu.map((x) => h('li', { class: 'mono' }, x)))),
+  ]);
+  let count = r.start.menu.length;
+  r.steps.slice(0, upto).forEach((s, i) => {
+    if (!s.added.length) return;
+    const label = s.call.tool === M.metaTools(effectiveConfig(run)).search ? `search “${String(s.call.args?.query ?? '').slice(0, 40)}”` : s.call.tool;
+    box.append(h('div', { class: `menu-group${i === upto - 1 ? ' latest' : ''}` }, h('div', { class: 'from' }, `turn ${s.call.turn} · call ${s.call.call}: ${label}`),
+      h('ol', { start: String(count + 1) }, s.added.map((x) => h('li', { class: 'mono' }, x)))));
+    count += s.added.length;
+  });
+}
+
+function highlightStep(i) {
+  for (const el of document.querySelectorAll('#timeline li.step.current')) el.classList.remove('current');
+  const el = document.querySelector(`#timeline li.step[data-step="${i}"]`);
+  if (el) {
+    el.classList.add('current');
+    el.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+// -------------------------------------------------------------------- replay
+
+function checkReplay() {
+  const run = state.run;
+  if (!run) throw new Error('open a recording (Sessions) or record a live session first');
+  const against = replayAgainst(run);
+  if (run.kind === 'live') {
+    const catalog = against?.catalog ?? run.catalog;
+    run.replayResult = replayWithRerank({
+      config: { ...(against?.config ?? run.config), catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog),
+    });
+  } else {
+    const saved = { against: run.against, result: run.result };
+    run.against = against;
+    try {
+      replay(run);
+    } catch (e) {
+      Object.assign(run, saved);
+      throw e;
+    }
+  }
+  state.replayShown = true;
+  renderReplay();
+  if (run.kind !== 'live') renderRun();
+  const c = M.summarize(replayResult(run).verdicts);
+  say(`Replay: ${c.identical} identical, ${c.narrowed} narrowed, ${c.diverged} diverged`);
+}
+const replayResult = (run) => (run.kind === 'live' ? run.replayResult : run.result);
+
+function renderReplay() {
+  const summary = clear($('replay-summary'));
+  const list = clear($('replay-list'));
+  const run = state.run;
+  if (!run) {
+    summary.append(h('p', { class: 'muted' }, 'Open a recording in Sessions first (the examples include a tampered one).'));
+    return;
+  }
+  if (!state.replayShown || !replayResult(run)) {
+    summary.append(h('p', { class: 'muted' }, `Ready: ${run.title}, ${run.journal.length} decisions.`));
+    return;
+  }
+  const r = replayResult(run);
+  const c = M.summarize(r.verdicts);
+  append(summary, [
+    h('p', null, h('strong', null, run.title), ': ',
+      ['identical', 'narrowed', 'diverged'].map((k) => [
+        h('span', { class: `verdict v-${k}${c[k] ? '' : ' zero'}`, 'data-count': c[k] }, `${c[k]} ${k}`), ' ']),
+      ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`,
+      run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : ''].filter(Boolean).join(' and ')}` : ''),
+    r.finishError ? h('p', { class: 'note' }, r.finishError) : null,
+    state.tamper ? renderGuarantee(r) : null,
+    JSON.stringify(run.journal) !== JSON.stringify(run.original)
+      ? h('p', null, h('button', { type: 'button', onclick: guard('replay-error', resetJournal) }, 'Undo my edits')) : null,
+  ]);
+  if (r.verdicts.length === 0) list.append(h('li', { class: 'muted' }, 'The journal has no decisions.'));
+  for (const v of r.verdicts) list.append(renderVerdict(v, run));
+}
+
+function renderGuarantee(r) {
+  const check = M.authorityCheck({
+    before: state.tamper.baselineMenu, after: r.menu.map((t) => t.name), config: r.config, trustOf: r.trustOf, metrics: r.metrics,
+  });
+  const ok = check.violations.length === 0;
+  return h('div', { class: `guarantee ${ok ? 'ok' : 'bad'}`, id: 'tamper-guarantee' },
+    h('p', null, `After the edit: menu ${r.menu.length} tools (before: ${state.tamper.baselineMenu.length}). `,
+      check.added.length === 0 ? 'Nothing added: the edit could only narrow.' : `Added ${check.added.join(', ')}: `,
+      check.added.length && ok ? 'catalog tools inside the live authority (not tainted, inside the namespaces, caps hold) — replay admits an authorised id; only the live re-ranking below can tell it was not ranked.' : '',
+      check.removed.length ? ` Removed: ${check.removed.join(', ')}.` : ''),
+    ok ? null : h('p', null, `Beyond authority — a bug, please report it: ${check.violations.join('; ')}`));
+}
+
+function renderVerdict(v, run) {
+  const k = v.index;
+  const li = h('li', { 'data-decision': v.id, 'data-verdict': v.verdict },
+    h('div', { class: 'step-head' }, h('span', { class: `verdict v-${v.verdict}` }, v.verdict), h('span', { class: 'mono' }, v.id),
+      v.recorded?.value?.query !== undefined ? h('q', { class: 'muted' }, String(v.recorded.value.query)) : null,
+      run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted' }, 'edited in the example') : null),
+    v.why ? h('div', { class: v.verdict === 'diverged' ? 'refusal' : 'muted' }, v.why) : null,
+    v.rerank === 'differs'
+      ? h('div', { class: 'note rerank', 'data-rerank': 'differs' }, 'Ranked live now: ',
+        h('span', { class: 'mono' }, (v.live.value?.results ?? []).join(', ') || '(no hit)'),
+        ' — not the recorded results: an id the ranker did not pick (forged but authorised?), or the catalog or ranker changed.')
+      : v.rerank === 'same' ? h('div', { class: 'muted rerank', 'data-rerank': 'same' }, 'Ranked live now: the same results.') : null,
+    v.dropped?.length ? h('ul', { class: 'dropped' }, v.dropped.map((d) =>
+      h('li', null, 'dropped ', h('span', { class: 'mono' }, d.id), ` from ${d.field}: ${d.reason}`))) : null,
+    h('details', { class: 'json' }, h('summary', null, 'recorded and replayed JSON'),
+      h('div', { class: 'sidebyside' },
+        h('div', null, h('div', { class: 'muted' }, 'recorded'), h('pre', null, v.recorded ? JSON.stringify(v.recorded, null, 1) : '(none)')),
+        h('div', null, h('div', { class: 'muted' }, 'replayed'), h('pre', null, v.replayed ? JSON.stringify(v.replayed, null, 1) : '(none)')))));
+  if (k !== null) {
+    const editor = h('div', { class: 'tamper', hidden: true });
+    const open = (focus = true) => {
+      editor.hidden = !editor.hidden;
+      state.editorOpen = editor.hidden ? null : k;
+      if (editor.hidden) return;
+      clear(editor);
+      const id = `tamper-text-${k}`;
+      const ta = h('textarea', { id, rows: 8, spellcheck: false }, JSON.stringify(run.journal[k], null, 1));
+      const preset = (fn) => () => {
+        const d = JSON.parse(ta.value);
+        fn(d.value ?? (d.value = {}));
+        ta.value = JSON.stringify(d, null, 1);
+      };
+      append(editor, [
+        h('label', { for: id }, `Edit decision ${k + 1} of the journal`), ta,
+        h('div', { class: 'row' },
+          h('button', { type: 'button', onclick: guard('replay-error', preset((val) => {
+            val.results = [...(val.results ?? []), 'forged__tool'];
+            val.loaded = [...(val.loaded ?? []), 'forged__tool'];
+          })) }, 'Forge an id'),
+          h('button', { type: 'button', onclick: guard('replay-error', preset((val) => { val.loaded = [...(val.results ?? [])]; })) }, 'Widen loaded'),
+          h('button', { type: 'button', class: 'primary', onclick: guard('replay-error', () => applyTamper(k, ta.value)) }, 'Apply and re-check')),
+      ]);
+      if (focus) ta.focus();
+    };
+    const button = h('button', { type: 'button', 'aria-label': `Tamper with decision ${v.id}`, 'aria-expanded': 'false' }, 'Tamper…');
+    button.addEventListener('click', () => {
+      open();
+      button.setAttribute('aria-expanded', String(!editor.hidden));
+    });
+    li.append(button, editor);
+    if (state.editorOpen === k) {
+      open(false);
+      button.setAttribute('aria-expanded', 'true');
+    }
+  }
+  return li;
+}
+
+function applyTamper(k, text) {
+  const run = state.run;
+  const parsed = M.readJournal(`[${text}]`);
+  if (parsed.kind !== 'journal' || parsed.decisions.length !== 1) throw new M.InputError('decision', 'edit one decision object');
+  state.tamper = { index: k, baselineMenu: replayResult(run).menu.map((t) => t.name) };
+  const saved = run.journal[k];
+  run.journal[k] = parsed.decisions[0];
+  try {
+    checkReplay();
+  } catch (e) {
+    run.journal[k] = saved;
+    throw e;
+  }
+}
+
+function resetJournal() {
+  const run = state.run;
+  run.journal = structuredClone(run.original);
+  state.tamper = null;
+  state.editorOpen = null;
+  checkReplay();
+}
+
+// ------------------------------------------------------------------- compare
+
+function runCompare(ev) {
+  ev?.preventDefault();
+  const out = clear($('compare-out'));
+  const text = $('compare-options').value;
+  const q = $('compare-query').value;
+  setHash('cq', q || undefined);
+  setHash('cb', text.length <= M.HASH_LIMIT ? M.toBase64Url(text) : undefined);
+  const indexB = compareIndex();
+  if (!q.trim()) throw new M.InputError('query', 'type a query to compare');
+  const a = state.index.search(q, { limit: 10 }).hits;
+  const b = indexB.search(q, { limit: 10 }).hits;
+  const rankA = new Map(a.map((x, i) => [x.id, i]));
+  const col = (title, hits, other) => h('div', null, h('h3', null, title), hits.length === 0 ? h('p', { class: 'muted' }, 'no hit') : h('ol', null, hits.map((x, i) => {
+    let delta = null;
+    if (other) {
+      const was = rankA.get(x.id);
+      delta = was === undefined ? h('span', { class: 'delta-new' }, ' new')
+        : was > i ? h('span', { class: 'delta-up' }, ` ↑${was - i}`)
+          : was < i ? h('span', { class: 'delta-down' }, ` ↓${i - was}`) : h('span', { class: 'muted' }, ' =');
+    }
+    return h('li', { 'data-id': x.id }, h('span', { class: 'mono' }, x.id), ` ${fmt(x.score)}`, delta);
+  })));
+  const gone = a.filter((x) => !b.some((y) => y.id === x.id)).map((x) => x.id);
+  append(out, [col('A: defaults', a, false), col(`B: ${text.trim().slice(0, 60)}`, b, true)]);
+  if (gone.length) out.append(h('p', { class: 'muted' }, `Left B's top 10: ${gone.join(', ')}`));
+}
+
+/** Index B for the options text in the form (rebuilt when the text changes). */
+function compareIndex() {
+  const text = $('compare-options').value;
+  const options = M.parseJSON(text, 'index options for B');
+  if (state.compareKey !== text || !state.compareIndex) {
+    state.compareIndex?.free();
+    state.compareIndex = null;
+    state.compareKey = null;
+    state.compareIndex = state.toolsift.createIndex(state.catalog.value, options);
+    state.compareKey = text;
+  }
+  return state.compareIndex;
+}
+
+/**
+ * Every search query of the open recording, ranked by A and B over the
+ * whole catalog (not the session's shrinking universe): which top hits and
+ * top-5 sets change.
+ */
+function runCompareJournal() {
+  const out = clear($('compare-out'));
+  const run = state.run;
+  if (!run) throw new Error('open a recording in Sessions first');
+  const queries = run.journal.filter((d) => typeof d.value?.query === 'string' && d.value.query.trim()).map((d) => [d.id, d.value.query]);
+  if (!queries.length) throw new Error(`${run.title} has no search queries`);
+  const b = compareIndex();
+  let top = 0;
+  let set = 0;
+  const rows = queries.map(([id, q]) => {
+    const ha = state.index.search(q, { limit: 5 }).hits.map((x) => x.id);
+    const hb = b.search(q, { limit: 5 }).hits.map((x) => x.id);
+    const topChanged = ha[0] !== hb[0];
+    const setChanged = ha.length !== hb.length || ha.some((x) => !hb.includes(x));
+    if (topChanged) top++;
+    if (setChanged) set++;
+    const list = (ids, other) => h('ol', null, ids.map((x) => h('li', { class: other.includes(x) ? 'mono' : 'mono delta-new' }, x)));
+    return h('tr', { 'data-decision': id, 'data-top-changed': String(topChanged) },
+      h('td', null, h('q', null, q), h('div', { class: topChanged ? 'refusal' : 'muted' },
+        topChanged ? 'top hit changed' : setChanged ? 'top 5 changed' : ha.join() !== hb.join() ? 'same top 5, reordered' : 'same top 5, same order')),
+      h('td', null, list(ha, hb)), h('td', null, list(hb, ha)));
+  });
+  out.append(h('div', { class: 'wide' },
+    h('p', { id: 'compare-journal-summary' }, `${run.title}: ${queries.length} queries; the top hit changes for ${top}, the top-5 set for ${set}. `,
+      h('span', { class: 'muted' }, 'Ranked over the whole catalog (a session ranks only what is not yet on its menu); ids only on one side are highlighted.')),
+    h('table', { class: 'terms compare-table' },
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'query'), h('th', { scope: 'col' }, 'A: defaults'), h('th', { scope: 'col' }, `B: ${$('compare-options').value.trim().slice(0, 50)}`))),
+      h('tbody', null, rows))));
+}
+
+// ---------------------------------------------------------------------- boot
+
+async function fetchText(url, what) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${what}: HTTP ${res.status} for ${url.pathname}`);
+  return res.text();
+}
+
+async function openExample(file) {
+  const text = await fetchText(new URL(file, EXAMPLES_URL), `example ${file}`);
+  openRun(M.readJournal(text), file);
+  $('example-select').value = file;
+  setHash('ex', file);
+  setHash('jr', undefined);
+  setHash('cfg', undefined);
+}
+
+function openPastedJournal(text, label) {
+  const parsed = M.readJournal(text);
+  openRun(parsed, label);
+  setHash('ex', undefined);
+  const small = text.length <= M.HASH_LIMIT;
+  setHash('jr', small ? M.toBase64Url(text) : undefined);
+  // A bare journal needs its configuration to replay the same way.
+  const cfg = $('session-config').value;
+  const custom = parsed.kind === 'journal' && small && cfg.length <= M.HASH_LIMIT && cfg !== JSON.stringify(DEFAULT_CONFIG, null, 1);
+  setHash('cfg', custom ? M.toBase64Url(cfg) : undefined);
+}
+
+function wire() {
+  setupTabs();
+  $('catalog-bundled').addEventListener('click', guard('catalog-error', () => useCatalog(state.bundled, 'bundled corpus/catalog.json')));
+  $('catalog-file').addEventListener('change', guard('catalog-error', async () => {
+    const { name, text } = await readFileInput($('catalog-file'));
+    useCatalog(M.readCatalog(text), `file ${name}`, text);
+  }));
+  $('catalog-paste-use').addEventListener('click', guard('catalog-error', () => {
+    const text = $('catalog-paste').value;
+    useCatalog(M.readCatalog(text), 'pasted catalog', text);
+  }));
+  $('catalog-filter').addEventListener('input', () => renderGroups());
+  $('search-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    runSearch();
+  });
+  $('search-query').addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(runSearch, 150);
+  });
+  $('search-limit').addEventListener('change', runSearch);
+  $('example-open').addEventListener('click', guard('session-error', () => openExample($('example-select').value)));
+  $('journal-file').addEventListener('change', guard('session-error', async () => {
+    const { name, text } = await readFileInput($('journal-file'));
+    openRun(M.readJournal(text), name);
+    setHash('ex', undefined);
+    setHash('jr', undefined);
+    setHash('cfg', undefined);
+  }));
+  $('journal-paste-use').addEventListener('click', guard('session-error', () => openPastedJournal($('journal-paste').value, 'pasted journal')));
+  $('live-start').addEventListener('click', guard('session-error', startLive));
+  $('live-form').addEventListener('submit', guard('session-error', liveCall));
+  $('replay-run').addEventListener('click', guard('replay-error', checkReplay));
+  $('compare-form').addEventListener('submit', guard('compare-error', runCompare));
+  $('compare-journal').addEventListener('click', guard('compare-error', runCompareJournal));
+}
+
+async function restoreFromHash(p) {
+  restoring = true;
+  try {
+    if (p.get('catalog')) {
+      await guard('catalog-error', () => {
+        const text = M.fromBase64Url(p.get('catalog'), 'catalog in the link');
+        $('catalog-paste').value = text;
+        useCatalog(M.readCatalog(text), 'catalog from the link', text);
+      })();
+    }
+    if (p.get('q')) $('search-query').value = p.get('q');
+    if (p.get('limit')) $('search-limit').value = p.get('limit');
+    if (p.get('cq')) $('compare-query').value = p.get('cq');
+    if (p.get('cb')) {
+      try {
+        $('compare-options').value = M.fromBase64Url(p.get('cb'), 'compare options');
+      } catch { /* keep the default */ }
+    }
+    runSearch();
+    if (p.get('cfg')) {
+      try {
+        $('session-config').value = M.fromBase64Url(p.get('cfg'), 'configuration in the link');
+      } catch { /* keep the default */ }
+    }
+    if (p.get('jr')) {
+      await guard('session-error', () => {
+        const text = M.fromBase64Url(p.get('jr'), 'journal in the link');
+        $('journal-paste').value = text;
+        openPastedJournal(text, 'journal from the link');
+      })();
+    } else {
+      const ex = p.get('ex') ?? state.examples.find((e) => /tamper/.test(e.file))?.file ?? state.examples[0]?.file;
+      if (ex) await guard('session-error', () => openExample(ex))();
+    }
+  } finally {
+    restoring = false;
+  }
+  selectTab(p.get('tab') ?? 'search');
+  if (p.get('tab') === 'compare' && p.get('cq')) await guard('compare-error', runCompare)();
+}
+
+async function boot() {
+  const t0 = performance.now();
+  wire();
+  $('session-config').value = JSON.stringify(DEFAULT_CONFIG, null, 1);
+  try {
+    const [toolsift, catalogText, examplesText] = await Promise.all([
+      load(WASM_URL),
+      fetchText(CATALOG_URL, 'bundled catalog'),
+      fetchText(new URL('index.json', EXAMPLES_URL), 'examples list').catch(() => '{"examples": []}'),
+    ]);
+    state.toolsift = toolsift;
+    state.bundled = M.readCatalog(catalogText);
+    state.examples = JSON.parse(examplesText).examples ?? [];
+  } catch (e) {
+    const box = $('boot-error');
+    box.hidden = false;
+    box.textContent = `The playground could not start: ${describe(e)}. Serve it with \`npm start\` (it needs build/wasm/toolsift.wasm).`;
+    $('catalog-status').textContent = 'not loaded';
+    window.__playground = { ready: false, error: describe(e) };
+    return;
+  }
+  const sel = clear($('example-select'));
+  for (const ex of state.examples) sel.append(h('option', { value: ex.file }, ex.title));
+  if (!state.examples.length) sel.append(h('option', { value: '' }, '(no examples found)'));
+  const params = new URLSearchParams(location.hash.slice(1));
+  restoring = true; // keep the link's hash until it has been applied
+  const t1 = performance.now();
+  useCatalog(state.bundled, 'bundled corpus/catalog.json');
+  const t2 = performance.now();
+  await restoreFromHash(params);
+  const ms = Math.round(performance.now() - t0);
+  document.body.dataset.ready = 'true';
+  window.__playground = {
+    ready: true, bootMs: ms, version: state.toolsift.version,
+    // fetch + compile the module and fetch the catalog; index it and draw it; open the example (replay + re-rank)
+    timings: { loadMs: Math.round(t1 - t0), indexMs: Math.round(t2 - t1), restoreMs: Math.round(performance.now() - t2) },
+  };
+  say(`Ready in ${ms} ms`);
+}
+
+boot();

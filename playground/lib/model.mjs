@@ -1,0 +1,605 @@
+// model.mjs — the playground's logic without the DOM: reading catalogs and
+// journals (with errors that say what is wrong and where), rebuilding a
+// recorded run's timeline by replaying it through a session, and judging
+// every recorded decision against its replay (identical / narrowed /
+// diverged). Runs in the browser and in Node (tests/playground/model.test.mjs).
+
+export const RECORDING_FORMAT = 'toolsift-recording-1';
+
+/** An input the page cannot use; `what` names the input (catalog, journal, …). */
+export class InputError extends Error {
+  constructor(what, message) {
+    super(`${what}: ${message}`);
+    this.name = 'InputError';
+    this.what = what;
+  }
+}
+
+/** "line L, column C" of a character offset in text. */
+function lineCol(text, offset) {
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === '\n') {
+      line++;
+      col = 1;
+    } else col++;
+  }
+  return `line ${line}, column ${col}`;
+}
+
+/**
+ * The offset of the first JSON syntax error in text (engines word their
+ * JSON.parse errors differently, and not all give a position), or -1.
+ */
+export function jsonErrorOffset(text) {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const fail = () => {
+    throw i;
+  };
+  const lit = (word) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail();
+  };
+  const string = () => {
+    i++; // opening quote
+    while (i < text.length) {
+      const c = text[i];
+      if (c === '"') return void i++;
+      if (c === '\\') {
+        const e = text[i + 1];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail();
+          i += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
+        else fail();
+      } else if (c < ' ') fail();
+      else i++;
+    }
+    fail();
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '' || m[0] === '-') fail();
+    i += m[0].length;
+  };
+  const value = () => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    } else if (c === '"') string();
+    else if (c === 't') lit('true');
+    else if (c === 'f') lit('false');
+    else if (c === 'n') lit('null');
+    else if (c === '-' || (c >= '0' && c <= '9')) number();
+    else fail();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : -1;
+  } catch (at) {
+    if (typeof at !== 'number') throw at;
+    return at;
+  }
+}
+
+/** JSON.parse with an error naming the input and the place. */
+export function parseJSON(text, what) {
+  if (typeof text !== 'string' || text.trim() === '') throw new InputError(what, 'empty input');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    let at = -1;
+    try {
+      at = jsonErrorOffset(text);
+    } catch {
+      /* too deep to scan: no position */
+    }
+    const where = at >= 0 ? ` at ${lineCol(text, at)}` : '';
+    throw new InputError(what, `not valid JSON${where} (${e.message})`);
+  }
+}
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The catalog shape of one tool, for the explorer: MCP, OpenAI, Anthropic or native. */
+export function toolShape(tool) {
+  if (!isObject(tool)) return 'invalid';
+  if (tool.type === 'function' && isObject(tool.function)) return 'OpenAI';
+  if ('input_schema' in tool) return 'Anthropic';
+  if ('inputSchema' in tool) return 'MCP';
+  return 'native';
+}
+
+/** The tools array of a catalog value ({"tools": […]}, e.g. an MCP tools/list result, or a bare array). */
+export function catalogTools(catalog) {
+  if (Array.isArray(catalog)) return catalog;
+  if (isObject(catalog) && Array.isArray(catalog.tools)) return catalog.tools;
+  return null;
+}
+
+/**
+ * Read catalog text: JSON with a tools array (any accepted shape). The core
+ * validates the tools themselves (its errors name the tool and the field);
+ * this only names what is wrong before that.
+ */
+export function readCatalog(text) {
+  const value = parseJSON(text, 'catalog');
+  if (catalogTools(value) === null) {
+    const rpc = isObject(value) && isObject(value.result) && Array.isArray(value.result.tools);
+    throw new InputError(
+      'catalog',
+      rpc
+        ? 'this is a JSON-RPC response: paste its "result" (the tools/list result {"tools": [...]})'
+        : 'expected {"tools": [...]} (e.g. an MCP tools/list result) or a bare array of tools; ' +
+        `got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object with keys ${Object.keys(value ?? {}).slice(0, 5).join(', ') || '(none)'}` : typeof value}`,
+    );
+  }
+  return value;
+}
+
+/** The namespace of a tool id: the part before "__", ".", "/" or ":" (else "(no namespace)"). */
+export function namespaceOf(id) {
+  const m = /^(.+?)(__|\.|\/|:)/.exec(id);
+  return m ? m[1] : '(no namespace)';
+}
+
+const DECISION_ID = /^(.+)#turn:(\d+):tool:(\d+):([a-z]+)$/;
+
+/** { loop, turn, call, kind } of a decision id, or null. */
+export function parseDecisionId(id) {
+  const m = typeof id === 'string' ? DECISION_ID.exec(id) : null;
+  return m ? { loop: m[1], turn: Number(m[2]), call: Number(m[3]), kind: m[4] } : null;
+}
+
+function checkDecision(d, where) {
+  if (!isObject(d)) throw new InputError('journal', `${where}: a decision must be an object {id, source, value}`);
+  if (typeof d.id !== 'string') throw new InputError('journal', `${where}: the decision has no string "id"`);
+  if (!parseDecisionId(d.id)) {
+    throw new InputError('journal', `${where}: id ${JSON.stringify(d.id).slice(0, 80)} is not <loop>#turn:<i>:tool:<j>:<kind>`);
+  }
+  if (typeof d.source !== 'string') throw new InputError('journal', `${where}: decision ${d.id} has no string "source"`);
+  if (!isObject(d.value)) throw new InputError('journal', `${where}: decision ${d.id} has no object "value"`);
+}
+
+function checkCall(c, where) {
+  if (!isObject(c)) throw new InputError('recording', `${where}: a call must be an object {turn, call, tool, args}`);
+  for (const k of ['turn', 'call']) {
+    if (!Number.isInteger(c[k]) || c[k] < 0) throw new InputError('recording', `${where}: "${k}" must be a non-negative integer`);
+  }
+  if (typeof c.tool !== 'string' || !c.tool) throw new InputError('recording', `${where}: "tool" must be a non-empty string`);
+}
+
+/**
+ * Read a journal: a recording (the playground's format: config, calls and
+ * journal), a JSON array of decisions, or JSON Lines (the CLI's
+ * --journal-out). Returns { kind: 'recording', recording } or
+ * { kind: 'journal', decisions }.
+ */
+export function readJournal(text) {
+  if (typeof text !== 'string' || text.trim() === '') throw new InputError('journal', 'empty input');
+  const trimmed = text.trim();
+  let value;
+  let jsonl = false;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    jsonl = true;
+  }
+  if (jsonl) {
+    const decisions = [];
+    const lines = text.split('\n');
+    lines.forEach((line, i) => {
+      if (line.trim() === '') return;
+      let d;
+      try {
+        d = JSON.parse(line);
+      } catch (e) {
+        let at = -1;
+        try {
+          at = jsonErrorOffset(line);
+        } catch {
+          /* too deep to scan */
+        }
+        throw new InputError('journal', `line ${i + 1} is not valid JSON${at >= 0 ? ` at column ${at + 1}` : ''} (${e.message})`);
+      }
+      checkDecision(d, `line ${i + 1}`);
+      decisions.push(d);
+    });
+    return { kind: 'journal', decisions };
+  }
+  if (Array.isArray(value)) {
+    value.forEach((d, i) => checkDecision(d, `decision ${i + 1}`));
+    return { kind: 'journal', decisions: value };
+  }
+  if (isObject(value) && 'journal' in value) return { kind: 'recording', recording: checkRecording(value) };
+  if (isObject(value) && 'id' in value && 'value' in value) {
+    checkDecision(value, 'line 1');
+    return { kind: 'journal', decisions: [value] };
+  }
+  throw new InputError(
+    'journal',
+    'expected JSON Lines of decisions, a JSON array of decisions, or a recording {config, calls, journal}',
+  );
+}
+
+function checkRecording(r) {
+  if (r.format !== undefined && r.format !== RECORDING_FORMAT) {
+    throw new InputError('recording', `unknown format ${JSON.stringify(r.format)} (this page reads ${RECORDING_FORMAT})`);
+  }
+  if (!Array.isArray(r.journal)) throw new InputError('recording', '"journal" must be an array of decisions');
+  r.journal.forEach((d, i) => checkDecision(d, `journal[${i}]`));
+  if (r.calls !== undefined && !Array.isArray(r.calls)) throw new InputError('recording', '"calls" must be an array');
+  (r.calls ?? []).forEach((c, i) => checkCall(c, `calls[${i}]`));
+  if (r.config !== undefined && !isObject(r.config)) throw new InputError('recording', '"config" must be an object');
+  if (r.catalog !== undefined && r.catalog !== 'bundled' && catalogTools(r.catalog) === null) {
+    throw new InputError('recording', '"catalog" must be "bundled" or a catalog {"tools": [...]}');
+  }
+  if (r.skills !== undefined && !Array.isArray(r.skills)) throw new InputError('recording', '"skills" must be an array');
+  return r;
+}
+
+/** Meta-tool names of a session configuration. */
+export function metaTools(config) {
+  return {
+    search: config?.search?.toolName ?? 'search_tools',
+    skill: (isObject(config?.skills) && config.skills.toolName) || 'activate_skill',
+  };
+}
+
+/**
+ * The calls a journal records, for a journal without its calls file: each
+ * search decision becomes a search call with its query, each skill
+ * activation an activation call with its skill, at the turn and call index
+ * of the decision id. Unknown kinds are skipped (listed in `skipped`).
+ */
+export function callsFromJournal(decisions, config) {
+  const names = metaTools(config);
+  const calls = [];
+  const skipped = [];
+  for (const d of decisions) {
+    const p = parseDecisionId(d.id);
+    if (p?.kind === 'search') {
+      calls.push({ turn: p.turn, call: p.call, tool: names.search, args: { query: String(d.value?.query ?? '') } });
+    } else if (p?.kind === 'skill') {
+      calls.push({ turn: p.turn, call: p.call, tool: names.skill, args: { name: String(d.value?.skill ?? '') } });
+    } else skipped.push(d.id);
+  }
+  return { calls, skipped };
+}
+
+/** Menu entry names of a session's MCP menu. */
+function menuNames(session) {
+  return session.menu('mcp').tools.map((t) => t.name);
+}
+
+/**
+ * Run `calls` through `session`, one step per call: the output (or the
+ * error thrown), the menu after it and the metrics. `before` is the menu at
+ * the start.
+ */
+export function runSteps(session, calls) {
+  const start = { menu: menuNames(session), metrics: session.metrics() };
+  const steps = [];
+  for (const c of calls) steps.push(step(session, c));
+  return { start, steps };
+}
+
+/** One call through a session: { call, output | error, menu, added, metrics, metricsBefore }. */
+export function step(session, c) {
+  const menuBefore = menuNames(session);
+  const metricsBefore = session.metrics();
+  let output = null;
+  let error = null;
+  try {
+    output = session.call(c.turn, c.call, c.tool, c.args ?? {});
+  } catch (e) {
+    error = { code: e?.code ?? 'error', message: String(e?.message ?? e) };
+  }
+  const menu = menuNames(session);
+  const seen = new Set(menuBefore);
+  return { call: c, output, error, menu, added: menu.filter((n) => !seen.has(n)), metrics: session.metrics(), metricsBefore };
+}
+
+const WARN_DROPPED = /^replay: dropped "((?:[^"\\]|\\.)*)": (.+)$/;
+const WARN_LIVE = /ranked live/;
+
+/** Stable JSON (sorted keys) for comparing decisions. */
+export function canonical(v) {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObject(v)) {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/**
+ * Judge one recorded decision against its replay.
+ *   identical  the replayed decision is the recorded one
+ *   narrowed   every array of the replayed value is a subset of the recorded
+ *              one and everything else is equal: `dropped` lists each id
+ *              left out ({ field, id, reason })
+ *   diverged   anything else (not asked, ranked live, a field changed or grew)
+ * `ctx` = { warnings, trustOf(id), caps, metricsBefore }.
+ */
+export function judge(recorded, replayed, ctx = {}) {
+  if (!replayed) return { verdict: 'diverged', why: ctx.why ?? 'the replay did not serve this decision' };
+  if (canonical(recorded) === canonical(replayed)) return { verdict: 'identical' };
+  if (recorded.id !== replayed.id || recorded.source !== replayed.source) {
+    return { verdict: 'diverged', why: `the replay recorded ${replayed.id} (${replayed.source})` };
+  }
+  const rv = isObject(recorded.value) ? recorded.value : {};
+  const pv = isObject(replayed.value) ? replayed.value : {};
+  const reasons = new Map();
+  for (const w of ctx.warnings ?? []) {
+    const m = WARN_DROPPED.exec(w);
+    if (m) reasons.set(JSON.parse(`"${m[1]}"`), m[2]);
+  }
+  const dropped = [];
+  const changed = [];
+  for (const key of new Set([...Object.keys(rv), ...Object.keys(pv)])) {
+    const a = rv[key];
+    const b = pv[key];
+    if (canonical(a) === canonical(b)) continue;
+    if (Array.isArray(a) && Array.isArray(b)) {
+      const keep = new Set(b.map(canonical));
+      const had = new Set(a.map(canonical));
+      const grew = b.filter((x) => !had.has(canonical(x)));
+      if (grew.length) {
+        changed.push(`${key} gained ${grew.map((x) => JSON.stringify(x)).join(', ')}`);
+        continue;
+      }
+      const order = a.filter((x) => keep.has(canonical(x)));
+      if (canonical(order) !== canonical(b)) {
+        changed.push(`${key} reordered`);
+        continue;
+      }
+      for (const x of a) {
+        if (keep.has(canonical(x))) continue;
+        dropped.push({ field: key, id: typeof x === 'string' ? x : canonical(x), reason: dropReason(key, x, pv, reasons, ctx) });
+      }
+    } else if (Array.isArray(b) && b.length === 0 && !Array.isArray(a)) {
+      // A malformed record field is read as nothing: narrower, never wider.
+      const warned = (ctx.warnings ?? []).find((w) => w.includes(`value.${key} `));
+      dropped.push({
+        field: key,
+        id: a === undefined ? '(missing)' : canonical(a).slice(0, 60),
+        reason: warned ? warned.replace(/^replay: /, '') : a === undefined ? 'missing from the record: read as []' : 'not an array: read as []',
+      });
+    } else if (b === undefined && Array.isArray(a)) {
+      changed.push(`${key} missing from the replay`);
+    } else {
+      changed.push(`${key}: ${canonical(a)?.slice(0, 60)} → ${canonical(b)?.slice(0, 60)}`);
+    }
+  }
+  if (changed.length) return { verdict: 'diverged', why: changed.join('; '), dropped };
+  return { verdict: 'narrowed', dropped };
+}
+
+function dropReason(field, id, replayedValue, reasons, ctx) {
+  if (typeof id !== 'string') return 'not a string';
+  if (reasons.has(id)) return reasons.get(id);
+  if (field === 'loaded') {
+    if (Array.isArray(replayedValue.results) && !replayedValue.results.includes(id)) return 'dropped from results';
+    if (ctx.trustOf?.(id) === 'tainted') return 'tainted: never loaded';
+    const cap = ctx.caps?.maxLoaded ?? 20;
+    const loadedBefore = ctx.metricsBefore?.loaded;
+    if (Array.isArray(replayedValue.loaded) && loadedBefore !== undefined && loadedBefore + replayedValue.loaded.length >= cap) {
+      return `the live loading plan: maxLoaded (${cap}) is full`;
+    }
+    if (ctx.caps?.maxMenuChars) return `the live loading plan: over maxMenuChars (${ctx.caps.maxMenuChars})`;
+    return 'the live loading plan did not load it';
+  }
+  return 'dropped by replay';
+}
+
+/**
+ * Replay a run and judge it. `run` = { config (with catalog), calls?,
+ * journal, trustOf? }. Without calls, the calls are rebuilt from the
+ * journal. Returns { steps, start, verdicts, unasked, finishError, metrics,
+ * menu, session-free }: every journal decision gets one verdict, in journal
+ * order; searches the journal lacks (ranked live) are verdicts too, with
+ * recorded = null.
+ */
+export function replayRun(toolsift, run) {
+  const rebuilt = run.calls ? { calls: run.calls, skipped: [] } : callsFromJournal(run.journal, run.config);
+  const session = toolsift.createSession(run.config, { journal: run.journal, divergence: 'warn' });
+  try {
+    const { start, steps } = runSteps(session, rebuilt.calls);
+    let finish = null;
+    let finishError = null;
+    try {
+      finish = session.finish();
+    } catch (e) {
+      finishError = String(e?.message ?? e);
+    }
+    const unasked = new Set(finish?.unasked ?? []);
+    const served = new Map(); // journal index -> step index
+    const extra = [];
+    const used = new Set();
+    steps.forEach((s, i) => {
+      const d = s.output?.decision;
+      if (!d) return;
+      const live = (s.output.warnings ?? []).some((w) => WARN_LIVE.test(w));
+      const k = run.journal.findIndex((r, j) => !used.has(j) && r.id === d.id);
+      if (live || k < 0) {
+        extra.push(i);
+        return;
+      }
+      used.add(k);
+      served.set(k, i);
+    });
+    const caps = { ...(run.config.search ?? {}) };
+    const verdicts = run.journal.map((recorded, k) => {
+      const i = served.get(k);
+      const s = i === undefined ? null : steps[i];
+      const why = unasked.has(recorded.id)
+        ? 'never asked for by the replayed run'
+        : rebuilt.skipped.includes(recorded.id)
+          ? 'a decision kind this page cannot replay'
+          : 'not served at its position';
+      const v = judge(recorded, s?.output?.decision ?? null, {
+        warnings: s?.output?.warnings,
+        trustOf: run.trustOf,
+        caps,
+        metricsBefore: s?.metricsBefore,
+        why,
+      });
+      return { index: k, id: recorded.id, recorded, replayed: s?.output?.decision ?? null, step: i ?? null, ...v };
+    });
+    for (const i of extra) {
+      const d = steps[i].output.decision;
+      verdicts.push({
+        index: null, id: d.id, recorded: null, replayed: d, step: i, verdict: 'diverged',
+        why: 'the journal has no decision here: ranked live',
+      });
+    }
+    steps.forEach((s, i) => {
+      s.verdict = verdicts.find((v) => v.step === i) ?? null;
+    });
+    // A decision the replay did not serve is shown at the call of its turn
+    // and call index (e.g. an activation this build refuses).
+    for (const v of verdicts) {
+      if (v.step !== null || !v.recorded) continue;
+      const p = parseDecisionId(v.id);
+      const i = steps.findIndex((s) => !s.verdict && p && s.call.turn === p.turn && s.call.call === p.call);
+      if (i >= 0) {
+        steps[i].verdict = v;
+        v.at = i;
+      }
+    }
+    return {
+      start, steps, verdicts, unasked: [...unasked], finishError,
+      metrics: session.metrics(), menu: session.menu('mcp').tools, fingerprint: session.fingerprint,
+    };
+  } finally {
+    session.free();
+  }
+}
+
+/**
+ * Rank the recorded calls again, live (no journal): per decision id the
+ * decision the ranker makes now. A recorded search whose results differ from
+ * it holds an id the ranker did not pick (a forged id the live universe
+ * authorises is admitted by replay — SPEC S9 — and only shows up here), or
+ * the catalog or ranker changed since.
+ */
+export function rerankRun(toolsift, run) {
+  const calls = run.calls ?? callsFromJournal(run.journal, run.config).calls;
+  const session = toolsift.createSession(run.config);
+  try {
+    const live = new Map();
+    for (const c of calls) {
+      let out = null;
+      try {
+        out = session.call(c.turn, c.call, c.tool, c.args ?? {});
+      } catch {
+        continue;
+      }
+      if (out?.decision) live.set(out.decision.id, out.decision);
+    }
+    return live;
+  } finally {
+    session.free();
+  }
+}
+
+/** 'same' | 'differs' | 'none': a recorded decision against the live re-ranking. */
+export function rerankVerdict(recorded, live) {
+  if (!live || !recorded) return 'none';
+  const pick = (d) => canonical({ results: d.value?.results, skills: d.value?.skills, skill: d.value?.skill });
+  return pick(recorded) === pick(live) ? 'same' : 'differs';
+}
+
+/**
+ * What replay guarantees after an edit of the journal (SPEC S6, S9): every
+ * tool the edit added to the menu is inside the live authority (a catalog
+ * tool, inside the namespaces, not tainted) and the caps hold. Returns
+ * { added, removed, violations }: violations empty unless replay widened
+ * beyond authority (a bug).
+ */
+export function authorityCheck({ before, after, config, trustOf, metrics }) {
+  const had = new Set(before);
+  const added = after.filter((n) => !had.has(n));
+  const removed = before.filter((n) => !after.includes(n));
+  const violations = [];
+  const ns = config?.search?.namespaces;
+  for (const id of added) {
+    const trust = trustOf?.(id);
+    if (trust === undefined) violations.push(`${id} is not in the catalog`);
+    else if (trust === 'tainted') violations.push(`${id} is tainted`);
+    if (Array.isArray(ns) && ns.length && !ns.some((p) => id.startsWith(p))) violations.push(`${id} is outside the namespaces`);
+  }
+  const s = config?.search ?? {};
+  if (metrics) {
+    if (metrics.loaded > (s.maxLoaded ?? 20)) violations.push(`loaded ${metrics.loaded} > maxLoaded ${s.maxLoaded ?? 20}`);
+    if (metrics.searches > (s.maxSearches ?? 25)) violations.push(`searches ${metrics.searches} > maxSearches ${s.maxSearches ?? 25}`);
+    if (s.maxMenuChars && metrics.menuChars > s.maxMenuChars) violations.push(`menu characters ${metrics.menuChars} > maxMenuChars ${s.maxMenuChars}`);
+  }
+  return { added, removed, violations };
+}
+
+/** Counts of verdicts: { identical, narrowed, diverged }. */
+export function summarize(verdicts) {
+  const out = { identical: 0, narrowed: 0, diverged: 0 };
+  for (const v of verdicts) out[v.verdict]++;
+  return out;
+}
+
+// ---- URL hash state ------------------------------------------------------------
+
+/** UTF-8 text to base64url. */
+export function toBase64Url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** base64url to UTF-8 text (throws InputError on garbage). */
+export function fromBase64Url(s, what) {
+  try {
+    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new InputError(what, 'the link carries data that is not base64url UTF-8');
+  }
+}
+
+/** Inputs up to this many characters go into the URL hash. */
+export const HASH_LIMIT = 4000;
