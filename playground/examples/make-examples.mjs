@@ -140,29 +140,12 @@ recordings.push({
   },
 });
 
-// ---- skills: only when the binding implements SPEC S8 ------------------------
-const SKILLS = [
-  {
-    id: 'incident-response',
-    description: 'Run an incident: page the on-call, open a status page incident and keep a timeline.',
-    tags: ['ops', 'incident'],
-    aliases: ['handle an outage'],
-    tools: ['pagerduty__create_incident', 'statuspage__create_incident', 'slack__send_message'],
-    instructions:
-      'When an outage is reported: 1. page the on-call engineer; 2. open a status page incident with the ' +
-      'affected components; 3. post updates to the incident channel every 30 minutes until resolved.',
-  },
-  {
-    id: 'release-notes',
-    description: 'Draft release notes from merged pull requests and publish them.',
-    tags: ['docs', 'release'],
-    aliases: ['write a changelog'],
-    tools: ['github__list_pull_requests', 'github__create_release'],
-    instructions:
-      'List the pull requests merged since the last tag, group them by label (features, fixes, chores) and ' +
-      'publish a release whose body is the grouped list.',
-  },
-];
+// ---- skills: the bundled catalog's own skills (SPEC S8) ----------------------
+// corpus/catalog.json carries skills (corpus/tools/parts/skills.cjs), so the
+// recording uses the bundled catalog as it is: discovery through search, two
+// activations whose tools join the menu, an unknown skill, and both recorded
+// refusals (tainted and oversized instructions).
+const SKILLS = null;
 const skillsConfig = {
   loop: 'oncall',
   tools: [REPLY],
@@ -170,17 +153,19 @@ const skillsConfig = {
   skills: { catalog: 'registry', discovery: 'both', maxActive: 2 },
 };
 const skillsCalls = [
-  search(0, 0, 'handle an outage'),
+  search(0, 0, 'the checkout service is down, page on-call'),
   use(0, 1, 'activate_skill', { name: 'incident-response' }),
-  use(1, 0, 'pagerduty__create_incident', { title: 'API 500s' }),
+  use(1, 0, 'pagerduty__trigger_incident', { service: 'checkout', summary: 'API 500s' }),
   use(1, 1, 'activate_skill', { name: 'no-such-skill' }),
-  search(2, 0, 'write a changelog for the release'),
-  use(2, 1, 'activate_skill', { name: 'release-notes' }),
+  use(1, 2, 'activate_skill', { name: 'growth-hacks' }),
+  use(2, 0, 'activate_skill', { name: 'security-handbook' }),
+  search(2, 1, 'write release notes for the new version'),
+  use(2, 2, 'activate_skill', { name: 'release-notes' }),
   use(3, 0, 'reply', { text: 'Incident opened; release notes drafted.' }),
 ];
 
 function skillsSupported() {
-  const catalog = { ...bundled, skills: SKILLS };
+  const catalog = SKILLS ? { ...bundled, skills: SKILLS } : bundled;
   let run;
   try {
     run = record(skillsConfig, catalog, skillsCalls);
@@ -208,10 +193,11 @@ if (skills.ok) {
       format: FORMAT,
       title: 'On-call with skills',
       description:
-        'Skill discovery through search_tools, two activations (their tools join the menu), and an unknown ' +
-        'skill refused. Activation decisions pin the instructions by digest and size.',
+        'Skill discovery through search_tools, two activations (their tools join the menu), an unknown skill ' +
+        'refused, and two recorded refusals (tainted and oversized instructions). Activation decisions pin the ' +
+        'instructions by digest and size.',
       catalog: 'bundled',
-      skills: SKILLS,
+      ...(SKILLS ? { skills: SKILLS } : {}),
       config: skillsConfig,
       calls: skillsCalls,
       journal: skills.run.journal,
