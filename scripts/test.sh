@@ -9,6 +9,9 @@
 #              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
 #              Deno, Bun, workerd and Chromium vs the native CLI
 #              (tests/runtimes/run.mjs, `npm run test:runtimes`)
+#   component  the WebAssembly component transpiled with jco: the runtimes
+#              smoke scenario vs the native CLI, errors, resource lifetimes
+#              (tests/component/component.test.mjs)
 #   eval-gates relevance on corpus/ against the floors in corpus/gates.json
 # Every stage runs even when an earlier one failed (a stage whose inputs are
 # missing fails). Stages with nothing to run yet are reported as skipped.
@@ -108,6 +111,12 @@ if [ -f tests/runtimes/run.mjs ]; then
   stage runtimes run_runtimes
 else
   skip runtimes "tests/runtimes/run.mjs not present"
+fi
+
+if [ -f tests/component/component.test.mjs ]; then
+  stage component env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test tests/component/component.test.mjs
+else
+  skip component "tests/component/component.test.mjs not present"
 fi
 
 # Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).
