@@ -69,7 +69,7 @@ void *cabi_realloc(void *old, size_t old_size, size_t align, size_t new_size) {
   }
   void *p = (old && old_size) ? realloc(old, new_size) : malloc(new_size);
   if (!p) __builtin_trap();
-  /* malloc aligns to 16 bytes; the ABI never asks for more than 8. */
+  /* malloc aligns to max_align_t (at least 8): all this WIT ever asks for. */
   return p;
 }
 

@@ -190,6 +190,46 @@ test('errors come back as result errors, as the native CLI reports them', () => 
   }
 });
 
+/**
+ * Bytes as UTF-8 text where every byte that does not start a valid character
+ * becomes "?" — the repair wasm/component.c applies to error messages, which
+ * the core may cut inside a character.
+ */
+function repairUtf8(bytes) {
+  const out = [];
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let ch = null;
+    if (n && i + n <= bytes.length) {
+      try {
+        ch = fatal.decode(bytes.subarray(i, i + n));
+      } catch {
+        ch = null;
+      }
+    }
+    out.push(ch ?? '?');
+    i += ch === null ? 1 : n;
+  }
+  return out.join('');
+}
+
+test('an error message the core cut inside a character comes back as valid UTF-8', () => {
+  // The core quotes an unknown configuration key with "%.40s": 'k' and 30
+  // two-byte characters are cut after the first byte of the 20th.
+  const key = `k${'é'.repeat(30)}`;
+  const bad = JSON.stringify({ loop: 'x', catalog: { tools: [] }, [key]: 1 });
+  const r = spawnSync(NATIVE, ['session', 'run', '--config', file('cut-key.json', bad), '--calls', CALLS_FILE]);
+  assert.notEqual(r.status, 0);
+  const line = r.stderr.subarray(0, r.stderr.indexOf(0x0a));
+  assert.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(line), 'the native message is cut mid-character');
+  const got = failure(() => new engine.Session(bad, undefined, 'fail'));
+  assert.equal(got, repairUtf8(line));
+  assert.ok(got.includes(`k${'é'.repeat(19)}?`), got);
+  assert.ok(!got.includes('\uFFFD'), 'repaired in the component, not replaced by the host');
+});
+
 test('a replay that diverges: every call and error as the native CLI prints them', () => {
   // Record the run, then replay it without its first call: later searches sit
   // at positions the journal does not have (diverged), each one an error the
