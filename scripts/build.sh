@@ -3,6 +3,7 @@
 #   build/native     gcc/cc, Release (-O2, -ffp-contract=off): CLI + C tests
 #   build/wasm-wasi  clang-14 wasm32-wasi reactor  -> build/wasm/toolsift.wasm
 #   build/wasm-emcc  emcc STANDALONE_WASM          -> build/wasm/toolsift.emcc.wasm
+#   build/component  scripts/build-component.mjs   -> build/component/toolsift.component.wasm
 #
 # Imports of the modules (checked after every link by scripts/check-wasm.mjs,
 # which fails the build on anything else and prints them with the sizes):
@@ -95,8 +96,13 @@ for m in build/wasm/toolsift.wasm build/wasm/toolsift.emcc.wasm; do
   if [ -f "$m" ]; then node scripts/check-wasm.mjs "$m" --sizes-only; fi
 done
 
+# The WebAssembly component (wasm/toolsift.wit) over the wasm32-wasi core.
+if [[ " ${FAILED[*]-} " != *" wasm-wasi "* ]]; then
+  node scripts/build-component.mjs || FAILED+=(component)
+fi
+
 if [ "${#FAILED[@]}" -gt 0 ]; then
   echo "build: FAILED: ${FAILED[*]}" >&2
   exit 1
 fi
-echo "build: ok (native, wasm-wasi, wasm-emcc)" >&2
+echo "build: ok (native, wasm-wasi, wasm-emcc, component)" >&2

@@ -11,6 +11,9 @@
 #              (tests/runtimes/run.mjs, `npm run test:runtimes`)
 #   playground the playground's logic in Node, then the page in Chromium via
 #              playwright-core (`npm run test:playground`)
+#   component  the WebAssembly component transpiled with jco: the runtimes
+#              smoke scenario vs the native CLI, errors, resource lifetimes
+#              (tests/component/component.test.mjs)
 #   eval-gates relevance on corpus/ against the floors in corpus/gates.json
 #   eval-gates-confidence  the corpus with the confidence rule on, against corpus/gates-confidence.json
 # Every stage runs even when an earlier one failed (a stage whose inputs are
@@ -122,6 +125,12 @@ if [ -f tests/playground/playground.test.mjs ]; then
   stage playground run_playground
 else
   skip playground "tests/playground/playground.test.mjs not present"
+fi
+
+if [ -f tests/component/component.test.mjs ]; then
+  stage component env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test tests/component/component.test.mjs
+else
+  skip component "tests/component/component.test.mjs not present"
 fi
 
 # Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).
