@@ -77,7 +77,10 @@ export async function createToolSearch(options) {
   };
 
   const tools = { [searchName]: searchTool };
-  for (const [name, tool] of Object.entries(hostTools)) {
+  for (const [name, hostTool] of Object.entries(hostTools)) {
+    // The session decides what is deferred: the SDK's own deferLoading would
+    // hide a tool the session loaded (only the SDK's toolSearch discovers it).
+    const { deferLoading: _unused, ...tool } = hostTool;
     if (typeof tool.execute !== 'function') {
       tools[name] = tool; // no execute: the host runs it; prepareStep still keeps it inactive until loaded
       continue;

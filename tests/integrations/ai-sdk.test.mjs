@@ -37,7 +37,8 @@ function hostTools(log) {
       inputSchema: z.object({ channel: z.string(), text: z.string() }),
       execute: run('slack_send_message'),
     }),
-    slack_list_channels: tool({ description: 'List the Slack channels of the workspace.', inputSchema: z.object({}), execute: run('slack_list_channels') }),
+    // deferLoading is the SDK's own flag: the session's menu decides instead.
+    slack_list_channels: tool({ description: 'List the Slack channels of the workspace.', inputSchema: z.object({}), execute: run('slack_list_channels'), deferLoading: true }),
     stripe_create_refund: tool({
       description: 'Refund a Stripe payment fully or partially.',
       inputSchema: z.object({ charge: z.string(), amount: z.number().optional() }),
