@@ -163,3 +163,29 @@ test('ai-sdk: options are checked and errors name what is wrong', async () => {
     /tools.search_tools: the search tool's name is taken/,
   );
 });
+
+test('ai-sdk: streamText takes the same prepareStep and repairToolCall', async () => {
+  const { streamText, simulateReadableStream } = await import('ai');
+  const stream = (...parts) => ({ stream: simulateReadableStream({ chunks: parts, initialDelayInMs: null, chunkDelayInMs: null }) });
+  const finish = (reason) => ({ type: 'finish', finishReason: { unified: reason, raw: reason }, usage });
+  const call = (id, name, input) => ({ type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) });
+  const model = new MockLanguageModelV4({
+    doStream: [
+      stream(call('s1', 'search_tools', { query: 'open a github issue', limit: 1 }), finish('tool-calls')),
+      stream(call('s2', 'github_create_issue', { repo: 'a/b', title: 'flaky test' }), call('s3', 'calendar_create_event', { title: 'x' }), finish('tool-calls')),
+      stream({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Opened.' }, { type: 'text-end', id: 't' }, finish('stop')),
+    ],
+  });
+  const log = [];
+  const ts = await createToolSearch({ toolsift, tools: hostTools(log), agentTools: ['reply'] });
+  const result = streamText({ model, tools: ts.tools, prepareStep: ts.prepareStep, repairToolCall: ts.repairToolCall, stopWhen: isStepCount(5), prompt: 'File it.' });
+  assert.equal(await result.text, 'Opened.');
+  const lists = model.doStreamCalls.map((c) => (c.tools ?? []).map((t) => t.name));
+  assert.deepEqual(lists[0], ['search_tools', 'reply']);
+  assert.deepEqual(lists[1], ['search_tools', 'reply', 'github_create_issue']);
+  assert.deepEqual(log, [['github_create_issue', { repo: 'a/b', title: 'flaky test' }]]);
+  const steps = await result.steps;
+  const refused = steps[1].content.find((p) => p.type === 'tool-error');
+  assert.match(String(refused.error), /not_on_menu \(calendar_create_event\)/);
+  ts.session.free();
+});
