@@ -5,6 +5,11 @@
 #   js-wasi    node --test tests/js against build/wasm/toolsift.wasm
 #   js-emcc    node --test tests/js against build/wasm/toolsift.emcc.wasm
 #   parity     tests/parity/parity.mjs (native CLI vs wasm CLI), if present
+#   integrations  the SDK adapters (toolsift/ai-sdk, /openai, /anthropic)
+#              against the pinned ai, openai and @anthropic-ai/sdk packages:
+#              scripted conversations over the SDKs' mock model or a
+#              127.0.0.1 server playing recorded responses, replay from the
+#              journal, and tsc over the adapters' .d.ts (tests/integrations)
 #   runtimes   the npm package packed and installed into an empty project
 #              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
 #              Deno, Bun, workerd and Chromium vs the native CLI
@@ -101,6 +106,28 @@ if [ -f tests/parity/parity.mjs ]; then
   stage parity env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node tests/parity/parity.mjs
 else
   skip parity "tests/parity/parity.mjs not present yet"
+fi
+
+# run_integrations : the adapter tests against the clang/wasi module.
+run_integrations() {
+  local module="$ROOT/build/wasm/toolsift.wasm"
+  if [ ! -f "$module" ]; then
+    echo "$module was not built"
+    return 1
+  fi
+  local files
+  mapfile -t files < <(find tests/integrations -maxdepth 1 -type f -name '*.test.mjs' | LC_ALL=C sort)
+  if [ "${#files[@]}" -eq 0 ]; then
+    echo "no tests in tests/integrations"
+    return 1
+  fi
+  TOOLSIFT_WASM="$module" node --test "${files[@]}"
+}
+
+if [ -d tests/integrations ]; then
+  stage integrations run_integrations
+else
+  skip integrations "tests/integrations not present"
 fi
 
 run_runtimes() {

@@ -20,11 +20,18 @@ test.after(() => rmSync(tmp, { recursive: true, force: true }));
 let packed;
 let proj;
 
-test('npm pack ships the binding, its types, the CLI and the .wasm as a file', () => {
+test('npm pack ships the binding, its types, the CLI, the SDK adapters and the .wasm as a file', () => {
   packed = pack(ROOT, path.join(tmp, 'pack'));
   assert.deepEqual(
     [...packed.files].sort(),
-    ['LICENSE', 'README.md', 'dist/toolsift.wasm', 'js/cli.js', 'js/toolsift.d.ts', 'js/toolsift.js', 'package.json'],
+    [
+      'LICENSE', 'README.md', 'dist/toolsift.wasm', 'js/cli.js',
+      'js/integrations/ai-sdk.d.ts', 'js/integrations/ai-sdk.js',
+      'js/integrations/anthropic.d.ts', 'js/integrations/anthropic.js',
+      'js/integrations/common.d.ts', 'js/integrations/common.js',
+      'js/integrations/openai.d.ts', 'js/integrations/openai.js',
+      'js/toolsift.d.ts', 'js/toolsift.js', 'package.json',
+    ],
   );
   assert.ok(packed.size < 400_000, `tarball is ${packed.size} bytes`);
   // postpack removed the staging copy: a checkout loads build/wasm again.
@@ -103,4 +110,27 @@ console.log(n);
   const bad = spawnSync(DENO, ['check', 'wrong.ts'], { cwd: proj, encoding: 'utf8', env });
   assert.notEqual(bad.status, 0, 'a type error was not caught: the types are not in use');
   assert.match(bad.stderr, /not assignable to type 'number'/);
+});
+
+test('the SDK adapters resolve by subpath; openai and anthropic need no SDK at run time, ai-sdk names its missing peer', () => {
+  writeFileSync(
+    path.join(proj, 'adapters.mjs'),
+    `import { load } from 'toolsift';
+import { createToolSearch as openai } from 'toolsift/openai';
+import { createToolSearch as anthropic } from 'toolsift/anthropic';
+const toolsift = await load();
+const o = openai({ toolsift, tools: [{ type: 'function', name: 'get_weather', description: 'Weather forecast for a city', parameters: { type: 'object' } }] });
+const a = anthropic({ toolsift, tools: [{ name: 'get_weather', description: 'Weather forecast for a city', input_schema: { type: 'object' } }] });
+const out = await o.handle([{ type: 'tool_search_call', call_id: 'c', execution: 'client', arguments: { query: 'weather' } }]);
+const msg = await a.handle({ content: [{ type: 'tool_use', id: 't', name: 'search_tools', input: { query: 'weather' } }] });
+console.log(JSON.stringify([out[0].tools.map((t) => t.name), msg.content[0].content]));
+try { await import('toolsift/ai-sdk'); console.log('ai-sdk loaded'); } catch (e) { console.log(e.code, /'ai'/.test(e.message)); }
+`,
+  );
+  const r = spawnSync(process.execPath, ['adapters.mjs'], { cwd: proj, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    '[["get_weather"],[{"type":"tool_reference","tool_name":"get_weather"}]]',
+    'ERR_MODULE_NOT_FOUND true',
+  ]);
 });

@@ -1,0 +1,121 @@
+// toolsift/ai-sdk — deferred tool loading for the Vercel AI SDK (`ai` ≥ 7).
+//
+// The host keeps its ToolSet. createToolSearch() indexes it in a toolsift
+// session and returns:
+//   tools           the host's tools (execute gated by the session) plus a
+//                   `search_tools` tool answered by the session
+//   prepareStep     sets activeTools (and toolOrder) from the session's menu
+//                   before every step, so tools a search loaded are callable
+//                   on the next step and the tool list only ever grows
+//   repairToolCall  turns a call to a tool that is not active into the
+//                   session's refusal, a message the model can act on
+// Turns are counted across generateText/streamText calls, so one adapter
+// follows a whole conversation; its journal replays it with no ranking.
+
+import { asSchema, jsonSchema, NoSuchToolError } from 'ai';
+import {
+  checkOptions, fail, menuNames, openSession, parseArgs, refusalText, searchToolName,
+  ToolsiftIntegrationError,
+} from './common.js';
+
+export { ToolsiftIntegrationError } from './common.js';
+
+const W = 'toolsift/ai-sdk';
+
+const SEARCH_DESCRIPTION =
+  'Search the tool catalog by what you want to do. Matching tools are loaded and can be called from your next step.';
+
+const SEARCH_SCHEMA = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'What the tool should do, in a few words.' },
+    limit: { type: 'integer', minimum: 1, description: 'At most this many tools.' },
+  },
+  required: ['query'],
+  additionalProperties: false,
+};
+
+async function describe(name, tool) {
+  if (tool === null || typeof tool !== 'object') fail(W, `tools.${name} is not a tool`);
+  const description = typeof tool.description === 'string' ? tool.description : '';
+  let inputSchema = { type: 'object' };
+  if (tool.inputSchema !== undefined) {
+    try {
+      inputSchema = await asSchema(tool.inputSchema).jsonSchema;
+    } catch (e) {
+      fail(W, `tools.${name}: its inputSchema has no JSON Schema (${e?.message ?? e})`);
+    }
+  }
+  return { id: name, tool: { name, description, inputSchema } };
+}
+
+/**
+ * @param {import('./ai-sdk.d.ts').AISDKToolSearchOptions} options
+ * @returns {Promise<import('./ai-sdk.d.ts').AISDKToolSearch>}
+ */
+export async function createToolSearch(options) {
+  checkOptions(W, options, ['description']);
+  const hostTools = options.tools;
+  if (hostTools === null || typeof hostTools !== 'object') fail(W, 'options.tools must be an AI SDK ToolSet');
+  const searchName = options.search?.toolName ?? 'search_tools';
+  if (Object.hasOwn(hostTools, searchName)) {
+    fail(W, `tools.${searchName}: the search tool's name is taken; set search.toolName to another name`);
+  }
+  const entries = [];
+  for (const [name, tool] of Object.entries(hostTools)) entries.push(await describe(name, tool));
+  const { session, config, turn: firstTurn } = openSession(W, options, entries);
+
+  let turn = firstTurn;
+  let started = false;
+  let callIndex = 0;
+  const call = (tool, args) => session.call(turn, callIndex++, tool, args);
+
+  const searchTool = {
+    description: options.description ?? SEARCH_DESCRIPTION,
+    inputSchema: jsonSchema(SEARCH_SCHEMA),
+    execute: async (input) => call(searchToolName(config), input ?? {}).result,
+  };
+
+  const tools = { [searchName]: searchTool };
+  for (const [name, hostTool] of Object.entries(hostTools)) {
+    // The session decides what is deferred: the SDK's own deferLoading would
+    // hide a tool the session loaded (only the SDK's toolSearch discovers it).
+    const { deferLoading: _unused, ...tool } = hostTool;
+    if (typeof tool.execute !== 'function') {
+      tools[name] = tool; // no execute: the host runs it; prepareStep still keeps it inactive until loaded
+      continue;
+    }
+    tools[name] = {
+      ...tool,
+      execute: async (input, executeOptions) => {
+        const out = call(name, input ?? {});
+        if (out.result.allowed !== true) throw new ToolsiftIntegrationError(refusalText(out.result));
+        return tool.execute(input, executeOptions);
+      },
+    };
+  }
+
+  const activeTools = () => menuNames(session);
+
+  return {
+    session,
+    tools,
+    activeTools,
+    get turn() {
+      return turn;
+    },
+    prepareStep: () => {
+      if (started) turn += 1;
+      started = true;
+      callIndex = 0;
+      const names = activeTools();
+      return { activeTools: names, toolOrder: names };
+    },
+    repairToolCall: async ({ toolCall, error }) => {
+      if (!NoSuchToolError.isInstance(error)) return null;
+      const out = call(toolCall.toolName, parseArgs(toolCall.input));
+      if (out.result.allowed === true) return null; // on the menu: not ours to repair
+      throw new ToolsiftIntegrationError(refusalText(out.result));
+    },
+  };
+}

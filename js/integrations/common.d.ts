@@ -1,0 +1,42 @@
+// Types shared by the toolsift SDK adapters (toolsift/ai-sdk, toolsift/openai, toolsift/anthropic).
+import type { Decision, DivergenceMode, HostRanker, Session, SessionSearchConfig, Toolsift } from '../toolsift.js';
+
+/** A misuse of an adapter (an unknown option, a tool given twice, …); the message names what is wrong. */
+export class ToolsiftIntegrationError extends Error {
+  readonly name: 'ToolsiftIntegrationError';
+}
+
+/** The options every adapter takes besides the host's own tools. */
+export interface AdapterSessionOptions {
+  /** What `load()` from 'toolsift' resolved to. */
+  toolsift: Toolsift;
+  /** Names of the host's tools that are the agent's own: always on the menu, never deferred or searched. */
+  agentTools?: string[];
+  /** The session's search section: toolName, alwaysLoaded, namespaces (id prefixes), caps. */
+  search?: SessionSearchConfig;
+  /** The loop id in decision ids (default 'agent'). */
+  loop?: string;
+  /** Catalog annotations (extra tags and aliases per tool id) to improve search. */
+  annotations?: Record<string, { tags?: string[]; aliases?: string[] }>;
+  /**
+   * A recorded journal. Without `resume`, the same conversation is replayed
+   * from it: recorded searches are served, not ranked. With `resume`, the
+   * recorded menu is rebuilt at once and the conversation goes on live after
+   * the last recorded turn.
+   */
+  journal?: string | Uint8Array | Decision[] | null;
+  /** Replay divergence mode (default 'fail'; 'off' with `resume`). */
+  divergence?: DivergenceMode;
+  /** Rebuild the recorded menu from `journal` and continue the conversation. */
+  resume?: boolean;
+  /** A host ranker instead of BM25F (see Session). */
+  ranker?: HostRanker | null;
+}
+
+/** What every adapter exposes. */
+export interface AdapterBase {
+  /** The session: journal(), journalJSONL(), metrics(), menu(), finish(), free(). */
+  readonly session: Session;
+  /** The turn the next model response is counted as. */
+  readonly turn: number;
+}

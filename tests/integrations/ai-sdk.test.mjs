@@ -1,0 +1,191 @@
+// toolsift/ai-sdk against the real `ai` package: generateText driven by the
+// SDK's own MockLanguageModelV4 with scripted tool calls.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateText, isStepCount, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
+import { load } from '../../js/toolsift.js';
+import { createToolSearch } from '../../js/integrations/ai-sdk.js';
+
+const toolsift = await load();
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+const toolCalls = (...calls) => ({
+  content: calls.map(([id, name, input]) => ({
+    type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input),
+  })),
+  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+  usage,
+  warnings: [],
+});
+const text = (t) => ({ content: [{ type: 'text', text: t }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] });
+
+// The host's own ToolSet; executions are logged.
+function hostTools(log) {
+  const run = (name) => async (input) => {
+    log.push([name, input]);
+    return { ok: true, tool: name };
+  };
+  return {
+    reply: tool({ description: 'Send the final answer to the user.', inputSchema: z.object({ text: z.string() }), execute: run('reply') }),
+    slack_send_message: tool({
+      description: 'Send a message to a Slack channel as the bot user.',
+      inputSchema: z.object({ channel: z.string(), text: z.string() }),
+      execute: run('slack_send_message'),
+    }),
+    // deferLoading is the SDK's own flag: the session's menu decides instead.
+    slack_list_channels: tool({ description: 'List the Slack channels of the workspace.', inputSchema: z.object({}), execute: run('slack_list_channels'), deferLoading: true }),
+    stripe_create_refund: tool({
+      description: 'Refund a Stripe payment fully or partially.',
+      inputSchema: z.object({ charge: z.string(), amount: z.number().optional() }),
+      execute: run('stripe_create_refund'),
+    }),
+    stripe_list_charges: tool({ description: 'List recent Stripe charges of a customer.', inputSchema: z.object({ customer: z.string() }), execute: run('stripe_list_charges') }),
+    github_create_issue: tool({
+      description: 'Open an issue in a GitHub repository.',
+      inputSchema: z.object({ repo: z.string(), title: z.string() }),
+      execute: run('github_create_issue'),
+    }),
+    calendar_create_event: tool({ description: 'Create a calendar event with attendees.', inputSchema: z.object({ title: z.string() }), execute: run('calendar_create_event') }),
+  };
+}
+
+// Conversation, part 1: search → call a loaded tool (and one never loaded) → answer.
+const script1 = () => [
+  toolCalls(['c1', 'search_tools', { query: 'send a slack message', limit: 2 }]),
+  toolCalls(['c2', 'slack_send_message', { channel: '#ops', text: 'deploy done' }], ['c3', 'stripe_create_refund', { charge: 'ch_1' }]),
+  text('Posted to #ops.'),
+];
+// Part 2, the user goes on: search again, call, answer.
+const script2 = () => [
+  toolCalls(['d1', 'search_tools', { query: 'refund a stripe payment', limit: 1 }]),
+  toolCalls(['d2', 'stripe_create_refund', { charge: 'ch_1', amount: 5 }]),
+  text('Refunded.'),
+];
+
+const toolNames = (model) => model.doGenerateCalls.map((c) => (c.tools ?? []).map((t) => t.name));
+
+async function conversation(ts) {
+  const m1 = new MockLanguageModelV4({ doGenerate: script1() });
+  const r1 = await generateText({
+    model: m1, tools: ts.tools, prepareStep: ts.prepareStep, repairToolCall: ts.repairToolCall,
+    stopWhen: isStepCount(5), prompt: 'Tell #ops the deploy is done.',
+  });
+  const m2 = new MockLanguageModelV4({ doGenerate: script2() });
+  const r2 = await generateText({
+    model: m2, tools: ts.tools, prepareStep: ts.prepareStep, repairToolCall: ts.repairToolCall,
+    stopWhen: isStepCount(5),
+    messages: [{ role: 'user', content: 'Tell #ops the deploy is done.' }, ...r1.response.messages, { role: 'user', content: 'Now refund ch_1 by 5.' }],
+  });
+  return { r1, r2, lists: [...toolNames(m1), ...toolNames(m2)] };
+}
+
+test('ai-sdk: search → loaded → called; a tool never loaded is refused; replay ranks nothing', async () => {
+  const log = [];
+  const ts = await createToolSearch({ toolsift, tools: hostTools(log), agentTools: ['reply'], search: { maxPerSearch: 3 } });
+  const { r1, r2, lists } = await conversation(ts);
+
+  // Step 0 sees only the meta-tool and the agent's tools; searched tools join on the next step.
+  assert.deepEqual(lists[0], ['search_tools', 'reply']);
+  assert.deepEqual(lists[1], ['search_tools', 'reply', 'slack_send_message', 'slack_list_channels']);
+  // Append-only: every step's list starts with the previous one.
+  for (let i = 1; i < lists.length; i++) assert.deepEqual(lists[i].slice(0, lists[i - 1].length), lists[i - 1]);
+  assert.deepEqual(lists.at(-1), ['search_tools', 'reply', 'slack_send_message', 'slack_list_channels', 'stripe_create_refund']);
+
+  // The loaded tool ran with the model's arguments; the never-loaded one did not run.
+  assert.deepEqual(log, [['slack_send_message', { channel: '#ops', text: 'deploy done' }], ['stripe_create_refund', { charge: 'ch_1', amount: 5 }]]);
+  const step1 = r1.steps[1].content;
+  const ok = step1.find((p) => p.type === 'tool-result' && p.toolName === 'slack_send_message');
+  assert.deepEqual(ok.output, { ok: true, tool: 'slack_send_message' });
+  const refused = step1.find((p) => p.type === 'tool-error' && p.toolName === 'stripe_create_refund');
+  assert.ok(refused, 'the call to a tool never loaded is a tool error');
+  assert.match(String(refused.error), /not_on_menu \(stripe_create_refund\): this tool is not on the menu; search for it first/);
+  assert.equal(r1.text, 'Posted to #ops.');
+  assert.equal(r2.text, 'Refunded.');
+
+  const search = r1.steps[0].content.find((p) => p.type === 'tool-result');
+  assert.deepEqual(search.output.tools.map((t) => [t.name, t.loaded]), [['slack_send_message', true], ['slack_list_channels', true]]);
+
+  const journal = ts.session.journal();
+  assert.deepEqual(journal.map((d) => d.id), ['agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search']);
+  const m = ts.session.metrics();
+  assert.equal(m.searches, 2);
+  assert.equal(m.rankerCalls, 2);
+  assert.equal(m.refusals, 1);
+
+  // Replay: the same conversation from its journal, zero ranker calls, the same tool lists.
+  const log2 = [];
+  const replay = await createToolSearch({ toolsift, tools: hostTools(log2), agentTools: ['reply'], search: { maxPerSearch: 3 }, journal: ts.session.journalJSONL() });
+  const again = await conversation(replay);
+  assert.deepEqual(again.lists, lists);
+  assert.deepEqual(log2, log);
+  const rm = replay.session.metrics();
+  assert.equal(rm.rankerCalls, 0);
+  assert.equal(rm.replayed, 2);
+  assert.deepEqual(replay.session.finish(), { unasked: [] });
+  assert.equal(replay.session.journalJSONL(), ts.session.journalJSONL());
+  ts.session.free();
+  replay.session.free();
+});
+
+test('ai-sdk: a resumed conversation gets its menu back from the journal and goes on live', async () => {
+  const first = await createToolSearch({ toolsift, tools: hostTools([]), agentTools: ['reply'], search: { maxPerSearch: 3 } });
+  await conversation(first);
+  const menu = first.activeTools();
+  const resumed = await createToolSearch({
+    toolsift, tools: hostTools([]), agentTools: ['reply'], search: { maxPerSearch: 3 }, journal: first.session.journal(), resume: true,
+  });
+  assert.deepEqual(resumed.activeTools(), menu);
+  assert.equal(resumed.session.metrics().rankerCalls, 0);
+  const model = new MockLanguageModelV4({
+    doGenerate: [toolCalls(['e1', 'search_tools', { query: 'open a github issue' }]), toolCalls(['e2', 'github_create_issue', { repo: 'a/b', title: 'x' }]), text('Opened.')],
+  });
+  const r = await generateText({ model, tools: resumed.tools, prepareStep: resumed.prepareStep, repairToolCall: resumed.repairToolCall, stopWhen: isStepCount(5), prompt: 'Open an issue.' });
+  assert.equal(r.text, 'Opened.');
+  assert.ok(toolNames(model)[1].includes('github_create_issue'));
+  assert.deepEqual(toolNames(model)[1].slice(0, menu.length), menu);
+  assert.deepEqual(resumed.session.journal().map((d) => d.id), ['agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search', 'agent#turn:4:tool:0:search']);
+  assert.equal(resumed.session.metrics().rankerCalls, 1);
+  first.session.free();
+  resumed.session.free();
+});
+
+test('ai-sdk: options are checked and errors name what is wrong', async () => {
+  await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), agentTool: ['reply'] }), /toolsift\/ai-sdk: unknown option "agentTool"/);
+  await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), agentTools: ['nope'] }), /agentTools: no tool "nope"/);
+  await assert.rejects(createToolSearch({ tools: hostTools([]) }), /options.toolsift must be/);
+  await assert.rejects(
+    createToolSearch({ toolsift, tools: { ...hostTools([]), search_tools: tool({ description: 'x', inputSchema: z.object({}) }) } }),
+    /tools.search_tools: the search tool's name is taken/,
+  );
+});
+
+test('ai-sdk: streamText takes the same prepareStep and repairToolCall', async () => {
+  const { streamText, simulateReadableStream } = await import('ai');
+  const stream = (...parts) => ({ stream: simulateReadableStream({ chunks: parts, initialDelayInMs: null, chunkDelayInMs: null }) });
+  const finish = (reason) => ({ type: 'finish', finishReason: { unified: reason, raw: reason }, usage });
+  const call = (id, name, input) => ({ type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) });
+  const model = new MockLanguageModelV4({
+    doStream: [
+      stream(call('s1', 'search_tools', { query: 'open a github issue', limit: 1 }), finish('tool-calls')),
+      stream(call('s2', 'github_create_issue', { repo: 'a/b', title: 'flaky test' }), call('s3', 'calendar_create_event', { title: 'x' }), finish('tool-calls')),
+      stream({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Opened.' }, { type: 'text-end', id: 't' }, finish('stop')),
+    ],
+  });
+  const log = [];
+  const ts = await createToolSearch({ toolsift, tools: hostTools(log), agentTools: ['reply'] });
+  const result = streamText({ model, tools: ts.tools, prepareStep: ts.prepareStep, repairToolCall: ts.repairToolCall, stopWhen: isStepCount(5), prompt: 'File it.' });
+  assert.equal(await result.text, 'Opened.');
+  const lists = model.doStreamCalls.map((c) => (c.tools ?? []).map((t) => t.name));
+  assert.deepEqual(lists[0], ['search_tools', 'reply']);
+  assert.deepEqual(lists[1], ['search_tools', 'reply', 'github_create_issue']);
+  assert.deepEqual(log, [['github_create_issue', { repo: 'a/b', title: 'flaky test' }]]);
+  const steps = await result.steps;
+  const refused = steps[1].content.find((p) => p.type === 'tool-error');
+  assert.match(String(refused.error), /not_on_menu \(calendar_create_event\)/);
+  ts.session.free();
+});
