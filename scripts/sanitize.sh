@@ -19,6 +19,11 @@ B="$ROOT/build/sanitize"
 mkdir -p "$ROOT/build/logs"
 LOG="$ROOT/build/logs/sanitize-build.log"
 start=$(date +%s)
+# No `cc` (a machine with only bootstrap's clang-14): use clang-14, whose
+# sanitizer runtimes come from libclang-rt-14-dev.
+if [ -z "${CC:-}" ] && ! command -v cc >/dev/null 2>&1 && command -v clang-14 >/dev/null 2>&1; then
+  export CC=clang-14
+fi
 
 if [ ! -f third_party/cJSON-1.7.15/cJSON.c ]; then
   bash scripts/bootstrap.sh >/dev/null
