@@ -21,7 +21,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-import { load, ToolsiftError } from '../../js/toolsift.js';
+import { load, Toolsift, ToolsiftError } from '../../js/toolsift.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
@@ -134,41 +134,34 @@ const rankerFor = () => ({
 const hex = (u8) => Buffer.from(u8).toString('hex');
 
 // The workload: steps run in order over a shared state; each returns the
-// bytes (as a string) it produced. It touches index build, search, rank
-// batches, info, documents, snapshot write and load, sessions with the
-// built-in and a host ranker, journals, replay, finish and eval.
+// bytes (as a string) it produced. A step is one call of the binding (or
+// calls that only read), so a step that failed can be run again as it is.
+// It touches index build, search, rank batches, info, documents, snapshot
+// write and load, sessions with the built-in and a host ranker, journals,
+// replay, finish and eval.
 const STEPS = [
-  ['createIndex', (ts, st) => { st.index = ts.createIndex(CATALOG); return st.index.infoJSON(); }],
+  ['createIndex', (ts, st) => { st.index = ts.createIndex(CATALOG); return 'created'; }],
+  ['info', (ts, st) => st.index.infoJSON()],
   ['search', (ts, st) => QUERIES.map((q) => st.index.searchJSON(q, { limit: 8 })).join('\n')],
   ['search explain', (ts, st) => st.index.searchJSON('create a new issue in the repo', { limit: 3, explain: true })],
   ['rank', (ts, st) => st.index.rank(RANK_BATCH, 5)],
   ['documents', (ts, st) => st.index.documentsJSON()],
   ['snapshot', (ts, st) => { st.snap = st.index.snapshot(); return hex(st.snap); }],
-  ['indexFromSnapshot', (ts, st) => { st.loaded = ts.indexFromSnapshot(st.snap); return st.loaded.searchJSON('send mail'); }],
-  ['createSession', (ts, st) => { st.session = ts.createSession(CONFIG); return st.session.menuJSON('openai'); }],
-  ['session calls', (ts, st) => {
-    const out = [];
-    for (let i = 0; i < QUERIES.length; i++) {
-      out.push(st.session.callJSON(i, 0, 'search_tools', { query: QUERIES[i] }));
-    }
-    return out.join('\n');
-  }],
+  ['indexFromSnapshot', (ts, st) => { st.loaded = ts.indexFromSnapshot(st.snap); return 'created'; }],
+  ['search the loaded index', (ts, st) => st.loaded.searchJSON('send mail')],
+  ['createSession', (ts, st) => { st.session = ts.createSession(CONFIG); return 'created'; }],
+  ['menu', (ts, st) => st.session.menuJSON('openai')],
+  ...QUERIES.map((q, i) => [`session call ${i}`, (ts, st) => st.session.callJSON(i, 0, 'search_tools', { query: q })]),
   ['menu + journal', (ts, st) => {
     st.journal = st.session.journalJSONL();
     return st.session.menuJSON('anthropic') + st.journal + st.session.metricsJSON();
   }],
-  ['ranker session', (ts, st) => {
-    st.ranked = ts.createSession(CONFIG, { ranker: rankerFor() });
-    return [0, 1, 2].map((i) => st.ranked.callJSON(i, 0, 'search_tools', { query: QUERIES[i] })).join('\n');
-  }],
-  ['replay', (ts, st) => {
-    st.replay = ts.createSession(CONFIG, { journal: st.journal });
-    const out = [];
-    for (let i = 0; i < QUERIES.length; i++) {
-      out.push(st.replay.callJSON(i, 0, 'search_tools', { query: QUERIES[i] }));
-    }
-    return out.join('\n') + st.replay.finishJSON();
-  }],
+  ['ranker session', (ts, st) => { st.ranked = ts.createSession(CONFIG, { ranker: rankerFor() }); return 'created'; }],
+  ...[0, 1, 2].map((i) => [`ranker call ${i}`,
+    (ts, st) => st.ranked.callJSON(i, 0, 'search_tools', { query: QUERIES[i] })]),
+  ['replay session', (ts, st) => { st.replay = ts.createSession(CONFIG, { journal: st.journal }); return 'created'; }],
+  ...QUERIES.map((q, i) => [`replay call ${i}`, (ts, st) => st.replay.callJSON(i, 0, 'search_tools', { query: q })]),
+  ['finish', (ts, st) => st.replay.finishJSON()],
   ['eval', (ts) => ts.evalJSON(JSON.stringify(CATALOG.slice(0, 60)),
     '{"id":"q1","query":"create issue","relevance":{"ns__create_issue_0":3}}\n')],
 ];
@@ -210,13 +203,16 @@ test('an input the capped memory cannot hold is NOMEM from the binding; the inst
 });
 
 // The sweep: before each step of the workload, fill the capped memory to the
-// last byte with live "ballast" indexes (large, then middle-sized, then
-// one-tool ones), so the step cannot allocate; it must throw NOMEM. Then free
-// ballast one index at a time (smallest first) and run the step again after
+// last byte — live "ballast" indexes (large, then middle-sized, then
+// one-tool ones), then raw tsift_wasm_alloc buffers from 64 KiB down to 8
+// bytes — so the step cannot allocate; it must throw NOMEM. Then free
+// ballast one piece at a time (smallest first) and run the step again after
 // each: every attempt either throws NOMEM or gives the reference bytes, and
 // once it succeeds, the step and everything after it match a run that never
 // failed. Capacity is measured before and after: a leak on any failure path
-// would lower it.
+// would lower it. (This found B12: a host-ranked search whose ranking failed
+// for lack of memory stayed pending, and the session answered every later
+// call with a 'state' error.)
 test('memory growth failure at every step is NOMEM, changes nothing, and the instance stays usable', async () => {
   const ref = await reference();
   // Cap: what the workload grew the memory to, plus 2 MiB.
@@ -229,11 +225,21 @@ test('memory growth failure at every step is NOMEM, changes nothing, and the ins
   }
   const grown = probe.memory.buffer.byteLength / PAGE - before;
   const { bytes } = capMemory(BYTES, grown + 32);
-  const ts = await load(await WebAssembly.compile(bytes));
+  // Instantiated here rather than by load(), to keep the exports: the last
+  // bytes are filled with raw tsift_wasm_alloc buffers (the ABI's own
+  // allocator export). Function imports (Emscripten's memory growth
+  // notification) are no-ops, as in load().
+  const module = await WebAssembly.compile(bytes);
+  const imports = {};
+  for (const imp of WebAssembly.Module.imports(module)) (imports[imp.module] ??= {})[imp.name] = () => 0;
+  const { exports: ex } = await WebAssembly.instantiate(module, imports);
+  if (typeof ex._initialize === 'function') ex._initialize();
+  const ts = new Toolsift(ex);
 
   const SIZES = [JSON.stringify(catalog(400, 'big')), JSON.stringify(catalog(20, 'mid')),
     JSON.stringify([{ name: 'b' }])];
-  // Fill memory: as many indexes of each size as fit, largest first.
+  // Fill memory: as many indexes of each size as fit, largest first, then
+  // raw buffers of 64 KiB down to 8 bytes until not even 8 bytes fit.
   const fill = () => {
     const held = SIZES.map(() => []);
     SIZES.forEach((json, i) => {
@@ -243,6 +249,11 @@ test('memory growth failure at every step is NOMEM, changes nothing, and the ins
         assert.ok(isNomem(e), `ballast: ${e}`);
       }
     });
+    const raw = [];
+    for (let size = 65536; size >= 8; size /= 2) {
+      for (let p; (p = ex.tsift_wasm_alloc(size)) !== 0;) raw.push({ free: () => ex.tsift_wasm_free(p) });
+    }
+    held.push(raw);
     return held;
   };
   const release = (held) => {
@@ -290,7 +301,7 @@ test('memory growth failure at every step is NOMEM, changes nothing, and the ins
   const capacity1 = count(cap1);
   freeAll(cap1);
   console.log(`wasm memory sweep (${path.basename(WASM)}): cap +${grown + 32} pages; ballast ` +
-    `[400-tool, 20-tool, 1-tool indexes] that fit: ${capacity0} before, ${capacity1} after; ` +
+    `[400-tool, 20-tool, 1-tool indexes, raw buffers] that fit: ${capacity0} before, ${capacity1} after; ` +
     `NOMEM failures before each step succeeded: ${JSON.stringify(failedAt)}`);
   // Every step allocates, so with memory full every step failed at least once.
   for (const [name] of STEPS) assert.ok(failedAt[name] > 0, `step ${name} never failed`);
