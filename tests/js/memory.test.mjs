@@ -209,8 +209,8 @@ test('an input the capped memory cannot hold is NOMEM from the binding; the inst
 // ballast one piece at a time (smallest first) and run the step again after
 // each: every attempt either throws NOMEM or gives the reference bytes, and
 // once it succeeds, the step and everything after it match a run that never
-// failed. Capacity is measured before and after: a leak on any failure path
-// would lower it. (This found B12: a host-ranked search whose ranking failed
+// failed. The free bytes of the empty instance are measured before and
+// after: a leak on any failure path would lower them. (This found B12: a host-ranked search whose ranking failed
 // for lack of memory stayed pending, and the session answered every later
 // call with a 'state' error.)
 test('memory growth failure at every step is NOMEM, changes nothing, and the instance stays usable', async () => {
@@ -266,11 +266,27 @@ test('memory growth failure at every step is NOMEM, changes nothing, and the ins
     return false;
   };
   const count = (held) => held.map((h) => h.length);
+  // The bytes the allocator hands out in raw buffers (4 MiB down to 8 bytes)
+  // when nothing else is allocated. Freed chunks coalesce, so a leak of any
+  // size on any path shows as fewer bytes.
+  const freeBytes = () => {
+    const ptrs = [];
+    let total = 0;
+    for (let size = 1 << 22; size >= 8; size /= 2) {
+      for (let p; (p = ex.tsift_wasm_alloc(size)) !== 0;) {
+        ptrs.push(p);
+        total += size;
+      }
+    }
+    for (const p of ptrs) ex.tsift_wasm_free(p);
+    return total;
+  };
   const freeAll = (held) => held.forEach((h) => h.forEach((ix) => ix.free()));
 
   const cap0 = fill();
   const capacity0 = count(cap0);
   freeAll(cap0);
+  const free0 = freeBytes();
   assert.ok(capacity0[0] >= 2, `only ${capacity0} ballast indexes fit`);
 
   const failedAt = {};
@@ -300,11 +316,13 @@ test('memory growth failure at every step is NOMEM, changes nothing, and the ins
   const cap1 = fill();
   const capacity1 = count(cap1);
   freeAll(cap1);
+  const free1 = freeBytes();
   console.log(`wasm memory sweep (${path.basename(WASM)}): cap +${grown + 32} pages; ballast ` +
     `[400-tool, 20-tool, 1-tool indexes, raw buffers] that fit: ${capacity0} before, ${capacity1} after; ` +
+    `free bytes before ${free0}, after ${free1}; ` +
     `NOMEM failures before each step succeeded: ${JSON.stringify(failedAt)}`);
   // Every step allocates, so with memory full every step failed at least once.
   for (const [name] of STEPS) assert.ok(failedAt[name] > 0, `step ${name} never failed`);
-  // A leak would leave less room: the big indexes must fit as before.
-  assert.ok(capacity1[0] >= capacity0[0], `ballast fit ${capacity1} after the sweep, ${capacity0} before: memory leaked`);
+  // Nothing leaked: every byte is free again.
+  assert.equal(free1, free0, `${free0 - free1} bytes fewer free after the sweep: memory leaked`);
 });
