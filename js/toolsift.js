@@ -655,6 +655,7 @@ export class Session {
   #ranker; // { ranker, kind } or null
   #skillRanker; // { ranker, kind } or null
   #rankerError = null;
+  #cancelPending = false; // a failed ranking still to be ended (out of memory)
 
   constructor(ts, ex, handle, ranker = null, skillRanker = null) {
     this.#ts = ts;
@@ -681,6 +682,7 @@ export class Session {
 
   #run(inputs, call) {
     const h = this.#live();
+    if (this.#cancelPending) this.#endPendingSearch();
     return this.#ts._call(inputs, (ptrs, out) => call(h, ptrs, out));
   }
 
@@ -737,14 +739,29 @@ export class Session {
 
   // After an error completing a ranking (out of memory) the core keeps the
   // search pending for a retry; JS cannot retry, so end it as a failed
-  // ranking (its refusal is dropped) and the session stays usable.
+  // ranking (its refusal is dropped) and the session stays usable. Ending
+  // it needs memory too: while that is still out of memory the search stays
+  // pending, and the next call of this session ends it first (or throws
+  // NOMEM again), so no call meets a stuck 'state' error.
   #cancelRanking() {
     if (!this.#handle) return;
+    this.#cancelPending = true;
     try {
-      this.#run([null], (h, _, out) => this.#ex.tsift_wasm_session_ranked(h, 0, 0, out));
+      this.#endPendingSearch();
     } catch {
-      /* nothing was pending, or still out of memory */
+      /* still out of memory: #run tries again before the next call */
     }
+  }
+
+  #endPendingSearch() {
+    const h = this.#live();
+    try {
+      this.#ts._call([null], (_, out) => this.#ex.tsift_wasm_session_ranked(h, 0, 0, out));
+    } catch (e) {
+      if (e instanceof ToolsiftError && e.code === 'nomem') throw e; // still pending
+      /* 'state': nothing was pending */
+    }
+    this.#cancelPending = false;
   }
 
   /**

@@ -31,7 +31,10 @@ if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=(sudo); fi
 # ---------------------------------------------------------------------------
 # 1. Debian packages
 # ---------------------------------------------------------------------------
-APT_PKGS=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 emscripten cmake make chromium)
+# libclang-rt-14-dev: libFuzzer and the clang sanitizer runtimes (only
+# recommended by clang-14, so --no-install-recommends leaves it out); the
+# sanitizer run with gcc uses libasan8/libubsan1, which clang-14 pulls in.
+APT_PKGS=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev emscripten cmake make chromium)
 
 pkg_installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

@@ -50,7 +50,11 @@ while [ $# -gt 0 ]; do
 done
 [ "${#TARGETS[@]}" -gt 0 ] || TARGETS=("${ALL[@]}")
 WORKROOT=corpus
-[ "$SMOKE" -eq 1 ] && SECONDS_PER=12 && FRESH=1 && WORKROOT=smoke-corpus
+LOGROOT=logs
+ARTROOT=artifacts
+if [ "$SMOKE" -eq 1 ]; then
+  SECONDS_PER=12 FRESH=1 WORKROOT=smoke-corpus LOGROOT=smoke-logs ARTROOT=smoke-artifacts
+fi
 case "$SECONDS_PER" in '' | *[!0-9]*) echo "fuzz.sh: --seconds must be a whole number" >&2; exit 2 ;; esac
 for t in "${TARGETS[@]}"; do
   [ -f "tests/fuzz/fuzz_$t.c" ] || { echo "fuzz.sh: no target $t (tests/fuzz/fuzz_$t.c)" >&2; exit 2; }
@@ -74,7 +78,7 @@ if [ ! -f third_party/cJSON-1.7.15/cJSON.c ]; then
 fi
 
 B="$ROOT/build/fuzz"
-mkdir -p "$B/logs"
+mkdir -p "$B/logs" "$B/$LOGROOT"
 if [ ! -f "$B/CMakeCache.txt" ]; then
   echo "fuzz: configuring build/fuzz ($CC_FUZZ, libFuzzer + ASan + UBSan)" >&2
   CC="$CC_FUZZ" cmake -S "$ROOT" -B "$B" -DCMAKE_BUILD_TYPE=Release -DTSIFT_FUZZ=ON >"$B/logs/configure.log" 2>&1 ||
@@ -93,14 +97,14 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:suppre
 
 run_target() {
   local t="$1"
-  local work="$B/$WORKROOT/$t" art="$B/artifacts/$t" log="$B/logs/$t.log"
+  local work="$B/$WORKROOT/$t" art="$B/$ARTROOT/$t" log="$B/$LOGROOT/$t.log"
   [ "$FRESH" -eq 1 ] && rm -rf "$work"
   mkdir -p "$work" "$art"
   local rc=0
   "$B/fuzz_$t" "$work" "tests/fuzz/corpus/$t" \
     -dict=tests/fuzz/json.dict -max_total_time="$SECONDS_PER" -timeout=10 -rss_limit_mb=2048 \
     -max_len=8192 -print_final_stats=1 -artifact_prefix="$art/" >"$log" 2>&1 || rc=$?
-  echo "$rc" >"$B/logs/$t.rc"
+  echo "$rc" >"$B/$LOGROOT/$t.rc"
 }
 
 echo "fuzz: ${TARGETS[*]} — ${SECONDS_PER} s each, $JOBS at a time" >&2
@@ -118,8 +122,8 @@ wait || true
 FAILED=0
 printf '\n%-9s %7s %11s %8s %6s %7s %7s  %s\n' target seconds runs exec/s cov ft corpus result
 for t in "${TARGETS[@]}"; do
-  log="$B/logs/$t.log"
-  rc="$(cat "$B/logs/$t.rc" 2>/dev/null || echo 1)"
+  log="$B/$LOGROOT/$t.log"
+  rc="$(cat "$B/$LOGROOT/$t.rc" 2>/dev/null || echo 1)"
   runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
   eps="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)"
   last="$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)"
@@ -129,9 +133,9 @@ for t in "${TARGETS[@]}"; do
   result=ok
   if [ "$rc" != 0 ]; then
     FAILED=$((FAILED + 1))
-    result="FAIL (exit $rc; see build/fuzz/logs/$t.log"
-    art="$(ls -t "$B/artifacts/$t" 2>/dev/null | head -n 1 || true)"
-    [ -n "$art" ] && result="$result, input build/fuzz/artifacts/$t/$art"
+    result="FAIL (exit $rc; see build/fuzz/$LOGROOT/$t.log"
+    art="$(ls -t "$B/$ARTROOT/$t" 2>/dev/null | head -n 1 || true)"
+    [ -n "$art" ] && result="$result, input build/fuzz/$ARTROOT/$t/$art"
     result="$result)"
   fi
   printf '%-9s %7s %11s %8s %6s %7s %7s  %s\n' "$t" "$SECONDS_PER" "${runs:-?}" "${eps:-?}" "${cov:-?}" \
@@ -139,9 +143,9 @@ for t in "${TARGETS[@]}"; do
 done
 if [ "$FAILED" -gt 0 ]; then
   for t in "${TARGETS[@]}"; do
-    if [ "$(cat "$B/logs/$t.rc" 2>/dev/null || echo 1)" != 0 ]; then
-      printf '\n--- %s (last lines of build/fuzz/logs/%s.log)\n' "$t" "$t" >&2
-      grep -v '^#[0-9]' "$B/logs/$t.log" | tail -n 25 >&2
+    if [ "$(cat "$B/$LOGROOT/$t.rc" 2>/dev/null || echo 1)" != 0 ]; then
+      printf '\n--- %s (last lines of build/fuzz/%s/%s.log)\n' "$t" "$LOGROOT" "$t" >&2
+      grep -v '^#[0-9]' "$B/$LOGROOT/$t.log" | tail -n 25 >&2
     fi
   done
   echo "fuzz: $FAILED target(s) failed" >&2

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # test.sh — build everything, then run every test stage:
 #   build      scripts/build.sh (bootstrap + native + both wasm modules)
-#   ctest      C unit tests (build/native)
+#   ctest      C unit tests (build/native), with test_limits (pathological
+#              inputs with time bounds, allocation-failure sweeps) and the
+#              fuzz corpus replays
+#   sanitize   the whole ctest suite again under ASan + UBSan + LeakSanitizer
+#              (scripts/sanitize.sh, build/sanitize)
+#   fuzz-smoke every libFuzzer target for 12 s from the committed seeds
+#              (scripts/fuzz.sh --smoke, build/fuzz; ≈ 60 s + the first build)
 #   js-wasi    node --test tests/js against build/wasm/toolsift.wasm
 #   js-emcc    node --test tests/js against build/wasm/toolsift.emcc.wasm
 #   parity     tests/parity/parity.mjs (native CLI vs wasm CLI), if present
@@ -92,6 +98,10 @@ if [ -n "$(find tests/c -maxdepth 1 -name 'test_*.c' 2>/dev/null | head -n 1)" ]
 else
   skip ctest "no tests/c/test_*.c yet"
 fi
+
+# Hardening (issue 8, docs/reliability.md).
+stage sanitize bash scripts/sanitize.sh
+stage fuzz-smoke bash scripts/fuzz.sh --smoke
 
 mapfile -t JS_FILES < <(js_test_files)
 if [ "${#JS_FILES[@]}" -gt 0 ]; then

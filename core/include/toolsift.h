@@ -116,6 +116,8 @@ TSIFT_API size_t tsift_index_size(const tsift_index *index);
  *    "unmatched":[…][,"tainted":true][,"analysis":{…}]}
  * `options_json` may be NULL or { "limit": 1..1000 (default 10), "explain": bool }.
  * The query is never an error: invalid UTF-8 is replaced, oversize is cut.
+ * Hits are bounded: "name" at most 128 characters, "description" (first line,
+ * withheld for un-vouched remote and tainted tools) at most 160, each then "…".
  */
 TSIFT_API tsift_status tsift_index_search_json(const tsift_index *index, const char *query,
                                                size_t query_len, const char *options_json,

@@ -114,6 +114,8 @@ double tsift_term_explain(const tsift_index *ix, const tsift_stats *stats, long 
 
 /* One-line, bounded, trust-aware description of a tool for results. */
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160
+/* Names in search results: at most this many characters, then "…" (S12). */
+#define TSIFT_RESULT_NAME_CHARS 128
 #define TSIFT_WITHHELD_DESCRIPTION "Third-party tool; description withheld"
 char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len);
 

@@ -90,8 +90,28 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
   tsift_json_begin_object(b);
   tsift_json_key(b, "id");
   tsift_json_cstr(b, t->id);
+  /* The name is echoed bounded like the description (S12): at most
+   * TSIFT_RESULT_NAME_CHARS characters, then "…". (A short id can carry a
+   * name of any length; the index only reads its first 2000 bytes.) */
+  size_t nlen = strlen(t->name), ncut = 0, nchars = 0;
+  for (; ncut < nlen; ncut++) {
+    if (((unsigned char)t->name[ncut] & 0xC0) == 0x80) continue;
+    if (nchars == TSIFT_RESULT_NAME_CHARS) break;
+    nchars++;
+  }
   tsift_json_key(b, "name");
-  tsift_json_cstr(b, t->name);
+  if (ncut == nlen) {
+    tsift_json_str(b, t->name, nlen);
+  } else {
+    char *cut = tsift_alloc_bytes(ncut + 3);
+    if (!cut) *nomem = 1;
+    if (cut) {
+      memcpy(cut, t->name, ncut);
+      memcpy(cut + ncut, "\xE2\x80\xA6", 3); /* … */
+    }
+    tsift_json_str(b, cut ? cut : "", cut ? ncut + 3 : 0);
+    tsift_free(cut);
+  }
   size_t dlen = 0;
   char *desc = tsift_short_description(t, TSIFT_RESULT_DESCRIPTION_CHARS, &dlen);
   if (!desc) *nomem = 1;

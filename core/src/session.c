@@ -359,6 +359,12 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
       return tsift_fail(err, TSIFT_E_CONFIG,
                         "config: tools[%zu] (\"%.60s\") collides with a catalog tool of the same id", i,
                         s->agent.tools[i].id);
+  /* The agent's tools are always on the menu, and a tainted tool never is (S2). */
+  for (size_t i = 0; i < s->agent.count; i++)
+    if (s->agent.tools[i].tainted)
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "config: tools[%zu] (\"%.60s\") is tainted and can never be on the menu", i,
+                        s->agent.tools[i].id);
 
   /* Namespaces: id prefixes that narrow the universe. */
   if ((st = read_string_list(cJSON_GetObjectItemCaseSensitive(search, "namespaces"), "search.namespaces",

@@ -363,9 +363,9 @@ static void test_huge_strings(void) {
       });
       CHECK_EQ_INT(st, TSIFT_OK);
       if (st) fprintf(stderr, "  %s: %s\n", name, err.message);
-      /* descriptions in results are cut; a name is echoed whole */
-      CHECK(out && len < 4096 + (p == 3 ? big : 0));
-      if (p == 3 && t == 0) printf("  search output with the 10 MB name: %zu bytes (the name is echoed whole)\n", len);
+      /* descriptions and names in results are cut (B10: a name was echoed whole) */
+      CHECK(out && len < 4096);
+      if (p == 3 && t == 0) printf("  search output with the 10 MB name: %zu bytes\n", len);
       tsift_free(out);
       tsift_index_free(ix);
       free(json);
@@ -431,6 +431,48 @@ static void test_huge_strings(void) {
 }
 
 /* ---- 4. 100k tools ----------------------------------------------------- */
+
+/* B10: a search result echoed a tool's name whole (a short id can carry a
+ * name of any length). Names are now cut like descriptions: at most 128
+ * characters (not bytes), then "…"; a name of 128 characters is unchanged. */
+static void test_result_name_bound(void) {
+  printf("names in search results\n");
+  static const struct {
+    const char *unit; /* one character */
+    size_t chars;
+    int cut;
+  } cases[] = {{"a", 127, 0}, {"a", 128, 0}, {"a", 129, 1}, {"a", 100000, 1},
+               {"\xC3\xA9", 128, 0}, {"\xC3\xA9", 129, 1}, {"\xF0\x9F\x94\xA7", 128, 0},
+               {"\xF0\x9F\x94\xA7", 300, 1}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    size_t ul = strlen(cases[c].unit);
+    sb cat = {0}, want = {0};
+    /* a remote tool, so the long name is the only text of it that reaches
+     * results; the query matches a host tag */
+    sb_puts(&cat, "{\"tools\":[{\"id\":\"zz\",\"origin\":\"remote\",\"name\":\"");
+    sb_rep(&cat, cases[c].unit, cases[c].chars);
+    sb_puts(&cat, "\"}],\"annotations\":{\"zz\":{\"tags\":[\"findme\"]}}}");
+    sb_puts(&want, "\"name\":\"");
+    sb_rep(&want, cases[c].unit, cases[c].cut ? 128 : cases[c].chars);
+    if (cases[c].cut) sb_puts(&want, "\xE2\x80\xA6");
+    sb_puts(&want, "\",\"description\":");
+    tsift_index *ix = build_ok(cat.p, cat.n, NULL);
+    char *out = NULL;
+    size_t len = 0;
+    tsift_error err;
+    CHECK(ix != NULL);
+    if (ix) {
+      CHECK_EQ_INT(tsift_index_search_json(ix, "findme", 6, NULL, 0, &out, &len, &err), TSIFT_OK);
+      CHECK_CONTAINS(out, want.p);
+      CHECK(out && len < 256 + 4 * 129);
+      if (!out || !strstr(out, want.p)) fprintf(stderr, "  case %zu (%zu x %zu bytes)\n", c, cases[c].chars, ul);
+    }
+    tsift_free(out);
+    tsift_index_free(ix);
+    sb_free(&cat);
+    sb_free(&want);
+  }
+}
 
 static unsigned g_rng = 2463534242u;
 static unsigned rnd(void) {
@@ -1641,6 +1683,7 @@ int main(void) {
   test_deep_nesting();
   test_schemas();
   test_huge_strings();
+  test_result_name_bound();
   test_many_tools();
   test_huge_queries();
   test_invalid_utf8();

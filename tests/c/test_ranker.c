@@ -1,8 +1,11 @@
 /* test_ranker.c — host rankers in sessions: a hostile or broken ranker can
  * narrow results but never widen them; over-asking and widening rounds;
- * the two-phase protocol used through wasm; replay without ranker calls. */
+ * the two-phase protocol used through wasm; replay without ranker calls;
+ * random hostile rankers (fixed seed) and forged replays of their journals. */
+#include <stdint.h>
 #include <stdlib.h>
 
+#include "cJSON.h"
 #include "harness.h"
 #include "toolsift.h"
 
@@ -208,6 +211,259 @@ static void test_replay_calls_no_ranker(void) {
   tsift_session_free(s);
 }
 
+/* ---- random hostile rankers (issue 8), then tampered replays ------------ */
+
+static uint32_t g_rng = 0xB5297A4Du;
+static uint32_t rnd(uint32_t n) {
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 17;
+  g_rng ^= g_rng << 5;
+  return g_rng % n;
+}
+
+/* What a hostile ranker may say: every id of the config (inside and outside
+ * the universe, on the menu, tainted), the agent's and the meta-tool's
+ * names, near-misses, wrong types, a NUL cut, a long string. */
+static const char *const POOL[] = {
+    "\"a__one\"", "\"a__two\"", "\"a__three\"", "\"a__four\"", "\"a__bad\"", "\"b__denied\"", "\"reply\"",
+    "\"search_tools\"", "\"nope\"", "\"\"", "7", "null", "true", "[\"a__one\"]", "{\"id\":\"a__two\"}",
+    "\"A__ONE\"", "\"a__one \"", "\"a__one\\u0000x\"", "\"a__\"", "-1e400"};
+#define NPOOL (sizeof POOL / sizeof *POOL)
+
+typedef struct random_ranker {
+  char answer[4096];
+  int calls;
+} random_ranker;
+
+static int random_rank(void *user, const char *query, size_t qlen, unsigned want, const char **ids, size_t *len) {
+  (void)query;
+  (void)qlen;
+  (void)want;
+  random_ranker *r = user;
+  r->calls++;
+  uint32_t shape = rnd(20);
+  if (shape == 0) return 1; /* fails */
+  if (shape == 1) snprintf(r->answer, sizeof r->answer, "%s", rnd(2) ? "{\"ids\":[]}" : "\"a__one\"");
+  else if (shape == 2) snprintf(r->answer, sizeof r->answer, "[\"a__one\",");      /* truncated */
+  else {
+    size_t o = (size_t)snprintf(r->answer, sizeof r->answer, "[");
+    for (uint32_t n = rnd(24), i = 0; i < n && o < sizeof r->answer - 64; i++)
+      o += (size_t)snprintf(r->answer + o, sizeof r->answer - o, "%s%s", i ? "," : "", POOL[rnd(NPOOL)]);
+    snprintf(r->answer + o, sizeof r->answer - o, "]");
+  }
+  *ids = r->answer;
+  *len = strlen(r->answer);
+  return 0;
+}
+
+static int in_list(const char *id, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(id, list[i]) == 0) return 1;
+  return 0;
+}
+
+/* The names on an anthropic menu, checked against the authority of CONFIG:
+ * the meta-tool, the agent tool, a__four (alwaysLoaded) and the untainted
+ * universe, none twice. Fills names (count in *n). Returns 1 when inside. */
+static int menu_inside(tsift_session *s, char names[][32], size_t *n) {
+  static const char *const AUTH[] = {"search_tools", "reply", "a__four", "a__one", "a__two", "a__three"};
+  char *m = NULL;
+  size_t len = 0;
+  tsift_error err;
+  if (tsift_session_menu_json(s, "anthropic", &m, &len, &err) != TSIFT_OK) return 0;
+  cJSON *doc = cJSON_ParseWithLength(m, len);
+  tsift_free(m);
+  int ok = cJSON_IsArray(doc);
+  *n = 0;
+  const cJSON *tool;
+  cJSON_ArrayForEach(tool, doc) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(tool, "name");
+    if (!cJSON_IsString(name) || !in_list(name->valuestring, AUTH, 6) || *n >= 8) {
+      ok = 0;
+      break;
+    }
+    for (size_t k = 0; k < *n; k++) ok &= strcmp(names[k], name->valuestring) != 0;
+    snprintf(names[(*n)++], 32, "%s", name->valuestring);
+  }
+  cJSON_Delete(doc);
+  return ok;
+}
+
+/* One search's decision against the universe: results inside it (never the
+ * menu, no duplicates, at most a page of 2), loaded inside results and
+ * never tainted. A refusal records nothing. */
+static int decision_ok(const char *out, char menu_before[][32], size_t nmenu) {
+  static const char *const UNIVERSE[] = {"a__one", "a__two", "a__three", "a__bad"};
+  cJSON *doc = cJSON_Parse(out);
+  const cJSON *dec = cJSON_GetObjectItemCaseSensitive(doc, "decision");
+  int ok = doc != NULL;
+  if (cJSON_IsObject(dec)) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(dec, "value");
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(v, "results");
+    const cJSON *loaded = cJSON_GetObjectItemCaseSensitive(v, "loaded");
+    ok &= cJSON_IsArray(res) && cJSON_IsArray(loaded) && cJSON_GetArraySize(res) <= 2;
+    const char *seen[4];
+    size_t ns = 0;
+    const cJSON *id;
+    cJSON_ArrayForEach(id, res) {
+      ok &= cJSON_IsString(id) && in_list(id->valuestring, UNIVERSE, 4) && ns < 4;
+      if (!ok) break;
+      for (size_t k = 0; k < nmenu; k++) ok &= strcmp(menu_before[k], id->valuestring) != 0;
+      ok &= !in_list(id->valuestring, seen, ns);
+      seen[ns++] = id->valuestring;
+    }
+    cJSON_ArrayForEach(id, loaded) {
+      ok &= cJSON_IsString(id) && in_list(id->valuestring, seen, ns) && strcmp(id->valuestring, "a__bad") != 0;
+    }
+  } else {
+    ok &= cJSON_IsNull(dec);
+  }
+  cJSON_Delete(doc);
+  return ok;
+}
+
+/* Insert an id the universe does not authorise into a random results or
+ * loaded array of a JSON Lines journal. */
+static void forge(const char *j, char *dst, size_t cap) {
+  static const char *const FORGED[] = {"\"a__bad\"", "\"b__denied\"", "\"a__four\"", "\"reply\"",
+                                       "\"search_tools\"", "\"nope\"", "7", "\"a__one\",\"a__one\""};
+  const char *key = rnd(2) ? "\"results\":[" : "\"loaded\":[";
+  const char *hits[64];
+  size_t nh = 0;
+  for (const char *p = j; nh < 64 && (p = strstr(p, key)) != NULL; p++) hits[nh++] = p;
+  if (!nh) {
+    snprintf(dst, cap, "%s", j);
+    return;
+  }
+  size_t at = (size_t)(hits[rnd((uint32_t)nh)] - j) + strlen(key);
+  snprintf(dst, cap, "%.*s%s%s%s", (int)at, j, FORGED[rnd(sizeof FORGED / sizeof *FORGED)],
+           j[at] == ']' ? "" : ",", j + at);
+}
+
+/* The span of `s` from `from` to the first `to` after it (0 if missing). */
+static size_t span(const char *s, const char *from, const char *to, const char **at) {
+  const char *a = s ? strstr(s, from) : NULL;
+  const char *b = a ? strstr(a, to) : NULL;
+  *at = a;
+  return b ? (size_t)(b - a) : 0;
+}
+static int same_span(const char *x, const char *y, const char *from, const char *to) {
+  const char *a, *b;
+  size_t n = span(x, from, to, &a), m = span(y, from, to, &b);
+  return n && n == m && memcmp(a, b, n) == 0;
+}
+static int same_outcome(const char *live, const char *replay) {
+  return same_span(live, replay, "\"result\":", ",\"decision\":") &&
+         same_span(live, replay, "\"results\":", "]}");
+}
+
+static void test_random_hostile_rankers(void) {
+  static const char *const QUERIES[] = {"{\"query\":\"one\"}", "{\"query\":\"two three\"}",
+                                        "{\"query\":\"bad\",\"limit\":1}", "{\"query\":\"denied four\"}",
+                                        "{\"query\":\"anything\"}"};
+  int sessions = 0, searches = 0, bad = 0, outside = 0, replay_differs = 0, tampered = 0, widened = 0;
+  long ranker_calls = 0;
+  for (int t = 0; t < 200; t++) {
+    random_ranker rr = {{0}, 0};
+    tsift_session *s = NULL;
+    tsift_error err;
+    if (tsift_session_new(CONFIG, strlen(CONFIG), NULL, 0, NULL, 0, &s, &err) != TSIFT_OK ||
+        tsift_session_set_ranker(s, "random-1", random_rank, &rr, &err) != TSIFT_OK) {
+      fprintf(stderr, "session: %s\n", err.message);
+      CHECK(0);
+      tsift_session_free(s);
+      continue;
+    }
+    sessions++;
+    char *outs[5] = {0};
+    unsigned nsearch = 1 + rnd(5);
+    for (unsigned turn = 0; turn < nsearch; turn++) {
+      char names[8][32];
+      size_t nn = 0;
+      if (!menu_inside(s, names, &nn)) outside++;
+      tsift_status st;
+      outs[turn] = search(s, turn, QUERIES[rnd(5)], &st);
+      searches++;
+      if (st != TSIFT_OK || !outs[turn] || !decision_ok(outs[turn], names, nn)) {
+        bad++;
+        if (bad <= 3) fprintf(stderr, "hostile answer %s gave:\n%s\n", rr.answer, outs[turn] ? outs[turn] : "(null)");
+      }
+    }
+    char live_names[8][32];
+    size_t live_n = 0;
+    if (!menu_inside(s, live_names, &live_n)) outside++;
+    ranker_calls += rr.calls;
+    char *j = NULL;
+    size_t jlen = 0;
+    CHECK_EQ_INT(tsift_session_journal_jsonl(s, &j, &jlen, &err), TSIFT_OK);
+
+    /* replay as recorded: the same outputs, no ranker */
+    tsift_session *r = NULL;
+    if (j && tsift_session_new(CONFIG, strlen(CONFIG), j, jlen, NULL, 0, &r, &err) == TSIFT_OK) {
+      for (unsigned turn = 0; turn < nsearch; turn++) {
+        tsift_status st;
+        char *again = search(r, turn, "{\"query\":\"replayed\"}", &st);
+        /* the model-facing result and the decision's results and loaded
+         * are the recorded ones (the decision's query and ranker kind are
+         * the replay's own; a refusal recorded nothing and replays as a
+         * divergence, so it is left out) */
+        if (strstr(outs[turn], "\"decision\":null") == NULL && !same_outcome(outs[turn], again)) {
+          replay_differs++;
+          if (replay_differs < 3) fprintf(stderr, "live: %s\nreplay: %s\n", outs[turn], again ? again : "(null)");
+        }
+        tsift_free(again);
+      }
+      tsift_session_free(r);
+    } else if (j) {
+      fprintf(stderr, "replay: %s\n", err.message);
+      replay_differs++;
+    }
+
+    /* tampered replays: forged ids the universe does not authorise */
+    for (int e = 0; j && jlen && e < 4; e++) {
+      static char edited[16384], twice[16384];
+      forge(j, edited, sizeof edited);
+      if (rnd(2)) {
+        forge(edited, twice, sizeof twice);
+        memcpy(edited, twice, sizeof edited);
+      }
+      tsift_session *x = NULL;
+      if (tsift_session_new(CONFIG, strlen(CONFIG), edited, strlen(edited), "{\"divergence\":\"warn\"}", 21, &x,
+                            &err) != TSIFT_OK)
+        continue; /* an edit the journal reader refuses is a typed error: fine */
+      tampered++;
+      for (unsigned turn = 0; turn < nsearch + 1; turn++) {
+        tsift_status st;
+        tsift_free(search(x, turn, "{\"query\":\"replayed\"}", &st));
+      }
+      char names[8][32];
+      size_t nn = 0;
+      if (!menu_inside(x, names, &nn)) outside++;
+      for (size_t k = 0; k < nn; k++) {
+        const char *live_list[8];
+        for (size_t q = 0; q < live_n; q++) live_list[q] = live_names[q];
+        if (!in_list(names[k], live_list, live_n)) {
+          widened++;
+          fprintf(stderr, "tampered journal widened the menu by %s:\n%s\n", names[k], edited);
+        }
+      }
+      tsift_session_free(x);
+    }
+    tsift_free(j);
+    for (unsigned k = 0; k < nsearch; k++) tsift_free(outs[k]);
+    tsift_session_free(s);
+  }
+  printf("random hostile rankers: %d sessions, %d searches, %ld ranker calls: %d decisions outside the "
+         "universe, %d menus outside the authority, %d replays that differ; %d tampered replays, %d widened\n",
+         sessions, searches, ranker_calls, bad, outside, replay_differs, tampered, widened);
+  CHECK(searches > 400);
+  CHECK(tampered > 400);
+  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(outside, 0);
+  CHECK_EQ_INT(replay_differs, 0);
+  CHECK_EQ_INT(widened, 0);
+}
+
 int main(void) {
   test_hostile_ids_are_intersected();
   test_flood_is_clipped();
@@ -215,5 +471,6 @@ int main(void) {
   test_failing_ranker();
   test_two_phase();
   test_replay_calls_no_ranker();
+  test_random_hostile_rankers();
   return harness_finish("test_ranker");
 }
