@@ -243,9 +243,28 @@ static int discovery_on(const tsift_session *s) {
   return s->skills && (s->skills->discovery & DISCOVERY_SEARCH);
 }
 
+/* The ranker kinds a decision records: the session's for a live search, the
+ * record's own for a replayed one (the results are the record's, so is the
+ * kind that ranked them; a replayed run's journal equals the original). */
+typedef struct ranker_kinds {
+  const char *ranker, *skill_ranker; /* skill_ranker NULL: none recorded */
+} ranker_kinds;
+
+/* A recorded kind is kept when it could have been set: 1..64 bytes, no
+ * control characters. */
+static const char *recorded_kind(const cJSON *value, const char *key) {
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(value, key);
+  if (!cJSON_IsString(k)) return NULL;
+  size_t n = strlen(k->valuestring);
+  if (n < 1 || n > 64) return NULL;
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)k->valuestring[i] < 0x20 || k->valuestring[i] == 0x7f) return NULL;
+  return k->valuestring;
+}
+
 static void write_decision(tsift_buf *b, const tsift_session *s, const char *id, const char *query,
                            size_t qlen, const uint32_t *page, size_t n, const uint8_t *loaded,
-                           const uint32_t *skill_page, size_t ns) {
+                           const uint32_t *skill_page, size_t ns, const ranker_kinds *kinds) {
   tsift_json_begin_object(b);
   tsift_json_key(b, "id");
   tsift_json_cstr(b, id);
@@ -254,10 +273,11 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
   tsift_json_key(b, "value");
   tsift_json_begin_object(b);
   tsift_json_key(b, "ranker");
-  tsift_json_cstr(b, ranker_kind(s));
-  if (discovery_on(s) && s->skills->ranker_kind) {
+  tsift_json_cstr(b, kinds ? kinds->ranker : ranker_kind(s));
+  const char *skill_kind = kinds ? kinds->skill_ranker : discovery_on(s) ? s->skills->ranker_kind : NULL;
+  if (discovery_on(s) && skill_kind) {
     tsift_json_key(b, "skillRanker");
-    tsift_json_cstr(b, s->skills->ranker_kind);
+    tsift_json_cstr(b, skill_kind);
   }
   tsift_json_key(b, "query");
   tsift_json_str(b, query, cut_chars(query, qlen, QUERY_RECORD_CHARS));
@@ -285,7 +305,8 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
  * them) are the page's skills when discovery is on. */
 static tsift_status finish_search(tsift_session *s, const call_ref *c, const char *q, const uint32_t *hits,
                                   size_t n, const uint8_t *permit, const uint32_t *skill_hits, size_t ns,
-                                  int replayed, warnings *w, char **out, size_t *out_len, tsift_error *err) {
+                                  const ranker_kinds *replayed, warnings *w, char **out, size_t *out_len,
+                                  tsift_error *err) {
   char did[200];
   snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
   size_t qlen = strlen(q);
@@ -356,7 +377,7 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
   tsift_json_end_object(&b);
   tsift_json_key(&b, "decision");
   size_t dec_start = b.len;
-  write_decision(&b, s, did, q, qlen, hits, n, loaded, skill_hits, ns);
+  write_decision(&b, s, did, q, qlen, hits, n, loaded, skill_hits, ns, replayed);
   size_t dec_end = b.len;
   tsift_write_warnings(&b, w);
   tsift_json_end_object(&b);
@@ -541,7 +562,7 @@ tsift_status tsift_session_set_skill_ranker(tsift_session *s, const char *kind, 
 static tsift_status tools_ranked(tsift_session *s, const call_ref *c, const char *q, size_t page,
                                  const uint32_t *hits, size_t n, const tsift_scored *tool_scored, warnings *w,
                                  char **out, size_t *out_len, tsift_error *err) {
-  if (!discovery_on(s)) return finish_search(s, c, q, hits, n, NULL, NULL, 0, 0, w, out, out_len, err);
+  if (!discovery_on(s)) return finish_search(s, c, q, hits, n, NULL, NULL, 0, NULL, w, out, out_len, err);
   tsift_skills *sk = s->skills;
   if (sk->ranker_kind) {
     /* Two phases: keep the tools' page and ask for the skills. */
@@ -588,7 +609,7 @@ static tsift_status tools_ranked(tsift_session *s, const call_ref *c, const char
     if (tool_scored) merge_by_score(page, tool_scored, n, scored, ns, &keep_t, &keep_s);
     else interleave(page, n, ns, &keep_t, &keep_s);
     for (size_t i = 0; i < keep_s; i++) skill_hits[i] = scored[i].doc;
-    st = finish_search(s, c, q, hits, keep_t, NULL, skill_hits, keep_s, 0, w, out, out_len, err);
+    st = finish_search(s, c, q, hits, keep_t, NULL, skill_hits, keep_s, NULL, w, out, out_len, err);
   }
   tsift_free(scored);
   tsift_free(skill_hits);
@@ -665,7 +686,7 @@ static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t 
   } else if (p->skills_phase) {
     size_t keep_t = 0, keep_s = 0;
     interleave(p->page, p->ntool_hits, n, &keep_t, &keep_s);
-    st = finish_search(s, &c, p->query, p->tool_hits, keep_t, NULL, hits, keep_s, 0, &w, out, out_len, err);
+    st = finish_search(s, &c, p->query, p->tool_hits, keep_t, NULL, hits, keep_s, NULL, &w, out, out_len, err);
     if (st == TSIFT_OK) tsift_session_drop_pending(s);
   } else {
     /* tools_ranked either finishes or turns the pending search to skills. */
@@ -755,7 +776,10 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
       const cJSON *value = cJSON_GetObjectItemCaseSensitive(rec, "value");
       size_t n = readmit(s, value, page, hits, permit, &w);
       size_t ns = discovery_on(s) ? readmit_skills(s, value, page - n, skill_hits, &w) : 0;
-      st = finish_search(s, c, q, hits, n, permit, skill_hits, ns, 1, &w, out, out_len, err);
+      /* A missing or unusable recorded kind reads as the session's own. */
+      ranker_kinds kinds = {recorded_kind(value, "ranker"), recorded_kind(value, "skillRanker")};
+      if (!kinds.ranker) kinds.ranker = ranker_kind(s);
+      st = finish_search(s, c, q, hits, n, permit, skill_hits, ns, &kinds, &w, out, out_len, err);
       if (st == TSIFT_OK) s->replay_pos++;
       goto done;
     }
