@@ -106,6 +106,7 @@ export class ClientSession {
    */
   adopt(universe, turn) {
     if (this.segment && this.segment.key === universe.key) return false;
+    this._closeSegment(); // first: what it used is what the new caps leave out
     const config = this.segmentConfig(universe);
     const value = {
       segment: this.segments.length, turn, generation: universe.generation, catalogKey: universe.key,
@@ -139,7 +140,7 @@ export class ClientSession {
 
   _closeSegment() {
     const seg = this.segment;
-    if (!seg) return;
+    if (!seg || seg.session.freed) return;
     const m = seg.session.metrics();
     this.used.searches += m.searches;
     this.used.loaded += m.loaded;
