@@ -13,9 +13,10 @@
 import { readFileSync } from 'node:fs';
 import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
-import { Gateway, VERSION } from './gateway.js';
-import { serveHttp } from './http.js';
 import { replayJournal, JournalError } from './replay.js';
+
+// The SDK loads only to serve: --replay and --version do without it.
+const VERSION = '0.1.0';
 
 const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--journal-dir DIR]
        toolsift-mcp --replay JOURNAL
@@ -74,6 +75,8 @@ async function main() {
   if (!args.config) throw new GatewayConfigError(`--config is required to serve\n${USAGE}`);
   const config = readConfig(args.config);
   if (args.journalDir) config.journalDir = args.journalDir;
+  const { Gateway } = await import('./gateway.js');
+  const { serveHttp } = await import('./http.js');
   const gateway = new Gateway(config, { toolsift, log });
   await gateway.start();
   const closers = [];

@@ -19,7 +19,7 @@ import { buildUniverse } from './catalog.js';
 import { ClientSession, errorResult } from './session.js';
 import { Upstream } from './upstream.js';
 
-export const VERSION = '0.1.0';
+export const VERSION = '0.1.0'; // js/mcp/cli.js says the same
 
 const INSTRUCTIONS =
   'This server is a gateway to many tools. Only a few are listed at first: call search_tools with a few words ' +

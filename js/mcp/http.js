@@ -94,8 +94,9 @@ export function serveHttp(gateway, { port, path: mcpPath = '/mcp' }) {
         url,
         close: async () => {
           for (const t of transports.values()) await t.close().catch(() => {});
-          await new Promise((r) => server.close(() => r()));
-          server.closeAllConnections?.();
+          const closed = new Promise((r) => server.close(() => r()));
+          server.closeAllConnections?.(); // open SSE streams would hold close() forever
+          await closed;
         },
       });
     });
