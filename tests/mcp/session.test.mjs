@@ -129,3 +129,35 @@ test('replay: a damaged catalog is refused, an edited decision can only narrow',
   assert.throws(() => replayJournal(toolsift, `${lines[0]}\n{"id":"x","source":"other","value":{}}`), /unknown record source "other"/);
   assert.throws(() => replayJournal(toolsift, lines[1]), /a decision before any segment line/);
 });
+
+test('skills: activate_skill appends the skill\'s tools, survives a new generation, replays', () => {
+  const config = checkConfig({
+    mcpServers: { mail: { command: 'x', trusted: true }, chat: { command: 'y', trusted: true } },
+    skills: { skills: [{ id: 'triage', description: 'Triage the inbox and tell the team.', tags: ['ops'],
+      tools: ['mail__list_inbox', 'chat__post_message'], instructions: 'List the inbox, then post a summary.' }] },
+  });
+  const lines = [];
+  const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
+  cs.adopt(universeOf(config, TOOLS, 0), 0);
+  assert.deepEqual(cs.listTools().map((t) => t.name), ['search_tools', 'activate_skill']);
+  assert.match(cs.segment.session.skillIndex(), /- triage: Triage the inbox/);
+  const turn = cs.nextTurn();
+  assert.equal(cs.isMeta('activate_skill'), true);
+  const r = cs.callMeta(turn, 'activate_skill', { name: 'triage' });
+  assert.equal(r.result.instructions, 'List the inbox, then post a summary.');
+  assert.equal(r.menuChanged, true);
+  assert.deepEqual(cs.listTools().map((t) => t.name), ['search_tools', 'activate_skill', 'mail__list_inbox', 'chat__post_message']);
+  // a new generation without chat: the skill stays active (selected), its
+  // remaining tool carried, the chat tool listed but gone
+  const u1 = universeOf(config, { mail: TOOLS.mail }, 1);
+  const t2 = cs.nextTurn();
+  cs.adopt(u1, t2);
+  const seg = JSON.parse(lines.at(-1));
+  assert.deepEqual(seg.value.config.skills.selected, ['triage']);
+  assert.match(cs.gate(t2, 'chat__post_message', {}, u1).error, /no connected server offers it any more/);
+  assert.deepEqual(cs.gate(cs.nextTurn(), 'mail__list_inbox', {}, u1), { forward: 'mail__list_inbox' });
+  const listed = cs.listTools();
+  cs.close();
+  const replayed = replayJournal(toolsift, lines.join('\n'));
+  assert.deepEqual(replayed.tools, listed);
+});
