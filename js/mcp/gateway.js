@@ -21,10 +21,10 @@ import { Upstream } from './upstream.js';
 
 export const VERSION = '0.1.0'; // js/mcp/cli.js says the same
 
-const INSTRUCTIONS =
-  'This server is a gateway to many tools. Only a few are listed at first: call search_tools with a few words ' +
+const instructionsFor = (search) =>
+  `This server is a gateway to many tools. Only a few are listed at first: call ${search} with a few words ` +
   'describing what you want to do, and the matching tools are added to your tool list (listed again after ' +
-  'notifications/tools/list_changed). Then call them by the names search_tools returned.';
+  `notifications/tools/list_changed). Then call them by the names ${search} returned.`;
 
 export class Gateway {
   /**
@@ -127,7 +127,7 @@ export class Gateway {
     const { file, write } = this._journalWriter(transport, id);
     const cs = new ClientSession(this.toolsift, this.config, write);
     cs.adopt(this.universe, 0);
-    let instructions = INSTRUCTIONS;
+    let instructions = instructionsFor(cs.searchToolName);
     const skillIndex = cs.segment.session.skillIndex();
     if (skillIndex) instructions += `\n\nSkills (activate one with ${cs.skillToolName}):\n${skillIndex}`;
     const server = new Server({ name: this.config.name, version: VERSION },

@@ -105,3 +105,28 @@ test('streamable HTTP gateway: sessions, list_changed, an HTTP upstream, refusal
     assert.equal(journals(journalDir).length, 2, 'a refused request starts no session');
   });
 });
+
+test('concurrent tools/call requests are numbered in arrival order', async (t) => {
+  const dir = tempDir(t);
+  const journalDir = path.join(dir, 'journals');
+  const config = writeConfig(dir, {
+    mcpServers: { cat: { command: process.execPath, args: [FIXTURE, '--products', 'github,slack,jira,stripe'], trusted: true } },
+    search: { maxPerSearch: 1, toolName: 'find_tools' },
+    journal: { dir: journalDir },
+  });
+  const gw = await startHttpGateway(config);
+  t.after(() => gw.stop());
+  const { client } = await connectHttp(gw.url);
+  t.after(() => client.close());
+  assert.match(client.getInstructions(), /call find_tools with a few words/);
+  const queries = ['create a github issue', 'send a slack message', 'create a jira issue', 'refund a stripe charge'];
+  const results = await Promise.all(queries.map((query) => client.callTool({ name: 'find_tools', arguments: { query } })));
+  assert.ok(results.every((r) => !r.isError));
+  const [file] = journals(journalDir);
+  const decisions = readLines(file).filter((l) => l.source === 'agent-tool-search');
+  assert.deepEqual(decisions.map((d) => d.id), [0, 1, 2, 3].map((n) => `mcp#turn:${n}:tool:0:search`));
+  assert.deepEqual(decisions.map((d) => d.value.query).sort(), [...queries].sort());
+  const r = await replay(file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.tools, (await client.listTools()).tools);
+});

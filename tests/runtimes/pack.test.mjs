@@ -26,7 +26,7 @@ test('npm pack ships the binding, its types, the CLI and the .wasm as a file', (
     [...packed.files].sort(),
     ['LICENSE', 'README.md', 'dist/toolsift.wasm', 'js/cli.js',
       'js/mcp/catalog.js', 'js/mcp/cli.js', 'js/mcp/config.js', 'js/mcp/gateway.js', 'js/mcp/http.js',
-      'js/mcp/index.js', 'js/mcp/replay.js', 'js/mcp/session.js', 'js/mcp/upstream.js',
+      'js/mcp/index.d.ts', 'js/mcp/index.js', 'js/mcp/replay.js', 'js/mcp/session.js', 'js/mcp/upstream.js',
       'js/toolsift.d.ts', 'js/toolsift.js', 'package.json'],
   );
   assert.ok(packed.size < 400_000, `tarball is ${packed.size} bytes`);
@@ -99,6 +99,9 @@ test('types: a TypeScript consumer type-checks against the package (deno check)'
   writeFileSync(
     path.join(proj, 'typed.ts'),
     `import { load, type Toolsift, ToolsiftError } from 'toolsift';
+import { checkConfig, type GatewayConfig } from 'toolsift/mcp';
+const gatewayConfig: GatewayConfig = checkConfig({ mcpServers: {} });
+console.log(gatewayConfig.loop);
 const toolsift: Toolsift = await load();
 const index = toolsift.createIndex({ tools: [{ name: 'x', description: 'y' }] });
 const hits: number = index.search('y', { limit: 1 }).hits.length;
