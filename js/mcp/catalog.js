@@ -16,17 +16,31 @@ const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHi
 
 export const namespaced = (namespace, name) => `${namespace}__${name}`;
 
+// A deep copy fit for the core: lone UTF-16 surrogates (which would reach
+// cJSON as malformed escapes) become U+FFFD, in keys too, and nesting past
+// MAX_DEPTH becomes {} (the core reads 8 levels of a schema).
+const MAX_DEPTH = 64;
+function wellFormed(v, depth = 0) {
+  if (typeof v === 'string') return v.toWellFormed();
+  if (v === null || typeof v !== 'object') return v;
+  if (depth >= MAX_DEPTH) return {};
+  if (Array.isArray(v)) return v.map((x) => wellFormed(x, depth + 1));
+  const out = {};
+  for (const [k, x] of Object.entries(v)) out[k.toWellFormed()] = wellFormed(x, depth + 1);
+  return out;
+}
+
 function catalogTool(server, tool, id) {
   const t = {
     id,
     name: tool.name,
-    description: typeof tool.description === 'string' ? tool.description : '',
-    inputSchema: tool.inputSchema,
+    description: typeof tool.description === 'string' ? tool.description.toWellFormed() : '',
+    inputSchema: wellFormed(tool.inputSchema),
     origin: 'remote',
     trusted: server.trusted,
   };
-  if (typeof tool.title === 'string') t.title = tool.title;
-  else if (typeof tool.annotations?.title === 'string') t.title = tool.annotations.title;
+  if (typeof tool.title === 'string') t.title = tool.title.toWellFormed();
+  else if (typeof tool.annotations?.title === 'string') t.title = tool.annotations.title.toWellFormed();
   const hints = hintsOf(tool);
   if (hints) t.annotations = hints; // booleans only; the listing shows them
   return t;
@@ -102,7 +116,8 @@ export function buildUniverse(toolsift, config, upstreams) {
       index.free();
       break;
     } catch (e) {
-      const bad = tools.findIndex((t) => e.message.includes(`"${t.id}"`) || e.message.includes(`${t.id}:`));
+      let bad = tools.findIndex((t) => e.message.includes(`"${t.id}"`) || e.message.includes(`${t.id}:`));
+      if (bad < 0) bad = firstRejected(toolsift, tools, annotations);
       if (bad < 0) throw new Error(`the gateway's catalog was rejected: ${e.message}`);
       warnings.push(`tool "${tools[bad].id}" skipped: ${e.message}`);
       routes.delete(tools[bad].id);
@@ -113,6 +128,19 @@ export function buildUniverse(toolsift, config, upstreams) {
   const catalog = { tools, annotations, ...(skills ? { skills } : {}) };
   const key = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');
   return { catalog, routes, key, fingerprint, warnings };
+}
+
+// The error named no tool: try each alone (rare, so the cost is fine).
+function firstRejected(toolsift, tools, annotations) {
+  for (let i = 0; i < tools.length; i++) {
+    const a = annotations[tools[i].id];
+    try {
+      toolsift.createIndex({ tools: [tools[i]], annotations: a ? { [tools[i].id]: a } : {} }).free();
+    } catch {
+      return i;
+    }
+  }
+  return -1;
 }
 
 // Configured skills whose tools are in the universe (a tool that is not is

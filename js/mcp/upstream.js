@@ -11,7 +11,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 // tools/list read loosely: the SDK's own schema rejects the whole page for
@@ -103,7 +103,7 @@ export class Upstream {
       this._setTools(tools);
     } catch (e) {
       this.lastError = e?.message ?? String(e);
-      this._log(`[${this.key}] ${this.state === 'connecting' ? 'cannot connect' : 'lost'}: ${this.lastError}`);
+      this._log(`[${this.key}] ${this.state === 'connecting' ? 'cannot connect' : 'reconnecting failed'}: ${this.lastError}`);
       if (this._client === client) this._client = null;
       try {
         await client.close();
@@ -189,7 +189,16 @@ export class Upstream {
       const why = this.state === 'restarting' ? 'is restarting' : this.state === 'failed' ? 'has failed' : `is ${this.state}`;
       throw new Error(`upstream server "${this.key}" ${why}${this.lastError ? ` (${this.lastError})` : ''}; try again later`);
     }
-    return client.callTool({ name, arguments: args }, undefined, { timeout: this.server.callTimeoutMs });
+    try {
+      return await client.callTool({ name, arguments: args }, undefined, { timeout: this.server.callTimeoutMs });
+    } catch (e) {
+      // An HTTP upstream that went away shows up as a failed fetch, not as a
+      // closed transport: reconnect it the way a dead stdio server is.
+      if (!(e instanceof McpError) && this.server.type === 'http' && this._client === client) {
+        this._lost(`a call failed: ${e?.message ?? e}`);
+      }
+      throw e;
+    }
   }
 
   /** Disconnect for good (the server was removed from the configuration, or the gateway stops). */

@@ -10,8 +10,8 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { FIXTURE, connectHttp, journals, names, readLines, replay, search, startHttpGateway, tempDir, text, writeConfig } from './helpers.mjs';
 
-function startHttpUpstream() {
-  const proc = spawn(process.execPath, [FIXTURE, '--products', 'slack,jira', '--http', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+function startHttpUpstream(port = 0) {
+  const proc = spawn(process.execPath, [FIXTURE, '--products', 'slack,jira', '--http', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let log = '';
     proc.stderr.on('data', (d) => {
@@ -129,4 +129,41 @@ test('concurrent tools/call requests are numbered in arrival order', async (t) =
   const r = await replay(file);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.tools, (await client.listTools()).tools);
+});
+
+test('an HTTP upstream that goes away and comes back is reconnected', async (t) => {
+  const dir = tempDir(t);
+  let upstream = await startHttpUpstream();
+  const port = new URL(upstream.url).port;
+  t.after(() => upstream.proc.kill());
+  const config = writeConfig(dir, {
+    mcpServers: { team: { url: upstream.url, trusted: true, restart: { maxAttempts: 20, backoffMs: 100 } } },
+  });
+  const gw = await startHttpGateway(config);
+  t.after(() => gw.stop());
+  const { client } = await connectHttp(gw.url);
+  t.after(() => client.close());
+  await search(client, 'send a slack message', 1);
+  const first = JSON.parse(text(await client.callTool({ name: 'team__slack__send_message', arguments: {} }))).pid;
+  await new Promise((r) => {
+    upstream.proc.once('exit', r);
+    upstream.proc.kill();
+  });
+  const down = await client.callTool({ name: 'team__slack__send_message', arguments: {} });
+  assert.equal(down.isError, true);
+  assert.match(text(down), /The call to "team__slack__send_message" failed at its server "team"/);
+  upstream = await startHttpUpstream(port);
+  let pid;
+  const end = Date.now() + 15000;
+  while (Date.now() < end) {
+    const r = await client.callTool({ name: 'team__slack__send_message', arguments: {} });
+    if (!r.isError) {
+      pid = JSON.parse(text(r)).pid;
+      break;
+    }
+    assert.match(text(r), /restarting|failed at its server/);
+    await new Promise((r2) => setTimeout(r2, 200));
+  }
+  assert.ok(pid && pid !== first, `a new upstream answered (${pid} vs ${first})\n${gw.stderr()}`);
+  assert.match(gw.stderr(), /\[team\] ready: \d+ tools \(restart 1\)/);
 });

@@ -161,3 +161,35 @@ test('skills: activate_skill appends the skill\'s tools, survives a new generati
   const replayed = replayJournal(toolsift, lines.join('\n'));
   assert.deepEqual(replayed.tools, listed);
 });
+
+test('hostile tool lists: lone surrogates, odd types, deep schemas, bad names never sink the catalog', () => {
+  const config = checkConfig({ mcpServers: { a: { command: 'x', trusted: true, maxTools: 5 } } });
+  let deep = { type: 'object' };
+  for (let i = 0; i < 5000; i++) deep = { type: 'object', properties: { a: deep } };
+  const tools = [
+    tool('ok', 'fine'),
+    { name: 'surrogates', description: 'bad \ud800 text', inputSchema: { type: 'object', properties: { ['k\udc00']: { type: 'string' } } } },
+    { name: 'odd_types', description: 7, title: 7, inputSchema: { type: 'object', properties: { a: { type: 'string', description: 5 } } } },
+    { name: 'very_deep', description: 'x', inputSchema: deep },
+    { name: 'no schema', description: 'x' },
+    { name: 'array_schema', inputSchema: [] },
+    null,
+    tool('ok', 'listed twice'),
+    tool('seventh', 'past maxTools'),
+    tool('eighth', 'past maxTools'),
+  ];
+  const u = universeOf(config, { a: tools });
+  assert.deepEqual(u.catalog.tools.map((t) => t.id), ['a__ok', 'a__surrogates', 'a__odd_types', 'a__very_deep', 'a__seventh']);
+  assert.equal(u.catalog.tools[1].description, 'bad \ufffd text');
+  const w = u.warnings.join('\n');
+  assert.match(w, /tool "no schema" skipped: its inputSchema is not a JSON Schema/);
+  assert.match(w, /tool "array_schema" skipped/);
+  assert.match(w, /a tool without a name was skipped/);
+  assert.match(w, /tool "ok" skipped: listed twice/);
+  assert.match(w, /tools past maxTools \(5\) skipped, from "eighth" on/);
+  const cs = new ClientSession(toolsift, config, null);
+  cs.adopt(u, 0);
+  const r = cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'bad text' });
+  assert.deepEqual(r.result.tools.map((t) => t.name), ['a__surrogates']);
+  cs.close();
+});
