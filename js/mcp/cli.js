@@ -82,7 +82,7 @@ async function main() {
   const closers = [];
   if (args.http !== null) {
     const port = args.http === 'config' ? config.http.port : args.http;
-    const http = await serveHttp(gateway, { port, path: config.http.path });
+    const http = await serveHttp(gateway, { port, path: config.http.path, idleTimeoutMs: config.http.idleTimeoutMs });
     closers.push(http.close);
     log(`listening ${http.url}`);
   }

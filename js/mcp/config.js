@@ -173,9 +173,13 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   if (j.dir !== undefined && typeof j.dir !== 'string') fail('journal.dir', 'expected a directory path');
   const journalDir = j.dir === undefined ? null : path.resolve(baseDir, j.dir);
   const h = raw.http ?? {};
-  if (!isObject(h)) fail('config.http', 'expected { port, path }');
-  checkKeys(h, ['port', 'path'], 'http');
-  const http = { port: optInt(h, 'port', 'http', 0, 65535, 8931), path: h.path ?? '/mcp' };
+  if (!isObject(h)) fail('config.http', 'expected { port, path, idleTimeoutMs }');
+  checkKeys(h, ['port', 'path', 'idleTimeoutMs'], 'http');
+  const http = {
+    port: optInt(h, 'port', 'http', 0, 65535, 8931),
+    path: h.path ?? '/mcp',
+    idleTimeoutMs: optInt(h, 'idleTimeoutMs', 'http', 100, 7 * 24 * 3600000, 3600000),
+  };
   if (typeof http.path !== 'string' || !http.path.startsWith('/')) fail('http.path', 'expected a path starting with "/"');
   const loop = raw.loop ?? 'mcp';
   if (typeof loop !== 'string' || !ID_RE.test(loop)) fail('config.loop', 'expected a string matching ^[A-Za-z0-9_.:-]{1,128}$');

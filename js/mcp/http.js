@@ -41,8 +41,23 @@ function refuse(res, status, message) {
  * Serve `gateway` on 127.0.0.1:`port` (0 = any free port) at `mcpPath`.
  * Resolves to { url, close() } once listening.
  */
-export function serveHttp(gateway, { port, path: mcpPath = '/mcp' }) {
+export function serveHttp(gateway, { port, path: mcpPath = '/mcp', idleTimeoutMs = 3600000 }) {
   const transports = new Map(); // session id → transport
+  const lastSeen = new Map(); // session id → Date.now() of its last request
+  // Client sessions nobody has used for idleTimeoutMs are closed (their
+  // toolsift memory freed, their journal complete); the id then answers 404.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, seen] of lastSeen) {
+      if (now - seen < idleTimeoutMs) continue;
+      lastSeen.delete(id);
+      const t = transports.get(id);
+      transports.delete(id);
+      gateway.log(`http: session ${id} idle for ${idleTimeoutMs} ms: closed`);
+      t?.close().catch(() => {});
+    }
+  }, Math.min(idleTimeoutMs, 60000));
+  sweep.unref();
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -61,6 +76,7 @@ export function serveHttp(gateway, { port, path: mcpPath = '/mcp' }) {
       }
       const sid = req.headers['mcp-session-id'];
       let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
+      if (transport) lastSeen.set(sid, Date.now());
       if (!transport) {
         if (sid !== undefined) {
           refuse(res, 404, `unknown or closed session ${JSON.stringify(sid)}: initialize a new one`);
@@ -74,9 +90,15 @@ export function serveHttp(gateway, { port, path: mcpPath = '/mcp' }) {
         const entry = gateway.createClientSession('http', id);
         transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => id,
-          onsessioninitialized: (sessionId) => transports.set(sessionId, transport),
+          onsessioninitialized: (sessionId) => {
+            transports.set(sessionId, transport);
+            lastSeen.set(sessionId, Date.now());
+          },
         });
-        transport.onclose = () => transports.delete(id);
+        transport.onclose = () => {
+          transports.delete(id);
+          lastSeen.delete(id);
+        };
         await entry.server.connect(transport);
       }
       await transport.handleRequest(req, res, body);
@@ -93,6 +115,7 @@ export function serveHttp(gateway, { port, path: mcpPath = '/mcp' }) {
       resolve({
         url,
         close: async () => {
+          clearInterval(sweep);
           for (const t of transports.values()) await t.close().catch(() => {});
           const closed = new Promise((r) => server.close(() => r()));
           server.closeAllConnections?.(); // open SSE streams would hold close() forever

@@ -40,7 +40,7 @@ export interface GatewayConfig {
   includeSchemas: boolean;
   skills: { list: unknown[]; settings: Record<string, unknown> } | null;
   journalDir: string | null;
-  http: { port: number; path: string };
+  http: { port: number; path: string; idleTimeoutMs: number };
   loop: string;
   name: string;
 }
@@ -84,7 +84,7 @@ export declare class Gateway {
 }
 
 /** Serve a gateway over streamable HTTP on 127.0.0.1. */
-export declare function serveHttp(gateway: Gateway, options: { port: number; path?: string }): Promise<{ url: string; close(): Promise<void> }>;
+export declare function serveHttp(gateway: Gateway, options: { port: number; path?: string; idleTimeoutMs?: number }): Promise<{ url: string; close(): Promise<void> }>;
 
 export interface ReplayStep {
   segment?: number;

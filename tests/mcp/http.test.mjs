@@ -167,3 +167,21 @@ test('an HTTP upstream that goes away and comes back is reconnected', async (t) 
   assert.ok(pid && pid !== first, `a new upstream answered (${pid} vs ${first})\n${gw.stderr()}`);
   assert.match(gw.stderr(), /\[team\] ready: \d+ tools \(restart 1\)/);
 });
+
+test('an idle HTTP client session is closed after http.idleTimeoutMs', async (t) => {
+  const dir = tempDir(t);
+  const config = writeConfig(dir, {
+    mcpServers: { cat: { command: process.execPath, args: [FIXTURE, '--products', 'slack'], trusted: true } },
+    http: { idleTimeoutMs: 300 },
+  });
+  const gw = await startHttpGateway(config);
+  t.after(() => gw.stop());
+  const { client, transport } = await connectHttp(gw.url);
+  t.after(() => client.close().catch(() => {}));
+  assert.deepEqual(await names(client), ['search_tools']);
+  const sid = transport.sessionId;
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.match(gw.stderr(), new RegExp(`session ${sid} idle for 300 ms: closed`));
+  const gone = await post(gw.url, { headers: { 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+  assert.equal(gone.status, 404);
+});
