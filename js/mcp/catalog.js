@@ -58,7 +58,7 @@ function hintsOf(tool) {
  * upstreams' current tool lists. `toolsift` (a loaded module) checks the
  * catalog; a tool it rejects is dropped and named in `warnings`.
  * Returns { catalog, routes: Map(id → {server, name}), key,
- * fingerprint, warnings }.
+ * fingerprint, snapshot (the index's bytes, or null), warnings }.
  */
 export function buildUniverse(toolsift, config, upstreams) {
   const warnings = [];
@@ -106,14 +106,22 @@ export function buildUniverse(toolsift, config, upstreams) {
   }
   const skills = skillsFor(config, routes, warnings);
   // toolsift is the judge of a valid catalog: drop what it names, retry.
+  // The index it builds is the one every client session of this generation
+  // starts from (a snapshot: no re-analysis per session).
   let fingerprint = null;
+  let snapshot = null;
+  const stopwords = config.search.stopwords;
   for (let attempt = 0; attempt < 64; attempt++) {
-    const catalog = { tools, annotations, ...(skills ? { skills } : {}) };
+    const catalog = { tools, annotations };
     let index;
     try {
-      index = toolsift.createIndex(catalog);
+      index = toolsift.createIndex(catalog, stopwords === undefined ? undefined : { stopwords });
       fingerprint = index.info().fingerprint;
-      index.free();
+      try {
+        snapshot = index.snapshot();
+      } finally {
+        index.free();
+      }
       break;
     } catch (e) {
       let bad = tools.findIndex((t) => e.message.includes(`"${t.id}"`) || e.message.includes(`${t.id}:`));
@@ -127,7 +135,7 @@ export function buildUniverse(toolsift, config, upstreams) {
   }
   const catalog = { tools, annotations, ...(skills ? { skills } : {}) };
   const key = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');
-  return { catalog, routes, key, fingerprint, warnings };
+  return { catalog, routes, key, fingerprint, snapshot, warnings };
 }
 
 // The error named no tool: try each alone (rare, so the cost is fine).

@@ -100,6 +100,7 @@ export function replayJournal(toolsift, text) {
       }
     }
     cs.segment.session.finish();
+    warnings.push(...cs.warnings);
     return { steps, tools: cs.listTools(), warnings };
   } finally {
     cs.close();

@@ -54,6 +54,7 @@ export class ClientSession {
     this.searchToolName = config.search.toolName ?? 'search_tools';
     this.skillToolName = config.skills ? (config.skills.settings.toolName ?? 'activate_skill') : null;
     this.used = { searches: 0, loaded: 0, menuChars: 0 };
+    this.warnings = []; // replay: what did not match the record
   }
 
   get segment() {
@@ -112,16 +113,33 @@ export class ClientSession {
       segment: this.segments.length, turn, generation: universe.generation, catalogKey: universe.key,
       fingerprint: universe.fingerprint, config,
     };
-    return this.startSegment(value, null);
+    return this.startSegment(value, null, universe.snapshot ?? null);
   }
 
   /**
    * Start a segment from its journal value (live: just made; replay: read
    * back). `journal`: the recorded decisions to serve (replay) or null.
+   * `snapshot`: the generation's index (live), so the session skips
+   * re-analysing the catalog; the journal still records the catalog, and
+   * a replay builds the same index from it (same fingerprint).
    */
-  startSegment(value, journal) {
+  startSegment(value, journal, snapshot = null) {
     this._closeSegment();
-    const session = this.toolsift.createSession(value.config, journal === null ? {} : { journal, divergence: 'fail' });
+    let session;
+    if (snapshot) {
+      const { catalog, search, ...rest } = value.config;
+      const { stopwords, ...searchRest } = search;
+      const cfg = { ...rest, search: searchRest, ...(catalog.skills ? { catalog: { skills: catalog.skills } } : {}) };
+      session = this.toolsift.createSession(cfg, { snapshot });
+    } else {
+      session = this.toolsift.createSession(value.config, journal === null ? {} : { journal, divergence: 'fail' });
+    }
+    // The session fingerprint (index + configuration) is recorded live and
+    // compared on replay.
+    if (journal === null) value.sessionFingerprint = session.fingerprint;
+    else if (value.sessionFingerprint !== undefined && value.sessionFingerprint !== session.fingerprint) {
+      this.warnings.push(`segment ${value.segment}: the replayed session's fingerprint ${session.fingerprint} is not the recorded ${value.sessionFingerprint} (another toolsift version or configuration)`);
+    }
     const line = JSON.stringify({ id: `${this.config.loop}#segment:${value.segment}`, source: SEGMENT_SOURCE, value });
     // The upstream's behaviour hints travel in the catalog (toolsift reads
     // only a title there), so a replay lists exactly what the client saw.

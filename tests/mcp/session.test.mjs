@@ -126,6 +126,12 @@ test('replay: a damaged catalog is refused, an edited decision can only narrow',
   const narrowed = replayJournal(toolsift, [lines[0], JSON.stringify(d)].join('\n'));
   assert.deepEqual(narrowed.tools.map((t) => t.name), honest.tools.map((t) => t.name));
   assert.ok(narrowed.warnings.some((w) => w.includes('evil__tool')), JSON.stringify(narrowed.warnings));
+  // the recorded session fingerprint is checked
+  const other = JSON.parse(lines[0]);
+  assert.match(other.value.sessionFingerprint, /^[0-9a-f]{64}$/);
+  other.value.sessionFingerprint = '0'.repeat(64);
+  const warned = replayJournal(toolsift, [JSON.stringify(other), lines[1]].join('\n'));
+  assert.match(warned.warnings.join('\n'), /segment 0: the replayed session's fingerprint \w+ is not the recorded 0{64}/);
   assert.throws(() => replayJournal(toolsift, `${lines[0]}\n{"id":"x","source":"other","value":{}}`), /unknown record source "other"/);
   assert.throws(() => replayJournal(toolsift, lines[1]), /a decision before any segment line/);
 });
