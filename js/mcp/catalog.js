@@ -104,6 +104,10 @@ export function buildUniverse(toolsift, config, upstreams) {
       }
     }
   }
+  const always = [...config.alwaysLoaded, ...config.servers.flatMap((s) => s.alwaysLoaded.map((n) => namespaced(s.namespace, n)))];
+  for (const id of always) {
+    if (!routes.has(id)) warnings.push(`alwaysLoaded "${id}" is not offered by any connected server now; left out`);
+  }
   const skills = skillsFor(config, routes, warnings);
   // toolsift is the judge of a valid catalog: drop what it names, retry.
   // The index it builds is the one every client session of this generation

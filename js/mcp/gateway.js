@@ -47,6 +47,17 @@ export class Gateway {
   async start() {
     await Promise.all(this.config.servers.map((s) => this._addUpstream(s)));
     this._rebuild('start');
+    // The session settings are toolsift's to check: make one session now so
+    // a bad cap or tool name fails the start, loudly, not the first client.
+    const probe = new ClientSession(this.toolsift, this.config, null);
+    try {
+      probe.adopt(this.universe, 0);
+    } catch (e) {
+      await this.close();
+      throw e;
+    } finally {
+      probe.close();
+    }
   }
 
   async _addUpstream(server) {
