@@ -55,6 +55,7 @@ export class ClientSession {
     this.skillToolName = config.skills ? (config.skills.settings.toolName ?? 'activate_skill') : null;
     this.used = { searches: 0, loaded: 0, menuChars: 0 };
     this.warnings = []; // replay: what did not match the record
+    this.refusedKey = null;
   }
 
   get segment() {
@@ -92,9 +93,10 @@ export class ClientSession {
     for (const id of cfg.alwaysLoaded) add(id);
     for (const s of cfg.servers) for (const name of s.alwaysLoaded) add(namespaced(s.namespace, name));
     const search = { ...cfg.search, alwaysLoaded: always };
-    search.maxLoaded = Math.max(0, caps.maxLoaded - this.used.loaded);
-    search.maxSearches = Math.max(0, caps.maxSearches - this.used.searches);
-    if (typeof caps.maxMenuChars === 'number') search.maxMenuChars = Math.max(1, caps.maxMenuChars - this.used.menuChars);
+    const used = this._usedSoFar();
+    search.maxLoaded = Math.max(0, caps.maxLoaded - used.loaded);
+    search.maxSearches = Math.max(0, caps.maxSearches - used.searches);
+    if (typeof caps.maxMenuChars === 'number') search.maxMenuChars = Math.max(1, caps.maxMenuChars - used.menuChars);
     const out = { loop: cfg.loop, tools: [], catalog: universe.catalog, search };
     if (cfg.skills) out.skills = { ...cfg.skills.settings, selected };
     return out;
@@ -107,13 +109,31 @@ export class ClientSession {
    */
   adopt(universe, turn) {
     if (this.segment && this.segment.key === universe.key) return false;
-    this._closeSegment(); // first: what it used is what the new caps leave out
+    // A generation toolsift refused for this session (rare: the carried
+    // settings do not fit it) is not retried on every call: the session
+    // goes on in its current segment.
+    if (this.refusedKey === universe.key && this.segment) return false;
     const config = this.segmentConfig(universe);
     const value = {
       segment: this.segments.length, turn, generation: universe.generation, catalogKey: universe.key,
       fingerprint: universe.fingerprint, config,
     };
-    return this.startSegment(value, null, universe.snapshot ?? null);
+    try {
+      return this.startSegment(value, null, universe.snapshot ?? null);
+    } catch (e) {
+      this.refusedKey = universe.key;
+      throw e;
+    }
+  }
+
+  // Searches, loads and menu characters of the closed segments and the
+  // current one.
+  _usedSoFar() {
+    const seg = this.segment;
+    if (!seg || seg.session.freed) return { ...this.used };
+    const m = seg.session.metrics();
+    return { searches: this.used.searches + m.searches, loaded: this.used.loaded + m.loaded,
+      menuChars: this.used.menuChars + m.menuChars };
   }
 
   /**
@@ -124,8 +144,7 @@ export class ClientSession {
    * a replay builds the same index from it (same fingerprint).
    */
   startSegment(value, journal, snapshot = null) {
-    this._closeSegment();
-    let session;
+    let session; // made before the current one is closed: a refusal leaves it running
     if (snapshot) {
       const { catalog, search, ...rest } = value.config;
       const { stopwords, ...searchRest } = search;
@@ -140,6 +159,7 @@ export class ClientSession {
     else if (value.sessionFingerprint !== undefined && value.sessionFingerprint !== session.fingerprint) {
       this.warnings.push(`segment ${value.segment}: the replayed session's fingerprint ${session.fingerprint} is not the recorded ${value.sessionFingerprint} (another toolsift version or configuration)`);
     }
+    this._closeSegment();
     const line = JSON.stringify({ id: `${this.config.loop}#segment:${value.segment}`, source: SEGMENT_SOURCE, value });
     // The upstream's behaviour hints travel in the catalog (toolsift reads
     // only a title there), so a replay lists exactly what the client saw.

@@ -199,3 +199,24 @@ test('hostile tool lists: lone surrogates, odd types, deep schemas, bad names ne
   assert.deepEqual(r.result.tools.map((t) => t.name), ['a__surrogates']);
   cs.close();
 });
+
+test('a generation toolsift refuses for a session leaves it running in its segment', () => {
+  const config = checkConfig({
+    mcpServers: { mail: { command: 'x', trusted: true }, chat: { command: 'y', trusted: true } },
+    search: { maxSearches: 1 },
+    skills: { skills: [{ id: 'triage', description: 'Triage the inbox.', tools: ['mail__list_inbox'] }], discovery: 'search' },
+  });
+  const cs = new ClientSession(toolsift, config, null);
+  const u0 = universeOf(config, TOOLS, 0);
+  cs.adopt(u0, 0);
+  cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'send an email' });
+  // the search budget is spent: a new segment would have maxSearches 0,
+  // which toolsift refuses with skills discovery through search
+  const u1 = universeOf(config, { mail: TOOLS.mail }, 1);
+  assert.throws(() => cs.adopt(u1, cs.nextTurn()), /maxSearches/);
+  assert.equal(cs.adopt(u1, cs.nextTurn()), false, 'not retried on every call');
+  assert.equal(cs.segment.generation, 0);
+  assert.ok(!cs.segment.session.freed);
+  assert.deepEqual(cs.gate(cs.nextTurn(), 'mail__send_email', {}, u0), { forward: 'mail__send_email' });
+  cs.close();
+});
