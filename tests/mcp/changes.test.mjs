@@ -29,6 +29,7 @@ test('list_changed, restart, failure and removal of upstreams under one client s
     broken: { command: path.join(dir, 'no-such-command'), restart: { maxAttempts: 0 } },
     badtools: { command: process.execPath, args: [FIXTURE, '--products', 'none', '--state', badState] },
     removable: { command: process.execPath, args: [FIXTURE, '--products', 'zendesk'], trusted: true },
+    slow: { command: process.execPath, args: [FIXTURE, '--products', 'none'], callTimeoutMs: 300 },
   };
   const configFile = writeConfig(dir, { mcpServers: servers, search: { maxPerSearch: 2 }, journal: { dir: journalDir } });
   const { client, stderr, pid } = await connectStdio(configFile);
@@ -66,6 +67,16 @@ test('list_changed, restart, failure and removal of upstreams under one client s
     const f = await searchAndSee('zendesk ticket', 1);
     assert.match(f.tools[0].name, /^removable__zendesk__/);
     firstPid = JSON.parse(text(await call('catalog__github__create_issue', { title: 't' }))).pid;
+  });
+
+  await t.test('a forwarded call past callTimeoutMs is an error naming the server', async () => {
+    const r = await searchAndSee('slow__fixture_sleep', 1); // an id ranks its tool first
+    assert.deepEqual(r.tools.map((h) => h.name), ['slow__fixture_sleep']);
+    const quick = await call('slow__fixture_sleep', { ms: 0 });
+    assert.equal(text(quick), 'slept');
+    const late = await call('slow__fixture_sleep', { ms: 3000 });
+    assert.equal(late.isError, true);
+    assert.match(text(late), /The call to "slow__fixture_sleep" failed at its server "slow": .*timed out/i);
   });
 
   await t.test('an upstream list_changed re-indexes: a new generation and a new segment', async () => {
