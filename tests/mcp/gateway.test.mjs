@@ -1,6 +1,6 @@
 // gateway.test.mjs — toolsift-mcp over stdio, driven by the official SDK
 // client, in front of real upstreams from npm (server-everything,
-// server-filesystem, server-memory) and the in-repo catalog upstream (420
+// server-filesystem, server-memory) and the in-repo catalog upstream (421
 // tools): list → search → list_changed → forwarded call → result, the
 // not-loaded and unknown-tool errors, the trust policy, and the journal
 // replayed by `toolsift-mcp --replay` into the menus the client saw.
@@ -43,7 +43,7 @@ test('stdio gateway in front of everything, filesystem, memory and the catalog u
 
   await t.test('lists search_tools and the always-loaded tool only', async () => {
     assert.deepEqual(await names(client), ['search_tools', 'memory__read_graph']);
-    assert.match(stderr(), /\[catalog\] ready: 420 tools/);
+    assert.match(stderr(), /\[catalog\] ready: 421 tools/);
     assert.equal(client.getServerCapabilities().tools.listChanged, true);
     assert.match(client.getInstructions(), /search_tools/);
   });
