@@ -15,8 +15,8 @@ import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
 import { replayJournal, JournalError } from './replay.js';
 
+import { VERSION } from './version.js';
 // The SDK loads only to serve: --replay and --version do without it.
-const VERSION = '0.1.0';
 
 const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--journal-dir DIR]
        toolsift-mcp --replay JOURNAL

@@ -18,8 +18,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { buildUniverse } from './catalog.js';
 import { ClientSession, errorResult } from './session.js';
 import { Upstream } from './upstream.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0'; // js/mcp/cli.js says the same
+export { VERSION };
 
 const instructionsFor = (search) =>
   `This server is a gateway to many tools. Only a few are listed at first: call ${search} with a few words ` +

@@ -26,7 +26,7 @@ test('npm pack ships the binding, its types, the CLI and the .wasm as a file', (
     [...packed.files].sort(),
     ['LICENSE', 'README.md', 'dist/toolsift.wasm', 'js/cli.js',
       'js/mcp/catalog.js', 'js/mcp/cli.js', 'js/mcp/config.js', 'js/mcp/gateway.js', 'js/mcp/http.js',
-      'js/mcp/index.d.ts', 'js/mcp/index.js', 'js/mcp/replay.js', 'js/mcp/session.js', 'js/mcp/upstream.js',
+      'js/mcp/index.d.ts', 'js/mcp/index.js', 'js/mcp/replay.js', 'js/mcp/session.js', 'js/mcp/upstream.js', 'js/mcp/version.js',
       'js/toolsift.d.ts', 'js/toolsift.js', 'package.json'],
   );
   assert.ok(packed.size < 400_000, `tarball is ${packed.size} bytes`);
