@@ -103,6 +103,9 @@ async function main() {
     await gateway.close();
     process.exit(code);
   }
+  // A stray rejection from an upstream's transport must not end every other
+  // session: log it (Node would exit on it by default).
+  process.on('unhandledRejection', (e) => log(`unhandled rejection: ${e?.stack ?? e}`));
   process.on('SIGINT', () => shutdown(130));
   process.on('SIGTERM', () => shutdown(143));
   process.on('SIGHUP', async () => {
