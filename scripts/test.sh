@@ -27,6 +27,9 @@
 #              (tests/component/component.test.mjs)
 #   eval-gates relevance on corpus/ against the floors in corpus/gates.json
 #   eval-gates-confidence  the corpus with the confidence rule on, against corpus/gates-confidence.json
+#   mcp        the toolsift-mcp gateway (tests/mcp): the MCP SDK client against
+#              the gateway in front of real upstream servers from npm and the
+#              in-repo catalog upstream
 # Every stage runs even when an earlier one failed (a stage whose inputs are
 # missing fails). Stages with nothing to run yet are reported as skipped.
 # The last line is "N passed, N failed"; the exit status is 1 if any failed.
@@ -177,6 +180,28 @@ if [ -f corpus/queries.jsonl ]; then
     --options '{"ids":"lenient","minCoverage":0.5}' --gates corpus/gates-confidence.json
 else
   skip eval-gates "corpus/queries.jsonl not present"
+fi
+
+# The MCP gateway, with the official SDK client and real upstream servers
+# (installed by npm ci, run offline).
+run_mcp() {
+  if [ ! -f build/wasm/toolsift.wasm ]; then
+    echo "build/wasm/toolsift.wasm was not built"
+    return 1
+  fi
+  if [ ! -d node_modules/@modelcontextprotocol/sdk ]; then
+    echo "node_modules/@modelcontextprotocol/sdk is missing: run npm ci"
+    return 1
+  fi
+  local files
+  mapfile -t files < <(find tests/mcp -maxdepth 1 -name '*.test.mjs' | LC_ALL=C sort)
+  TOOLSIFT_WASM="$ROOT/build/wasm/toolsift.wasm" node --test --test-concurrency=2 "${files[@]}"
+}
+
+if [ -d tests/mcp ]; then
+  stage mcp run_mcp
+else
+  skip mcp "tests/mcp not present"
 fi
 
 printf '\n=== summary\n'

@@ -1,5 +1,6 @@
 // pack.mjs — `npm pack` the repository and install the tarball into an empty
-// project, offline (a local tarball with no dependencies needs no registry).
+// project, offline: the tarball's dependencies (the MCP SDK for toolsift-mcp)
+// come from the npm cache that `npm ci` filled.
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -20,17 +20,20 @@ test.after(() => rmSync(tmp, { recursive: true, force: true }));
 let packed;
 let proj;
 
-test('npm pack ships the binding, its types, the CLI, the SDK adapters and the .wasm as a file', () => {
+test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP gateway and the .wasm as a file', () => {
   packed = pack(ROOT, path.join(tmp, 'pack'));
   assert.deepEqual(
     [...packed.files].sort(),
     [
-      'LICENSE', 'README.md', 'dist/toolsift.wasm', 'js/cli.js',
-      'js/integrations/ai-sdk.d.ts', 'js/integrations/ai-sdk.js',
-      'js/integrations/anthropic.d.ts', 'js/integrations/anthropic.js',
-      'js/integrations/common.d.ts', 'js/integrations/common.js',
-      'js/integrations/openai.d.ts', 'js/integrations/openai.js',
-      'js/toolsift.d.ts', 'js/toolsift.js', 'package.json',
+      'LICENSE', 'README.md', 'dist/toolsift.wasm',
+      'js/cli.js', 'js/integrations/ai-sdk.d.ts', 'js/integrations/ai-sdk.js',
+      'js/integrations/anthropic.d.ts', 'js/integrations/anthropic.js', 'js/integrations/common.d.ts',
+      'js/integrations/common.js', 'js/integrations/openai.d.ts', 'js/integrations/openai.js',
+      'js/mcp/catalog.js', 'js/mcp/cli.js', 'js/mcp/config.js',
+      'js/mcp/gateway.js', 'js/mcp/http.js', 'js/mcp/index.d.ts',
+      'js/mcp/index.js', 'js/mcp/replay.js', 'js/mcp/session.js',
+      'js/mcp/upstream.js', 'js/mcp/version.js', 'js/toolsift.d.ts',
+      'js/toolsift.js', 'package.json',
     ],
   );
   assert.ok(packed.size < 400_000, `tarball is ${packed.size} bytes`);
@@ -85,10 +88,27 @@ test('the package bin (the wasm CLI) prints what the native CLI prints', () => {
   assert.equal(r.stdout, execFileSync(NATIVE, args, { encoding: 'utf8' }));
 });
 
+test('the toolsift-mcp bin and the toolsift/mcp export work from the installed package', () => {
+  const bin = spawnSync(path.join(proj, 'node_modules/.bin/toolsift-mcp'), ['--version'], { cwd: proj, encoding: 'utf8' });
+  assert.equal(bin.status, 0, bin.stderr);
+  assert.match(bin.stdout, /^toolsift-mcp \d+\.\d+\.\d+\n$/);
+  const bad = spawnSync(path.join(proj, 'node_modules/.bin/toolsift-mcp'), ['--config', 'missing.json'], { cwd: proj, encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /cannot read the configuration missing\.json/);
+  const lib = spawnSync(process.execPath, ['--input-type=module', '-e',
+    "import { Gateway, checkConfig } from 'toolsift/mcp'; console.log(typeof Gateway, checkConfig({ mcpServers: {} }).loop)"],
+  { cwd: proj, encoding: 'utf8' });
+  assert.equal(lib.status, 0, lib.stderr);
+  assert.equal(lib.stdout, 'function mcp\n');
+});
+
 test('types: a TypeScript consumer type-checks against the package (deno check)', { skip: !existsSync(DENO) && 'npm ci installs deno' }, () => {
   writeFileSync(
     path.join(proj, 'typed.ts'),
     `import { load, type Toolsift, ToolsiftError } from 'toolsift';
+import { checkConfig, type GatewayConfig } from 'toolsift/mcp';
+const gatewayConfig: GatewayConfig = checkConfig({ mcpServers: {} });
+console.log(gatewayConfig.loop);
 const toolsift: Toolsift = await load();
 const index = toolsift.createIndex({ tools: [{ name: 'x', description: 'y' }] });
 const hits: number = index.search('y', { limit: 1 }).hits.length;

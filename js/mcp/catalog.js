@@ -1,0 +1,171 @@
+// catalog.js — the gateway's searchable universe: one toolsift catalog built
+// from the tool lists of every live upstream, and a generation number that
+// moves whenever that catalog changes.
+//
+// Owns: namespacing (`<namespace>__<tool>`), the trust policy's inputs
+// (every upstream tool is `origin: "remote"`, `trusted` only for servers the
+// configuration marks trusted — SPEC S2), host annotations, per-server caps,
+// the route from a namespaced id back to its server and upstream name, and
+// dropping (with a warning that names it) any upstream tool toolsift would
+// reject, so one bad tool never takes the catalog down.
+
+import { createHash } from 'node:crypto';
+
+const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+
+export const namespaced = (namespace, name) => `${namespace}__${name}`;
+
+// A deep copy fit for the core: lone UTF-16 surrogates (which would reach
+// cJSON as malformed escapes) become U+FFFD, in keys too, and nesting past
+// MAX_DEPTH becomes {} (the core reads 8 levels of a schema).
+const MAX_DEPTH = 64;
+function wellFormed(v, depth = 0) {
+  if (typeof v === 'string') return v.toWellFormed();
+  if (v === null || typeof v !== 'object') return v;
+  if (depth >= MAX_DEPTH) return {};
+  if (Array.isArray(v)) return v.map((x) => wellFormed(x, depth + 1));
+  const out = {};
+  for (const [k, x] of Object.entries(v)) out[k.toWellFormed()] = wellFormed(x, depth + 1);
+  return out;
+}
+
+function catalogTool(server, tool, id) {
+  const t = {
+    id,
+    name: tool.name,
+    description: typeof tool.description === 'string' ? tool.description.toWellFormed() : '',
+    inputSchema: wellFormed(tool.inputSchema),
+    origin: 'remote',
+    trusted: server.trusted,
+  };
+  if (typeof tool.title === 'string') t.title = tool.title.toWellFormed();
+  else if (typeof tool.annotations?.title === 'string') t.title = tool.annotations.title.toWellFormed();
+  const hints = hintsOf(tool);
+  if (hints) t.annotations = hints; // booleans only; the listing shows them
+  return t;
+}
+
+// MCP behaviour hints (booleans only: no upstream text) kept for the listing.
+function hintsOf(tool) {
+  const out = {};
+  for (const h of HINTS) if (typeof tool.annotations?.[h] === 'boolean') out[h] = tool.annotations[h];
+  return Object.keys(out).length ? out : null;
+}
+
+/**
+ * Build the universe from the servers (configuration order) and their
+ * upstreams' current tool lists. `toolsift` (a loaded module) checks the
+ * catalog; a tool it rejects is dropped and named in `warnings`.
+ * Returns { catalog, routes: Map(id → {server, name}), key,
+ * fingerprint, snapshot (the index's bytes, or null), warnings }.
+ */
+export function buildUniverse(toolsift, config, upstreams) {
+  const warnings = [];
+  const tools = [];
+  const annotations = {};
+  const routes = new Map();
+  for (const server of config.servers) {
+    const up = upstreams.get(server.key);
+    if (!up || !Array.isArray(up.tools)) continue;
+    let kept = 0;
+    for (const tool of up.tools) {
+      if (!tool || typeof tool !== 'object' || typeof tool.name !== 'string') {
+        warnings.push(`server "${server.key}": a tool without a name was skipped`);
+        continue;
+      }
+      const schema = tool.inputSchema;
+      if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || schema.type !== 'object') {
+        warnings.push(`server "${server.key}": tool "${tool.name}" skipped: its inputSchema is not a JSON Schema of type "object"`);
+        continue;
+      }
+      const id = namespaced(server.namespace, tool.name);
+      if (!ID_RE.test(id)) {
+        warnings.push(`server "${server.key}": tool ${JSON.stringify(tool.name)} skipped: "${id}" is not a valid tool name (^[A-Za-z0-9_.:-]{1,128}$)`);
+        continue;
+      }
+      if (routes.has(id)) {
+        warnings.push(`server "${server.key}": tool "${tool.name}" skipped: listed twice`);
+        continue;
+      }
+      if (kept >= server.maxTools) {
+        warnings.push(`server "${server.key}": tools past maxTools (${server.maxTools}) skipped, from "${tool.name}" on`);
+        break;
+      }
+      kept++;
+      tools.push(catalogTool(server, tool, id));
+      routes.set(id, { server: server.key, name: tool.name });
+      const a = server.annotations[tool.name];
+      if (a) annotations[id] = a;
+    }
+    for (const name of Object.keys(server.annotations)) {
+      if (!routes.has(namespaced(server.namespace, name))) {
+        warnings.push(`server "${server.key}": annotations name "${name}", which the server does not list`);
+      }
+    }
+  }
+  const always = [...config.alwaysLoaded, ...config.servers.flatMap((s) => s.alwaysLoaded.map((n) => namespaced(s.namespace, n)))];
+  for (const id of always) {
+    if (!routes.has(id)) warnings.push(`alwaysLoaded "${id}" is not offered by any connected server now; left out`);
+  }
+  const skills = skillsFor(config, routes, warnings);
+  // toolsift is the judge of a valid catalog: drop what it names, retry.
+  // The index it builds is the one every client session of this generation
+  // starts from (a snapshot: no re-analysis per session).
+  let fingerprint = null;
+  let snapshot = null;
+  const stopwords = config.search.stopwords;
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const catalog = { tools, annotations };
+    let index;
+    try {
+      index = toolsift.createIndex(catalog, stopwords === undefined ? undefined : { stopwords });
+      fingerprint = index.info().fingerprint;
+      try {
+        snapshot = index.snapshot();
+      } finally {
+        index.free();
+      }
+      break;
+    } catch (e) {
+      let bad = tools.findIndex((t) => e.message.includes(`"${t.id}"`) || e.message.includes(`${t.id}:`));
+      if (bad < 0) bad = firstRejected(toolsift, tools, annotations);
+      if (bad < 0) throw new Error(`the gateway's catalog was rejected: ${e.message}`);
+      warnings.push(`tool "${tools[bad].id}" skipped: ${e.message}`);
+      routes.delete(tools[bad].id);
+      delete annotations[tools[bad].id];
+      tools.splice(bad, 1);
+    }
+  }
+  const catalog = { tools, annotations, ...(skills ? { skills } : {}) };
+  const key = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');
+  return { catalog, routes, key, fingerprint, snapshot, warnings };
+}
+
+// The error named no tool: try each alone (rare, so the cost is fine).
+function firstRejected(toolsift, tools, annotations) {
+  for (let i = 0; i < tools.length; i++) {
+    const a = annotations[tools[i].id];
+    try {
+      toolsift.createIndex({ tools: [tools[i]], annotations: a ? { [tools[i].id]: a } : {} }).free();
+    } catch {
+      return i;
+    }
+  }
+  return -1;
+}
+
+// Configured skills whose tools are in the universe (a tool that is not is
+// dropped from the skill, with a warning): toolsift refuses unknown ids.
+function skillsFor(config, routes, warnings) {
+  if (!config.skills) return null;
+  return config.skills.list.map((skill) => {
+    if (!skill || typeof skill !== 'object' || !Array.isArray(skill.tools)) return skill; // toolsift names the error
+    const tools = skill.tools.filter((id) => {
+      const ok = routes.has(id);
+      if (!ok) warnings.push(`skill "${skill.id ?? skill.name}": tool "${id}" is not offered by any upstream now; left out`);
+      return ok;
+    });
+    return { ...skill, tools };
+  });
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// cli.js — the `toolsift-mcp` command.
+//
+//   toolsift-mcp --config gateway.json              serve over stdio
+//   toolsift-mcp --config gateway.json --http [PORT] serve over streamable HTTP on 127.0.0.1
+//   toolsift-mcp --config gateway.json --stdio --http both at once
+//   toolsift-mcp --replay JOURNAL.jsonl             print the session's menus, step by step
+//
+// stdout belongs to the stdio transport: every diagnostic goes to stderr.
+// SIGHUP re-reads the configuration (servers removed from it are closed and
+// their tools leave the catalog); SIGINT/SIGTERM close everything.
+
+import { readFileSync } from 'node:fs';
+import { load } from '../toolsift.js';
+import { readConfig, GatewayConfigError } from './config.js';
+import { replayJournal, JournalError } from './replay.js';
+
+import { VERSION } from './version.js';
+// The SDK loads only to serve: --replay and --version do without it.
+
+const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--journal-dir DIR]
+       toolsift-mcp --replay JOURNAL
+       toolsift-mcp --version`;
+
+const log = (line) => process.stderr.write(`toolsift-mcp: ${line}\n`);
+
+function parseArgs(argv) {
+  const a = { stdio: false, http: null };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new GatewayConfigError(`${arg} needs a value\n${USAGE}`);
+      return argv[++i];
+    };
+    if (arg === '--config') a.config = value();
+    else if (arg === '--replay') a.replay = value();
+    else if (arg === '--journal-dir') a.journalDir = value();
+    else if (arg === '--stdio') a.stdio = true;
+    else if (arg === '--http') {
+      a.http = 'config';
+      if (/^\d+$/.test(argv[i + 1] ?? '')) a.http = Number(argv[++i]);
+    } else if (arg === '--version') a.version = true;
+    else if (arg === '--help' || arg === '-h') a.help = true;
+    else throw new GatewayConfigError(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
+  }
+  return a;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (args.version) {
+    process.stdout.write(`toolsift-mcp ${VERSION}\n`);
+    return 0;
+  }
+  const toolsift = await load();
+  if (args.replay) {
+    let text;
+    try {
+      text = readFileSync(args.replay, 'utf8');
+    } catch (e) {
+      throw new JournalError(`cannot read ${args.replay}: ${e.message}`);
+    }
+    const { steps, tools, warnings } = replayJournal(toolsift, text);
+    for (const w of warnings) log(`warning: ${w}`);
+    let out = '';
+    for (const step of steps) out += `${JSON.stringify(step)}\n`;
+    out += `${JSON.stringify({ tools })}\n`;
+    process.stdout.write(out);
+    return 0;
+  }
+  if (!args.config) throw new GatewayConfigError(`--config is required to serve\n${USAGE}`);
+  const config = readConfig(args.config);
+  if (args.journalDir) config.journalDir = args.journalDir;
+  const { Gateway } = await import('./gateway.js');
+  const { serveHttp } = await import('./http.js');
+  const gateway = new Gateway(config, { toolsift, log });
+  await gateway.start();
+  const closers = [];
+  if (args.http !== null) {
+    const port = args.http === 'config' ? config.http.port : args.http;
+    const http = await serveHttp(gateway, { port, path: config.http.path, idleTimeoutMs: config.http.idleTimeoutMs });
+    closers.push(http.close);
+    log(`listening ${http.url}`);
+  }
+  if (args.stdio || args.http === null) {
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const entry = gateway.createClientSession('stdio');
+    if (entry.journal) log(`journal ${entry.journal}`);
+    const transport = new StdioServerTransport();
+    transport.onclose = () => shutdown(0);
+    await entry.server.connect(transport);
+    process.stdin.on('end', () => shutdown(0));
+  }
+  let closing = false;
+  async function shutdown(code) {
+    if (closing) return;
+    closing = true;
+    for (const close of closers) await close().catch(() => {});
+    await gateway.close();
+    process.exit(code);
+  }
+  // A stray rejection from an upstream's transport must not end every other
+  // session: log it (Node would exit on it by default).
+  process.on('unhandledRejection', (e) => log(`unhandled rejection: ${e?.stack ?? e}`));
+  process.on('SIGINT', () => shutdown(130));
+  process.on('SIGTERM', () => shutdown(143));
+  process.on('SIGHUP', async () => {
+    try {
+      const next = readConfig(args.config);
+      if (args.journalDir) next.journalDir = args.journalDir;
+      await gateway.reload(next);
+      log('configuration reloaded');
+    } catch (e) {
+      log(`configuration not reloaded: ${e.message}`);
+    }
+  });
+  return null; // keep serving
+}
+
+main().then(
+  (code) => {
+    if (code !== null) process.exitCode = code;
+  },
+  (e) => {
+    const known = e instanceof GatewayConfigError || e instanceof JournalError || e?.name === 'ToolsiftError';
+    log(known ? e.message : e?.stack ?? String(e));
+    process.exit(2);
+  },
+);

@@ -1,0 +1,206 @@
+// config.js — the gateway's configuration: read, checked and given defaults.
+//
+// Owns: the shape of toolsift-mcp's JSON configuration (docs/mcp-gateway.md)
+// and its errors. Every error names the key that is wrong; unknown keys are
+// errors too, so a typo never silently turns a setting off. Nothing here
+// connects to anything.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** A configuration error: `message` names the key and the reason. */
+export class GatewayConfigError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'GatewayConfigError';
+  }
+}
+
+const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+const NAMESPACE_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+const fail = (where, why) => {
+  throw new GatewayConfigError(`${where}: ${why}`);
+};
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function checkKeys(obj, allowed, where) {
+  for (const k of Object.keys(obj)) {
+    if (!allowed.includes(k)) fail(where, `unknown key "${k}" (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+function optInt(obj, key, where, lo, hi, dflt) {
+  const v = obj[key];
+  if (v === undefined || v === null) return dflt;
+  if (!Number.isInteger(v) || v < lo || v > hi) fail(`${where}.${key}`, `expected an integer from ${lo} to ${hi}`);
+  return v;
+}
+
+function optBool(obj, key, where, dflt) {
+  const v = obj[key];
+  if (v === undefined) return dflt;
+  if (typeof v !== 'boolean') fail(`${where}.${key}`, 'expected true or false');
+  return v;
+}
+
+function stringList(v, where) {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) fail(where, 'expected an array of strings');
+  return [...v];
+}
+
+function stringMap(v, where) {
+  if (v === undefined || v === null) return {};
+  if (!isObject(v) || Object.values(v).some((s) => typeof s !== 'string')) {
+    fail(where, 'expected an object of string values');
+  }
+  return { ...v };
+}
+
+const SERVER_KEYS = [
+  'type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'trusted', 'namespace', 'annotations',
+  'alwaysLoaded', 'maxTools', 'callTimeoutMs', 'connectTimeoutMs', 'restart', 'disabled',
+];
+
+function checkServer(key, s, baseDir) {
+  const where = `mcpServers.${key}`;
+  if (!isObject(s)) fail(where, 'expected an object');
+  checkKeys(s, SERVER_KEYS, where);
+  let type = s.type;
+  if (type === undefined) type = s.url !== undefined ? 'http' : 'stdio';
+  if (type === 'streamable-http' || type === 'streamableHttp') type = 'http';
+  if (type !== 'stdio' && type !== 'http') fail(`${where}.type`, 'expected "stdio" or "http"');
+  const out = { key, type };
+  if (type === 'stdio') {
+    if (typeof s.command !== 'string' || s.command === '') fail(`${where}.command`, 'a stdio server needs a command');
+    if (s.url !== undefined) fail(`${where}.url`, 'a stdio server has a command, not a url');
+    out.command = s.command;
+    out.args = stringList(s.args, `${where}.args`);
+    out.env = stringMap(s.env, `${where}.env`);
+    if (s.cwd !== undefined && typeof s.cwd !== 'string') fail(`${where}.cwd`, 'expected a string');
+    out.cwd = s.cwd === undefined ? undefined : path.resolve(baseDir, s.cwd);
+  } else {
+    if (typeof s.url !== 'string') fail(`${where}.url`, 'an http server needs a url');
+    let url;
+    try {
+      url = new URL(s.url);
+    } catch {
+      fail(`${where}.url`, `not a URL: ${JSON.stringify(s.url)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`${where}.url`, 'expected an http(s) URL');
+    if (s.command !== undefined) fail(`${where}.command`, 'an http server has a url, not a command');
+    out.url = url.href;
+    out.headers = stringMap(s.headers, `${where}.headers`);
+  }
+  out.trusted = optBool(s, 'trusted', where, false);
+  out.disabled = optBool(s, 'disabled', where, false);
+  const ns = s.namespace === undefined ? key : s.namespace;
+  if (typeof ns !== 'string' || !NAMESPACE_RE.test(ns) || ns.includes('__')) {
+    fail(`${where}.namespace`, `expected 1-64 characters of [A-Za-z0-9_.:-] without "__", got ${JSON.stringify(ns)}`);
+  }
+  out.namespace = ns;
+  out.annotations = {};
+  if (s.annotations !== undefined) {
+    if (!isObject(s.annotations)) fail(`${where}.annotations`, 'expected { toolName: { tags, aliases } }');
+    for (const [tool, a] of Object.entries(s.annotations)) {
+      const w = `${where}.annotations.${tool}`;
+      if (!isObject(a)) fail(w, 'expected { tags, aliases }');
+      checkKeys(a, ['tags', 'aliases'], w);
+      out.annotations[tool] = { tags: stringList(a.tags, `${w}.tags`), aliases: stringList(a.aliases, `${w}.aliases`) };
+    }
+  }
+  out.alwaysLoaded = stringList(s.alwaysLoaded, `${where}.alwaysLoaded`);
+  out.maxTools = optInt(s, 'maxTools', where, 0, 100000, 1000);
+  out.callTimeoutMs = optInt(s, 'callTimeoutMs', where, 1, 3600000, 60000);
+  out.connectTimeoutMs = optInt(s, 'connectTimeoutMs', where, 1, 600000, 15000);
+  const r = s.restart ?? {};
+  if (!isObject(r)) fail(`${where}.restart`, 'expected { maxAttempts, backoffMs }');
+  checkKeys(r, ['maxAttempts', 'backoffMs'], `${where}.restart`);
+  out.restart = {
+    maxAttempts: optInt(r, 'maxAttempts', `${where}.restart`, 0, 1000, 5),
+    backoffMs: optInt(r, 'backoffMs', `${where}.restart`, 1, 600000, 500),
+  };
+  return out;
+}
+
+const SEARCH_KEYS = [
+  'toolName', 'maxPerSearch', 'maxLoaded', 'maxSearches', 'maxMenuChars', 'namespaces', 'stopwords',
+  'alwaysLoaded', 'includeSchemas',
+];
+
+/**
+ * Check a configuration object. `baseDir` resolves relative paths (a stdio
+ * server's cwd, the journal directory). Returns a normalised copy.
+ */
+export function checkConfig(raw, baseDir = process.cwd()) {
+  if (!isObject(raw)) fail('config', 'expected a JSON object');
+  checkKeys(raw, ['mcpServers', 'search', 'skills', 'journal', 'http', 'loop', 'name'], 'config');
+  if (!isObject(raw.mcpServers)) fail('config.mcpServers', 'expected an object of servers by name');
+  const servers = [];
+  const namespaces = new Map();
+  for (const [key, s] of Object.entries(raw.mcpServers)) {
+    if (!NAMESPACE_RE.test(key)) fail(`mcpServers.${key}`, 'server names are 1-64 characters of [A-Za-z0-9_.:-]');
+    const server = checkServer(key, s, baseDir);
+    if (server.disabled) continue;
+    const other = namespaces.get(server.namespace);
+    if (other) fail(`mcpServers.${key}.namespace`, `"${server.namespace}" is also the namespace of server "${other}"`);
+    namespaces.set(server.namespace, key);
+    servers.push(server);
+  }
+  const s = raw.search ?? {};
+  if (!isObject(s)) fail('config.search', 'expected an object');
+  checkKeys(s, SEARCH_KEYS, 'search');
+  const search = {};
+  for (const k of ['toolName', 'maxPerSearch', 'maxLoaded', 'maxSearches', 'maxMenuChars', 'namespaces', 'stopwords']) {
+    if (s[k] !== undefined) search[k] = s[k]; // toolsift checks these and names the key
+  }
+  const alwaysLoaded = stringList(s.alwaysLoaded, 'search.alwaysLoaded');
+  for (const id of alwaysLoaded) {
+    if (!ID_RE.test(id)) fail('search.alwaysLoaded', `not a tool id: ${JSON.stringify(id)}`);
+  }
+  const includeSchemas = optBool(s, 'includeSchemas', 'search', true);
+  let skills = null;
+  if (raw.skills !== undefined && raw.skills !== null) {
+    if (!isObject(raw.skills)) fail('config.skills', 'expected { skills: [...], ...session skills settings }');
+    const { skills: list, ...settings } = raw.skills;
+    if (!Array.isArray(list)) fail('skills.skills', 'expected an array of skills ({ id, description, tools, instructions })');
+    skills = { list, settings };
+  }
+  const j = raw.journal ?? {};
+  if (!isObject(j)) fail('config.journal', 'expected { dir }');
+  checkKeys(j, ['dir'], 'journal');
+  if (j.dir !== undefined && typeof j.dir !== 'string') fail('journal.dir', 'expected a directory path');
+  const journalDir = j.dir === undefined ? null : path.resolve(baseDir, j.dir);
+  const h = raw.http ?? {};
+  if (!isObject(h)) fail('config.http', 'expected { port, path, idleTimeoutMs }');
+  checkKeys(h, ['port', 'path', 'idleTimeoutMs'], 'http');
+  const http = {
+    port: optInt(h, 'port', 'http', 0, 65535, 8931),
+    path: h.path ?? '/mcp',
+    idleTimeoutMs: optInt(h, 'idleTimeoutMs', 'http', 100, 7 * 24 * 3600000, 3600000),
+  };
+  if (typeof http.path !== 'string' || !http.path.startsWith('/')) fail('http.path', 'expected a path starting with "/"');
+  const loop = raw.loop ?? 'mcp';
+  if (typeof loop !== 'string' || !ID_RE.test(loop)) fail('config.loop', 'expected a string matching ^[A-Za-z0-9_.:-]{1,128}$');
+  const name = raw.name ?? 'toolsift-mcp';
+  if (typeof name !== 'string' || name === '') fail('config.name', 'expected a non-empty string');
+  return { servers, search, alwaysLoaded, includeSchemas, skills, journalDir, http, loop, name };
+}
+
+/** Read and check a configuration file; relative paths resolve against its folder. */
+export function readConfig(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new GatewayConfigError(`cannot read the configuration ${file}: ${e.message}`);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new GatewayConfigError(`${file}: not JSON: ${e.message}`);
+  }
+  return checkConfig(raw, path.dirname(path.resolve(file)));
+}

@@ -1,0 +1,214 @@
+// gateway.js — the toolsift MCP gateway: upstream servers in, one MCP server
+// per client session out.
+//
+// Owns: the set of upstreams (start, reload, close), the universe and its
+// generation number (moves when the catalog built from the upstreams' tool
+// lists changes: an upstream's list_changed, a server that failed for good or
+// was removed), and the MCP server a client session talks to: tools/list
+// answers the session's menu, tools/call answers search_tools /
+// activate_skill, forwards loaded tools to their upstream, and refuses the
+// rest with a message that tells the model what to do. Journals are written
+// one file per client session.
+
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { buildUniverse } from './catalog.js';
+import { ClientSession, errorResult } from './session.js';
+import { Upstream } from './upstream.js';
+import { VERSION } from './version.js';
+
+export { VERSION };
+
+const instructionsFor = (search) =>
+  `This server is a gateway to many tools. Only a few are listed at first: call ${search} with a few words ` +
+  'describing what you want to do, and the matching tools are added to your tool list (listed again after ' +
+  `notifications/tools/list_changed). Then call them by the names ${search} returned.`;
+
+export class Gateway {
+  /**
+   * `config`: a checked configuration (config.js). `toolsift`: a loaded
+   * module. `log(line)`: where diagnostics go (stderr in the CLI: stdout is
+   * the stdio transport).
+   */
+  constructor(config, { toolsift, log = () => {} }) {
+    this.config = config;
+    this.toolsift = toolsift;
+    this.log = log;
+    this.upstreams = new Map();
+    this.universe = null;
+    this.generation = -1;
+    this.sessions = new Set();
+    this.onGeneration = null; // test hook: (universe) => void
+  }
+
+  /** Connect every upstream (each bounded by its connectTimeoutMs), then build generation 0. */
+  async start() {
+    await Promise.all(this.config.servers.map((s) => this._addUpstream(s)));
+    this._rebuild('start');
+    // The session settings are toolsift's to check: make one session now so
+    // a bad cap or tool name fails the start, loudly, not the first client.
+    const probe = new ClientSession(this.toolsift, this.config, null);
+    try {
+      probe.adopt(this.universe, 0);
+    } catch (e) {
+      await this.close();
+      throw e;
+    } finally {
+      probe.close();
+    }
+  }
+
+  async _addUpstream(server) {
+    const up = new Upstream(server, {
+      version: VERSION,
+      log: this.log,
+      onTools: () => {
+        if (this.universe !== null) this._rebuild(`server "${server.key}" changed its tools`);
+      },
+    });
+    this.upstreams.set(server.key, up);
+    await up.start();
+  }
+
+  _rebuild(why) {
+    let u;
+    try {
+      u = buildUniverse(this.toolsift, this.config, this.upstreams);
+    } catch (e) {
+      this.log(`catalog not rebuilt (${why}): ${e.message}; keeping generation ${this.generation}`);
+      if (this.universe === null) {
+        this.generation += 1;
+        this.universe = { catalog: { tools: [], annotations: {} }, routes: new Map(), key: 'empty', fingerprint: null,
+          warnings: [], generation: this.generation };
+      }
+      return;
+    }
+    for (const w of u.warnings) this.log(`warning: ${w}`);
+    if (this.universe && this.universe.key === u.key) return;
+    this.generation += 1;
+    this.universe = { ...u, generation: this.generation };
+    this.log(`generation ${this.generation} (${why}): ${u.catalog.tools.length} tools, fingerprint ${u.fingerprint}`);
+    this.onGeneration?.(this.universe);
+  }
+
+  /**
+   * Apply a new configuration: servers that left are closed (their tools
+   * leave the universe), new or changed ones are started.
+   */
+  async reload(config) {
+    const old = new Map(this.config.servers.map((s) => [s.key, s]));
+    this.config = config;
+    const next = new Map(config.servers.map((s) => [s.key, s]));
+    const starts = [];
+    for (const [key, up] of this.upstreams) {
+      if (!next.has(key) || JSON.stringify(next.get(key)) !== JSON.stringify(old.get(key))) {
+        this.upstreams.delete(key);
+        this.log(`[${key}] ${next.has(key) ? 'configuration changed: restarting' : 'removed from the configuration'}`);
+        await up.close();
+      }
+    }
+    for (const [key, s] of next) if (!this.upstreams.has(key)) starts.push(this._addUpstream(s));
+    await Promise.all(starts);
+    this._rebuild('configuration reloaded');
+  }
+
+  _journalWriter(transport, id) {
+    const dir = this.config.journalDir;
+    if (!dir) return { file: null, write: null };
+    mkdirSync(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = path.join(dir, `${stamp}-${transport}-${id}.jsonl`);
+    const write = (line) => {
+      try {
+        appendFileSync(file, `${line}\n`);
+      } catch (e) {
+        this.log(`journal ${file}: ${e.message}`);
+      }
+    };
+    return { file, write };
+  }
+
+  /**
+   * A new client session: { server (an SDK Server to connect to a
+   * transport), session (its ClientSession), id, journal (file or null) }.
+   */
+  createClientSession(transport = 'stdio', id = randomUUID()) {
+    const { file, write } = this._journalWriter(transport, id);
+    const cs = new ClientSession(this.toolsift, this.config, write);
+    cs.adopt(this.universe, 0);
+    let instructions = instructionsFor(cs.searchToolName);
+    const skillIndex = cs.segment.session.skillIndex();
+    if (skillIndex) instructions += `\n\nSkills (activate one with ${cs.skillToolName}):\n${skillIndex}`;
+    const server = new Server({ name: this.config.name, version: VERSION },
+      { capabilities: { tools: { listChanged: true } }, instructions });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: cs.listTools() }));
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this._call(cs, req, extra));
+    const entry = { server, session: cs, id, journal: file, transport };
+    this.sessions.add(entry);
+    server.onclose = () => {
+      this.sessions.delete(entry);
+      cs.close();
+    };
+    return entry;
+  }
+
+  async _call(cs, req, extra) {
+    const name = req.params.name;
+    const args = req.params.arguments ?? {};
+    // Everything up to the forward is synchronous: the turn number, the
+    // segment and the menu follow the order the requests arrived in.
+    const turn = cs.nextTurn();
+    let decision;
+    let changed;
+    const universe = this.universe;
+    try {
+      changed = cs.adopt(universe, turn);
+      if (cs.isMeta(name)) {
+        const r = cs.callMeta(turn, name, args);
+        if (changed || r.menuChanged) await this._listChanged(extra);
+        return { content: [{ type: 'text', text: JSON.stringify(r.result) }], isError: typeof r.result.error === 'string' };
+      }
+      decision = cs.gate(turn, name, args, universe);
+    } catch (e) {
+      this.log(`tools/call ${name} (turn ${turn}): ${e.message}`);
+      return errorResult(`toolsift-mcp could not handle the call to "${name}": ${e.message}`);
+    }
+    if (changed) await this._listChanged(extra);
+    if (decision.error) return errorResult(decision.error);
+    const route = universe.routes.get(decision.forward);
+    const up = route && this.upstreams.get(route.server);
+    if (!up) return errorResult(`The tool "${name}" cannot be reached: its server is no longer configured.`);
+    try {
+      return await up.callTool(route.name, args);
+    } catch (e) {
+      return errorResult(`The call to "${name}" failed at its server "${route.server}": ${e?.message ?? e}`);
+    }
+  }
+
+  // notifications/tools/list_changed on the request's own stream (over
+  // streamable HTTP a notification not tied to a request needs the client's
+  // GET stream, which a client may not have opened).
+  async _listChanged(extra) {
+    try {
+      await extra.sendNotification({ method: 'notifications/tools/list_changed' });
+    } catch (e) {
+      this.log(`cannot send tools/list_changed: ${e.message}`);
+    }
+  }
+
+  /** Close every client session and upstream. */
+  async close() {
+    for (const entry of [...this.sessions]) {
+      try {
+        await entry.server.close();
+      } catch {
+        /* already closed */
+      }
+    }
+    await Promise.all([...this.upstreams.values()].map((u) => u.close()));
+    this.upstreams.clear();
+  }
+}

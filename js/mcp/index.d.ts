@@ -1,0 +1,115 @@
+// Types of `toolsift/mcp` (js/mcp/index.js): the toolsift-mcp gateway as a library.
+
+import type { Toolsift, Session } from '../toolsift.js';
+
+/** The SDK's Server (@modelcontextprotocol/sdk/server/index.js), as far as a host needs it. */
+export interface McpServerLike {
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export declare class GatewayConfigError extends Error {}
+export declare class JournalError extends Error {}
+
+/** A checked upstream server entry. */
+export interface GatewayServer {
+  key: string;
+  type: 'stdio' | 'http';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  trusted: boolean;
+  disabled: boolean;
+  namespace: string;
+  annotations: Record<string, { tags: string[]; aliases: string[] }>;
+  alwaysLoaded: string[];
+  maxTools: number;
+  callTimeoutMs: number;
+  connectTimeoutMs: number;
+  restart: { maxAttempts: number; backoffMs: number };
+}
+
+/** A checked gateway configuration (docs/mcp-gateway.md). */
+export interface GatewayConfig {
+  servers: GatewayServer[];
+  search: Record<string, unknown>;
+  alwaysLoaded: string[];
+  includeSchemas: boolean;
+  skills: { list: unknown[]; settings: Record<string, unknown> } | null;
+  journalDir: string | null;
+  http: { port: number; path: string; idleTimeoutMs: number };
+  loop: string;
+  name: string;
+}
+
+/** Check a raw configuration object; relative paths resolve against baseDir. Throws GatewayConfigError. */
+export declare function checkConfig(raw: unknown, baseDir?: string): GatewayConfig;
+/** Read and check a configuration file. Throws GatewayConfigError. */
+export declare function readConfig(file: string): GatewayConfig;
+
+export declare const VERSION: string;
+export declare const SEGMENT_SOURCE: 'toolsift-mcp-segment';
+
+export interface Universe {
+  generation: number;
+  key: string;
+  fingerprint: string | null;
+  catalog: { tools: unknown[]; annotations: Record<string, unknown>; skills?: unknown[] };
+  routes: Map<string, { server: string; name: string }>;
+  warnings: string[];
+}
+
+export interface ClientSessionEntry {
+  server: McpServerLike;
+  session: ClientSession;
+  id: string;
+  journal: string | null;
+  transport: string;
+}
+
+export declare class Gateway {
+  constructor(config: GatewayConfig, options: { toolsift: Toolsift; log?: (line: string) => void });
+  readonly universe: Universe | null;
+  readonly generation: number;
+  /** Connect every upstream, then build generation 0. */
+  start(): Promise<void>;
+  /** Apply a new configuration (removed servers are closed, their tools leave). */
+  reload(config: GatewayConfig): Promise<void>;
+  /** A new client session: connect `server` to an MCP server transport. */
+  createClientSession(transport?: string, id?: string): ClientSessionEntry;
+  close(): Promise<void>;
+}
+
+/** Serve a gateway over streamable HTTP on 127.0.0.1. */
+export declare function serveHttp(gateway: Gateway, options: { port: number; path?: string; idleTimeoutMs?: number }): Promise<{ url: string; close(): Promise<void> }>;
+
+export interface ReplayStep {
+  segment?: number;
+  generation?: number;
+  decision?: string;
+  turn: number;
+  loaded?: string[];
+  menu: string[];
+}
+
+/** Replay a journal's text: the menus step by step and the final tool list. Throws JournalError. */
+export declare function replayJournal(toolsift: Toolsift, text: string): { steps: ReplayStep[]; tools: unknown[]; warnings: string[] };
+export declare function readJournal(text: string): { value: Record<string, unknown>; decisions: string[] }[];
+
+/** One client session's menu, segments and journal (no MCP, no upstreams). */
+export declare class ClientSession {
+  constructor(toolsift: Toolsift, config: GatewayConfig, write?: ((line: string) => void) | null);
+  readonly searchToolName: string;
+  readonly skillToolName: string | null;
+  readonly segment: { session: Session; key: string; generation: number; startTurn: number } | null;
+  nextTurn(): number;
+  adopt(universe: Universe, turn: number): boolean;
+  isMeta(name: string): boolean;
+  callMeta(turn: number, name: string, args?: unknown): { output: any; result: any; menuChanged: boolean };
+  gate(turn: number, name: string, args: unknown, universe: Universe): { forward: string } | { error: string };
+  listTools(): { name: string; description?: string; inputSchema: unknown; annotations?: Record<string, boolean> }[];
+  close(): void;
+}

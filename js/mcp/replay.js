@@ -1,0 +1,108 @@
+// replay.js — `toolsift-mcp --replay JOURNAL`: a client session's menus,
+// rebuilt from its journal alone, with zero ranking.
+//
+// Owns: reading a gateway journal (segment lines and toolsift decisions),
+// running each segment's decisions through the same ClientSession code the
+// gateway runs (a toolsift session in replay mode, divergence 'fail'), and
+// the output: one JSON line per step with the menu's tool names, then the
+// full MCP tool list the session ended with.
+//
+// Each segment line carries the toolsift configuration (catalog included)
+// the gateway made that segment with, and a sha256 of its catalog; a catalog
+// that does not match its key is an error (the file was damaged or edited).
+// The decisions are untrusted as in any toolsift replay (SPEC S9): re-admitted
+// against that catalog and configuration, so an edited decision can only
+// narrow the menu.
+
+import { createHash } from 'node:crypto';
+import { ClientSession, SEGMENT_SOURCE, decisionTurn } from './session.js';
+
+const DECISION_SOURCES = new Set(['agent-tool-search', 'agent-skill-activation']);
+
+export class JournalError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'JournalError';
+  }
+}
+
+/** Parse a journal's text into segments: [{ value, decisions: [line text] }]. */
+export function readJournal(text) {
+  const segments = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    let rec;
+    try {
+      rec = JSON.parse(line);
+    } catch (e) {
+      throw new JournalError(`line ${i + 1}: not JSON (${e.message})`);
+    }
+    if (rec?.source === SEGMENT_SOURCE) {
+      const v = rec.value;
+      if (!v || typeof v !== 'object' || !v.config || typeof v.config !== 'object' || !Number.isInteger(v.turn)) {
+        throw new JournalError(`line ${i + 1}: a segment line needs value.config and value.turn`);
+      }
+      const key = createHash('sha256').update(JSON.stringify(v.config.catalog)).digest('hex');
+      if (key !== v.catalogKey) {
+        throw new JournalError(`line ${i + 1}: segment ${v.segment}'s catalog does not match its catalogKey (the journal was damaged or edited)`);
+      }
+      segments.push({ value: v, decisions: [] });
+    } else if (DECISION_SOURCES.has(rec?.source)) {
+      if (segments.length === 0) throw new JournalError(`line ${i + 1}: a decision before any segment line`);
+      segments[segments.length - 1].decisions.push(line);
+    } else {
+      throw new JournalError(`line ${i + 1}: unknown record source ${JSON.stringify(rec?.source)}`);
+    }
+  }
+  if (segments.length === 0) throw new JournalError('no segment line: this is not a toolsift-mcp journal');
+  return segments;
+}
+
+/**
+ * Replay a journal's text. Returns { steps, tools, warnings }: steps are
+ * { segment, turn, menu } at each segment start and { decision, turn,
+ * loaded, menu } after each decision (menu: the tool names listed then);
+ * tools: the final MCP tool list.
+ */
+export function replayJournal(toolsift, text) {
+  const segments = readJournal(text);
+  const first = segments[0].value.config;
+  const gatewayConfig = {
+    loop: first.loop ?? 'agent',
+    search: { toolName: first.search?.toolName },
+    skills: first.skills ? { settings: first.skills, list: [] } : null,
+    includeSchemas: false,
+    servers: [],
+    alwaysLoaded: [],
+  };
+  const cs = new ClientSession(toolsift, gatewayConfig, null);
+  const steps = [];
+  const warnings = [];
+  const names = () => cs.listTools().map((t) => t.name);
+  try {
+    for (const seg of segments) {
+      if (cs.segment) cs.segment.session.finish();
+      cs.startSegment(seg.value, seg.decisions.join('\n'));
+      steps.push({ segment: seg.value.segment, turn: seg.value.turn, generation: seg.value.generation, menu: names() });
+      for (const line of seg.decisions) {
+        const rec = JSON.parse(line);
+        const at = decisionTurn(rec.id);
+        if (!at) throw new JournalError(`decision ${JSON.stringify(rec.id)}: not a <loop>#turn:N:tool:M:search|skill id`);
+        const search = at.kind === 'search';
+        const tool = search ? cs.searchToolName : cs.skillToolName;
+        if (!tool) throw new JournalError(`decision ${rec.id}: a skill activation, but skills are off`);
+        const args = search ? { query: String(rec.value?.query ?? '') || '-' } : { name: String(rec.value?.skill ?? '') || '-' };
+        const { output } = cs.callMeta(at.turn, tool, args);
+        for (const w of output.warnings ?? []) warnings.push(`${rec.id}: ${typeof w === 'string' ? w : JSON.stringify(w)}`);
+        steps.push({ decision: rec.id, turn: at.turn, loaded: output.decision?.value?.loaded ?? [], menu: names() });
+      }
+    }
+    cs.segment.session.finish();
+    warnings.push(...cs.warnings);
+    return { steps, tools: cs.listTools(), warnings };
+  } finally {
+    cs.close();
+  }
+}

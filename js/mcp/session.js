@@ -1,0 +1,298 @@
+// session.js — one MCP client session of the gateway: its menu, its toolsift
+// sessions (one per catalog generation it has seen) and its journal.
+//
+// Owns: the (turn, call) numbering of MCP requests, the rule for a catalog
+// that changes under a running session (segments), the composite menu the
+// client lists, the decision for every tools/call (answer a meta-tool, forward
+// to an upstream, or refuse with a message that says why), and the journal
+// lines. It never talks MCP or touches an upstream itself, so --replay runs
+// the very same code over a recorded journal.
+//
+// Numbering: the n-th tools/call request a client session sends (0-based, in
+// the order the gateway receives them, whatever the tool) is turn n, call 0.
+// Decision ids are therefore "<loop>#turn:<n>:tool:0:search" (or ":skill").
+//
+// Segments: a toolsift session's catalog is fixed when it is made. When the
+// gateway's universe has moved to a new generation, the client session's
+// next tools/call first starts a new segment: a new toolsift session over the
+// new catalog whose configuration carries the run so far — every catalog
+// tool already on the menu is `alwaysLoaded` (if it still exists), active
+// skills are `selected`, and maxLoaded / maxSearches / maxMenuChars are what
+// is left of the caps. The journal gets a segment line (with that
+// configuration, so a replay needs nothing else) and the decisions go on with
+// the same numbering. The menu the client sees stays append-only: a tool
+// whose server has gone stays listed, and a call to it is an error that
+// says so.
+
+import { namespaced } from './catalog.js';
+
+export const SEGMENT_SOURCE = 'toolsift-mcp-segment';
+const DEFAULT_CAPS = { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 };
+
+/** The tool result the model sees for a refusal or a failed forward. */
+export const errorResult = (text) => ({ isError: true, content: [{ type: 'text', text }] });
+
+function decisionTurn(id) {
+  const m = /#turn:(\d+):tool:(\d+):(search|skill)$/.exec(id ?? '');
+  return m ? { turn: Number(m[1]), call: Number(m[2]), kind: m[3] } : null;
+}
+
+export class ClientSession {
+  /**
+   * `toolsift`: a loaded module. `config`: the checked gateway
+   * configuration. `write(line)`: appends one journal line (no newline), or
+   * null for no journal.
+   */
+  constructor(toolsift, config, write = null) {
+    this.toolsift = toolsift;
+    this.config = config;
+    this.write = write;
+    this.turns = 0; // tools/call requests numbered so far
+    this.segments = []; // { session, key, generation, journalLines, startTurn }
+    this.menu = new Map(); // name → { spec, id (catalog id or null), gone: string|null }
+    this.activeSkills = [];
+    this.searchToolName = config.search.toolName ?? 'search_tools';
+    this.skillToolName = config.skills ? (config.skills.settings.toolName ?? 'activate_skill') : null;
+    this.used = { searches: 0, loaded: 0, menuChars: 0 };
+    this.warnings = []; // replay: what did not match the record
+    this.refusedKey = null;
+  }
+
+  get segment() {
+    return this.segments[this.segments.length - 1] ?? null;
+  }
+
+  /** The next request's turn number. */
+  nextTurn() {
+    return this.turns++;
+  }
+
+  // ---- segments ----
+
+  /** The toolsift configuration of a new segment over `universe`. */
+  segmentConfig(universe) {
+    const cfg = this.config;
+    const routes = universe.routes;
+    const caps = { ...DEFAULT_CAPS, ...cfg.search };
+    const skillTools = new Set();
+    const selected = [];
+    if (cfg.skills) {
+      const known = new Set((universe.catalog.skills ?? []).map((s) => s?.id ?? s?.name));
+      for (const id of [...(cfg.skills.settings.selected ?? []), ...this.activeSkills]) {
+        if (known.has(id) && !selected.includes(id)) selected.push(id);
+      }
+      for (const s of universe.catalog.skills ?? []) {
+        if (selected.includes(s?.id ?? s?.name)) for (const t of s.tools ?? []) skillTools.add(t);
+      }
+    }
+    const always = [];
+    const add = (id) => {
+      if (routes.has(id) && !always.includes(id) && !skillTools.has(id)) always.push(id);
+    };
+    for (const [, entry] of this.menu) if (entry.id) add(entry.id);
+    for (const id of cfg.alwaysLoaded) add(id);
+    for (const s of cfg.servers) for (const name of s.alwaysLoaded) add(namespaced(s.namespace, name));
+    const search = { ...cfg.search, alwaysLoaded: always };
+    const used = this._usedSoFar();
+    search.maxLoaded = Math.max(0, caps.maxLoaded - used.loaded);
+    search.maxSearches = Math.max(0, caps.maxSearches - used.searches);
+    if (typeof caps.maxMenuChars === 'number') search.maxMenuChars = Math.max(1, caps.maxMenuChars - used.menuChars);
+    const out = { loop: cfg.loop, tools: [], catalog: universe.catalog, search };
+    if (cfg.skills) out.skills = { ...cfg.skills.settings, selected };
+    return out;
+  }
+
+  /**
+   * Start the first segment, or a new one when `universe` is another
+   * generation than the current segment's. `turn` is the request that
+   * triggers it. Returns true when the listed menu changed.
+   */
+  adopt(universe, turn) {
+    if (this.segment && this.segment.key === universe.key) return false;
+    // A generation toolsift refused for this session (rare: the carried
+    // settings do not fit it) is not retried on every call: the session
+    // goes on in its current segment.
+    if (this.refusedKey === universe.key && this.segment) return false;
+    const config = this.segmentConfig(universe);
+    const value = {
+      segment: this.segments.length, turn, generation: universe.generation, catalogKey: universe.key,
+      fingerprint: universe.fingerprint, config,
+    };
+    try {
+      return this.startSegment(value, null, universe.snapshot ?? null);
+    } catch (e) {
+      this.refusedKey = universe.key;
+      throw e;
+    }
+  }
+
+  // Searches, loads and menu characters of the closed segments and the
+  // current one.
+  _usedSoFar() {
+    const seg = this.segment;
+    if (!seg || seg.session.freed) return { ...this.used };
+    const m = seg.session.metrics();
+    return { searches: this.used.searches + m.searches, loaded: this.used.loaded + m.loaded,
+      menuChars: this.used.menuChars + m.menuChars };
+  }
+
+  /**
+   * Start a segment from its journal value (live: just made; replay: read
+   * back). `journal`: the recorded decisions to serve (replay) or null.
+   * `snapshot`: the generation's index (live), so the session skips
+   * re-analysing the catalog; the journal still records the catalog, and
+   * a replay builds the same index from it (same fingerprint).
+   */
+  startSegment(value, journal, snapshot = null) {
+    let session; // made before the current one is closed: a refusal leaves it running
+    if (snapshot) {
+      const { catalog, search, ...rest } = value.config;
+      const { stopwords, ...searchRest } = search;
+      const cfg = { ...rest, search: searchRest, ...(catalog.skills ? { catalog: { skills: catalog.skills } } : {}) };
+      session = this.toolsift.createSession(cfg, { snapshot });
+    } else {
+      session = this.toolsift.createSession(value.config, journal === null ? {} : { journal, divergence: 'fail' });
+    }
+    // The session fingerprint (index + configuration) is recorded live and
+    // compared on replay.
+    if (journal === null) value.sessionFingerprint = session.fingerprint;
+    else if (value.sessionFingerprint !== undefined && value.sessionFingerprint !== session.fingerprint) {
+      this.warnings.push(`segment ${value.segment}: the replayed session's fingerprint ${session.fingerprint} is not the recorded ${value.sessionFingerprint} (another toolsift version or configuration)`);
+    }
+    this._closeSegment();
+    const line = JSON.stringify({ id: `${this.config.loop}#segment:${value.segment}`, source: SEGMENT_SOURCE, value });
+    // The upstream's behaviour hints travel in the catalog (toolsift reads
+    // only a title there), so a replay lists exactly what the client saw.
+    const hints = new Map();
+    for (const t of value.config.catalog?.tools ?? []) {
+      if (t?.annotations && Object.keys(t.annotations).some((k) => k.endsWith('Hint'))) {
+        const h = {};
+        for (const [k, v] of Object.entries(t.annotations)) if (k.endsWith('Hint') && typeof v === 'boolean') h[k] = v;
+        hints.set(t.id, h);
+      }
+    }
+    this.segments.push({ session, key: value.catalogKey, generation: value.generation, journalLines: 0, startTurn: value.turn, hints });
+    this.write?.(line);
+    return this._syncMenu(true);
+  }
+
+  _closeSegment() {
+    const seg = this.segment;
+    if (!seg || seg.session.freed) return;
+    const m = seg.session.metrics();
+    this.used.searches += m.searches;
+    this.used.loaded += m.loaded;
+    this.used.menuChars += m.menuChars;
+    seg.session.free();
+  }
+
+  // Merge the toolsift menu into the composite menu (append-only). A new
+  // segment also marks tools it no longer has as gone and refreshes specs.
+  _syncMenu(newSegment) {
+    const seg = this.segment;
+    const tools = seg.session.menu('mcp').tools;
+    const hints = seg.hints;
+    let changed = false;
+    const present = new Set();
+    for (const spec of tools) {
+      present.add(spec.name);
+      const meta = spec.name === this.searchToolName || spec.name === this.skillToolName;
+      const prev = this.menu.get(spec.name);
+      if (!prev) {
+        this.menu.set(spec.name, { spec, id: meta ? null : spec.name, gone: null, hints: hints.get(spec.name) ?? null });
+        changed = true;
+      } else if (JSON.stringify(prev.spec) !== JSON.stringify(spec) || prev.gone ||
+                 JSON.stringify(prev.hints) !== JSON.stringify(hints.get(spec.name) ?? null)) {
+        prev.spec = spec;
+        prev.gone = null;
+        prev.hints = hints.get(spec.name) ?? null;
+        changed = true;
+      }
+    }
+    if (newSegment) {
+      for (const [name, entry] of this.menu) {
+        if (!present.has(name) && !entry.gone) {
+          entry.gone = `generation ${seg.generation}`;
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+
+  _journalNew() {
+    const seg = this.segment;
+    const lines = seg.session.journalJSONL().split('\n').filter((l) => l !== '');
+    for (const line of lines.slice(seg.journalLines)) this.write?.(line);
+    seg.journalLines = lines.length;
+  }
+
+  // ---- calls ----
+
+  isMeta(name) {
+    return name === this.searchToolName || (this.skillToolName !== null && name === this.skillToolName);
+  }
+
+  /**
+   * A call to search_tools or activate_skill on turn `turn`. Returns
+   * { output (the core's parsed output), result (what the model gets as the
+   * tool's text), menuChanged }.
+   */
+  callMeta(turn, name, args) {
+    const seg = this.segment;
+    const output = seg.session.call(turn, 0, name, args ?? {});
+    if (output.decision) this._journalNew();
+    if (name === this.skillToolName && output.decision && output.result && !output.result.error) {
+      const skill = output.result.skill;
+      if (typeof skill === 'string' && !this.activeSkills.includes(skill)) this.activeSkills.push(skill);
+    }
+    const menuChanged = this._syncMenu(false);
+    const result = { ...output.result };
+    if (this.config.includeSchemas && Array.isArray(result.tools)) {
+      result.tools = result.tools.map((t) => {
+        const entry = t && (t.loaded !== false) && this.menu.get(t.name);
+        return entry ? { ...t, inputSchema: entry.spec.inputSchema } : t;
+      });
+    }
+    return { output, result, menuChanged };
+  }
+
+  /**
+   * Gate a call to any other tool on turn `turn`. Returns { forward: id }
+   * when the tool is on the menu and its upstream should get it, or
+   * { error: text } for the model.
+   */
+  gate(turn, name, args, universe) {
+    const entry = this.menu.get(name);
+    if (entry?.gone) {
+      return { error: `The tool "${name}" was loaded earlier in this session, but no connected server offers it any more (its server was removed, failed for good or dropped the tool). It cannot be called now; call ${this.searchToolName} to find another tool.` };
+    }
+    const output = this.segment.session.call(turn, 0, name, args ?? {});
+    if (output.result?.allowed === true) return { forward: name };
+    if (universe.routes.has(name)) {
+      return { error: `The tool "${name}" is not loaded in this session. Call ${this.searchToolName} first with a few words describing what you want to do; matching tools are loaded and can then be called.` };
+    }
+    return { error: `There is no tool named "${name.slice(0, 128)}" in this session. Call ${this.searchToolName} with a few words describing what you want to do; it loads matching tools.` };
+  }
+
+  /**
+   * The tools the client lists: the composite menu, MCP-shaped, in menu
+   * order, with the upstream's behaviour hints (readOnlyHint, …) as
+   * `annotations`.
+   */
+  listTools() {
+    const tools = [];
+    for (const [, entry] of this.menu) {
+      tools.push(entry.hints ? { ...entry.spec, annotations: entry.hints } : entry.spec);
+    }
+    return tools;
+  }
+
+  /** End the session (frees toolsift memory). */
+  close() {
+    this._closeSegment();
+    this.segments.length = 0;
+  }
+}
+
+export { decisionTurn };

@@ -1,0 +1,220 @@
+// upstream.js — one upstream MCP server, as the gateway's client.
+//
+// Owns: connecting (stdio command or streamable-HTTP URL) with the official
+// SDK client, listing its tools (all pages), following its
+// notifications/tools/list_changed, restarting it when it dies, and
+// forwarding calls with a timeout. A bad upstream never throws out of here:
+// failures become a state ('connecting' | 'ready' | 'restarting' | 'failed' |
+// 'closed'), a log line and, for calls, an Error whose message names the
+// server.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+
+// tools/list read loosely: the SDK's own schema rejects the whole page for
+// one malformed tool; the gateway drops that tool alone (catalog.js).
+const LooseListResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+const MAX_PAGES = 100;
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export class Upstream {
+  /**
+   * `server`: a checked server entry (config.js). `onTools(upstream)` is
+   * called whenever the tool list this upstream offers changes (including
+   * to null: the server has failed for good or was closed). `log(line)`.
+   */
+  constructor(server, { onTools, log, version }) {
+    this.server = server;
+    this.key = server.key;
+    this.state = 'connecting';
+    this.tools = null; // the last listed tools, or null before the first list / after failing
+    this.lastError = null;
+    this.restarts = 0; // consecutive failed (re)connects
+    this.connects = 0; // successful connects (1 = first start, 2+ = restarted)
+    this._onTools = onTools;
+    this._log = log;
+    this._version = version;
+    this._client = null;
+    this._closing = false;
+    this._timer = null;
+    this._listSerial = 0;
+  }
+
+  /** Connect once (resolves when connected and listed, or when the attempt failed). */
+  async start() {
+    await this._connect();
+  }
+
+  _transport() {
+    const s = this.server;
+    if (s.type === 'stdio') {
+      const t = new StdioClientTransport({
+        command: s.command,
+        args: s.args,
+        env: { ...getDefaultEnvironment(), ...s.env },
+        cwd: s.cwd,
+        stderr: 'pipe',
+      });
+      // Upstream stderr goes to the gateway's log, line by line, named.
+      let rest = '';
+      t.stderr?.on('data', (chunk) => {
+        const lines = (rest + chunk.toString('utf8')).split('\n');
+        rest = lines.pop();
+        for (const line of lines) if (line.trim()) this._log(`[${this.key}] ${line}`);
+      });
+      return t;
+    }
+    return new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } });
+  }
+
+  async _connect() {
+    if (this._closing) return;
+    const client = new Client({ name: 'toolsift-mcp', version: this._version }, { capabilities: {} });
+    client.onerror = (e) => this._log(`[${this.key}] ${e?.message ?? e}`);
+    let transport;
+    try {
+      transport = this._transport();
+      await withTimeout(client.connect(transport), this.server.connectTimeoutMs, `connecting to "${this.key}"`);
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        if (this._client === client) this._relist(client);
+      });
+      client.onclose = () => {
+        if (this._client === client) this._lost('the connection closed');
+      };
+      this._client = client;
+      const tools = await this._list(client);
+      if (this._client !== client) return;
+      this.state = 'ready';
+      this.restarts = 0;
+      this.connects += 1;
+      this.lastError = null;
+      this._log(`[${this.key}] ready: ${tools.length} tools${this.connects > 1 ? ` (restart ${this.connects - 1})` : ''}`);
+      this._setTools(tools);
+    } catch (e) {
+      this.lastError = e?.message ?? String(e);
+      this._log(`[${this.key}] ${this.state === 'connecting' ? 'cannot connect' : 'reconnecting failed'}: ${this.lastError}`);
+      if (this._client === client) this._client = null;
+      try {
+        await client.close();
+      } catch {
+        /* already down */
+      }
+      this._scheduleRestart();
+    }
+  }
+
+  async _list(client) {
+    const tools = [];
+    let cursor;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await withTimeout(
+        client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LooseListResult),
+        this.server.callTimeoutMs, `tools/list of "${this.key}"`);
+      if (!Array.isArray(r?.tools)) throw new Error(`tools/list of "${this.key}" answered no tools array`);
+      tools.push(...r.tools);
+      cursor = r.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  // An upstream list_changed: list again. Serial numbers drop stale answers
+  // when notifications overlap.
+  async _relist(client) {
+    const serial = ++this._listSerial;
+    try {
+      const tools = await this._list(client);
+      if (serial !== this._listSerial || this._client !== client) return;
+      this._log(`[${this.key}] tools/list_changed: ${tools.length} tools`);
+      this._setTools(tools);
+    } catch (e) {
+      this._log(`[${this.key}] relisting after list_changed failed: ${e?.message ?? e}`);
+    }
+  }
+
+  _setTools(tools) {
+    const before = JSON.stringify(this.tools);
+    this.tools = tools;
+    if (JSON.stringify(tools) !== before) this._onTools(this);
+  }
+
+  _lost(why) {
+    if (this._closing) return;
+    this._client = null;
+    this.lastError = why;
+    this._log(`[${this.key}] lost: ${why}`);
+    this._scheduleRestart();
+  }
+
+  // Tools stay in the searchable universe while the server restarts (a call
+  // meanwhile is an error that says so); after restart.maxAttempts
+  // consecutive failures the server has failed and its tools leave.
+  _scheduleRestart() {
+    if (this._closing || this._timer) return;
+    const { maxAttempts, backoffMs } = this.server.restart;
+    if (this.restarts >= maxAttempts) {
+      this.state = 'failed';
+      this._log(`[${this.key}] failed: gave up after ${this.restarts} restart attempt(s); its tools leave the catalog`);
+      if (this.tools !== null) {
+        this.tools = null;
+        this._onTools(this);
+      }
+      return;
+    }
+    this.state = 'restarting';
+    const delay = Math.min(backoffMs * 2 ** this.restarts, 30000);
+    this.restarts += 1;
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      this._connect();
+    }, delay);
+    this._timer.unref?.();
+  }
+
+  /** Forward a tools/call. Throws an Error naming the server when it cannot. */
+  async callTool(name, args) {
+    const client = this._client;
+    if (!client || this.state !== 'ready') {
+      const why = this.state === 'restarting' ? 'is restarting' : this.state === 'failed' ? 'has failed' : `is ${this.state}`;
+      throw new Error(`upstream server "${this.key}" ${why}${this.lastError ? ` (${this.lastError})` : ''}; try again later`);
+    }
+    try {
+      return await client.callTool({ name, arguments: args }, undefined, { timeout: this.server.callTimeoutMs });
+    } catch (e) {
+      // An HTTP upstream that went away shows up as a failed fetch, not as a
+      // closed transport: reconnect it the way a dead stdio server is.
+      if (!(e instanceof McpError) && this.server.type === 'http' && this._client === client) {
+        this._lost(`a call failed: ${e?.message ?? e}`);
+      }
+      throw e;
+    }
+  }
+
+  /** Disconnect for good (the server was removed from the configuration, or the gateway stops). */
+  async close() {
+    this._closing = true;
+    this.state = 'closed';
+    if (this._timer) clearTimeout(this._timer);
+    const client = this._client;
+    this._client = null;
+    this.tools = null;
+    if (client) {
+      try {
+        await client.close();
+      } catch {
+        /* already down */
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+// cli.test.mjs — the toolsift-mcp command's own errors: every one exits with
+// status 2 and a message that names what is wrong, before serving anything.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CLI, FIXTURE, tempDir, writeConfig } from './helpers.mjs';
+
+const run = (args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60000, input: '' });
+
+test('configuration and journal errors exit 2 and name the cause', (t) => {
+  const dir = tempDir(t);
+  const cases = [
+    [['--config', path.join(dir, 'missing.json')], /cannot read the configuration .*missing\.json/],
+    [['--config', writeConfig(dir, { mcpServers: {}, journl: {} }, 'typo.json')], /config: unknown key "journl"/],
+    [['--config', writeConfig(dir, { mcpServers: { a: { command: 'x', args: 'y' } } }, 'args.json')], /mcpServers\.a\.args: expected an array of strings/],
+    [['--frobnicate'], /unknown argument "--frobnicate"/],
+    [['--config'], /--config needs a value/],
+    [['--replay', path.join(dir, 'none.jsonl')], /cannot read .*none\.jsonl/],
+  ];
+  writeFileSync(path.join(dir, 'plain.jsonl'), '{"id":"agent#turn:0:tool:0:search","source":"agent-tool-search","value":{}}\n');
+  cases.push([['--replay', path.join(dir, 'plain.jsonl')], /line 1: a decision before any segment line/]);
+  writeFileSync(path.join(dir, 'empty.jsonl'), '');
+  cases.push([['--replay', path.join(dir, 'empty.jsonl')], /no segment line: this is not a toolsift-mcp journal/]);
+  for (const [args, re] of cases) {
+    const r = run(args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, re, args.join(' '));
+    assert.equal(r.stdout, '');
+  }
+});
+
+test('session settings toolsift refuses fail the start, not the first client', (t) => {
+  const dir = tempDir(t);
+  const config = writeConfig(dir, {
+    mcpServers: { cat: { command: process.execPath, args: [FIXTURE, '--products', 'slack'] } },
+    search: { maxPerSearch: 99, alwaysLoaded: ['cat__nope'] },
+  });
+  const r = run(['--config', config, '--http', '0']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /warning: alwaysLoaded "cat__nope" is not offered by any connected server now/);
+  assert.match(r.stderr, /config: search\.maxPerSearch: expected an integer from 1 to 50/);
+  assert.doesNotMatch(r.stderr, /listening/);
+});

@@ -1,0 +1,222 @@
+// session.test.mjs — the gateway's pieces without processes: configuration
+// errors, the universe built from upstream tool lists, (turn, call)
+// numbering, segments carrying the menu and the caps across generations, and
+// replay of edited journals (a damaged catalog is refused; an edited decision
+// can only narrow).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../js/toolsift.js';
+import { checkConfig, GatewayConfigError } from '../../js/mcp/config.js';
+import { buildUniverse } from '../../js/mcp/catalog.js';
+import { ClientSession } from '../../js/mcp/session.js';
+import { replayJournal, JournalError } from '../../js/mcp/replay.js';
+
+const toolsift = await load();
+
+const tool = (name, description, props = {}) => ({ name, description, inputSchema: { type: 'object', properties: props } });
+const TOOLS = {
+  mail: [tool('send_email', 'Send an email to a recipient', { to: { type: 'string' } }),
+    tool('list_inbox', 'List the messages in the inbox'), tool('delete_email', 'Delete an email message')],
+  chat: [tool('post_message', 'Post a chat message to a channel'), tool('list_channels', 'List the chat channels')],
+};
+
+function universeOf(config, lists, generation = 0) {
+  const ups = new Map(Object.entries(lists).map(([k, tools]) => [k, { tools }]));
+  return { ...buildUniverse(toolsift, config, ups), generation };
+}
+
+const baseConfig = (search = {}) => checkConfig({
+  mcpServers: { mail: { command: 'x', trusted: true }, chat: { command: 'y', trusted: true } },
+  search,
+});
+
+test('configuration errors name the key', () => {
+  const bad = [
+    [{ mcpServers: {}, serach: {} }, /config: unknown key "serach"/],
+    [{ mcpServers: { a: {} } }, /mcpServers\.a\.command: a stdio server needs a command/],
+    [{ mcpServers: { a: { url: 'ftp://x' } } }, /mcpServers\.a\.url: expected an http\(s\) URL/],
+    [{ mcpServers: { a: { command: 'x', namespace: 'n' }, b: { command: 'y', namespace: 'n' } } }, /mcpServers\.b\.namespace: "n" is also the namespace of server "a"/],
+    [{ mcpServers: { a: { command: 'x', namespace: 'a__b' } } }, /mcpServers\.a\.namespace: .*without "__"/],
+    [{ mcpServers: { a: { command: 'x', trusted: 'yes' } } }, /mcpServers\.a\.trusted: expected true or false/],
+    [{ mcpServers: { a: { command: 'x', restart: { tries: 1 } } } }, /mcpServers\.a\.restart: unknown key "tries"/],
+    [{ mcpServers: { a: { command: 'x', annotations: { t: { labels: [] } } } } }, /mcpServers\.a\.annotations\.t: unknown key "labels"/],
+    [{ mcpServers: {}, search: { alwaysLoaded: ['not an id'] } }, /search\.alwaysLoaded: not a tool id/],
+  ];
+  for (const [raw, re] of bad) assert.throws(() => checkConfig(raw), (e) => e instanceof GatewayConfigError && re.test(e.message), JSON.stringify(raw));
+  const ok = checkConfig({ mcpServers: { h: { url: 'http://127.0.0.1:9/mcp' }, s: { command: 'c', disabled: true } } });
+  assert.equal(ok.servers.length, 1);
+  assert.equal(ok.servers[0].type, 'http');
+});
+
+test('the universe: namespaced, remote, trusted per server, host annotations', () => {
+  const config = checkConfig({ mcpServers: { mail: { command: 'x', trusted: true,
+    annotations: { send_email: { tags: ['smtp'], aliases: ['write a letter'] } } }, chat: { command: 'y' } } });
+  const u = universeOf(config, TOOLS);
+  assert.deepEqual(u.catalog.tools.map((t) => t.id),
+    ['mail__send_email', 'mail__list_inbox', 'mail__delete_email', 'chat__post_message', 'chat__list_channels']);
+  assert.ok(u.catalog.tools.every((t) => t.origin === 'remote'));
+  assert.deepEqual(u.catalog.tools.map((t) => t.trusted), [true, true, true, false, false]);
+  assert.deepEqual(u.catalog.annotations['mail__send_email'], { tags: ['smtp'], aliases: ['write a letter'] });
+  assert.deepEqual(u.routes.get('chat__post_message'), { server: 'chat', name: 'post_message' });
+  const index = toolsift.createIndex(u.catalog);
+  assert.deepEqual(index.search('write a letter', { limit: 1 }).hits.map((h) => h.id), ['mail__send_email']);
+  assert.deepEqual(index.search('channel', { limit: 5 }).hits.map((h) => h.id), ['chat__list_channels'],
+    'an unvouched description is not indexed; the name is');
+  index.free();
+  // the same lists give the same key; another list another key
+  assert.equal(universeOf(config, TOOLS).key, u.key);
+  assert.notEqual(universeOf(config, { mail: TOOLS.mail }).key, u.key);
+});
+
+test('numbering, segments and caps that carry over a new generation', () => {
+  const config = baseConfig({ maxPerSearch: 2, maxLoaded: 3, maxSearches: 4 });
+  const lines = [];
+  const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
+  const u0 = universeOf(config, TOOLS, 0);
+  assert.equal(cs.adopt(u0, 0), true);
+  assert.equal(cs.adopt(u0, 0), false, 'same generation: nothing to do');
+  let turn = cs.nextTurn();
+  const r1 = cs.callMeta(turn, 'search_tools', { query: 'email' });
+  assert.deepEqual(r1.result.tools.map((t) => t.name), ['mail__delete_email', 'mail__send_email']);
+  assert.equal(r1.menuChanged, true);
+  turn = cs.nextTurn();
+  assert.deepEqual(cs.gate(turn, 'mail__send_email', {}, u0), { forward: 'mail__send_email' });
+  turn = cs.nextTurn();
+  assert.match(cs.gate(turn, 'chat__post_message', {}, u0).error, /not loaded in this session/);
+  // generation 1: chat loses post_message, mail unchanged
+  const u1 = universeOf(config, { mail: TOOLS.mail, chat: [TOOLS.chat[1]] }, 1);
+  turn = cs.nextTurn();
+  assert.equal(turn, 3);
+  cs.adopt(u1, turn);
+  const r2 = cs.callMeta(turn, 'search_tools', { query: 'list messages channels' });
+  // maxLoaded 3 with 2 loaded: one more loads, the other is reported not loaded
+  assert.deepEqual(r2.result.tools.map((t) => t.loaded), [true, false]);
+  const seg = JSON.parse(lines.find((l) => l.includes('"segment":1')));
+  assert.equal(seg.value.turn, 3);
+  assert.equal(seg.value.config.search.maxLoaded, 1);
+  assert.equal(seg.value.config.search.maxSearches, 3);
+  assert.deepEqual(seg.value.config.search.alwaysLoaded, ['mail__delete_email', 'mail__send_email']);
+  assert.deepEqual(lines.map((l) => JSON.parse(l).id), ['mcp#segment:0', 'mcp#turn:0:tool:0:search', 'mcp#segment:1', 'mcp#turn:3:tool:0:search']);
+  const listed = cs.listTools().map((t) => t.name);
+  cs.close();
+  // replay gives the same menu
+  const r = replayJournal(toolsift, lines.join('\n') + '\n');
+  assert.deepEqual(r.tools.map((t) => t.name), listed);
+  assert.deepEqual(r.warnings, []);
+});
+
+test('replay: a damaged catalog is refused, an edited decision can only narrow', () => {
+  const config = baseConfig();
+  const lines = [];
+  const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
+  cs.adopt(universeOf(config, TOOLS), 0);
+  cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'send an email' });
+  cs.close();
+  const honest = replayJournal(toolsift, lines.join('\n'));
+  // a widened catalog in the segment line no longer matches its key
+  const seg = JSON.parse(lines[0]);
+  seg.value.config.catalog.tools.push({ id: 'evil__tool', name: 'tool', description: 'x' });
+  assert.throws(() => replayJournal(toolsift, [JSON.stringify(seg), lines[1]].join('\n')),
+    (e) => e instanceof JournalError && /does not match its catalogKey/.test(e.message));
+  // a decision that claims an id the catalog does not have is narrowed
+  const d = JSON.parse(lines[1]);
+  d.value.results.push('evil__tool');
+  d.value.loaded.push('evil__tool');
+  const narrowed = replayJournal(toolsift, [lines[0], JSON.stringify(d)].join('\n'));
+  assert.deepEqual(narrowed.tools.map((t) => t.name), honest.tools.map((t) => t.name));
+  assert.ok(narrowed.warnings.some((w) => w.includes('evil__tool')), JSON.stringify(narrowed.warnings));
+  // the recorded session fingerprint is checked
+  const other = JSON.parse(lines[0]);
+  assert.match(other.value.sessionFingerprint, /^[0-9a-f]{64}$/);
+  other.value.sessionFingerprint = '0'.repeat(64);
+  const warned = replayJournal(toolsift, [JSON.stringify(other), lines[1]].join('\n'));
+  assert.match(warned.warnings.join('\n'), /segment 0: the replayed session's fingerprint \w+ is not the recorded 0{64}/);
+  assert.throws(() => replayJournal(toolsift, `${lines[0]}\n{"id":"x","source":"other","value":{}}`), /unknown record source "other"/);
+  assert.throws(() => replayJournal(toolsift, lines[1]), /a decision before any segment line/);
+});
+
+test('skills: activate_skill appends the skill\'s tools, survives a new generation, replays', () => {
+  const config = checkConfig({
+    mcpServers: { mail: { command: 'x', trusted: true }, chat: { command: 'y', trusted: true } },
+    skills: { skills: [{ id: 'triage', description: 'Triage the inbox and tell the team.', tags: ['ops'],
+      tools: ['mail__list_inbox', 'chat__post_message'], instructions: 'List the inbox, then post a summary.' }] },
+  });
+  const lines = [];
+  const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
+  cs.adopt(universeOf(config, TOOLS, 0), 0);
+  assert.deepEqual(cs.listTools().map((t) => t.name), ['search_tools', 'activate_skill']);
+  assert.match(cs.segment.session.skillIndex(), /- triage: Triage the inbox/);
+  const turn = cs.nextTurn();
+  assert.equal(cs.isMeta('activate_skill'), true);
+  const r = cs.callMeta(turn, 'activate_skill', { name: 'triage' });
+  assert.equal(r.result.instructions, 'List the inbox, then post a summary.');
+  assert.equal(r.menuChanged, true);
+  assert.deepEqual(cs.listTools().map((t) => t.name), ['search_tools', 'activate_skill', 'mail__list_inbox', 'chat__post_message']);
+  // a new generation without chat: the skill stays active (selected), its
+  // remaining tool carried, the chat tool listed but gone
+  const u1 = universeOf(config, { mail: TOOLS.mail }, 1);
+  const t2 = cs.nextTurn();
+  cs.adopt(u1, t2);
+  const seg = JSON.parse(lines.at(-1));
+  assert.deepEqual(seg.value.config.skills.selected, ['triage']);
+  assert.match(cs.gate(t2, 'chat__post_message', {}, u1).error, /no connected server offers it any more/);
+  assert.deepEqual(cs.gate(cs.nextTurn(), 'mail__list_inbox', {}, u1), { forward: 'mail__list_inbox' });
+  const listed = cs.listTools();
+  cs.close();
+  const replayed = replayJournal(toolsift, lines.join('\n'));
+  assert.deepEqual(replayed.tools, listed);
+});
+
+test('hostile tool lists: lone surrogates, odd types, deep schemas, bad names never sink the catalog', () => {
+  const config = checkConfig({ mcpServers: { a: { command: 'x', trusted: true, maxTools: 5 } } });
+  let deep = { type: 'object' };
+  for (let i = 0; i < 5000; i++) deep = { type: 'object', properties: { a: deep } };
+  const tools = [
+    tool('ok', 'fine'),
+    { name: 'surrogates', description: 'bad \ud800 text', inputSchema: { type: 'object', properties: { ['k\udc00']: { type: 'string' } } } },
+    { name: 'odd_types', description: 7, title: 7, inputSchema: { type: 'object', properties: { a: { type: 'string', description: 5 } } } },
+    { name: 'very_deep', description: 'x', inputSchema: deep },
+    { name: 'no schema', description: 'x' },
+    { name: 'array_schema', inputSchema: [] },
+    null,
+    tool('ok', 'listed twice'),
+    tool('seventh', 'past maxTools'),
+    tool('eighth', 'past maxTools'),
+  ];
+  const u = universeOf(config, { a: tools });
+  assert.deepEqual(u.catalog.tools.map((t) => t.id), ['a__ok', 'a__surrogates', 'a__odd_types', 'a__very_deep', 'a__seventh']);
+  assert.equal(u.catalog.tools[1].description, 'bad \ufffd text');
+  const w = u.warnings.join('\n');
+  assert.match(w, /tool "no schema" skipped: its inputSchema is not a JSON Schema/);
+  assert.match(w, /tool "array_schema" skipped/);
+  assert.match(w, /a tool without a name was skipped/);
+  assert.match(w, /tool "ok" skipped: listed twice/);
+  assert.match(w, /tools past maxTools \(5\) skipped, from "eighth" on/);
+  const cs = new ClientSession(toolsift, config, null);
+  cs.adopt(u, 0);
+  const r = cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'bad text' });
+  assert.deepEqual(r.result.tools.map((t) => t.name), ['a__surrogates']);
+  cs.close();
+});
+
+test('a generation toolsift refuses for a session leaves it running in its segment', () => {
+  const config = checkConfig({
+    mcpServers: { mail: { command: 'x', trusted: true }, chat: { command: 'y', trusted: true } },
+    search: { maxSearches: 1 },
+    skills: { skills: [{ id: 'triage', description: 'Triage the inbox.', tools: ['mail__list_inbox'] }], discovery: 'search' },
+  });
+  const cs = new ClientSession(toolsift, config, null);
+  const u0 = universeOf(config, TOOLS, 0);
+  cs.adopt(u0, 0);
+  cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'send an email' });
+  // the search budget is spent: a new segment would have maxSearches 0,
+  // which toolsift refuses with skills discovery through search
+  const u1 = universeOf(config, { mail: TOOLS.mail }, 1);
+  assert.throws(() => cs.adopt(u1, cs.nextTurn()), /maxSearches/);
+  assert.equal(cs.adopt(u1, cs.nextTurn()), false, 'not retried on every call');
+  assert.equal(cs.segment.generation, 0);
+  assert.ok(!cs.segment.session.freed);
+  assert.deepEqual(cs.gate(cs.nextTurn(), 'mail__send_email', {}, u0), { forward: 'mail__send_email' });
+  cs.close();
+});
