@@ -10,6 +10,9 @@
 #              Deno, Bun, workerd and Chromium vs the native CLI
 #              (tests/runtimes/run.mjs, `npm run test:runtimes`)
 #   eval-gates relevance on corpus/ against the floors in corpus/gates.json
+#   bench-quick  `npm run bench:quick`: every engine on the synthetic 1k catalog
+#              and the corpus (smoke run: it checks the benchmark runs, no
+#              timing is asserted; results in build/bench-quick/)
 # Every stage runs even when an earlier one failed (a stage whose inputs are
 # missing fails). Stages with nothing to run yet are reported as skipped.
 # The last line is "N passed, N failed"; the exit status is 1 if any failed.
@@ -115,6 +118,13 @@ if [ -f corpus/queries.jsonl ]; then
   stage eval-gates "$ROOT/build/native/toolsift" eval --corpus corpus
 else
   skip eval-gates "corpus/queries.jsonl not present"
+fi
+
+# Benchmark smoke run (issue 9): must run to the end; no timing assertions.
+if [ -f bench/run.mjs ]; then
+  stage bench-quick node --expose-gc bench/run.mjs --quick
+else
+  skip bench-quick "bench/run.mjs not present"
 fi
 
 printf '\n=== summary\n'

@@ -225,7 +225,7 @@ export async function winkEngine() {
       return e;
     },
     free: () => {},
-    bundle: `export { default as bm25 } from 'wink-bm25-text-search'; export { default as nlp } from 'wink-nlp-utils';`,
+    bundle: `export { default } from 'wink-bm25-text-search';`,
   };
 }
 
@@ -238,8 +238,8 @@ export async function fuseEngine() {
   return {
     name: 'fuse.js',
     version: version('fuse.js'),
-    maxTools: 5000,
-    config: 'keys = the six fields weighted as toolsift, useTokenSearch (TF-IDF token scoring) with tokenMatch "any", tokenize = identifier split + lowercase + stopwords out + Porter2 stem, ignoreLocation, threshold 0.4; serialised with the FuseIndex toJSON, loaded with Fuse.parseIndex; small lists only (≤ 5,000 tools)',
+    maxTools: 500,
+    config: 'keys = the six fields weighted as toolsift, useTokenSearch (TF-IDF token scoring) with tokenMatch "any", tokenize = identifier split + lowercase + stopwords out + Porter2 stem, ignoreLocation, threshold 0.4; serialised with the FuseIndex toJSON, loaded with Fuse.parseIndex; small lists only (≤ 500 tools: about 0.7 s per query at 1,000 tools on the bench machine)',
     build: (input) => {
       const docs = catalogDocs(input.catalog, input.mask);
       return new Fuse(docs, options, Fuse.createIndex(keys, docs, { tokenize }));
@@ -255,10 +255,20 @@ export async function fuseEngine() {
   };
 }
 
+/** Not an engine: the Porter2 stemmer / prep tasks the peer configs above import (bundle size only). */
+export const EXTRA_BUNDLES = { 'wink-nlp-utils (stemmer and prep tasks used by the minisearch, flexsearch, fuse.js and wink configs)': `export { default } from 'wink-nlp-utils';` };
+
 export const PEERS = [minisearchEngine, oramaEngine, flexsearchEngine, lunrEngine, winkEngine, fuseEngine];
 
-export async function allEngines(wasm) {
+/** Every engine that loads; `missing` collects the ones whose package is absent. */
+export async function allEngines(wasm, missing = []) {
   const list = [await toolsiftEngine(wasm)];
-  for (const make of PEERS) list.push(await make());
+  for (const make of PEERS) {
+    try {
+      list.push(await make());
+    } catch (e) {
+      missing.push({ engine: make.name.replace(/Engine$/, ''), error: String(e?.message ?? e).split('\n')[0] });
+    }
+  }
   return list;
 }
