@@ -34,8 +34,9 @@ const opt = (name, dflt) => {
 };
 const QUICK = flag('quick');
 const OUT = new URL(opt('out', QUICK ? 'build/bench-quick/' : 'bench/results/').replace(/\/?$/, '/'), ROOT);
-const SIZES = opt('sizes', QUICK ? 'synth-1000' : 'real,synth-1000,synth-10000,synth-100000').split(',');
+const SIZES = opt('sizes', QUICK ? 'synth-1000' : 'real,synth-1000,synth-10000,synth-100000').split(',').filter(Boolean);
 const ONLY = opt('engines', '') ? new Set(opt('engines', '').split(',')) : null;
+const REL_BUDGET_S = QUICK ? 20 : 180; // per engine and relevance set
 const LIMIT_MS = 10 * 60 * 1000; // a 100k build beyond this (or 8 GiB of heap) is skipped
 const t00 = performance.now();
 const log = (...a) => console.log(`[${((performance.now() - t00) / 1000).toFixed(0).padStart(4)}s]`, ...a);
@@ -80,6 +81,90 @@ function memoryChild(name, key) {
   return { error: why };
 }
 
+// ---- relevance ----------------------------------------------------------------
+if (!flag('no-relevance')) {
+  const sets = relevanceSets().filter((s) => !QUICK || s.name === 'corpus');
+  if (!QUICK && sets.length === 1) log('relevance: ../shared/datasets not present; corpus only');
+  for (const set of sets) {
+    const row = { tools: Array.isArray(set.catalog) ? set.catalog.length : set.catalog.tools.length, queries: set.queries.length, engines: {} };
+    results.relevance[set.name] = row;
+    const mask = ts && needsMask(set.catalog) ? trustMask(set.catalog, (() => { const i = ts.build({ text: set.text }); const d = i.documents(); i.free(); return d; })()) : null;
+    for (const e of engines) {
+      if (e.maxTools && row.tools > e.maxTools) {
+        row.engines[e.name] = { skipped: 'small lists only' };
+        continue;
+      }
+      const t0 = performance.now();
+      const s = e.build({ text: set.text, catalog: set.catalog, mask });
+      // A budget for the slow engines (fuse.js): time the first 20 queries and
+      // skip the set when all of them would take more than REL_BUDGET_S.
+      const probe = set.queries.slice(0, 20);
+      const tp = performance.now();
+      for (const q of probe) e.search(s, q.query, K);
+      const estimate = ((performance.now() - tp) / probe.length) * set.queries.length / 1000;
+      if (estimate > REL_BUDGET_S) {
+        row.engines[e.name] = { skipped: `too slow: about ${estimate.toFixed(0)} s for ${set.queries.length} queries (budget ${REL_BUDGET_S} s)` };
+        e.free(s);
+        continue;
+      }
+      const lat = [];
+      const m = meanNdcg(set.queries, (q) => {
+        const t1 = performance.now();
+        const ids = e.search(s, q, K);
+        lat.push(performance.now() - t1);
+        return ids;
+      });
+      row.engines[e.name] = { ...m, ms: performance.now() - t0, queryMs: summary(lat) };
+      e.free(s);
+    }
+    if (ts) {
+      // the same metric from the core's own evaluator (SPEC S10), as a check of the JS one
+      const ev = JSON.parse(ts.ts.evalJSON(set.text, set.queriesText ?? set.queries.map((q) => JSON.stringify(q)).join('\n')));
+      row.coreEvalNdcg10 = ev.toolsift?.ndcg10 ?? null;
+      row.plainBm25Ndcg10 = ev.baseline?.ndcg10 ?? null; // the core's plain-BM25 yardstick
+    }
+    log(`relevance ${set.name}: ${Object.entries(row.engines).map(([n, v]) => `${n} ${v.ndcg10 !== undefined ? v.ndcg10.toFixed(4) : v.skipped}`).join(', ')}${row.coreEvalNdcg10 != null ? ` (core eval ${Number(row.coreEvalNdcg10).toFixed(4)})` : ''}`);
+  }
+}
+
+// ---- bundle sizes (minified with esbuild, gzip -9) ---------------------------------
+if (!flag('no-bundle')) {
+  let esbuild = null;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    results.bundles = { error: 'esbuild not installed (npm install)' };
+  }
+  for (const e of esbuild ? [...engines, ...Object.entries(EXTRA_BUNDLES).map(([name, bundle]) => ({ name, bundle }))] : []) {
+    const out = {};
+    for (const platform of ['browser', 'node']) {
+      try {
+        const r = await esbuild.build({
+          stdin: { contents: e.bundle, resolveDir: new URL('.', import.meta.url).pathname, loader: 'js' },
+          bundle: true, minify: true, format: 'esm', platform, write: false, logLevel: 'silent', legalComments: 'none',
+        });
+        const js = r.outputFiles[0].contents;
+        out.platform = platform;
+        out.jsBytes = js.length;
+        out.jsGzip = gzipSync(js, { level: 9 }).length;
+        break;
+      } catch (err) {
+        out.error = String(err.message ?? err).split('\n')[0];
+      }
+    }
+    if (e.name === 'toolsift') {
+      const wasm = readFileSync(new URL(process.env.TOOLSIFT_WASM ?? 'build/wasm/toolsift.wasm', ROOT));
+      out.wasmBytes = wasm.length;
+      out.wasmGzip = gzipSync(wasm, { level: 9 }).length;
+    }
+    out.totalGzip = (out.jsGzip ?? 0) + (out.wasmGzip ?? 0);
+    results.bundles[e.name] = out;
+  }
+  log(`bundles (gzip): ${Object.entries(results.bundles).map(([n, b]) => `${n} ${((b.totalGzip ?? 0) / 1024).toFixed(1)} KiB`).join(', ')}`);
+}
+
+finalize(false);
+
 // ---- performance per catalog ------------------------------------------------
 for (const key of SIZES) {
   const cat = loadCatalog(key, 2000);
@@ -89,8 +174,8 @@ for (const key of SIZES) {
     continue;
   }
   const big = cat.tools >= 100000;
-  const rounds = QUICK ? 2 : big ? 1 : cat.tools >= 10000 ? 3 : 5;
-  const nq = QUICK ? 1000 : big ? 1000 : 2000;
+  const rounds = QUICK ? 1 : big ? 1 : cat.tools >= 10000 ? 3 : 5;
+  const nq = QUICK ? 500 : big ? 1000 : 2000;
   const queries = cat.queries.slice(0, nq);
   const row = { label: cat.label, tools: cat.tools, catalogBytes: Buffer.byteLength(cat.text), queries: queries.length, engines: {} };
   results.catalogs[key] = row;
@@ -198,7 +283,7 @@ for (const key of SIZES) {
     row.engines[e.name].serialized = { bytes: bytesOf(blob), gzipBytes: gzipSync(raw, { level: 6 }).length, serializeMs: ser, format: typeof blob === 'string' ? 'JSON text' : 'binary' };
   }
   const loadTimes = new Map(active.map((e) => [e.name, []]));
-  const loadRounds = big ? 2 : QUICK ? 3 : 5;
+  const loadRounds = big ? 2 : QUICK ? 2 : 5;
   for (let r = 0; r < loadRounds; r++) {
     for (const e of rotate(active, r)) {
       globalThis.gc?.();
@@ -248,81 +333,11 @@ for (const key of SIZES) {
       };
     }
   }
-  writeFileSync(new URL('latest.json', OUT), JSON.stringify(results, null, 1) + '\n'); // partial results survive a crash
-}
-
-// ---- relevance ----------------------------------------------------------------
-if (!flag('no-relevance')) {
-  const sets = relevanceSets().filter((s) => !QUICK || s.name === 'corpus');
-  if (!QUICK && sets.length === 1) log('relevance: ../shared/datasets not present; corpus only');
-  for (const set of sets) {
-    const row = { tools: Array.isArray(set.catalog) ? set.catalog.length : set.catalog.tools.length, queries: set.queries.length, engines: {} };
-    results.relevance[set.name] = row;
-    const mask = ts && needsMask(set.catalog) ? trustMask(set.catalog, (() => { const i = ts.build({ text: set.text }); const d = i.documents(); i.free(); return d; })()) : null;
-    for (const e of engines) {
-      if (e.maxTools && row.tools > e.maxTools) {
-        row.engines[e.name] = { skipped: 'small lists only' };
-        continue;
-      }
-      const t0 = performance.now();
-      const s = e.build({ text: set.text, catalog: set.catalog, mask });
-      const lat = [];
-      const m = meanNdcg(set.queries, (q) => {
-        const t1 = performance.now();
-        const ids = e.search(s, q, K);
-        lat.push(performance.now() - t1);
-        return ids;
-      });
-      row.engines[e.name] = { ...m, ms: performance.now() - t0, queryMs: summary(lat) };
-      e.free(s);
-    }
-    if (ts) {
-      // the same metric from the core's own evaluator (SPEC S10), as a check of the JS one
-      const ev = JSON.parse(ts.ts.evalJSON(set.text, set.queriesText ?? set.queries.map((q) => JSON.stringify(q)).join('\n')));
-      row.coreEvalNdcg10 = ev.toolsift?.ndcg10 ?? null;
-      row.plainBm25Ndcg10 = ev.baseline?.ndcg10 ?? null; // the core's plain-BM25 yardstick
-    }
-    log(`relevance ${set.name}: ${Object.entries(row.engines).map(([n, v]) => `${n} ${v.ndcg10 !== undefined ? v.ndcg10.toFixed(4) : v.skipped}`).join(', ')}${row.coreEvalNdcg10 != null ? ` (core eval ${Number(row.coreEvalNdcg10).toFixed(4)})` : ''}`);
-  }
-}
-
-// ---- bundle sizes (minified with esbuild, gzip -9) ---------------------------------
-if (!flag('no-bundle')) {
-  let esbuild = null;
-  try {
-    esbuild = await import('esbuild');
-  } catch {
-    results.bundles = { error: 'esbuild not installed (npm install)' };
-  }
-  for (const e of esbuild ? [...engines, ...Object.entries(EXTRA_BUNDLES).map(([name, bundle]) => ({ name, bundle }))] : []) {
-    const out = {};
-    for (const platform of ['browser', 'node']) {
-      try {
-        const r = await esbuild.build({
-          stdin: { contents: e.bundle, resolveDir: new URL('.', import.meta.url).pathname, loader: 'js' },
-          bundle: true, minify: true, format: 'esm', platform, write: false, logLevel: 'silent', legalComments: 'none',
-        });
-        const js = r.outputFiles[0].contents;
-        out.platform = platform;
-        out.jsBytes = js.length;
-        out.jsGzip = gzipSync(js, { level: 9 }).length;
-        break;
-      } catch (err) {
-        out.error = String(err.message ?? err).split('\n')[0];
-      }
-    }
-    if (e.name === 'toolsift') {
-      const wasm = readFileSync(new URL(process.env.TOOLSIFT_WASM ?? 'build/wasm/toolsift.wasm', ROOT));
-      out.wasmBytes = wasm.length;
-      out.wasmGzip = gzipSync(wasm, { level: 9 }).length;
-    }
-    out.totalGzip = (out.jsGzip ?? 0) + (out.wasmGzip ?? 0);
-    results.bundles[e.name] = out;
-  }
-  log(`bundles (gzip): ${Object.entries(results.bundles).map(([n, b]) => `${n} ${((b.totalGzip ?? 0) / 1024).toFixed(1)} KiB`).join(', ')}`);
+  finalize(false); // partial results (tables, JSON, charts) survive a crash or a stop
 }
 
 // ---- floors (the 10k catalog) -------------------------------------------------------
+function finalize(final) {
 const tenk = results.catalogs['synth-10000'];
 if (tenk?.ratios?.minisearch) {
   const r = tenk.ratios.minisearch;
@@ -342,8 +357,12 @@ if (tenk?.ratios?.minisearch) {
 
 machine.loadEnd = os.loadavg().map((x) => +x.toFixed(2));
 results.elapsedS = +((performance.now() - t00) / 1000).toFixed(1);
+results.complete = final;
 writeFileSync(new URL('latest.json', OUT), JSON.stringify(results, null, 1) + '\n');
 writeCharts(results, OUT);
 writeFileSync(new URL('latest.md', OUT), markdown(results));
+if (!final) return;
 log(`load average at the end ${machine.loadEnd.join(' ')}; wrote ${OUT.pathname}latest.{json,md} and charts`);
 if (results.floors) for (const [k, f] of Object.entries(results.floors)) log(`floor ${k}: ${f.met ? 'met' : 'NOT met'} (${f.need}${f.value != null ? `; ${typeof f.value === 'number' ? f.value.toFixed(2) : f.value}` : ''})`);
+}
+finalize(true);
