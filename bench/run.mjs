@@ -37,7 +37,8 @@ const OUT = new URL(opt('out', QUICK ? 'build/bench-quick/' : 'bench/results/').
 const SIZES = opt('sizes', QUICK ? 'synth-1000' : 'real,synth-1000,synth-10000,synth-100000').split(',').filter(Boolean);
 const ONLY = opt('engines', '') ? new Set(opt('engines', '').split(',')) : null;
 const REL_BUDGET_S = QUICK ? 20 : 180; // per engine and relevance set
-const LIMIT_MS = 10 * 60 * 1000; // a 100k build beyond this (or 8 GiB of heap) is skipped
+const LIMIT_MS = 10 * 60 * 1000;
+// (npm run bench gives this process --max-old-space-size=8192: the 8 GiB limit) // a 100k build beyond this (or 8 GiB of heap) is skipped
 const t00 = performance.now();
 const log = (...a) => console.log(`[${((performance.now() - t00) / 1000).toFixed(0).padStart(4)}s]`, ...a);
 
@@ -62,7 +63,15 @@ const missing = [];
 const engines = (await allEngines(process.env.TOOLSIFT_WASM, missing)).filter((e) => (!ONLY || ONLY.has(e.name)) && !(QUICK && !ONLY && e.name === 'fuse.js'));
 const ts = engines.find((e) => e.name === 'toolsift');
 for (const m of missing) log(`${m.engine}: not available (${m.error}); run npm install`);
-const results = { machine, quick: QUICK, missing, engines: {}, catalogs: {}, relevance: {}, bundles: {}, native: {}, floors: null };
+let results = { machine, quick: QUICK, missing, engines: {}, catalogs: {}, relevance: {}, bundles: {}, native: {}, floors: null };
+// --merge: add these catalogs to an earlier run's latest.json in --out (e.g.
+// the 100k catalog run on its own); that run's machine facts are kept and
+// this run's are recorded under machine.merged.
+if (flag('merge') && existsSync(new URL('latest.json', OUT))) {
+  const earlier = JSON.parse(readFileSync(new URL('latest.json', OUT), 'utf8'));
+  earlier.machine.merged = [...(earlier.machine.merged ?? []), { sizes: SIZES, ...machine }];
+  results = earlier;
+}
 for (const e of engines) results.engines[e.name] = { version: e.version, config: e.config };
 
 const rotate = (xs, r) => xs.map((_, i) => xs[(i + r) % xs.length]);
@@ -173,7 +182,7 @@ for (const key of SIZES) {
     results.catalogs[key] = { skipped: '../shared/catalogs/all.json not present' };
     continue;
   }
-  const big = cat.tools >= 100000;
+  const big = cat.tools >= Number(opt('sequential-at', 100000)); // 100k: one engine at a time
   const rounds = QUICK ? 1 : big ? 1 : cat.tools >= 10000 ? 3 : 5;
   const nq = QUICK ? 500 : big ? 1000 : 2000;
   const queries = cat.queries.slice(0, nq);
@@ -208,101 +217,108 @@ for (const key of SIZES) {
   }
   const input = { text: cat.text, catalog: cat.catalog, mask: needsMask(cat.catalog) && ts ? trustMask(cat.catalog, (() => { const i = ts.build({ text: cat.text }); const d = i.documents(); i.free(); return d; })()) : null };
 
-  // build: interleaved rounds, keep the last state
-  const state = new Map();
-  const buildTimes = new Map(active.map((e) => [e.name, []]));
-  const mem = () => {
-    const u = process.memoryUsage();
-    return u.heapUsed + u.external;
-  };
-  for (let r = 0; r < rounds; r++) {
-    for (const e of rotate(active, r)) {
-      if (!active.includes(e)) continue;
-      if (state.has(e.name)) {
-        e.free(state.get(e.name));
-        state.delete(e.name);
-      }
-      globalThis.gc?.();
-      const before = mem();
-      const t0 = performance.now();
-      const s = e.build(input);
-      const dt = performance.now() - t0;
-      buildTimes.get(e.name).push(dt);
-      state.set(e.name, s);
-      if (big && globalThis.gc && !row.engines[e.name].memory) {
-        globalThis.gc();
-        row.engines[e.name].memory = { retainedBytes: mem() - before, peakRssAbove: null, inProcess: true, wasmMemory: e.memory ? e.memory() : 0 };
-      }
-      if (dt > LIMIT_MS) {
-        row.engines[e.name] = { skipped: `build took ${(dt / 60000).toFixed(1)} min (> 10 min)` };
-        e.free(s);
-        state.delete(e.name);
-        active.splice(active.indexOf(e), 1);
-      }
-    }
-  }
-  for (const e of active) row.engines[e.name].buildMs = { median: median(buildTimes.get(e.name)), runs: buildTimes.get(e.name) };
-  log(`  build: ${active.map((e) => `${e.name} ${row.engines[e.name].buildMs.median.toFixed(0)} ms`).join(', ')}`);
-
-  // query: warm-up, then interleaved chunks; toolsift also through searchJSON
-  const timed = [...active.map((e) => ({ name: e.name, run: (q) => e.search(state.get(e.name), q, K) }))];
-  if (ts && state.has('toolsift')) {
-    const ix = state.get('toolsift');
-    timed.push({ name: 'toolsift:searchJSON', run: (q) => ix.searchJSON(q, { limit: K }) });
-  }
-  const warm = Math.min(big ? 100 : 200, queries.length);
-  for (const t of timed) for (let i = 0; i < warm; i++) t.run(queries[i]);
-  const lat = new Map(timed.map((t) => [t.name, []]));
-  const CHUNK = 50;
-  for (let c = 0, r = 0; c < queries.length; c += CHUNK, r++) {
-    const chunk = queries.slice(c, c + CHUNK);
-    for (const t of rotate(timed, r)) {
-      const xs = lat.get(t.name);
-      for (const q of chunk) {
+  // At 100k the engines run one after the other (build, queries, load, free):
+  // all six 100k indexes at once would not fit in one V8 heap. Up to 10k
+  // every engine is built, queried and loaded in interleaved rounds.
+  const groups = big ? active.map((e) => [e]) : [active];
+  for (const group of groups) measure(group);
+  function measure(active) {
+    // build: interleaved rounds, keep the last state
+    const state = new Map();
+    const buildTimes = new Map(active.map((e) => [e.name, []]));
+    const mem = () => {
+      const u = process.memoryUsage();
+      return u.heapUsed + u.external;
+    };
+    for (let r = 0; r < rounds; r++) {
+      for (const e of rotate(active, r)) {
+        if (!active.includes(e)) continue;
+        if (state.has(e.name)) {
+          e.free(state.get(e.name));
+          state.delete(e.name);
+        }
+        globalThis.gc?.();
+        const before = mem();
         const t0 = performance.now();
-        t.run(q);
-        xs.push(performance.now() - t0);
+        const s = e.build(input);
+        const dt = performance.now() - t0;
+        buildTimes.get(e.name).push(dt);
+        state.set(e.name, s);
+        if (big && globalThis.gc && !row.engines[e.name].memory) {
+          globalThis.gc();
+          row.engines[e.name].memory = { retainedBytes: mem() - before, peakRssAbove: null, inProcess: true, wasmMemory: e.memory ? e.memory() : 0 };
+        }
+        if (dt > LIMIT_MS) {
+          row.engines[e.name] = { skipped: `build took ${(dt / 60000).toFixed(1)} min (> 10 min)` };
+          e.free(s);
+          state.delete(e.name);
+          active.splice(active.indexOf(e), 1);
+        }
       }
     }
-  }
-  for (const t of timed) {
-    const s = summary(lat.get(t.name));
-    if (t.name === 'toolsift:searchJSON') row.toolsiftSearchJSON = s;
-    else row.engines[t.name].queryMs = s;
-  }
-  log(`  query p50: ${timed.map((t) => `${t.name} ${summary(lat.get(t.name)).p50.toFixed(3)} ms`).join(', ')}`);
+    for (const e of active) row.engines[e.name].buildMs = { median: median(buildTimes.get(e.name)), runs: buildTimes.get(e.name) };
+    log(`  build: ${active.map((e) => `${e.name} ${row.engines[e.name].buildMs.median.toFixed(0)} ms`).join(', ')}`);
 
-  // serialise once, then load in interleaved rounds; check the loaded index answers the same
-  const blobs = new Map();
-  for (const e of active) {
-    const t0 = performance.now();
-    const blob = e.serialize(state.get(e.name));
-    const ser = performance.now() - t0;
-    blobs.set(e.name, blob);
-    const raw = typeof blob === 'string' ? Buffer.from(blob) : blob;
-    row.engines[e.name].serialized = { bytes: bytesOf(blob), gzipBytes: gzipSync(raw, { level: 6 }).length, serializeMs: ser, format: typeof blob === 'string' ? 'JSON text' : 'binary' };
-  }
-  const loadTimes = new Map(active.map((e) => [e.name, []]));
-  const loadRounds = big ? 2 : QUICK ? 2 : 5;
-  for (let r = 0; r < loadRounds; r++) {
-    for (const e of rotate(active, r)) {
-      globalThis.gc?.();
-      const t0 = performance.now();
-      const s = e.load(blobs.get(e.name));
-      loadTimes.get(e.name).push(performance.now() - t0);
-      if (r === 0) {
-        const probe = queries.slice(0, 20);
-        const same = probe.every((q) => JSON.stringify(e.search(s, q, K)) === JSON.stringify(e.search(state.get(e.name), q, K)));
-        row.engines[e.name].loadSameResults = same;
-      }
-      e.free(s);
+    // query: warm-up, then interleaved chunks; toolsift also through searchJSON
+    const timed = [...active.map((e) => ({ name: e.name, run: (q) => e.search(state.get(e.name), q, K) }))];
+    if (ts && state.has('toolsift')) {
+      const ix = state.get('toolsift');
+      timed.push({ name: 'toolsift:searchJSON', run: (q) => ix.searchJSON(q, { limit: K }) });
     }
+    const warm = Math.min(big ? 100 : 200, queries.length);
+    for (const t of timed) for (let i = 0; i < warm; i++) t.run(queries[i]);
+    const lat = new Map(timed.map((t) => [t.name, []]));
+    const CHUNK = 50;
+    for (let c = 0, r = 0; c < queries.length; c += CHUNK, r++) {
+      const chunk = queries.slice(c, c + CHUNK);
+      for (const t of rotate(timed, r)) {
+        const xs = lat.get(t.name);
+        for (const q of chunk) {
+          const t0 = performance.now();
+          t.run(q);
+          xs.push(performance.now() - t0);
+        }
+      }
+    }
+    for (const t of timed) {
+      const s = summary(lat.get(t.name));
+      if (t.name === 'toolsift:searchJSON') row.toolsiftSearchJSON = s;
+      else row.engines[t.name].queryMs = s;
+    }
+    log(`  query p50: ${timed.map((t) => `${t.name} ${summary(lat.get(t.name)).p50.toFixed(3)} ms`).join(', ')}`);
+
+    // serialise once, then load in interleaved rounds; check the loaded index answers the same
+    const blobs = new Map();
+    for (const e of active) {
+      const t0 = performance.now();
+      const blob = e.serialize(state.get(e.name));
+      const ser = performance.now() - t0;
+      blobs.set(e.name, blob);
+      const raw = typeof blob === 'string' ? Buffer.from(blob) : blob;
+      row.engines[e.name].serialized = { bytes: bytesOf(blob), gzipBytes: gzipSync(raw, { level: 6 }).length, serializeMs: ser, format: typeof blob === 'string' ? 'JSON text' : 'binary' };
+    }
+    const loadTimes = new Map(active.map((e) => [e.name, []]));
+    const loadRounds = big ? 2 : QUICK ? 2 : 5;
+    for (let r = 0; r < loadRounds; r++) {
+      for (const e of rotate(active, r)) {
+        globalThis.gc?.();
+        const t0 = performance.now();
+        const s = e.load(blobs.get(e.name));
+        loadTimes.get(e.name).push(performance.now() - t0);
+        if (r === 0) {
+          const probe = queries.slice(0, 20);
+          const same = probe.every((q) => JSON.stringify(e.search(s, q, K)) === JSON.stringify(e.search(state.get(e.name), q, K)));
+          row.engines[e.name].loadSameResults = same;
+        }
+        e.free(s);
+      }
+    }
+    for (const e of active) row.engines[e.name].loadMs = { median: median(loadTimes.get(e.name)), runs: loadTimes.get(e.name) };
+    log(`  load: ${active.map((e) => `${e.name} ${row.engines[e.name].loadMs.median.toFixed(1)} ms`).join(', ')}`);
+    for (const e of active) e.free(state.get(e.name));
+    blobs.clear();
+    state.clear();
   }
-  for (const e of active) row.engines[e.name].loadMs = { median: median(loadTimes.get(e.name)), runs: loadTimes.get(e.name) };
-  log(`  load: ${active.map((e) => `${e.name} ${row.engines[e.name].loadMs.median.toFixed(1)} ms`).join(', ')}`);
-  for (const e of active) e.free(state.get(e.name));
-  blobs.clear();
-  state.clear();
 
   // native C on the same catalog file and queries
   const bin = new URL('build/native/bench/native/toolsift_bench', ROOT);
@@ -321,6 +337,7 @@ for (const key of SIZES) {
     for (const e of active) {
       if (e.name === 'toolsift') continue;
       const p = row.engines[e.name];
+      if (!p.buildMs) continue;
       row.ratios[e.name] = {
         build: t.buildMs.median / p.buildMs.median,
         p50: t.queryMs.p50 / p.queryMs.p50,
@@ -355,14 +372,15 @@ if (tenk?.ratios?.minisearch) {
   };
 }
 
-machine.loadEnd = os.loadavg().map((x) => +x.toFixed(2));
+(results.machine.merged?.at(-1) ?? machine).loadEnd = os.loadavg().map((x) => +x.toFixed(2));
+if (!results.machine.merged) machine.loadEnd = os.loadavg().map((x) => +x.toFixed(2));
 results.elapsedS = +((performance.now() - t00) / 1000).toFixed(1);
 results.complete = final;
 writeFileSync(new URL('latest.json', OUT), JSON.stringify(results, null, 1) + '\n');
 writeCharts(results, OUT);
 writeFileSync(new URL('latest.md', OUT), markdown(results));
 if (!final) return;
-log(`load average at the end ${machine.loadEnd.join(' ')}; wrote ${OUT.pathname}latest.{json,md} and charts`);
+log(`load average at the end ${(results.machine.merged?.at(-1) ?? machine).loadEnd.join(' ')}; wrote ${OUT.pathname}latest.{json,md} and charts`);
 if (results.floors) for (const [k, f] of Object.entries(results.floors)) log(`floor ${k}: ${f.met ? 'met' : 'NOT met'} (${f.need}${f.value != null ? `; ${typeof f.value === 'number' ? f.value.toFixed(2) : f.value}` : ''})`);
 }
 finalize(true);
