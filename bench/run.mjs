@@ -393,7 +393,8 @@ if (tenk?.ratios?.minisearch) {
 
 (results.machine.merged?.at(-1) ?? machine).loadEnd = os.loadavg().map((x) => +x.toFixed(2));
 if (!results.machine.merged) machine.loadEnd = os.loadavg().map((x) => +x.toFixed(2));
-results.elapsedS = +((performance.now() - t00) / 1000).toFixed(1);
+if (results.machine.merged) results.machine.merged.at(-1).elapsedS = +((performance.now() - t00) / 1000).toFixed(1);
+else results.elapsedS = +((performance.now() - t00) / 1000).toFixed(1);
 results.complete = final;
 writeFileSync(new URL('latest.json', OUT), JSON.stringify(results, null, 1) + '\n');
 writeCharts(results, OUT);

@@ -9,7 +9,7 @@ export function markdown(r) {
   const out = [];
   out.push(`# Benchmark results${r.quick ? ' (quick smoke run)' : ''}`, '');
   out.push(`${m.date} · ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB · ${m.os} · Node ${m.node} (V8 ${m.v8}) · load average (1/5/15 min) at start ${m.loadStart.join(' / ')}, at end ${(m.loadEnd ?? []).join(' / ')} · ${r.elapsedS} s`, '');
-  for (const g of m.merged ?? []) out.push(`Merged from a separate run (${g.sizes.join(', ')}): ${g.date}, load average at start ${g.loadStart.join(' / ')}, at end ${(g.loadEnd ?? []).join(' / ')}.`, '');
+  for (const g of m.merged ?? []) out.push(`Merged from a separate run (${g.sizes.join(', ')}): ${g.date}${g.elapsedS ? `, ${g.elapsedS} s` : ''}, load average at start ${g.loadStart.join(' / ')}, at end ${(g.loadEnd ?? []).join(' / ')}.`, '');
   out.push('Times in ms. Speedup columns are peer ÷ toolsift (how many times faster toolsift is; < 1× means slower). Memory: retained = JS heap + external (incl. wasm linear memory) after build and GC, minus before; peak RSS = the process high-water mark above its RSS before the build (fresh process per engine).', '');
   for (const [key, c] of Object.entries(r.catalogs)) {
     if (c.skipped) {
