@@ -220,8 +220,13 @@ for (const key of SIZES) {
   // At 100k the engines run one after the other (build, queries, load, free):
   // all six 100k indexes at once would not fit in one V8 heap. Up to 10k
   // every engine is built, queried and loaded in interleaved rounds.
-  const groups = big ? active.map((e) => [e]) : [active];
-  for (const group of groups) measure(group);
+  // (cheapest first, and the results are written after each engine).
+  const COST = ['toolsift', 'minisearch', 'flexsearch', 'wink-bm25', 'orama', 'lunr'];
+  const groups = big ? [...active].sort((a, b) => COST.indexOf(a.name) - COST.indexOf(b.name)).map((e) => [e]) : [active];
+  for (const group of groups) {
+    measure(group);
+    if (big) finalize(false);
+  }
   function measure(active) {
     // build: interleaved rounds, keep the last state
     const state = new Map();
