@@ -16,7 +16,11 @@ const body = md
   .replace(/\n## Engine configurations[\s\S]*$/, '\n')
   .replace(/^## /gm, '### ')
   .trim();
-const configs = Object.entries(json.engines).map(([n, e]) => `- **${n}** ${e.version}: ${e.config}`).join('\n');
+// Configuration texts from the adapters as they are now (documentation, not
+// results: the adapters' behaviour is what the run measured), versions from the run.
+const { allEngines } = await import('./lib/engines.mjs');
+const current = Object.fromEntries((await allEngines()).map((e) => [e.name, e.config]));
+const configs = Object.entries(json.engines).map(([n, e]) => `- **${n}** ${e.version}: ${current[n] ?? e.config}`).join('\n');
 
 function put(marker, text) {
   const re = new RegExp(`(<!-- ${marker} -->\\n)[\\s\\S]*?(?=\\n## |$)`);

@@ -65,7 +65,7 @@ export async function minisearchEngine() {
   return {
     name: 'minisearch',
     version: version('minisearch'),
-    config: 'fields = the six toolsift fields, boost = the toolsift weights, combineWith OR, no prefix/fuzzy (both lowered relevance and cost time); tokenize = identifier split + lowercase; processTerm = stopwords out + Porter2 stem (wink-nlp-utils); serialised with JSON.stringify, loaded with MiniSearch.loadJSON',
+    config: 'fields = the six toolsift fields, boost = the toolsift weights, combineWith OR, no prefix or fuzzy matching (measured on corpus / MetaTool: prefix 0.788 / 0.547 and fuzzy 0.2 0.793 / 0.549 vs 0.791 / 0.561 without); tokenize = identifier split + lowercase; processTerm = stopwords out + Porter2 stem (wink-nlp-utils); serialised with JSON.stringify, loaded with MiniSearch.loadJSON',
     build: (input) => {
       const ms = new MiniSearch(options);
       ms.addAll(catalogDocs(input.catalog, input.mask));
