@@ -30,6 +30,9 @@
 #   mcp        the toolsift-mcp gateway (tests/mcp): the MCP SDK client against
 #              the gateway in front of real upstream servers from npm and the
 #              in-repo catalog upstream
+#   bench-quick  `npm run bench:quick`: every engine on the synthetic 1k catalog
+#              and the corpus (smoke run: it checks the benchmark runs, no
+#              timing is asserted; results in build/bench-quick/)
 # Every stage runs even when an earlier one failed (a stage whose inputs are
 # missing fails). Stages with nothing to run yet are reported as skipped.
 # The last line is "N passed, N failed"; the exit status is 1 if any failed.
@@ -202,6 +205,13 @@ if [ -d tests/mcp ]; then
   stage mcp run_mcp
 else
   skip mcp "tests/mcp not present"
+fi
+
+# Benchmark smoke run (issue 9): must run to the end; no timing assertions.
+if [ -f bench/run.mjs ]; then
+  stage bench-quick node --expose-gc bench/run.mjs --quick
+else
+  skip bench-quick "bench/run.mjs not present"
 fi
 
 printf '\n=== summary\n'
