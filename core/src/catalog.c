@@ -133,7 +133,7 @@ int tsift_id_valid(const char *id, size_t len) {
   return 1;
 }
 
-static const char *type_name(const cJSON *v) {
+const char *tsift_json_type_name(const cJSON *v) {
   if (!v) return "nothing";
   if (cJSON_IsString(v)) return "a string";
   if (cJSON_IsNumber(v)) return "a number";
@@ -195,13 +195,13 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
   if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
   if (!cJSON_IsArray(arr))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an array of strings, got %s",
-                      where, field, type_name(arr));
+                      where, field, tsift_json_type_name(arr));
   size_t n = 0;
   const cJSON *item;
   cJSON_ArrayForEach(item, arr) {
     if (!cJSON_IsString(item))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s[%zu]\": expected a string, got %s",
-                        where, field, n, type_name(item));
+                        where, field, n, tsift_json_type_name(item));
     n++;
   }
   size_t cap = n < TSIFT_LABELS_MAX ? n : TSIFT_LABELS_MAX;
@@ -242,7 +242,7 @@ static tsift_status read_string(const cJSON *obj, const char *key, const char *w
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
   if (!cJSON_IsString(v))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected a string, got %s", where,
-                      field, type_name(v));
+                      field, tsift_json_type_name(v));
   *out = tsift_strndup(v->valuestring, strlen(v->valuestring));
   return *out ? TSIFT_OK : tsift_nomem(err, "reading the catalog");
 }
@@ -253,7 +253,7 @@ static tsift_status read_bool(const cJSON *obj, const char *key, const char *whe
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
   if (!cJSON_IsBool(v))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected a boolean, got %s", where,
-                      key, type_name(v));
+                      key, tsift_json_type_name(v));
   *out = cJSON_IsTrue(v) ? 1 : 0;
   return TSIFT_OK;
 }
@@ -273,7 +273,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   tool_label(where, sizeof where, index, NULL);
   if (!cJSON_IsObject(item))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where,
-                      type_name(item));
+                      tsift_json_type_name(item));
 
   /* Recognise the shape by its keys. */
   const cJSON *src = item; /* where name/description/schema live */
@@ -285,7 +285,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
     if (fn) {
       if (!cJSON_IsObject(fn))
         return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"function\": expected an object, got %s",
-                          where, type_name(fn));
+                          where, tsift_json_type_name(fn));
       src = fn;
     }
     schema_key = "parameters";
@@ -306,7 +306,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: missing \"name\"", where);
   if (!cJSON_IsString(name))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"name\": expected a string, got %s", where,
-                      type_name(name));
+                      tsift_json_type_name(name));
   if (name->valuestring[0] == 0)
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"name\": must not be empty", where);
   t->name = tsift_strndup(name->valuestring, strlen(name->valuestring));
@@ -339,7 +339,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   if (ann && !cJSON_IsNull(ann)) {
     if (!cJSON_IsObject(ann))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"annotations\": expected an object, got %s",
-                        where, type_name(ann));
+                        where, tsift_json_type_name(ann));
     if (!t->title &&
         (st = read_string(ann, "title", where, "annotations.title", &t->title, err)))
       return st;
@@ -350,7 +350,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   if (schema && !cJSON_IsNull(schema)) {
     if (!cJSON_IsObject(schema))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an object, got %s", where,
-                        schema_key, type_name(schema));
+                        schema_key, tsift_json_type_name(schema));
     t->schema = schema;
   }
 
@@ -365,7 +365,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   if (origin && !cJSON_IsNull(origin)) {
     if (!cJSON_IsString(origin))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"origin\": expected a string, got %s",
-                        where, type_name(origin));
+                        where, tsift_json_type_name(origin));
     if (strcmp(origin->valuestring, "local") == 0) t->origin = TSIFT_ORIGIN_LOCAL;
     else if (strcmp(origin->valuestring, "remote") == 0) t->origin = TSIFT_ORIGIN_REMOTE;
     else if (strcmp(origin->valuestring, "a2a") == 0) t->origin = TSIFT_ORIGIN_A2A;
@@ -409,7 +409,7 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
   if (!ann || cJSON_IsNull(ann)) return TSIFT_OK;
   if (!cJSON_IsObject(ann))
     return tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"annotations\": expected an object, got %s",
-                      type_name(ann));
+                      tsift_json_type_name(ann));
   const cJSON *entry;
   cJSON_ArrayForEach(entry, ann) {
     char where[128];
@@ -419,7 +419,7 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
     if (idx < 0) return tsift_fail(err, TSIFT_E_CONFIG, "%s: no tool has this id", where);
     if (!cJSON_IsObject(entry))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where,
-                        type_name(entry));
+                        tsift_json_type_name(entry));
     tsift_tool *t = &c->tools[idx];
     tsift_status st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "tags"), where, "tags",
@@ -452,20 +452,20 @@ tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids
     }
     if (!cJSON_IsArray(tools)) {
       st = tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"tools\": expected an array, got %s",
-                      type_name(tools));
+                      tsift_json_type_name(tools));
       goto fail;
     }
     annotations = cJSON_GetObjectItemCaseSensitive(root, "annotations");
     const cJSON *skills = cJSON_GetObjectItemCaseSensitive(root, "skills");
     if (skills && !cJSON_IsNull(skills) && !cJSON_IsArray(skills)) {
       st = tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"skills\": expected an array, got %s",
-                      type_name(skills));
+                      tsift_json_type_name(skills));
       goto fail;
     }
   } else {
     st = tsift_fail(err, TSIFT_E_CONFIG,
                     "catalog: expected an array of tools or an object with a \"tools\" array, got %s",
-                    type_name(root));
+                    tsift_json_type_name(root));
     goto fail;
   }
 

@@ -66,6 +66,8 @@ int tsift_id_valid(const char *id, size_t len);
  * any conversion, so huge values are never cast). */
 int tsift_json_integral(const struct cJSON *v, double lo, double hi);
 
+/* "a string", "a number", "an array", … for messages ("nothing" for NULL). */
+const char *tsift_json_type_name(const struct cJSON *v);
 /* Parse JSON with a precise error position ("at line L, column C"). `what`
  * names the document in messages. The tree is owned by the caller. */
 tsift_status tsift_json_parse(const char *json, size_t len, const char *what, struct cJSON **out,

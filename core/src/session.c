@@ -16,15 +16,6 @@
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static const char *type_name(const cJSON *v) {
-  if (!v) return "nothing";
-  if (cJSON_IsString(v)) return "a string";
-  if (cJSON_IsNumber(v)) return "a number";
-  if (cJSON_IsBool(v)) return "a boolean";
-  if (cJSON_IsNull(v)) return "null";
-  if (cJSON_IsArray(v)) return "an array";
-  return "an object";
-}
 
 
 static int id_cmp_docs(const tsift_index *ix, uint32_t a, const char *id) {
@@ -90,7 +81,7 @@ static tsift_status read_cap(const cJSON *search, const char *key, unsigned lo, 
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
   if (!tsift_json_integral(v, lo, hi))
     return tsift_fail(err, TSIFT_E_CONFIG, "config: search.%s: expected an integer from %u to %u, got %s",
-                      key, lo, hi, cJSON_IsNumber(v) ? "an out-of-range number" : type_name(v));
+                      key, lo, hi, cJSON_IsNumber(v) ? "an out-of-range number" : tsift_json_type_name(v));
   *out = (unsigned)v->valuedouble;
   return TSIFT_OK;
 }
@@ -119,7 +110,7 @@ static tsift_status read_string_list(const cJSON *arr, const char *where, char *
   if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
   if (!cJSON_IsArray(arr))
     return tsift_fail(err, TSIFT_E_CONFIG, "config: %s: expected an array of strings, got %s", where,
-                      type_name(arr));
+                      tsift_json_type_name(arr));
   size_t count = (size_t)cJSON_GetArraySize(arr);
   char **list = tsift_calloc_array(count + 1, sizeof *list);
   if (!list) return tsift_nomem(err, "reading the configuration");
@@ -130,7 +121,7 @@ static tsift_status read_string_list(const cJSON *arr, const char *where, char *
       for (size_t k = 0; k < i; k++) tsift_free(list[k]);
       tsift_free(list);
       return tsift_fail(err, TSIFT_E_CONFIG, "config: %s[%zu]: expected a non-empty string, got %s",
-                        where, i, type_name(item));
+                        where, i, tsift_json_type_name(item));
     }
     list[i] = tsift_strndup(item->valuestring, strlen(item->valuestring));
     if (!list[i]) {
@@ -328,7 +319,7 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
   const cJSON *tools = cJSON_GetObjectItemCaseSensitive(cfg, "tools");
   if (tools && !cJSON_IsNull(tools)) {
     if (!cJSON_IsArray(tools))
-      return tsift_fail(err, TSIFT_E_CONFIG, "config: tools: expected an array, got %s", type_name(tools));
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: tools: expected an array, got %s", tsift_json_type_name(tools));
     char *text = NULL;
     if (print_json(tools, &text)) return tsift_nomem(err, "reading the agent's tools");
     st = tsift_catalog_parse(text, strlen(text), TSIFT_IDS_STRICT, &s->agent, err);
@@ -468,10 +459,10 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "id");
     if (!cJSON_IsObject(d))
       return tsift_fail(err, TSIFT_E_CONFIG, "journal decision %zu: expected an object, got %s", k + 1,
-                        type_name(d));
+                        tsift_json_type_name(d));
     if (!cJSON_IsString(id))
       return tsift_fail(err, TSIFT_E_CONFIG, "journal decision %zu: field \"id\": expected a string, got %s",
-                        k + 1, type_name(id));
+                        k + 1, tsift_json_type_name(id));
     k++;
   }
   return TSIFT_OK;
@@ -545,6 +536,26 @@ tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t con
   return session_new(config_json, config_len, index, journal, journal_len, options_json, options_len, out, err);
 }
 
+/* A meta-tool call: arguments read (bounded, valid JSON) before `handle`
+ * answers; unreadable arguments are the refusal invalid_input. */
+typedef tsift_status (*meta_handler)(tsift_session *, const call_ref *, const cJSON *, char **, size_t *,
+                                     tsift_error *);
+static tsift_status meta_call(tsift_session *s, const call_ref *c, const char *args_json, size_t args_len,
+                              meta_handler handle, char **out, size_t *out_len, tsift_error *err) {
+  if (args_len > ARGS_MAX_BYTES)
+    return tsift_session_refuse(s, c, "invalid_input", "arguments are too large", NULL, out, out_len, err);
+  cJSON *args = NULL;
+  tsift_error perr;
+  if (tsift_json_parse(args_json ? args_json : "", args_len, "arguments", &args, &perr) != TSIFT_OK)
+    return perr.status == TSIFT_E_NOMEM
+               ? tsift_nomem(err, "reading arguments")
+               : tsift_session_refuse(s, c, "invalid_input", "arguments must be a JSON object (valid JSON in UTF-8)",
+                                      NULL, out, out_len, err);
+  tsift_status st = handle(s, c, args, out, out_len, err);
+  cJSON_Delete(args);
+  return st;
+}
+
 tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,
                                 size_t tool_len, const char *args_json, size_t args_len, char **out,
                                 size_t *out_len, tsift_error *err) {
@@ -558,34 +569,12 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
   if (!name) return tsift_nomem(err, "handling a call");
   tsift_status st;
   call_ref c = {turn, call, name};
-  if (strlen(name) == tool_len && strcmp(name, s->tool_name) == 0) {
-    cJSON *args = NULL;
-    tsift_error perr;
-    if (args_len > ARGS_MAX_BYTES)
-      st = tsift_session_refuse(s, &c, "invalid_input", "arguments are too large", NULL, out, out_len, err);
-    else if (tsift_json_parse(args_json ? args_json : "", args_len, "arguments", &args, &perr) != TSIFT_OK)
-      st = perr.status == TSIFT_E_NOMEM
-               ? tsift_nomem(err, "reading arguments")
-               : tsift_session_refuse(s, &c, "invalid_input", "arguments must be a JSON object (valid JSON in UTF-8)", NULL, out, out_len, err);
-    else
-      st = tsift_session_search(s, &c, args, out, out_len, err);
-    cJSON_Delete(args);
-  } else if (s->skills && strlen(name) == tool_len && strcmp(name, s->skills->tool_name) == 0) {
-    cJSON *args = NULL;
-    tsift_error perr;
-    if (args_len > ARGS_MAX_BYTES)
-      st = tsift_session_refuse(s, &c, "invalid_input", "arguments are too large", NULL, out, out_len, err);
-    else if (tsift_json_parse(args_json ? args_json : "", args_len, "arguments", &args, &perr) != TSIFT_OK)
-      st = perr.status == TSIFT_E_NOMEM
-               ? tsift_nomem(err, "reading arguments")
-               : tsift_session_refuse(s, &c, "invalid_input", "arguments must be a JSON object (valid JSON in UTF-8)",
-                                      NULL, out, out_len, err);
-    else
-      st = tsift_session_activate(s, &c, args, out, out_len, err);
-    cJSON_Delete(args);
+  int clean = strlen(name) == tool_len; /* a name with a NUL byte inside never matches a tool */
+  if (clean && strcmp(name, s->tool_name) == 0) {
+    st = meta_call(s, &c, args_json, args_len, tsift_session_search, out, out_len, err);
+  } else if (clean && s->skills && strcmp(name, s->skills->tool_name) == 0) {
+    st = meta_call(s, &c, args_json, args_len, tsift_session_activate, out, out_len, err);
   } else {
-    /* A name with a NUL byte inside never matches a tool. */
-    int clean = strlen(name) == tool_len;
     long d = clean ? tsift_session_find_doc(s, name) : -1;
     int on_menu = clean && (agent_has(s, name) || (d >= 0 && s->on_menu[d]));
     if (on_menu) {

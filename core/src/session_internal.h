@@ -97,6 +97,10 @@ void tsift_session_begin_output(tsift_buf *b, const call_ref *c);
 tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
                                   const char *message, const char *tool, char **out,
                                   size_t *out_len, tsift_error *err);
+/* The same, echoing `name` (capped at NAME_ECHO_BYTES) under `key`. */
+tsift_status tsift_session_refuse_echo(tsift_session *s, const call_ref *c, const char *code, const char *message,
+                                       const char *key, const char *name, char **out, size_t *out_len,
+                                       tsift_error *err);
 /* Answer a search_tools call with parsed arguments. */
 tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
                                   size_t *out_len, tsift_error *err);

@@ -93,9 +93,9 @@ void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
   tsift_json_end_object(b);
 }
 
-tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
-                                  const char *message, const char *tool, char **out,
-                                  size_t *out_len, tsift_error *err) {
+tsift_status tsift_session_refuse_echo(tsift_session *s, const call_ref *c, const char *code, const char *message,
+                                       const char *key, const char *name, char **out, size_t *out_len,
+                                       tsift_error *err) {
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_session_begin_output(&b, c);
@@ -105,9 +105,9 @@ tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const cha
   tsift_json_cstr(&b, code);
   tsift_json_key(&b, "message");
   tsift_json_cstr(&b, message);
-  if (tool) {
-    tsift_json_key(&b, "tool");
-    tsift_json_str(&b, tool, tsift_utf8_cut(tool, strlen(tool), NAME_ECHO_BYTES));
+  if (name) {
+    tsift_json_key(&b, key);
+    tsift_json_str(&b, name, tsift_utf8_cut(name, strlen(name), NAME_ECHO_BYTES));
   }
   tsift_json_end_object(&b);
   tsift_json_key(&b, "decision");
@@ -118,6 +118,12 @@ tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const cha
   s->metrics.refusals++; /* counted once it is answered */
   tsift_ok(err);
   return TSIFT_OK;
+}
+
+tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
+                                  const char *message, const char *tool, char **out,
+                                  size_t *out_len, tsift_error *err) {
+  return tsift_session_refuse_echo(s, c, code, message, "tool", tool, out, out_len, err);
 }
 
 /* ---- loading plan and re-admission ------------------------------------ */

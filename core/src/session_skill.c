@@ -195,27 +195,7 @@ static tsift_status activate(tsift_session *s, const call_ref *c, const char *di
  * capped as "skill". */
 static tsift_status refuse(tsift_session *s, const call_ref *c, const char *code, const char *message,
                            const char *name, char **out, size_t *out_len, tsift_error *err) {
-  if (!name) return tsift_session_refuse(s, c, code, message, NULL, out, out_len, err);
-  tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_session_begin_output(&b, c);
-  tsift_json_key(&b, "result");
-  tsift_json_begin_object(&b);
-  tsift_json_key(&b, "error");
-  tsift_json_cstr(&b, code);
-  tsift_json_key(&b, "message");
-  tsift_json_cstr(&b, message);
-  tsift_json_key(&b, "skill");
-  tsift_json_str(&b, name, tsift_utf8_cut(name, strlen(name), NAME_ECHO_BYTES));
-  tsift_json_end_object(&b);
-  tsift_json_key(&b, "decision");
-  tsift_json_null(&b);
-  tsift_json_end_object(&b);
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "writing a refusal");
-  s->metrics.refusals++;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_session_refuse_echo(s, c, code, message, "skill", name, out, out_len, err);
 }
 
 /* 1 when v is a 64-digit lowercase hex string. */

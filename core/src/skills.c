@@ -16,16 +16,6 @@
 #include "text.h"
 #include "utf8proc.h"
 
-static const char *type_name(const cJSON *v) {
-  if (!v) return "nothing";
-  if (cJSON_IsString(v)) return "a string";
-  if (cJSON_IsNumber(v)) return "a number";
-  if (cJSON_IsBool(v)) return "a boolean";
-  if (cJSON_IsNull(v)) return "null";
-  if (cJSON_IsArray(v)) return "an array";
-  return "an object";
-}
-
 static void free_list(char **l, size_t n) {
   for (size_t i = 0; i < n; i++) tsift_free(l[i]);
   tsift_free(l);
@@ -96,7 +86,7 @@ static tsift_status read_list(const cJSON *obj, const char *key, const char *whe
   if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
   if (!cJSON_IsArray(arr))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an array of strings, got %s", where,
-                      key, type_name(arr));
+                      key, tsift_json_type_name(arr));
   size_t count = (size_t)cJSON_GetArraySize(arr), i = 0;
   char **list = tsift_calloc_array(count + 1, sizeof *list);
   if (!list) return tsift_nomem(err, "reading skills");
@@ -105,7 +95,7 @@ static tsift_status read_list(const cJSON *obj, const char *key, const char *whe
   cJSON_ArrayForEach(item, arr) {
     if (!cJSON_IsString(item) || !item->valuestring[0])
       st = tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s[%zu]\": expected a non-empty string, got %s", where,
-                      key, i, cJSON_IsString(item) ? "an empty string" : type_name(item));
+                      key, i, cJSON_IsString(item) ? "an empty string" : tsift_json_type_name(item));
     else if (tool_ids && !tsift_id_valid(item->valuestring, strlen(item->valuestring)))
       st = tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s[%zu]\": not a tool id (^[A-Za-z0-9_.:-]{1,128}$)",
                       where, key, i);
@@ -130,7 +120,7 @@ static tsift_status read_text(const cJSON *obj, const char *key, const char *whe
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
   if (!cJSON_IsString(v))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected a string, got %s", where, key,
-                      type_name(v));
+                      tsift_json_type_name(v));
   size_t n = strlen(v->valuestring);
   if (!(*out = tsift_strndup(v->valuestring, n))) return tsift_nomem(err, "reading skills");
   if (len) *len = n;
@@ -163,11 +153,11 @@ static tsift_status read_skill(const cJSON *item, size_t i, tsift_skill *k, tsif
   char where[128];
   snprintf(where, sizeof where, "catalog: skills[%zu]", i);
   if (!cJSON_IsObject(item))
-    return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where, type_name(item));
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where, tsift_json_type_name(item));
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(item, "id");
   if (!id || cJSON_IsNull(id)) id = cJSON_GetObjectItemCaseSensitive(item, "name");
   if (!cJSON_IsString(id))
-    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"id\": expected a string, got %s", where, type_name(id));
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"id\": expected a string, got %s", where, tsift_json_type_name(id));
   size_t n = strlen(id->valuestring);
   int ok = n >= 1 && n <= 1024;
   for (size_t c = 0; ok && c < n; c++) ok = (unsigned char)id->valuestring[c] >= 0x20 && id->valuestring[c] != 0x7f;
@@ -183,7 +173,7 @@ static tsift_status read_skill(const cJSON *item, size_t i, tsift_skill *k, tsif
   const cJSON *tainted = cJSON_GetObjectItemCaseSensitive(item, "tainted");
   if (tainted && !cJSON_IsNull(tainted) && !cJSON_IsBool(tainted))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"tainted\": expected a boolean, got %s", where,
-                      type_name(tainted));
+                      tsift_json_type_name(tainted));
   k->tainted = cJSON_IsTrue(tainted);
   tsift_status st;
   if ((st = read_text(item, "description", where, &k->description, NULL, err)) ||
@@ -209,7 +199,7 @@ static tsift_status read_cap(const cJSON *sec, const char *key, unsigned lo, uns
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
   if (!tsift_json_integral(v, lo, hi))
     return tsift_fail(err, TSIFT_E_CONFIG, "config: skills.%s: expected an integer from %u to %u, got %s", key,
-                      lo, hi, cJSON_IsNumber(v) ? "an out-of-range number" : type_name(v));
+                      lo, hi, cJSON_IsNumber(v) ? "an out-of-range number" : tsift_json_type_name(v));
   *out = (unsigned)v->valuedouble;
   return TSIFT_OK;
 }
@@ -231,7 +221,7 @@ static tsift_status read_catalog_skills(const cJSON *arr, tsift_skill **out, siz
   *out = NULL;
   *n = 0;
   if (arr && !cJSON_IsNull(arr) && !cJSON_IsArray(arr))
-    return tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"skills\": expected an array, got %s", type_name(arr));
+    return tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"skills\": expected an array, got %s", tsift_json_type_name(arr));
   size_t count = cJSON_IsArray(arr) ? (size_t)cJSON_GetArraySize(arr) : 0;
   tsift_skill *items = tsift_calloc_array(count + 1, sizeof *items);
   if (!items) return tsift_nomem(err, "reading skills");
@@ -357,7 +347,7 @@ static tsift_status read_section(tsift_skills *sk, const cJSON *sec, tsift_skill
           if (strcmp(all[k].id, item->valuestring) == 0) found = (long)k;
       if (!cJSON_IsString(item))
         st = tsift_fail(err, TSIFT_E_CONFIG, "config: skills.catalog[%zu]: expected a skill id, got %s", i,
-                        type_name(item));
+                        tsift_json_type_name(item));
       else if (found < 0)
         st = tsift_fail(err, TSIFT_E_CONFIG, "config: skills.catalog[%zu]: no catalog skill \"%.60s\"", i,
                         item->valuestring);
@@ -399,13 +389,13 @@ static tsift_status read_section(tsift_skills *sk, const cJSON *sec, tsift_skill
   const cJSON *sel = cJSON_GetObjectItemCaseSensitive(sec, "selected");
   if (sel && !cJSON_IsNull(sel) && !cJSON_IsArray(sel))
     return tsift_fail(err, TSIFT_E_CONFIG, "config: skills.selected: expected an array of skill ids, got %s",
-                      type_name(sel));
+                      tsift_json_type_name(sel));
   size_t i = 0;
   if (cJSON_IsArray(sel)) cJSON_ArrayForEach(item, sel) {
       long k = cJSON_IsString(item) ? tsift_skills_find(sk, item->valuestring) : -1;
       if (!cJSON_IsString(item))
         return tsift_fail(err, TSIFT_E_CONFIG, "config: skills.selected[%zu]: expected a skill id, got %s", i,
-                          type_name(item));
+                          tsift_json_type_name(item));
       if (k < 0)
         return tsift_fail(err, TSIFT_E_CONFIG, "config: skills.selected[%zu]: no skill \"%.60s\" in skills.catalog",
                           i, item->valuestring);
@@ -434,7 +424,7 @@ tsift_status tsift_skills_read(const cJSON *section, const cJSON *catalog_skills
                                tsift_error *err) {
   *out = NULL;
   if (!cJSON_IsObject(section))
-    return tsift_fail(err, TSIFT_E_CONFIG, "config: skills: expected an object, got %s", type_name(section));
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: skills: expected an object, got %s", tsift_json_type_name(section));
   tsift_skill *all = NULL;
   size_t nall = 0;
   tsift_status st = read_catalog_skills(catalog_skills, &all, &nall, err);

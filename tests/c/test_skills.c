@@ -786,26 +786,7 @@ static void test_snapshot(void) {
 
 /* ---- allocation failures ------------------------------------------------ */
 
-static long g_allocs, g_fail_at, g_live;
-static int g_armed;
-static void *fail_malloc(size_t n) {
-  if (g_armed && ++g_allocs == g_fail_at) return NULL;
-  size_t *p = malloc(n + sizeof(size_t) * 2);
-  if (!p) return NULL;
-  g_live++;
-  return p + 2;
-}
-static void fail_free(void *p) {
-  if (!p) return;
-  g_live--;
-  free((size_t *)p - 2);
-}
-static void *fail_realloc(void *p, size_t n) {
-  if (!p) return fail_malloc(n);
-  if (g_armed && ++g_allocs == g_fail_at) return NULL;
-  size_t *q = realloc((size_t *)p - 2, n + sizeof(size_t) * 2);
-  return q ? q + 2 : NULL;
-}
+#include "fail_alloc.h"
 
 /* Create a session (with a journal on odd rounds) and run the replay calls;
  * every failure is NOMEM, retrying the failed step gives the failure-free
