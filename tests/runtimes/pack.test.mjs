@@ -154,3 +154,35 @@ try { await import('toolsift/ai-sdk'); console.log('ai-sdk loaded'); } catch (e)
     'ERR_MODULE_NOT_FOUND true',
   ]);
 });
+
+test('a bundler (esbuild) resolves `toolsift` through the exports map; the bundle runs with the .wasm passed in', async (t) => {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch (e) {
+    return t.skip(`esbuild is not installed: ${e.message}`);
+  }
+  writeFileSync(
+    path.join(proj, 'bundle-entry.mjs'),
+    `import { readFileSync } from 'node:fs';
+import { load } from 'toolsift';
+const toolsift = await load(readFileSync(process.argv[2]));
+const index = toolsift.createIndex(readFileSync(process.argv[3]));
+process.stdout.write(index.searchJSON('open a pull request', { limit: 3 }) + '\\n');
+`,
+  );
+  const out = path.join(proj, 'bundle.mjs');
+  await esbuild.build({
+    entryPoints: [path.join(proj, 'bundle-entry.mjs')], absWorkingDir: proj, bundle: true,
+    platform: 'node', format: 'esm', outfile: out, logLevel: 'silent',
+  });
+  const bundle = readFileSync(out, 'utf8');
+  assert.doesNotMatch(bundle, /from ['"]toolsift['"]/, 'the import was bundled, not left external');
+  assert.doesNotMatch(bundle, /[A-Za-z0-9+/]{2000}/, 'no inlined wasm');
+  const r = spawnSync(process.execPath, [out, path.join(proj, 'node_modules/toolsift/dist/toolsift.wasm'),
+    path.join(ROOT, 'corpus/catalog.json')], { cwd: tmp, encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.equal(r.status, 0, r.stderr);
+  const native = execFileSync(NATIVE, ['search', '--catalog', path.join(ROOT, 'corpus/catalog.json'),
+    '--limit', '3', 'open a pull request'], { encoding: 'utf8' });
+  assert.equal(r.stdout, native);
+});
