@@ -306,6 +306,25 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
   tsift_json_end_object(b);
 }
 
+/* One hit of a result page: {name, description[, loaded]} (loaded < 0:
+ * a skill, which has no loaded flag). */
+static void write_hit(tsift_buf *b, const tsift_tool *t, int loaded) {
+  size_t dl = 0;
+  char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
+  if (!desc) b->failed = 1;
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "name");
+  tsift_json_cstr(b, t->id);
+  tsift_json_key(b, "description");
+  tsift_json_str(b, desc ? desc : "", desc ? dl : 0);
+  if (loaded >= 0) {
+    tsift_json_key(b, "loaded");
+    tsift_json_bool(b, loaded);
+  }
+  tsift_json_end_object(b);
+  tsift_free(desc);
+}
+
 /* Plan loading, write the result and the decision, then commit: nothing
  * changes unless the whole output could be written. `skill_hits` (ns of
  * them) are the page's skills when discovery is on. */
@@ -334,18 +353,7 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
   tsift_json_begin_array(&b);
   for (size_t i = 0; i < n; i++) {
     const tsift_tool *t = &s->index->catalog.tools[hits[i]];
-    size_t dl = 0;
-    char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
-    if (!desc) b.failed = 1;
-    tsift_json_begin_object(&b);
-    tsift_json_key(&b, "name");
-    tsift_json_cstr(&b, t->id);
-    tsift_json_key(&b, "description");
-    tsift_json_str(&b, desc ? desc : "", desc ? dl : 0);
-    tsift_json_key(&b, "loaded");
-    tsift_json_bool(&b, loaded[i]);
-    tsift_json_end_object(&b);
-    tsift_free(desc);
+    write_hit(&b, t, loaded[i]);
     tainted |= !tsift_description_visible(t);
     any_unloaded |= !loaded[i];
   }
@@ -354,19 +362,7 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
     /* Skills are first-party: their descriptions are shown as tools' are. */
     tsift_json_key(&b, "skills");
     tsift_json_begin_array(&b);
-    for (size_t i = 0; i < ns; i++) {
-      const tsift_tool *t = &s->skills->index->catalog.tools[skill_hits[i]];
-      size_t dl = 0;
-      char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
-      if (!desc) b.failed = 1;
-      tsift_json_begin_object(&b);
-      tsift_json_key(&b, "name");
-      tsift_json_cstr(&b, t->id);
-      tsift_json_key(&b, "description");
-      tsift_json_str(&b, desc ? desc : "", desc ? dl : 0);
-      tsift_json_end_object(&b);
-      tsift_free(desc);
-    }
+    for (size_t i = 0; i < ns; i++) write_hit(&b, &s->skills->index->catalog.tools[skill_hits[i]], -1);
     tsift_json_end_array(&b);
   }
   if (n == 0 && ns == 0) {

@@ -14,7 +14,7 @@
 
 import { asSchema, jsonSchema, NoSuchToolError } from 'ai';
 import {
-  checkOptions, fail, menuNames, openSession, parseArgs, refusalText, searchToolName,
+  checkOptions, fail, menuNames, openSession, parseArgs, refusalText, SEARCH_ARGUMENTS, searchToolName,
   ToolsiftIntegrationError,
 } from './common.js';
 
@@ -27,10 +27,7 @@ const SEARCH_DESCRIPTION =
 
 const SEARCH_SCHEMA = {
   type: 'object',
-  properties: {
-    query: { type: 'string', description: 'What the tool should do, in a few words.' },
-    limit: { type: 'integer', minimum: 1, description: 'At most this many tools.' },
-  },
+  properties: { ...SEARCH_ARGUMENTS },
   required: ['query'],
   additionalProperties: false,
 };

@@ -13,22 +13,19 @@
 // The tools array never changes and references land in the conversation,
 // so the prompt prefix stays cacheable.
 
-import { checkOptions, fail, loadedIds, openSession, refusalText, searchToolName } from './common.js';
+import {
+  SEARCH_ARGUMENTS, SEARCH_DESCRIPTION, checkOptions, fail, loadedIds, openSession, refusalText, searchToolName,
+} from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
 
 const W = 'toolsift/anthropic';
 
-const SEARCH_DESCRIPTION =
-  'Search the deferred tools by what you want to do. Matching tools are loaded and can be called next.';
 
 /** The input schema of the search tool. */
 export const SEARCH_INPUT_SCHEMA = Object.freeze({
   type: 'object',
-  properties: {
-    query: { type: 'string', description: 'What the tool should do, in a few words.' },
-    limit: { type: 'integer', minimum: 1, description: 'At most this many tools.' },
-  },
+  properties: { ...SEARCH_ARGUMENTS },
   required: ['query'],
 });
 

@@ -9,6 +9,14 @@
 const DECISION_ID = /#turn:(\d+):tool:(\d+):/;
 
 /** Error thrown for a misuse of an adapter (a bad option, an unknown tool). */
+/** What every adapter's search tool says of itself, and its two arguments. */
+export const SEARCH_DESCRIPTION =
+  'Search the deferred tools by what you want to do. Matching tools are loaded and can be called next.';
+export const SEARCH_ARGUMENTS = Object.freeze({
+  query: Object.freeze({ type: 'string', description: 'What the tool should do, in a few words.' }),
+  limit: Object.freeze({ type: 'integer', minimum: 1, description: 'At most this many tools.' }),
+});
+
 export class ToolsiftIntegrationError extends Error {
   constructor(message) {
     super(message);

@@ -14,23 +14,20 @@
 // The tools array never changes, and loaded tools arrive as output items at
 // the end of the conversation, so the prompt prefix stays cacheable.
 
-import { checkOptions, fail, loadedIds, openSession, parseArgs, refusalText, searchToolName } from './common.js';
+import {
+  SEARCH_ARGUMENTS, SEARCH_DESCRIPTION, checkOptions, fail, loadedIds, openSession, parseArgs, refusalText, searchToolName,
+} from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
 
 const W = 'toolsift/openai';
 const SEP = '__';
 
-const SEARCH_DESCRIPTION =
-  'Search the deferred tools by what you want to do. Matching tools are loaded and can be called next.';
 
 /** The parameters of the client-executed tool_search tool. */
 export const SEARCH_PARAMETERS = Object.freeze({
   type: 'object',
-  properties: {
-    query: { type: 'string', description: 'What the tool should do, in a few words.' },
-    limit: { type: 'integer', minimum: 1, description: 'At most this many tools.' },
-  },
+  properties: { ...SEARCH_ARGUMENTS },
   required: ['query'],
   additionalProperties: false,
 });
