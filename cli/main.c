@@ -25,6 +25,7 @@ static const char USAGE[] =
     "  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--json]\n"
     "                                                            relevance vs plain BM25; exit 1 on a failed gate\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
+    "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
     "  docs --catalog FILE                                       search documents per tool\n"
     "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
     "  session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl\n"
@@ -298,7 +299,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(cmd, "build") == 0) {
     rc = cli_build(a.catalog, a.options, a.output);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||
-             strcmp(cmd, "docs") == 0) {
+             strcmp(cmd, "docs") == 0 || strcmp(cmd, "verify") == 0) {
     long limit = a.limit ? parse_count(a.limit) : 0, k = parse_count(a.k);
     if (strcmp(cmd, "search") == 0 && limit < 0) {
       rc = usage_error("--limit must be a positive integer");
@@ -332,9 +333,12 @@ int main(int argc, char **argv) {
         else
           rc = print_and_free(out, out_len, 0);
         free(queries);
-      } else if (strcmp(cmd, "info") == 0) {
-        if (tsift_index_info_json(ix, &out, &out_len, &err)) rc = report(&err);
-        else rc = print_and_free(out, out_len, 1);
+      } else if (strcmp(cmd, "info") == 0 || strcmp(cmd, "verify") == 0) {
+        if ((strcmp(cmd, "verify") == 0 && tsift_index_verify(ix, &err)) ||
+            tsift_index_info_json(ix, &out, &out_len, &err))
+          rc = report(&err);
+        else
+          rc = print_and_free(out, out_len, 1);
       } else {
         if (tsift_index_documents_json(ix, &out, &out_len, &err)) rc = report(&err);
         else rc = print_and_free(out, out_len, 1);

@@ -24,6 +24,7 @@ commands:
   eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--json]
                                                             relevance vs plain BM25; exit 1 on a failed gate
   info --catalog FILE                                       index facts and fingerprint
+  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
   docs --catalog FILE                                       search documents per tool
   session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]
   session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl
@@ -860,7 +861,7 @@ async function run(argv) {
     await build(a);
     return;
   }
-  if (!['search', 'rank', 'info', 'docs'].includes(cmd)) {
+  if (!['search', 'rank', 'info', 'docs', 'verify'].includes(cmd)) {
     process.stderr.write(`toolsift: unknown command ${cmd}\n`);
     throw usageError(null);
   }
@@ -888,6 +889,11 @@ async function run(argv) {
       out = call(() => index.rank(queries, Number(k > 100000n ? 100000n : k)));
     } else if (cmd === 'info') {
       out = call(() => index.infoJSON()) + '\n';
+    } else if (cmd === 'verify') {
+      out = call(() => {
+        index.verify();
+        return index.infoJSON();
+      }) + '\n';
     } else {
       out = call(() => index.documentsJSON()) + '\n';
     }

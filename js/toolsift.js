@@ -529,6 +529,17 @@ export class Index {
     return JSON.parse(this.infoJSON());
   }
 
+  /**
+   * Re-derive the fingerprint of an index loaded from a snapshot and compare
+   * it with the one the snapshot states (loading trusts it once the checksum
+   * matches; the checksum catches corruption, not a deliberate edit). Throws
+   * code 'snapshot' when they differ. Costs about as much as the load.
+   */
+  verify() {
+    const h = this.#live();
+    this.#ts._call([], (_, out) => this.#ex.tsift_wasm_index_verify(h, out));
+  }
+
   /** Raw JSON of documents(). */
   documentsJSON() {
     const h = this.#live();

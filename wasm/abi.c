@@ -91,9 +91,9 @@ static int32_t finish(uint32_t *out, tsift_status st, char *bytes, size_t len,
  * 40k-tool build spent half its time there). A block of `factor` × the input
  * is allocated and freed; the allocator keeps it for what follows. When it
  * cannot be had, nothing happens: the build grows memory as it goes. */
-static void reserve_heap(size_t input_len) {
+static void reserve_heap(size_t input_len, size_t factor) {
   if (input_len < (1u << 20)) return; /* small inputs: not worth it */
-  size_t want = input_len > SIZE_MAX / 4 ? SIZE_MAX : input_len * 4;
+  size_t want = input_len > SIZE_MAX / factor ? SIZE_MAX : input_len * factor;
   void *block = tsift_alloc_bytes(want);
   tsift_free(block);
 }
@@ -103,7 +103,7 @@ int32_t tsift_wasm_index_new(const char *cat, size_t cat_len, const char *opt, s
                              uint32_t *out) {
   tsift_error err;
   tsift_index *index = NULL;
-  reserve_heap(cat_len);
+  reserve_heap(cat_len, 4);
   tsift_status st = tsift_index_build(cat, cat_len, opt_len ? opt : NULL, opt_len, &index, &err);
   if (st != TSIFT_OK) return fail(out, &err);
   put_out(out, index, 0);
@@ -171,7 +171,7 @@ int32_t tsift_wasm_session_new(const char *cfg, size_t cfg_len, const char *jour
                                size_t journal_len, const char *opt, size_t opt_len, uint32_t *out) {
   tsift_error err;
   tsift_session *s = NULL;
-  reserve_heap(cfg_len);
+  reserve_heap(cfg_len, 4);
   tsift_status st = tsift_session_new(cfg, cfg_len, journal_len ? journal : NULL, journal_len,
                                       opt_len ? opt : NULL, opt_len, &s, &err);
   if (st != TSIFT_OK) return fail(out, &err);
@@ -290,10 +290,20 @@ EXPORT(tsift_wasm_index_from_snapshot)
 int32_t tsift_wasm_index_from_snapshot(const char *bytes, size_t len, uint32_t *out) {
   tsift_error err;
   tsift_index *index = NULL;
-  reserve_heap(len);
+  reserve_heap(len, 2); /* the loaded index is the blob's copy + a hash table */
   tsift_status st = tsift_index_from_snapshot(bytes, len, &index, &err);
   if (st != TSIFT_OK) return fail(out, &err);
   put_out(out, index, 0);
+  return 0;
+}
+
+/* Re-derive a loaded index's fingerprint (slot 0: nothing on success). */
+EXPORT(tsift_wasm_index_verify)
+int32_t tsift_wasm_index_verify(const tsift_index *index, uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_index_verify(index, &err);
+  if (st != TSIFT_OK) return fail(out, &err);
+  put_out(out, NULL, 0);
   return 0;
 }
 
@@ -327,6 +337,7 @@ int32_t tsift_wasm_session_new_from_snapshot(const char *cfg, size_t cfg_len, co
                                              uint32_t *out) {
   tsift_error err;
   tsift_session *s = NULL;
+  reserve_heap(snapshot_len, 2);
   tsift_status st = tsift_session_new_from_snapshot(cfg, cfg_len, snapshot, snapshot_len,
                                                     journal_len ? journal : NULL, journal_len,
                                                     opt_len ? opt : NULL, opt_len, &s, &err);

@@ -168,7 +168,7 @@ TSIFT_API tsift_status tsift_index_documents_json(const tsift_index *index, char
 /* ---- snapshots (SPEC S11) --------------------------------------------- */
 
 /* Write the index as a versioned binary snapshot (analyser and ranker
- * versions, fingerprint, sha256 checksum). Caller frees *out. */
+ * versions, fingerprint, a 64-bit checksum). Caller frees *out. */
 TSIFT_API tsift_status tsift_index_snapshot(const tsift_index *index, char **out, size_t *out_len,
                                             tsift_error *err);
 /* Load a snapshot without re-analysing the catalog. Another format,
@@ -177,6 +177,11 @@ TSIFT_API tsift_status tsift_index_snapshot(const tsift_index *index, char **out
  * results to one built from the catalog. */
 TSIFT_API tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_index **out,
                                                  tsift_error *err);
+/* Re-derive a loaded index's fingerprint from its documents and compare it
+ * with the one the snapshot states (loading trusts it once the checksum
+ * matches: the checksum catches corruption, not a deliberately edited blob).
+ * TSIFT_E_SNAPSHOT when they differ. Costs about as much as the load. */
+TSIFT_API tsift_status tsift_index_verify(const tsift_index *index, tsift_error *err);
 
 /* ---- relevance evaluation (SPEC S10) ---------------------------------- */
 

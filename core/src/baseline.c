@@ -170,8 +170,17 @@ tsift_status tsift_baseline_build(const tsift_catalog *cat, tsift_baseline **out
   for (size_t d = 0; d < cat->count; d++) {
     const tsift_tool *t = &cat->tools[d];
     doc_ctx c = {b, (uint32_t)d, 0};
-    if (each_token(t->name, doc_token, &c) || (t->description && each_token(t->description, doc_token, &c)) ||
-        schema_text(t->schema, 0, &c)) {
+    const cJSON *schema = NULL;
+    cJSON *owned = NULL;
+    tsift_status st = tsift_tool_schema(t, &schema, &owned, err);
+    if (st) {
+      tsift_baseline_free(b);
+      return st;
+    }
+    int failed = each_token(t->name, doc_token, &c) ||
+                 (t->description && each_token(t->description, doc_token, &c)) || schema_text(schema, 0, &c);
+    cJSON_Delete(owned);
+    if (failed) {
       tsift_baseline_free(b);
       return tsift_nomem(err, "building the baseline");
     }

@@ -164,10 +164,22 @@ static void tool_free(tsift_tool *t) {
 
 void tsift_catalog_free(tsift_catalog *c) {
   if (!c) return;
-  for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
+  if (!c->borrowed)
+    for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
+  tsift_free(c->label_pool);
   tsift_free(c->tools);
   cJSON_Delete(c->root);
   memset(c, 0, sizeof *c);
+}
+
+tsift_status tsift_tool_schema(const tsift_tool *t, const cJSON **schema, cJSON **owned, tsift_error *err) {
+  *owned = NULL;
+  *schema = t->schema;
+  if (t->schema || !t->schema_text) return TSIFT_OK;
+  tsift_status st = tsift_json_parse(t->schema_text, t->schema_text_len, "snapshot schema", owned, err);
+  if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, TSIFT_E_SNAPSHOT, "snapshot");
+  *schema = *owned;
+  return TSIFT_OK;
 }
 
 long tsift_catalog_find(const tsift_catalog *c, const char *id) {
@@ -260,7 +272,7 @@ static tsift_status read_bool(const cJSON *obj, const char *key, const char *whe
 
 /* ---- one tool --------------------------------------------------------- */
 
-static int id_lenient_valid(const char *id, size_t len) {
+int tsift_id_lenient_valid(const char *id, size_t len) {
   if (len < 1 || len > 1024) return 0;
   for (size_t i = 0; i < len; i++)
     if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f) return 0;
@@ -321,7 +333,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   }
   tool_label(where, sizeof where, index, t->id);
   if (ids == TSIFT_IDS_LENIENT) {
-    if (!id_lenient_valid(t->id, strlen(t->id)))
+    if (!tsift_id_lenient_valid(t->id, strlen(t->id)))
       return tsift_fail(err, TSIFT_E_CONFIG,
                         "%s: invalid id: must be 1 to 1024 bytes without control characters",
                         where);

@@ -24,13 +24,18 @@ typedef struct tsift_labels {
 } tsift_labels;
 
 /* One tool. Strings are owned NUL-terminated copies; `schema` points into the
- * catalog's parsed JSON tree (NULL when the tool has none). */
+ * catalog's parsed JSON tree (NULL when the tool has none). In an index loaded
+ * from a snapshot the strings live in the snapshot's bytes (the catalog is
+ * `borrowed`), `schema` is NULL and `schema_text` holds the schema as compact
+ * JSON, parsed only when a menu needs it (tsift_tool_schema). */
 typedef struct tsift_tool {
   char *id;
   char *name;
   char *title;       /* MCP title or annotations.title, or NULL */
   char *description; /* or NULL */
   const struct cJSON *schema;
+  const char *schema_text; /* snapshot only: compact JSON, NUL-terminated, or NULL */
+  size_t schema_text_len;
   tsift_labels tags, aliases;         /* the tool's own labels */
   tsift_labels host_tags, host_aliases; /* the host's annotations */
   tsift_origin origin;
@@ -41,7 +46,9 @@ typedef struct tsift_tool {
 typedef struct tsift_catalog {
   tsift_tool *tools;
   size_t count;
-  struct cJSON *root; /* owned parsed document */
+  struct cJSON *root; /* owned parsed document (NULL when loaded from a snapshot) */
+  int borrowed;       /* strings belong to someone else: free only the arrays */
+  char **label_pool;  /* borrowed: one array behind every tool's label lists */
 } tsift_catalog;
 
 /* Parse and validate. On failure everything is freed and `err` names the
@@ -55,12 +62,20 @@ typedef enum { TSIFT_IDS_STRICT = 0, TSIFT_IDS_LENIENT } tsift_id_rule;
 tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids,
                                  tsift_catalog *out, tsift_error *err);
 void tsift_catalog_free(tsift_catalog *c);
+/* The tool's input schema as a tree (NULL when it has none): the catalog's
+ * own, or, for a tool loaded from a snapshot, its stored text parsed into
+ * *owned, which the caller deletes with cJSON_Delete. TSIFT_E_NOMEM, or
+ * TSIFT_E_SNAPSHOT for stored text that is not JSON (a crafted blob). */
+tsift_status tsift_tool_schema(const tsift_tool *t, const struct cJSON **schema, struct cJSON **owned,
+                               tsift_error *err);
 
 /* Index of the tool with this id, or -1 (linear; for small lookups). */
 long tsift_catalog_find(const tsift_catalog *c, const char *id);
 
 /* 1 when `id` fits the model-facing name rules ^[A-Za-z0-9_.:-]{1,128}$. */
 int tsift_id_valid(const char *id, size_t len);
+/* 1 when `id` fits the lenient rule: 1 to 1024 bytes, no control characters. */
+int tsift_id_lenient_valid(const char *id, size_t len);
 
 /* 1 when v is a number with an integral value in [lo, hi] (checked before
  * any conversion, so huge values are never cast). */

@@ -84,16 +84,20 @@ void tsift_index_free(tsift_index *ix) {
   if (!ix) return;
   tsift_catalog_free(&ix->catalog);
   tsift_free(ix->trust);
-  tsift_free(ix->field_off);
-  tsift_free(ix->field_terms);
-  tsift_free(ix->seq_off);
-  tsift_free(ix->seq_terms);
-  tsift_free(ix->term_bytes);
-  tsift_free(ix->term_off);
-  tsift_free(ix->term_len);
   tsift_free(ix->slots);
-  tsift_free(ix->post_off);
-  tsift_free(ix->post);
+  if (ix->blob) { /* the arrays point into it */
+    tsift_free(ix->blob);
+  } else {
+    tsift_free(ix->field_off);
+    tsift_free(ix->field_terms);
+    tsift_free(ix->seq_off);
+    tsift_free(ix->seq_terms);
+    tsift_free(ix->term_bytes);
+    tsift_free(ix->term_off);
+    tsift_free(ix->term_len);
+    tsift_free(ix->post_off);
+    tsift_free(ix->post);
+  }
   tsift_stopwords_free(&ix->stopwords);
   tsift_free(ix);
 }
@@ -206,7 +210,7 @@ static void sort_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t
  * documents in id order, each as id, trust class and its fields' tokens;
  * then ranker version, weights and stopwords. Tool and key order in the
  * catalog cannot change it. */
-tsift_status tsift_index_fingerprint(tsift_index *ix, tsift_error *err) {
+tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err) {
   uint32_t *order = tsift_calloc_array(ix->n + 1, sizeof *order);
   uint32_t *tmp = tsift_calloc_array(ix->n + 1, sizeof *tmp);
   if (!order || !tmp) {
@@ -257,7 +261,7 @@ tsift_status tsift_index_fingerprint(tsift_index *ix, tsift_error *err) {
   }
   uint8_t digest[32];
   tsift_sha256_final(&s, digest);
-  tsift_sha256_hex(digest, ix->fingerprint);
+  tsift_sha256_hex(digest, out);
   tsift_free(order);
   tsift_free(tmp);
   return TSIFT_OK;
@@ -405,7 +409,7 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
                                 ix->field_off[d * TSIFT_FIELD_COUNT + f];
     st = build_postings(ix, err);
   }
-  if (!st) st = tsift_index_fingerprint(ix, err);
+  if (!st) st = tsift_index_fingerprint(ix, ix->fingerprint, err);
   if (st) {
     tsift_index_free(ix);
     return st;

@@ -60,12 +60,16 @@ struct tsift_index {
   double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
   tsift_stopwords stopwords;
   char fingerprint[65];
+  /* An index loaded from a snapshot: its own copy of the snapshot bytes, in
+   * which the document, dictionary and postings arrays and the tools'
+   * strings live (not freed one by one). NULL for a built index. */
+  char *blob;
 };
 
 /* Rebuild the term hash table with `nslots` (a power of two) slots. */
 int tsift_index_rehash(tsift_index *ix, size_t nslots);
-/* Compute ix->fingerprint from the documents, weights and stopwords. */
-tsift_status tsift_index_fingerprint(tsift_index *ix, tsift_error *err);
+/* The fingerprint (64 hex digits) of the documents, weights and stopwords. */
+tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err);
 
 /* Statistics of the authorised universe (SPEC S6). allowed == NULL: all. */
 typedef struct tsift_stats {

@@ -97,12 +97,26 @@ static void copy_value(tsift_buf *b, const cJSON *v, int depth, int is_map, copy
 }
 
 static void write_schema(tsift_buf *b, const tsift_tool *tool) {
-  if (!tool->schema) {
+  /* A tool loaded from a snapshot keeps its schema as text: parsed here, for
+   * the few tools on a menu, rather than for every tool at load. Stored text
+   * that is not JSON can only come from a deliberately edited blob (the
+   * checksum catches corruption); such a tool gets the empty schema, like a
+   * tool without one. */
+  const cJSON *schema = NULL;
+  cJSON *owned = NULL;
+  tsift_error err;
+  tsift_status st = tsift_tool_schema(tool, &schema, &owned, &err);
+  if (st == TSIFT_E_NOMEM) {
+    b->failed = 1;
+    return;
+  }
+  if (!schema) {
     tsift_json_raw(b, "{\"type\":\"object\",\"properties\":{}}", 33);
     return;
   }
   copy_state cs = {!tsift_description_visible(tool), 0};
-  copy_value(b, tool->schema, 0, 0, &cs);
+  copy_value(b, schema, 0, 0, &cs);
+  cJSON_Delete(owned);
 }
 
 static void write_parts(tsift_buf *b, const char *name, const char *desc, size_t desc_len,

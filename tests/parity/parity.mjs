@@ -552,13 +552,13 @@ function addSnapshotCases() {
   const magic = Buffer.from(blob);
   magic[0] = 0x58;
   const version = Buffer.from(blob);
-  version[8] = 2;
+  version[8] = 3;
   const corrupt = {
     'flipped byte': broken('flipped', flipped),
     'truncated (100 bytes)': broken('truncated', blob.subarray(0, 100)),
     'truncated (checksum cut)': broken('truncated-end', blob.subarray(0, blob.length - 1)),
     'wrong magic': broken('magic', magic),
-    'format version 2': broken('version', version),
+    'format version 3': broken('version', version),
     empty: broken('empty', Buffer.alloc(0)),
     'a JSON catalog': CATALOG,
     'missing file': path.join(tmp, 'no-such.tsi'),
@@ -602,6 +602,10 @@ function addSnapshotCases() {
   add('info --index', ['info', '--index', nativeTsi], ok);
   add('info --index (options snapshot)', ['info', '--index', nativeOptsTsi], ok);
   add('docs --index', ['docs', '--index', nativeTsi], ok);
+  add('verify --index', ['verify', '--index', nativeTsi], ok);
+  add('verify --index (options snapshot)', ['verify', '--index', nativeOptsTsi], ok);
+  add('verify --catalog (a built index verifies trivially)', ['verify', '--catalog', CATALOG], ok);
+  add('verify --index: flipped byte', ['verify', '--index', corrupt['flipped byte']], { expectStatus: 1 });
   add('info --index beats --catalog and --options', ['info', '--catalog', path.join(tmp, 'no-such.json'), '--index',
     nativeTsi, '--options', '{"stopwords":[]}'], ok);
 
