@@ -1,6 +1,10 @@
 // pack.mjs — `npm pack` the repository and install the tarball into an empty
-// project, offline: the tarball's dependencies (the MCP SDK for toolsift-mcp)
-// come from the npm cache that `npm ci` filled.
+// project. The tarball's dependencies (the MCP SDK for toolsift-mcp) come from
+// the npm cache that `npm ci` filled where it can (--prefer-offline): npm ci
+// caches the tarballs but not always the registry metadata an install by
+// version needs, so a machine whose cache lacks it fetches that from the
+// registry instead of failing (seen on a machine whose node_modules came
+// from an earlier session).
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -23,6 +27,6 @@ export function installInto(tarball, dir) {
     path.join(dir, 'package.json'),
     `${JSON.stringify({ name: 'toolsift-consumer', private: true, type: 'module' }, null, 2)}\n`,
   );
-  npm(['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], dir);
+  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], dir);
   return dir;
 }

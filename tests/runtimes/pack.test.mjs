@@ -1,5 +1,5 @@
 // pack.test.mjs — the npm package as a consumer gets it: `npm pack`, install
-// the tarball into an empty project (offline), then use it there by name.
+// the tarball into an empty project (cache first), then use it there by name.
 // Run by the `runtimes` stage of scripts/test.sh (node --test).
 
 import { test } from 'node:test';
@@ -44,7 +44,7 @@ test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP 
   assert.doesNotMatch(binding, /[A-Za-z0-9+/]{2000}/);
 });
 
-test('installs offline into an empty project', () => {
+test('installs into an empty project (npm cache first)', () => {
   proj = installInto(packed.tarball, path.join(tmp, 'project'));
   const pkg = path.join(proj, 'node_modules/toolsift');
   const wasm = readFileSync(path.join(pkg, 'dist/toolsift.wasm'));
