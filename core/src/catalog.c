@@ -90,6 +90,10 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
     if (v == TSIFT_JSON_TOO_DEEP)
       return tsift_fail(err, TSIFT_E_LIMIT, "%s: nesting deeper than %d at byte %zu (line %zu, column %zu)",
                         what, TSIFT_JSON_MAX_NESTING, pos, line, col);
+    if (v == TSIFT_JSON_LONG_NUMBER)
+      return tsift_fail(err, TSIFT_E_LIMIT,
+                        "%s: a number longer than %d characters at byte %zu (line %zu, column %zu)", what,
+                        TSIFT_JSON_MAX_NUMBER_CHARS, pos, line, col);
     if (pos < len && (unsigned char)json[pos] < 0x20 && json[pos] != '\n' && json[pos] != '\r' &&
         json[pos] != '\t')
       return tsift_fail(err, TSIFT_E_JSON,

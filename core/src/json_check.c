@@ -89,14 +89,12 @@ static int scan_digits(cursor *c) {
 
 static int scan_number_body(cursor *c);
 
-/* cJSON reads a number through a 64-byte buffer: a longer one it rejects,
- * so it is malformed here too (never mistaken for out of memory). */
-#define MAX_NUMBER_CHARS 63
-
+/* 1 = a number, 0 = not one, -1 = a number longer than cJSON can read
+ * (valid JSON, so over a limit rather than malformed). */
 static int scan_number(cursor *c) {
   size_t start = c->i;
-  int ok = scan_number_body(c);
-  return ok && c->i - start <= MAX_NUMBER_CHARS;
+  if (!scan_number_body(c)) return 0;
+  return c->i - start <= TSIFT_JSON_MAX_NUMBER_CHARS ? 1 : -1;
 }
 
 static int scan_number_body(cursor *c) {
@@ -157,12 +155,17 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
         }
         continue; /* a value follows */
       }
+      size_t value_at = c.i;
       int ok = ch == '"'                       ? scan_string(&c)
                : (ch == '-' || (ch >= '0' && ch <= '9')) ? scan_number(&c)
                : ch == 't'                     ? scan_word(&c, "true")
                : ch == 'f'                     ? scan_word(&c, "false")
                : ch == 'n'                     ? scan_word(&c, "null")
                                                : 0;
+      if (ok < 0) {
+        *pos = value_at;
+        return TSIFT_JSON_LONG_NUMBER;
+      }
       if (!ok) goto bad;
       state = AFTER_VALUE;
       continue;

@@ -9,8 +9,12 @@
 typedef enum {
   TSIFT_JSON_VALID = 0,
   TSIFT_JSON_SYNTAX, /* *pos = byte offset of the first error */
-  TSIFT_JSON_TOO_DEEP
+  TSIFT_JSON_TOO_DEEP,
+  TSIFT_JSON_LONG_NUMBER /* valid JSON, but a number cJSON cannot read; *pos = its start */
 } tsift_json_verdict;
+
+/* cJSON reads a number through a 64-byte buffer: a longer one it rejects. */
+#define TSIFT_JSON_MAX_NUMBER_CHARS 63
 
 /* The nesting depth cJSON accepts (its CJSON_NESTING_LIMIT). */
 #define TSIFT_JSON_MAX_NESTING 1000

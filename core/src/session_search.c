@@ -345,7 +345,7 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
   }
   tsift_buf b;
   tsift_buf_init(&b);
-  int tainted = 0, any_unloaded = 0;
+  int tainted = 0, unloaded_tainted = 0, unloaded_other = 0;
   tsift_session_begin_output(&b, c);
   tsift_json_key(&b, "result");
   tsift_json_begin_object(&b);
@@ -355,7 +355,8 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
     const tsift_tool *t = &s->index->catalog.tools[hits[i]];
     write_hit(&b, t, loaded[i]);
     tainted |= !tsift_description_visible(t);
-    any_unloaded |= !loaded[i];
+    if (!loaded[i] && t->tainted) unloaded_tainted = 1;
+    else if (!loaded[i]) unloaded_other = 1;
   }
   tsift_json_end_array(&b);
   if (discovery_on(s)) {
@@ -368,9 +369,14 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
   if (n == 0 && ns == 0) {
     tsift_json_key(&b, "note");
     tsift_json_cstr(&b, "No matching tools found. Try other words.");
-  } else if (any_unloaded) {
+  } else if (unloaded_tainted || unloaded_other) {
+    /* Why they are not callable: the menu's caps, or tainted text (SPEC S2:
+     * such a tool is never loaded), or both. */
     tsift_json_key(&b, "note");
-    tsift_json_cstr(&b, "Tools marked loaded: false did not fit the menu and cannot be called.");
+    tsift_json_cstr(&b, !unloaded_tainted ? "Tools marked loaded: false did not fit the menu and cannot be called."
+                        : !unloaded_other ? "Tools marked loaded: false have untrusted descriptions and cannot be called."
+                                          : "Tools marked loaded: false did not fit the menu or have untrusted "
+                                            "descriptions, and cannot be called.");
   }
   if (tainted) {
     tsift_json_key(&b, "tainted");

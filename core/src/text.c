@@ -345,6 +345,7 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
   if (!tsift_utf8_valid(s, n, &bad)) {
     if (!replace_invalid)
       return tsift_fail(err, TSIFT_E_UTF8, "invalid UTF-8 at byte %zu", bad);
+    if (max_bytes < SIZE_MAX - 3 && n > max_bytes + 3) n = max_bytes + 3; /* as in tsift_query_analyze */
     size_t fixed_len = 0;
     fixed = tsift_utf8_sanitize(s, n, &fixed_len);
     if (!fixed) return tsift_nomem(err, "replacing invalid UTF-8");
@@ -565,6 +566,11 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     q->text = tsift_strndup(s, n);
     q->text_len = n;
   } else {
+    /* Cut the raw bytes first, so a huge invalid query is not copied whole
+     * (each bad byte becomes 3): replacing never shortens, and a character
+     * starting before byte 512 ends before byte 512 + 3, so the first 512
+     * bytes of the replaced text are the same either way. */
+    if (n > TSIFT_QUERY_MAX_BYTES + 3) n = TSIFT_QUERY_MAX_BYTES + 3;
     size_t fixed_len = 0;
     char *fixed = tsift_utf8_sanitize(s, n, &fixed_len);
     if (fixed) {

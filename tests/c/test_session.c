@@ -148,6 +148,33 @@ static void test_menu_order_and_growth(void) {
   tsift_session_free(s);
 }
 
+/* The note on unloaded hits names the reason: caps, tainted text, or both. */
+static void test_unloaded_notes(void) {
+  tsift_session *s = open_session("{\"maxPerSearch\":5,\"maxLoaded\":50}", NULL, NULL);
+  if (!s) return;
+  tsift_status st;
+  char *r = call(s, 0, 0, "search_tools", "{\"query\":\"issue\"}", &st);
+  CHECK_CONTAINS(r, "{\"name\":\"evil__issue\",\"description\":\"Third-party tool; description withheld\","
+                    "\"loaded\":false}");
+  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false have untrusted descriptions and cannot be called.\"");
+  tsift_free(r);
+  tsift_session_free(s);
+  s = open_session("{\"maxPerSearch\":5,\"maxLoaded\":2}", NULL, NULL);
+  if (!s) return;
+  r = call(s, 0, 0, "search_tools", "{\"query\":\"issue\"}", &st);
+  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false did not fit the menu or have untrusted descriptions, "
+                    "and cannot be called.\"");
+  tsift_free(r);
+  tsift_session_free(s);
+  s = open_session("{\"maxPerSearch\":5,\"maxLoaded\":1}", NULL, NULL);
+  if (!s) return;
+  r = call(s, 0, 0, "search_tools", "{\"query\":\"repository\"}", &st);
+  CHECK(strstr(r, "evil__issue") == NULL);
+  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false did not fit the menu and cannot be called.\"");
+  tsift_free(r);
+  tsift_session_free(s);
+}
+
 static void test_caps_and_refusals(void) {
   tsift_session *s = open_session("{\"maxPerSearch\":3,\"maxLoaded\":2,\"maxSearches\":2}", NULL, NULL);
   if (!s) return;
@@ -160,7 +187,8 @@ static void test_caps_and_refusals(void) {
   for (const char *q = r; (q = strstr(q, "\"loaded\":true")) != NULL; q++) n_loaded++;
   CHECK_EQ_INT(n_loaded, 2);
   CHECK_CONTAINS(r, "\"loaded\":false");
-  CHECK_CONTAINS(r, "did not fit the menu");
+  /* the note says why (O6; test_unloaded_notes has the other reasons) */
+  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false did not fit the menu and cannot be called.\"");
   tsift_free(r);
   /* invalid input: record nothing */
   const char *bad[] = {"{}", "{\"query\":\"\"}", "{\"query\":\"  \"}", "{\"query\":5}",
@@ -592,6 +620,7 @@ static void test_fingerprints(void) {
 int main(void) {
   test_menu_order_and_growth();
   test_caps_and_refusals();
+  test_unloaded_notes();
   test_config_errors();
   test_namespaces_and_fitted_stats();
   test_exact_replay();

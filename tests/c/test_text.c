@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "text.h"
 #include "toolsift.h"
 
 /* Tokens of a document field as a JSON array. */
@@ -136,6 +137,60 @@ static void test_query_cut(void) {
   tsift_free(q);
 }
 
+/* O2: a query with invalid UTF-8 is cut before its bad bytes are replaced
+ * (each becomes the 3-byte U+FFFD), with the same result as replacing first
+ * and cutting after, and without copying a huge query whole. */
+static size_t g_largest;
+static void *track_malloc(size_t n) {
+  if (n > g_largest) g_largest = n;
+  return malloc(n);
+}
+static void *track_realloc(void *p, size_t n) {
+  if (n > g_largest) g_largest = n;
+  return realloc(p, n);
+}
+
+static void test_invalid_query_cut(void) {
+  static const char *const PIECES[] = {"a", "bc ", "\xc3\xa9", "\xe7\xbf\xbb", "\xf0\x9f\x9a\x80", "\xff",
+                                       "\xc3", "\xe7\xbf", "\xf0\x9f\x9a", "\x80", " "};
+  unsigned seed = 12345;
+  int same = 0, cases = 0;
+  char text[700];
+  for (int round = 0; round < 3000; round++) {
+    size_t n = 0, want = 480 + (size_t)(round % 90);
+    while (n < want) {
+      seed = seed * 1103515245u + 12345u;
+      const char *piece = PIECES[(seed >> 16) % (sizeof PIECES / sizeof *PIECES)];
+      size_t k = strlen(piece);
+      memcpy(text + n, piece, k);
+      n += k;
+    }
+    size_t fixed_len = 0;
+    char *fixed = tsift_utf8_sanitize(text, n, &fixed_len); /* replace first, the analyser cuts */
+    char *a = query(text, n, "{\"stopwords\":[]}");
+    char *b = fixed ? query(fixed, fixed_len, "{\"stopwords\":[]}") : NULL;
+    cases++;
+    if (a && b && strcmp(a, b) == 0) same++;
+    tsift_free(a);
+    tsift_free(b);
+    tsift_free(fixed);
+  }
+  CHECK_EQ_INT(same, cases);
+
+  size_t big = 4u << 20;
+  char *bad = malloc(big);
+  memset(bad, 0xff, big);
+  tsift_set_allocator(track_malloc, track_realloc, free);
+  g_largest = 0;
+  char *q = query(bad, big, NULL);
+  tsift_set_allocator(NULL, NULL, NULL);
+  CHECK(q != NULL);
+  CHECK(g_largest < 64 * 1024); /* was 12 MiB: the whole query replaced */
+  printf("a 4 MiB invalid query: largest allocation %zu bytes\n", g_largest);
+  free(q);
+  free(bad);
+}
+
 int main(void) {
   test_normalisation();
   test_splits();
@@ -145,5 +200,6 @@ int main(void) {
   test_token_cap();
   test_query_rules();
   test_query_cut();
+  test_invalid_query_cut();
   return harness_finish("test_text");
 }
