@@ -77,6 +77,17 @@ for (const e of engines) results.engines[e.name] = { version: e.version, config:
 const rotate = (xs, r) => xs.map((_, i) => xs[(i + r) % xs.length]);
 const bytesOf = (blob) => (typeof blob === 'string' ? Buffer.byteLength(blob) : blob.byteLength);
 
+// A full GC, then a short pause before a timed build or load: after gc()
+// V8 keeps sweeping on background threads, and on a 2-core machine that
+// work lands inside whatever is timed next (measured: a 10k snapshot load
+// 9 ms after a pause, 30–130 ms right after gc() with a big JS heap alive).
+// The pause is the same for every engine.
+const pause = new Int32Array(new SharedArrayBuffer(4));
+function settle() {
+  globalThis.gc?.();
+  Atomics.wait(pause, 0, 0, 100);
+}
+
 function memoryChild(name, key) {
   const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', new URL('mem.mjs', import.meta.url).pathname, name, key], {
     encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 20,
@@ -242,7 +253,7 @@ for (const key of SIZES) {
           e.free(state.get(e.name));
           state.delete(e.name);
         }
-        globalThis.gc?.();
+        settle();
         const before = mem();
         const t0 = performance.now();
         const s = e.build(input);
@@ -325,7 +336,7 @@ for (const key of SIZES) {
     const loadRounds = big ? 2 : QUICK ? 2 : 5;
     for (let r = 0; r < loadRounds; r++) {
       for (const e of rotate(active, r)) {
-        globalThis.gc?.();
+        settle();
         const t0 = performance.now();
         const s = e.load(blobs.get(e.name));
         loadTimes.get(e.name).push(performance.now() - t0);
