@@ -13,7 +13,7 @@
 // Fairness: every engine runs in this one process on the same tools and the
 // same queries; build, query and load are timed in interleaved rounds (the
 // engine order rotates every round) so machine noise falls on all of them.
-// See docs/benchmarks.md for the method and each engine's configuration.
+// See docs/performance.md for the method and each engine's configuration.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

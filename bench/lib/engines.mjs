@@ -13,7 +13,7 @@
 // splitting inside the timed search. Every peer is asked for the top k with
 // OR semantics over the query words (natural-language queries), the
 // toolsift field boosts, English stopwords and stemming where the engine has
-// them. `config` documents each choice; docs/benchmarks.md repeats them.
+// them. `config` documents each choice; docs/performance.md repeats them.
 import { readFileSync } from 'node:fs';
 import { BOOSTS, FIELDS, STOPWORDS, catalogDocs, splitIdent, words } from './fields.mjs';
 
