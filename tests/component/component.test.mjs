@@ -356,6 +356,75 @@ test('creating and dropping thousands of index and session resources does not gr
   assert.equal(size(), grown, 'freed resources are reused');
 });
 
+test('rank through the component prints what the native CLI prints', () => {
+  const queries = file('queries.jsonl', [
+    { id: 1, query: 'create a pull request' },
+    { id: 'two', query: 'refund the last payment to a customer' },
+    { id: 3, query: '翻译文本' },
+    { id: 4, query: 'zzqx' },
+    { id: 5, query: 'list database tables in postgres and mysql' },
+  ].map((q) => JSON.stringify(q)).join('\n') + '\n');
+  const want = native(['rank', '--catalog', CATALOG_FILE, '--queries', queries, '--k', '7']);
+  assert.equal(want.status, 0, want.stderr);
+  assert.equal(lines(want.stdout).length, 5);
+  // `toolsift rank` reads the catalog with lenient ids (its default).
+  const index = new engine.Index({ tag: 'catalog', val: { json: catalog, options: '{"ids":"lenient"}' } });
+  try {
+    assert.equal(index.rank(readFileSync(queries, 'utf8'), 7), want.stdout);
+    const bad = file('bad.jsonl', '{"id":1,"query":5}\n');
+    const nativeBad = native(['rank', '--catalog', CATALOG_FILE, '--queries', bad, '--k', '3']);
+    assert.equal(nativeBad.status, 1);
+    assert.equal(failure(() => index.rank('{"id":1,"query":5}\n', 3)), nativeBad.stderr.trim());
+  } finally {
+    index[Symbol.dispose]();
+  }
+});
+
+test('skill-index and a two-phase skill ranker through the component match the native CLI and the JS binding', async () => {
+  const fixture = path.join(ROOT, 'tests/fixtures/skills');
+  const skillsConfig = inlineCatalog(readFileSync(path.join(fixture, 'config.json'), 'utf8'),
+    readFileSync(path.join(fixture, 'catalog.json'), 'utf8'));
+  const prompt = native(['session', 'prompt', '--config', path.join(fixture, 'config.json')]);
+  assert.equal(prompt.status, 0, prompt.stderr);
+  assert.ok(prompt.stdout.length > 50, 'the fixture has a skill index');
+  const s = new engine.Session(skillsConfig, undefined, 'fail');
+  try {
+    assert.equal(s.skillIndex(), prompt.stdout);
+  } finally {
+    s[Symbol.dispose]();
+  }
+
+  // A fixed skill ranker: every skill id in reverse byte order, as many as asked.
+  const { load } = await import(pathToFileURL(path.join(ROOT, 'js/toolsift.js')).href);
+  const ts = await load(path.join(ROOT, 'build/wasm/toolsift.wasm'));
+  const skillIds = JSON.parse(skillsConfig).catalog.skills.map((k) => k.id ?? k.name).sort().reverse();
+  const rank = (query, want) => skillIds.slice(0, want);
+  const viaBinding = ts.createSession(JSON.parse(skillsConfig), { skillRanker: { kind: 'skills-host', rank } });
+  const viaComponent = new engine.Session(skillsConfig, undefined, 'fail');
+  try {
+    viaComponent.setSkillRanker('skills-host');
+    const searches = [[0, 0, 'skill for a database migration'], [1, 0, 'release notes'], [2, 0, 'anything at all']];
+    let requests = 0;
+    for (const [turn, call, query] of searches) {
+      const args = JSON.stringify({ query });
+      const expected = viaBinding.callJSON(turn, call, 'search_tools', { query });
+      let out = viaComponent.call(turn, call, 'search_tools', args);
+      for (let round = 0; JSON.parse(out).rank; round++) {
+        assert.ok(round < 6, 'a few ranking rounds at most');
+        const { query: q, want, of } = JSON.parse(out).rank;
+        if (of === 'skills') requests++;
+        out = viaComponent.ranked(JSON.stringify(of === 'skills' ? rank(q, want) : null));
+      }
+      assert.equal(out, expected);
+    }
+    assert.ok(requests >= 1, 'the skill ranker was asked');
+    assert.equal(viaComponent.journal(), viaBinding.journalJSONL());
+  } finally {
+    viaComponent[Symbol.dispose]();
+    viaBinding.free();
+  }
+});
+
 test('the component and the plain module: sizes (a record, not a gate)', () => {
   const row = (f) => {
     const b = readFileSync(path.join(ROOT, f));
