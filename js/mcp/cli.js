@@ -16,13 +16,30 @@ import { readConfig, GatewayConfigError } from './config.js';
 import { replayJournal, JournalError } from './replay.js';
 
 import { VERSION } from './version.js';
-// The SDK loads only to serve: --replay and --version do without it.
+// The SDK loads only to serve (loadServing): --replay and --version do without it.
 
 const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--journal-dir DIR]
        toolsift-mcp --replay JOURNAL
        toolsift-mcp --version`;
 
 const log = (line) => process.stderr.write(`toolsift-mcp: ${line}\n`);
+
+// The MCP SDK (and zod, which it uses) are optional peer dependencies of
+// toolsift, so that browser and edge users of the search engine do not
+// install a web server stack: only serving needs them.
+const SDK_PEERS = '@modelcontextprotocol/sdk@^1.32.2 zod@^4.6.7';
+async function loadServing() {
+  try {
+    const { Gateway } = await import('./gateway.js');
+    const { serveHttp } = await import('./http.js');
+    return { Gateway, serveHttp };
+  } catch (e) {
+    if (e?.code === 'ERR_MODULE_NOT_FOUND' && /@modelcontextprotocol\/sdk|'zod'/.test(e.message)) {
+      throw new GatewayConfigError(`serving needs the MCP SDK, an optional peer dependency: npm install ${SDK_PEERS}`);
+    }
+    throw e;
+  }
+}
 
 function parseArgs(argv) {
   const a = { stdio: false, http: null };
@@ -75,8 +92,7 @@ async function main() {
   if (!args.config) throw new GatewayConfigError(`--config is required to serve\n${USAGE}`);
   const config = readConfig(args.config);
   if (args.journalDir) config.journalDir = args.journalDir;
-  const { Gateway } = await import('./gateway.js');
-  const { serveHttp } = await import('./http.js');
+  const { Gateway, serveHttp } = await loadServing();
   const gateway = new Gateway(config, { toolsift, log });
   await gateway.start();
   const closers = [];

@@ -89,9 +89,24 @@ test('the package bin (the wasm CLI) prints what the native CLI prints', () => {
 });
 
 test('the toolsift-mcp bin and the toolsift/mcp export work from the installed package', () => {
-  const bin = spawnSync(path.join(proj, 'node_modules/.bin/toolsift-mcp'), ['--version'], { cwd: proj, encoding: 'utf8' });
+  // The MCP SDK is an optional peer: a plain install leaves it (and its web
+  // server stack) out; the bin still answers --version and says what serving needs.
+  assert.equal(existsSync(path.join(proj, 'node_modules/@modelcontextprotocol/sdk')), false);
+  assert.equal(existsSync(path.join(proj, 'node_modules/express')), false);
+  const binPath = path.join(proj, 'node_modules/.bin/toolsift-mcp');
+  let bin = spawnSync(binPath, ['--version'], { cwd: proj, encoding: 'utf8' });
   assert.equal(bin.status, 0, bin.stderr);
   assert.match(bin.stdout, /^toolsift-mcp \d+\.\d+\.\d+\n$/);
+  writeFileSync(path.join(proj, 'gateway.json'), '{"mcpServers":{}}');
+  const noSdk = spawnSync(binPath, ['--config', 'gateway.json'], { cwd: proj, encoding: 'utf8' });
+  assert.equal(noSdk.status, 2, noSdk.stderr);
+  assert.match(noSdk.stderr, /serving needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol\/sdk@\^1\.32\.2 zod@\^4\.6\.7/);
+  // With the peers installed (the versions this repository pins and tests).
+  const pins = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies;
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock',
+    `@modelcontextprotocol/sdk@${pins['@modelcontextprotocol/sdk']}`, `zod@${pins.zod}`], { cwd: proj, stdio: 'pipe' });
+  bin = spawnSync(binPath, ['--version'], { cwd: proj, encoding: 'utf8' });
+  assert.equal(bin.status, 0, bin.stderr);
   const bad = spawnSync(path.join(proj, 'node_modules/.bin/toolsift-mcp'), ['--config', 'missing.json'], { cwd: proj, encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /cannot read the configuration missing\.json/);
