@@ -77,15 +77,18 @@ for (const e of engines) results.engines[e.name] = { version: e.version, config:
 const rotate = (xs, r) => xs.map((_, i) => xs[(i + r) % xs.length]);
 const bytesOf = (blob) => (typeof blob === 'string' ? Buffer.byteLength(blob) : blob.byteLength);
 
-// A full GC, then a short pause before a timed build or load: after gc()
-// V8 keeps sweeping on background threads, and on a 2-core machine that
-// work lands inside whatever is timed next (measured: a 10k snapshot load
-// 9 ms after a pause, 30–130 ms right after gc() with a big JS heap alive).
-// The pause is the same for every engine.
+// A full GC, then a pause before a timed build or load: after gc() V8 goes
+// on with background work (sweeping, releasing pages) for a time that grows
+// with the heap, and on a 2-core machine that work lands inside whatever is
+// timed next. Measured with a 10k snapshot load: 9 ms after a long pause;
+// with 1 GiB of other engines' objects alive 30–38 ms after a 100 ms pause
+// and 9.7 ms after 1.5 s. So the pause is 1.5 ms per MiB of live heap
+// (100 ms to 3 s), the same rule for every engine.
 const pause = new Int32Array(new SharedArrayBuffer(4));
 function settle() {
   globalThis.gc?.();
-  Atomics.wait(pause, 0, 0, 100);
+  const heapMiB = process.memoryUsage().heapUsed / 2 ** 20;
+  Atomics.wait(pause, 0, 0, Math.min(3000, Math.max(100, 1.5 * heapMiB)));
 }
 
 function memoryChild(name, key) {
