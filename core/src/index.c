@@ -403,6 +403,7 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
         ix->field_len_sum[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] -
                                 ix->field_off[d * TSIFT_FIELD_COUNT + f];
+    tsift_index_count_fields(ix);
     st = build_postings(ix, err);
   }
   if (!st) st = tsift_index_fingerprint(ix, err);
@@ -421,23 +422,35 @@ static size_t field_len(const tsift_index *ix, uint32_t d, int f) {
   return ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
 }
 
+void tsift_index_count_fields(tsift_index *ix) {
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_docs[f] = 0;
+  for (size_t d = 0; d < ix->n; d++)
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_docs[f] += field_len(ix, (uint32_t)d, f) > 0;
+}
+
 void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st) {
   st->allowed = allowed;
   uint64_t sums[TSIFT_FIELD_COUNT] = {0};
+  uint64_t have[TSIFT_FIELD_COUNT] = {0}; /* documents with the field non-empty */
   uint64_t n = 0;
   if (!allowed) {
     n = ix->n;
     memcpy(sums, ix->field_len_sum, sizeof sums);
+    memcpy(have, ix->field_docs, sizeof have);
   } else {
     for (uint32_t d = 0; d < ix->n; d++) {
       if (!allowed[d]) continue;
       n++;
-      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) sums[f] += field_len(ix, d, f);
+      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+        size_t len = field_len(ix, d, f);
+        sums[f] += len;
+        have[f] += len > 0;
+      }
     }
   }
   st->n = (double)n;
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-    st->avg_len[f] = n ? (double)sums[f] / (double)n : 0.0;
+    st->avg_len[f] = have[f] ? (double)sums[f] / (double)have[f] : 0.0;
 }
 
 /* Number of allowed documents containing term t. */
@@ -647,13 +660,16 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     if (use[i] != 1) continue;
     long t = term_ids[i];
     double idf = term_idf(stats, dfs[i]);
+    /* request phrasing ("how", "what", "need", …) counts half: it shapes the
+     * request rather than naming the need (docs/relevance.md) */
+    double qw = q->term_phrasing[i] ? TSIFT_PHRASING_WEIGHT : 1.0;
     for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
       const tsift_posting *post = &ix->post[p];
       if (stats->allowed && !stats->allowed[post->doc]) continue;
       double tfn = posting_tfn(ix, stats, post, NULL);
       if (tfn <= 0.0) continue;
       if (acc[post->doc] == 0.0) touched[ntouched++] = post->doc;
-      acc[post->doc] += saturate(idf, tfn);
+      acc[post->doc] += qw * saturate(idf, tfn);
     }
   }
   /* The query's token sequence, for "a query equal to a name or id ranks first". */

@@ -289,6 +289,7 @@ static tsift_status read_body(tsift_index *ix, reader *r, tsift_error *err) {
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
       sums[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
   if (memcmp(sums, ix->field_len_sum, sizeof sums) != 0) return corrupt(err, "field lengths do not add up");
+  tsift_index_count_fields(ix); /* derived, not stored: the ranker's average field lengths need it */
   return TSIFT_OK;
 }
 

@@ -86,7 +86,14 @@ typedef struct tsift_query {
                              argument value rather than tool vocabulary:
                              inside quotes, from a word with a digit, or a
                              single ASCII character */
+  uint8_t *term_phrasing; /* per term: 1 when every occurrence is a word of
+                             request phrasing (a question word or one of the
+                             asking/connecting words); the ranker counts such
+                             a term at TSIFT_PHRASING_WEIGHT */
 } tsift_query;
+
+/* Query-term weight of request-phrasing terms (docs/relevance.md). */
+#define TSIFT_PHRASING_WEIGHT 0.5
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
                                  tsift_query *q, tsift_error *err);
