@@ -42,9 +42,31 @@ export function foldSuffix(s) {
   return s.slice(0, n);
 }
 const tsStem = (w) => foldSuffix(foldPlural(w));
+// candidate extra suffix rules, applied to the surface (after the plural fold) before foldSuffix
+const EXTRA = {
+  ation: (w) => (w.length > 7 && w.endsWith('ization') ? w.slice(0, -5) : w.length > 6 && w.endsWith('ation') ? w.slice(0, -3) : w),
+  ator: (w) => (w.length > 6 && w.endsWith('ator') ? w.slice(0, -2) : w),
+  ied: (w) => (w.length > 5 && w.endsWith('ied') ? w.slice(0, -3) + 'y' : w),
+  ly: (w) => (w.length > 6 && w.endsWith('ly') && !w.endsWith('lly') ? w.slice(0, -2) : w.length > 7 && w.endsWith('ally') ? w.slice(0, -4) : w),
+  ment: (w) => (w.length >= 9 && w.endsWith('ment') ? w.slice(0, -4) : w),
+  er: (w) => (w.length > 6 && w.endsWith('er') ? w.slice(0, -2) : w),
+  ise: (w) => (w.length > 5 && /is(e|ed|es|ing)$/.test(w) && !/(wise|rise|cise|vise|mise|tise|ise)$/.test(w.replace(/(ed|es|ing)$/, 'e').slice(-5, -3) + '') ? w : w),
+  ity: (w) => (w.length > 7 && w.endsWith('ity') ? w.slice(0, -3) : w),
+};
+function stemWith(rules) {
+  return (w) => {
+    let s = foldPlural(w);
+    if (/^[a-z]+$/.test(s)) for (const r of rules) s = EXTRA[r](s);
+    return foldSuffix(s);
+  };
+}
 
 const STEMMERS = {
   ts: tsStem,
+  ...Object.fromEntries(Object.keys(EXTRA).map((r) => [`ts+${r}`, stemWith([r])])),
+  'ts+ation+ator': stemWith(['ation', 'ator']),
+  'ts+ation+ator+ied': stemWith(['ation', 'ator', 'ied']),
+  'ts+ation+ator+ied+ly': stemWith(['ation', 'ator', 'ied', 'ly']),
   plural: foldPlural,
   porter2: (w) => porter2(w),
   none: (w) => w,
@@ -188,7 +210,8 @@ export function queryTerms(q, cfg, ix) {
     for (const w0 of ws) {
       const surface = foldPlural(w0);
       const soft = (cfg.softQ && QWORDS.has(w0)) || (cfg.softFiller && filler.has(surface)) || (cfg.softExtra && cfg.softExtra.includes(surface));
-      toks.push({ w0, term: STEMMERS[cfg.stem](w0), qw: soft ? cfg.softW : 1, weak: quoted || digit || proper || w0.length === 1 || filler.has(surface) });
+      const weak = quoted || digit || proper || w0.length === 1 || filler.has(surface);
+      toks.push({ w0, term: STEMMERS[cfg.stem](w0), qw: soft ? cfg.softW : cfg.softWeak && weak ? cfg.softWeak : cfg.softProper && proper ? cfg.softProper : 1, weak });
     }
     if (closes) quote = null;
   }

@@ -660,9 +660,9 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     if (use[i] != 1) continue;
     long t = term_ids[i];
     double idf = term_idf(stats, dfs[i]);
-    /* request phrasing ("how", "what", "need", …) counts half: it shapes the
-     * request rather than naming the need (docs/relevance.md) */
-    double qw = q->term_phrasing[i] ? TSIFT_PHRASING_WEIGHT : 1.0;
+    /* argument values and request phrasing ("500mg", "how", "need", …) count
+     * half: they shape the request rather than name the need (docs/relevance.md) */
+    double qw = q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0;
     for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
       const tsift_posting *post = &ix->post[p];
       if (stats->allowed && !stats->allowed[post->doc]) continue;

@@ -523,7 +523,7 @@ void tsift_query_free(tsift_query *q) {
   tsift_tokens_free(&q->stopwords);
   tsift_tokens_free(&q->terms);
   tsift_free(q->term_weak);
-  tsift_free(q->term_phrasing);
+  tsift_free(q->term_soft);
   tsift_tokens_free(&q->surface);
   memset(q, 0, sizeof *q);
 }
@@ -597,8 +597,8 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
    * argument value rather than tool vocabulary: inside quotes, from a word
    * that has a digit ("8sA3Yh", "500mg", "2019"), or a single ASCII
    * character. The ranker keeps such terms last when it must drop some. */
-  uint8_t *tok_weak = NULL, *tok_phr = NULL;
-  size_t weak_cap = 0, phr_cap = 0;
+  uint8_t *tok_weak = NULL, *tok_soft = NULL;
+  size_t weak_cap = 0, soft_cap = 0;
   tsift_tokens surface; /* each token before suffix folding */
   tsift_tokens_init(&surface);
   int quote = 0; /* the open quote character, or 0 */
@@ -629,13 +629,13 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
                                &surface, err);
     if (st == TSIFT_OK && q->tokens.count > before) {
       if (tsift_grow((void **)&tok_weak, &weak_cap, q->tokens.count, 1) ||
-          tsift_grow((void **)&tok_phr, &phr_cap, q->tokens.count, 1))
+          tsift_grow((void **)&tok_soft, &soft_cap, q->tokens.count, 1))
         st = tsift_nomem(err, "analysing the query");
       for (size_t i = before; st == TSIFT_OK && i < q->tokens.count; i++) {
         const char *sf = tsift_token(&surface, i);
         int filler = is_filler(sf, surface.len[i]);
         tok_weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1 || filler);
-        tok_phr[i] = (uint8_t)(filler || is_question(sf, surface.len[i]));
+        tok_soft[i] = (uint8_t)(tok_weak[i] || is_question(sf, surface.len[i]));
       }
     }
     if (closes) quote = 0;
@@ -646,26 +646,26 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   tsift_tokens_init(&distinct);
   tsift_tokens_init(&dsurface);
   uint8_t *dweak = tsift_calloc_array(q->tokens.count + 1, 1);
-  uint8_t *dphr = tsift_calloc_array(q->tokens.count + 1, 1);
-  if (st == TSIFT_OK && (!dweak || !dphr)) st = tsift_nomem(err, "analysing the query");
+  uint8_t *dsoft = tsift_calloc_array(q->tokens.count + 1, 1);
+  if (st == TSIFT_OK && (!dweak || !dsoft)) st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < q->tokens.count; i++) {
     const char *t = tsift_token(&q->tokens, i);
     size_t len = q->tokens.len[i];
     long seen = tsift_tokens_find(&distinct, t, len);
     if (seen >= 0) {
       dweak[seen] &= tok_weak[i];
-      dphr[seen] &= tok_phr[i];
+      dsoft[seen] &= tok_soft[i];
       continue;
     }
     dweak[distinct.count] = tok_weak[i];
-    dphr[distinct.count] = tok_phr[i];
+    dsoft[distinct.count] = tok_soft[i];
     if (tsift_tokens_push(&distinct, t, len) ||
         tsift_tokens_push(&dsurface, tsift_token(&surface, i), surface.len[i]))
       st = tsift_nomem(err, "analysing the query");
   }
   q->term_weak = tsift_calloc_array(distinct.count + 1, 1);
-  q->term_phrasing = tsift_calloc_array(distinct.count + 1, 1);
-  if (st == TSIFT_OK && (!q->term_weak || !q->term_phrasing))
+  q->term_soft = tsift_calloc_array(distinct.count + 1, 1);
+  if (st == TSIFT_OK && (!q->term_weak || !q->term_soft))
     st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < distinct.count; i++) {
     const char *t = tsift_token(&distinct, i);
@@ -673,7 +673,7 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     int stop = sw && tsift_stopwords_has(sw, t, len);
     if (!stop) {
       q->term_weak[q->terms.count] = dweak[i];
-      q->term_phrasing[q->terms.count] = dphr[i];
+      q->term_soft[q->terms.count] = dsoft[i];
       if (tsift_tokens_push(&q->surface, tsift_token(&dsurface, i), dsurface.len[i]))
         st = tsift_nomem(err, "analysing the query");
     }
@@ -687,7 +687,7 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     tsift_tokens_init(&distinct);
     tsift_tokens_clear(&q->stopwords);
     memcpy(q->term_weak, dweak, q->terms.count);
-    memcpy(q->term_phrasing, dphr, q->terms.count);
+    memcpy(q->term_soft, dsoft, q->terms.count);
     tsift_tokens_free(&q->surface);
     q->surface = dsurface;
     tsift_tokens_init(&dsurface);
@@ -696,9 +696,9 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   tsift_tokens_free(&dsurface);
   tsift_tokens_free(&surface);
   tsift_free(dweak);
-  tsift_free(dphr);
+  tsift_free(dsoft);
   tsift_free(tok_weak);
-  tsift_free(tok_phr);
+  tsift_free(tok_soft);
   if (st != TSIFT_OK) tsift_query_free(q);
   return st;
 }
