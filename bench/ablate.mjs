@@ -278,7 +278,7 @@ export function score(ix, terms, cfg) {
           const c = Math.min(tf[f], cfg.clamp ?? Infinity);
           const rel = cfg.docNormFields?.includes(FIELDS[f]) ? ix.dlen[d] / ix.avgd
             : cfg.unweightedDocNorm?.includes(FIELDS[f]) ? ix.ulen[d] / ix.avgu
-            : cfg.avgNonEmpty ? ix.flen[d][f] / ix.avgNE[f] : ix.flen[d][f] / ix.avg[f];
+            : cfg.avgNonEmpty && (cfg.neFields ?? FIELDS).includes(FIELDS[f]) ? ix.flen[d][f] / ix.avgNE[f] : ix.flen[d][f] / ix.avg[f];
           tfn += (ix.w[f] * c) / (1 - b + b * rel);
         }
         s = (idf * tfn * (k1 + 1)) / (k1 + tfn);

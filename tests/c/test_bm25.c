@@ -280,11 +280,45 @@ static void test_explain(void) {
   CHECK_EQ_INT(tsift_index_search_json(ix, "beta zeta the", 13, opts, strlen(opts), &out, &len, &err),
                TSIFT_OK);
   CHECK_EQ_STR(out,
-               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-2\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
+               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-3\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
                "\"alpha_beta\",\"name\":\"alpha_beta\",\"description\":\"\",\"trust\":\"first-party\","
                "\"score\":1.392145,\"explain\":{\"terms\":[{\"term\":\"beta\",\"score\":1.392145,"
                "\"fields\":{\"name\":1.392145}}]}}],\"unmatched\":[\"zeta\"],\"analysis\":{\"tokens\":"
                "[\"beta\",\"zeta\",\"the\"],\"stopwords\":[\"the\"],\"terms\":[\"beta\",\"zeta\"]}}");
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+/*
+ * The average length of a field is taken over the tools that have it
+ * (docs/relevance.md): only "alpha" has a description (3 tokens), so its
+ * average is 3, not 3/3 = 1; norm = 0.25 + 0.75*3/3 = 1, tfn = 1*1/1 = 1.
+ * Each description term has df 1, idf = ln(1 + 2.5/1.5) = 0.980829, and
+ * scores idf * 1*2.2/(1.2+1) = 0.980829 (the old average over all tools gave
+ * norm 2.5, tfn 0.4, 0.539456). Soft terms -- a question word, a word with a
+ * digit -- count half: 0.490415.
+ */
+static void test_field_average_and_soft_terms(void) {
+  tsift_index *ix = build("[{\"name\":\"alpha\",\"description\":\"beta how 2019\"},"
+                          "{\"name\":\"delta\"},{\"name\":\"epsilon\"}]");
+  CHECK(ix != NULL);
+  if (!ix) return;
+  tsift_hit h[4];
+  CHECK_EQ_INT(search(ix, "beta", h, 4), 1);
+  CHECK_NEAR(h[0].score, 0.9808292530, 1e-9);
+  CHECK_EQ_INT(search(ix, "how", h, 4), 1);
+  CHECK_NEAR(h[0].score, 0.4904146265, 1e-9);
+  CHECK_EQ_INT(search(ix, "2019", h, 4), 1);
+  CHECK_NEAR(h[0].score, 0.4904146265, 1e-9);
+  CHECK_EQ_INT(search(ix, "beta how 2019", h, 4), 1);
+  CHECK_NEAR(h[0].score, 1.9616585060, 1e-9);
+  /* explain shows the weighted contribution, so the parts add up to the score */
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  const char *opts = "{\"explain\":true}";
+  CHECK(tsift_index_search_json(ix, "how", 3, opts, strlen(opts), &out, &len, &err) == TSIFT_OK);
+  CHECK(out && strstr(out, "\"term\":\"how\",\"score\":0.490415,\"fields\":{\"description\":0.490415}") != NULL);
   tsift_free(out);
   tsift_index_free(ix);
 }
@@ -300,5 +334,6 @@ int main(void) {
   test_confidence_rule();
   test_surface_forms();
   test_explain();
+  test_field_average_and_soft_terms();
   return harness_finish("test_bm25");
 }
