@@ -183,6 +183,8 @@ export function buildIndex(docs, cfg) {
 
 const CAPKEYS = {
   idf: (x) => x.idf,
+  qtfFirst: (x) => (x.qtf > 1 ? 100 : 0) + x.idf,
+  idfQtf: (x) => x.idf * Math.min(x.qtf, 2),
   idfName1: (x) => x.idf * (1 + x.nameShare),
   idfName05: (x) => x.idf * (0.5 + x.nameShare),
   idfStruct1: (x) => x.idf * (1 + x.structShare),
@@ -217,13 +219,15 @@ export function queryTerms(q, cfg, ix) {
   }
   let list = toks.filter((t) => !STOPS[cfg.qStop].has(t.w0));
   if (!list.length) list = toks;
+  const counts = new Map();
+  for (const t of list) counts.set(t.term, (counts.get(t.term) ?? 0) + 1);
   if (!cfg.qtf) {
     const seen = new Map();
     const out = [];
     for (const t of list) {
       const s = seen.get(t.term);
       if (s) { s.weak = s.weak && t.weak; s.qw = Math.max(s.qw, t.qw); continue; }
-      const c = { ...t };
+      const c = { ...t, n: counts.get(t.term) };
       seen.set(t.term, c);
       out.push(c);
     }
@@ -235,8 +239,9 @@ export function queryTerms(q, cfg, ix) {
   if (cfg.cap && distinct.length > cfg.cap) {
     const info = new Map();
     for (const t of present) {
-      const i = info.get(t.term) ?? { term: t.term, df: ix.post.get(t.term).size, first: info.size, weak: true };
+      const i = info.get(t.term) ?? { term: t.term, df: ix.post.get(t.term).size, first: info.size, weak: true, qtf: 0 };
       i.weak = i.weak && t.weak;
+      i.qtf = Math.max(i.qtf + 1, t.n ?? 1);
       info.set(t.term, i);
     }
     const arr = [...info.values()];
@@ -249,7 +254,7 @@ export function queryTerms(q, cfg, ix) {
           if (tf[0] || tf[1] || tf[2] || tf[4]) structDf++;
         }
         const idf = Math.log(1 + (ix.N - i.df + 0.5) / (i.df + 0.5));
-        i.key = CAPKEYS[cfg.capKey]({ idf, df: i.df, nameShare: nameDf / i.df, structShare: structDf / i.df, nameDf });
+        i.key = CAPKEYS[cfg.capKey]({ idf, df: i.df, nameShare: nameDf / i.df, structShare: structDf / i.df, nameDf, qtf: i.qtf });
         if (cfg.capKeyTier0 && i.tier < 2) i.tier = 0;
       }
       arr.sort((a, b) => a.tier - b.tier || b.key - a.key || a.first - b.first);

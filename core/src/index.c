@@ -606,9 +606,11 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   uint32_t *dfs = tsift_calloc_array(nt, sizeof *dfs);
   uint8_t *use = tsift_calloc_array(nt, 1);
   uint8_t *tier = tsift_calloc_array(nt, 1);
-  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier) {
+  double *key = tsift_calloc_array(nt, sizeof *key);
+  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier || !key) {
     tsift_free(acc);
     tsift_free(tier);
+    tsift_free(key);
     tsift_free(touched);
     tsift_free(qseq);
     tsift_free(term_ids);
@@ -630,25 +632,24 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     /* Which terms to keep: tool vocabulary before argument values. Tier 0:
      * a term some tool of the universe has in its name; tier 1: other
      * terms; tier 2: terms that look like values (q->term_weak). Within a
-     * tier the rarest first, then the earliest. */
+     * tier the highest key first, then the earliest: key = idf x (1 + the
+     * share of the tools having the term that have it in their name), so
+     * rarity decides, and a word that is mostly a name word where it occurs
+     * (tool vocabulary) counts up to twice as rare (docs/relevance.md). */
     for (size_t i = 0; i < nt; i++) {
       if (use[i] != 1) continue;
-      if (q->term_weak[i]) {
-        tier[i] = 2;
-        continue;
-      }
-      tier[i] = 1;
+      uint32_t named = 0;
       for (uint32_t p = ix->post_off[term_ids[i]]; p < ix->post_off[term_ids[i] + 1]; p++)
-        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc])) {
-          tier[i] = 0;
-          break;
-        }
+        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc]))
+          named++;
+      key[i] = term_idf(stats, dfs[i]) * (1.0 + (double)named / (double)dfs[i]);
+      tier[i] = q->term_weak[i] ? 2 : named ? 0 : 1;
     }
     while (nmatched > TSIFT_QUERY_MAX_TERMS) {
       size_t worst = nt;
-      for (size_t i = 0; i < nt; i++) /* worst tier, most common, latest */
+      for (size_t i = 0; i < nt; i++) /* worst tier, lowest key, latest */
         if (use[i] == 1 && (worst == nt || tier[i] > tier[worst] ||
-                            (tier[i] == tier[worst] && dfs[i] >= dfs[worst])))
+                            (tier[i] == tier[worst] && key[i] <= key[worst])))
           worst = i;
       use[worst] = 2;
       nmatched--;
@@ -712,6 +713,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   tsift_free(dfs);
   tsift_free(use);
   tsift_free(tier);
+  tsift_free(key);
   *nout = nh;
   tsift_free(acc);
   tsift_free(touched);

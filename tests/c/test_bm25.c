@@ -219,6 +219,36 @@ static void test_term_cap_tiers(void) {
   tsift_index_free(ix);
 }
 
+static void test_term_cap_name_share(void) {
+  /* 17 matching terms, all in some tool name: 15 words of one name each
+   * (zqa..zqo), "alpha" in four names, "beta" in one name and two
+   * descriptions. N = 22. Rarest first would drop alpha (df 4) and keep beta
+   * (df 3); the key idf x (1 + name share) keeps alpha:
+   * ln(1 + 18.5/4.5) x 2 = 3.26 against ln(1 + 19.5/3.5) x 4/3 = 2.51. */
+  char cat[4000], q[1000];
+  size_t n = (size_t)sprintf(cat, "[{\"name\":\"alpha_one\"},{\"name\":\"alpha_two\"},"
+                                  "{\"name\":\"alpha_three\"},{\"name\":\"alpha_four\"},"
+                                  "{\"name\":\"beta_one\"},{\"name\":\"other_one\",\"description\":\"beta\"},"
+                                  "{\"name\":\"other_two\",\"description\":\"beta\"}");
+  size_t qn = 0;
+  for (int i = 0; i < 15; i++) {
+    n += (size_t)sprintf(cat + n, ",{\"name\":\"zq%c_tool\"}", 'a' + i);
+    qn += (size_t)sprintf(q + qn, "zq%c ", 'a' + i);
+  }
+  sprintf(cat + n, "]");
+  sprintf(q + qn, "alpha beta");
+  tsift_index *ix = build(cat);
+  if (!ix) return;
+  char *out = search_json(ix, q);
+  CHECK(out != NULL);
+  if (out) {
+    CHECK_CONTAINS(out, "\"capped\":[\"beta\"]");
+    CHECK_CONTAINS(out, "\"zqo\",\"alpha\"]");
+  }
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
 static void test_confidence_rule(void) {
   const char *cat = "[{\"name\":\"list_files\",\"description\":\"Files in a folder, sorted by date\"},"
                     "{\"name\":\"send_email\",\"description\":\"Send an email message\"}]";
@@ -331,6 +361,7 @@ int main(void) {
   test_heap_top_k();
   test_term_cap_keeps_rarest();
   test_term_cap_tiers();
+  test_term_cap_name_share();
   test_confidence_rule();
   test_surface_forms();
   test_explain();
