@@ -1,11 +1,13 @@
 // ablate.mjs — why do the peers score higher? A configurable BM25 family in
 // plain JS over the same documents the benchmark gives the peers, so that one
-// ingredient at a time (stemmer, stopword list, query-term cap, tf clamp,
-// length normalisation, query-term frequency, coordination) can be switched
-// between toolsift's choice and a peer's. Throwaway research tool; the
-// numbers it printed are recorded in docs/relevance.md.
+// ingredient at a time (stemmer, stopword list, query-term cap and cut, tf
+// clamp, length normalisation, query-term frequency, coordination) can be
+// switched between toolsift's choice and a peer's. A research tool, not a
+// test: it prints the ablation tables of docs/relevance.md (about 3 min for
+// all of them; needs ../shared/datasets for the public sets).
 //
-//   node bench/ablate.mjs [--sets=corpus,toollens,…] [--only=name,…]
+//   node bench/ablate.mjs [--sets=corpus,toollens,metatool,sealtools] [--only='T |W |M ']
+//   ABLATE_CONFIGS='{"name":{"base":"wink","cap":16}}' node bench/ablate.mjs --only=name
 import { BOOSTS, FIELDS, STOPWORDS, catalogDocs, needsMask, trustMask, words, splitIdent } from './lib/fields.mjs';
 import { relevanceSets } from './lib/catalogs.mjs';
 import { meanNdcg } from './lib/metrics.mjs';
@@ -340,41 +342,70 @@ export const TS = { tok: 'words', stem: 'ts', qStop: 'ts', docStop: null, scorer
 const WINK = { tok: 'wink', stem: 'porter2', qStop: 'wink', docStop: 'wink', scorer: 'wink', clamp: Infinity, cap: 0, qtf: true, coord: false, enums: true, fieldCaps: false };
 const MINI = { tok: 'words', stem: 'porter2', qStop: 'bench', docStop: 'bench', scorer: 'minisearch', k1: 1.2, b: 0.7, d: 0.5, fieldDf: true, clamp: Infinity, cap: 0, qtf: true, coord: true, enums: true, fieldCaps: false };
 
+// The tables of docs/relevance.md. T: toolsift bm25f-2 with one peer ingredient;
+// W / M: wink / minisearch with one toolsift ingredient; N: bm25f-3 experiments not adopted.
+const BM25F3 = { ...TS, avgNonEmpty: true, softQ: true, softFiller: true, softW: 0.5, softWeak: 0.5, capKey: 'idfName1' };
 export const CONFIGS = {
-  'ts (JS replica)': TS,
-  'ts + porter2': { ...TS, stem: 'porter2' },
-  'ts + plural only': { ...TS, stem: 'plural' },
-  'ts + wink stopwords': { ...TS, qStop: 'wink' },
-  'ts + wink stopwords (query+docs)': { ...TS, qStop: 'wink', docStop: 'wink' },
-  'ts + no cap': { ...TS, cap: 0 },
-  'ts + no clamp': { ...TS, clamp: Infinity },
-  'ts + doc-level norm (wink)': { ...TS, scorer: 'wink' },
-  'ts + query tf': { ...TS, qtf: true },
-  'ts + enums': { ...TS, enums: true },
-  'ts + no field caps': { ...TS, fieldCaps: false },
-  'ts + coord': { ...TS, coord: true },
-  'wink (JS replica)': WINK,
-  'wink + ts stemmer': { ...WINK, stem: 'ts' },
-  'wink + ts stopwords': { ...WINK, qStop: 'ts', docStop: null },
-  'wink + ts tokens': { ...WINK, tok: 'words' },
-  'wink + cap16 tiers': { ...WINK, cap: 16, capMode: 'tiers' },
-  'wink + clamp2': { ...WINK, clamp: 2 },
-  'wink + no qtf': { ...WINK, qtf: false },
-  'wink + per-field norm': { ...WINK, scorer: 'bm25f' },
-  'wink + no enums': { ...WINK, enums: false },
-  'wink + field caps': { ...WINK, fieldCaps: true },
-  'wink + all ts constraints (cap16, clamp2, no qtf)': { ...WINK, cap: 16, capMode: 'tiers', clamp: 2, qtf: false },
-  'minisearch (JS replica)': MINI,
-  'mini + cap16 tiers': { ...MINI, cap: 16, capMode: 'tiers' },
-  'mini + no coord': { ...MINI, coord: false },
-  'mini + no qtf': { ...MINI, qtf: false },
-  'mini + ts stemmer': { ...MINI, stem: 'ts' },
-  'mini + ts stopwords': { ...MINI, qStop: 'ts', docStop: null },
-  'mini + clamp2': { ...MINI, clamp: 2 },
-  'mini + no enums': { ...MINI, enums: false },
-  'mini + d=0': { ...MINI, d: 0 },
-  'mini + doc df': { ...MINI, fieldDf: false },
-  'mini + all ts constraints (cap16, clamp2, no qtf)': { ...MINI, cap: 16, capMode: 'tiers', clamp: 2, qtf: false },
+  "T toolsift bm25f-2 (replica)": { ...TS },
+  "T + Porter2 stemmer": { ...TS, "stem": "porter2" },
+  "T + plural fold only": { ...TS, "stem": "plural" },
+  "T + wink stopword list (query)": { ...TS, "qStop": "wink" },
+  "T + wink stopword list (query and documents)": { ...TS, "qStop": "wink", "docStop": "wink" },
+  "T + no 16-term cap": { ...TS, "cap": 0 },
+  "T + no 512-byte cut": { ...TS, "qcut": 0 },
+  "T + neither cap nor cut": { ...TS, "cap": 0, "qcut": 0 },
+  "T + tf unclamped": { ...TS, "clamp": Infinity },
+  "T + query-term frequency counted": { ...TS, "qtf": true },
+  "T + one length norm per document (wink)": { ...TS, "scorer": "wink" },
+  "T + doc-level norm for param_docs only": { ...TS, "docNormFields": ["param_docs"] },
+  "T + enum values in param_docs": { ...TS, "enums": true },
+  "T + coordination (x matched terms)": { ...TS, "coord": true },
+  "T + field average over tools having the field": { ...TS, "avgNonEmpty": true },
+  "W wink (replica)": { ...WINK },
+  "W + toolsift stemmer": { ...WINK, "stem": "ts" },
+  "W + toolsift stopwords (query only)": { ...WINK, "qStop": "ts", "docStop": null },
+  "W + 16-term cap": { ...WINK, "cap": 16, "capMode": "tiers" },
+  "W + 512-byte cut": { ...WINK, "qcut": 512 },
+  "W + cap and cut": { ...WINK, "cap": 16, "capMode": "tiers", "qcut": 512 },
+  "W + tf clamp 2": { ...WINK, "clamp": 2 },
+  "W + query terms deduplicated": { ...WINK, "qtf": false },
+  "W + per-field length norm": { ...WINK, "scorer": "bm25f" },
+  "W + per-field norm, field average over tools having it": { ...WINK, "scorer": "bm25f", "avgNonEmpty": true },
+  "M minisearch (replica)": { ...MINI },
+  "M + 16-term cap": { ...MINI, "cap": 16, "capMode": "tiers" },
+  "M + 512-byte cut": { ...MINI, "qcut": 512 },
+  "M + cap and cut": { ...MINI, "cap": 16, "capMode": "tiers", "qcut": 512 },
+  "M + no coordination": { ...MINI, "coord": false },
+  "M + query terms deduplicated": { ...MINI, "qtf": false },
+  "M + toolsift stemmer": { ...MINI, "stem": "ts" },
+  "M + tf clamp 2": { ...MINI, "clamp": 2 },
+  "N bm25f-3 (replica)": { ...BM25F3 },
+  "N Porter2 stemmer": { ...BM25F3, "stem": "porter2" },
+  "N suffixes -ation\u2192-at, -ization\u2192-iz": { ...BM25F3, "stem": "ts+ation" },
+  "N suffix -ator\u2192-at": { ...BM25F3, "stem": "ts+ator" },
+  "N suffix -ied\u2192-y": { ...BM25F3, "stem": "ts+ied" },
+  "N suffix -ly": { ...BM25F3, "stem": "ts+ly" },
+  "N suffix -ment (tokens \u2265 9 bytes)": { ...BM25F3, "stem": "ts+ment" },
+  "N suffix -er (tokens > 6 bytes)": { ...BM25F3, "stem": "ts+er" },
+  "N suffix -ity": { ...BM25F3, "stem": "ts+ity" },
+  "N -ation, -ator, -ied and -ly together": { ...BM25F3, "stem": "ts+ation+ator+ied+ly" },
+  "N + wink stopwords without question words (query)": { ...BM25F3, "qStop": "tsPlusWinkNoQ" },
+  "N + enum values in param_docs": { ...BM25F3, "enums": true },
+  "N + coordination (\u00d7 matched terms)": { ...BM25F3, "coord": true },
+  "N + tf unclamped (SPEC fixes 2)": { ...BM25F3, "clamp": Infinity },
+  "N + one length norm per document (not BM25F)": { ...BM25F3, "scorer": "wink" },
+  "N field average only for params and param_docs": { ...BM25F3, "neFields": ["params", "param_docs"] },
+  "N soft weight 0.25": { ...BM25F3, "softW": 0.25, "softWeak": 0.25 },
+  "N soft weight 0.65": { ...BM25F3, "softW": 0.65, "softWeak": 0.65 },
+  "N capitalised words inside a sentence as tier 3 (so soft)": { ...BM25F3, "properWeak": true },
+  "N 10 more request words (first, firstly, secondly, \u2026, thank, kindly) as tier 3": { ...BM25F3, "filler": ["first", "firstly", "second", "secondly", "third", "thirdly", "lastly", "thank", "thanks", "kindly"] },
+  "N cap key idf \u00d7 sqrt(0.25 + name share)": { ...BM25F3, "capKey": "idfNameSqrt" },
+  "N cap: repeated query words first": { ...BM25F3, "capKey": "qtfFirst" },
+  "N cap key idf \u00d7 min(query tf, 2)": { ...BM25F3, "capKey": "idfQtf" },
+  "N split run-together names (\u2265 8 letters) into two catalog words": { ...BM25F3, "decompound": 8 },
+  "N weights params 1.5, param_docs 1.25": { ...BM25F3, "weights": {"name": 3, "aliases": 2, "tags": 2, "description": 1, "params": 1.5, "param_docs": 1.25} },
+  "N weights params 1.25, param_docs 0.75": { ...BM25F3, "weights": {"name": 3, "aliases": 2, "tags": 2, "description": 1, "params": 1.25, "param_docs": 0.75} },
+  "N weights params 1.75, param_docs 1.25": { ...BM25F3, "weights": {"name": 3, "aliases": 2, "tags": 2, "description": 1, "params": 1.75, "param_docs": 1.25} },
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
