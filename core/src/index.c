@@ -407,6 +407,7 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
         ix->field_len_sum[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] -
                                 ix->field_off[d * TSIFT_FIELD_COUNT + f];
+    tsift_index_count_fields(ix);
     st = build_postings(ix, err);
   }
   if (!st) st = tsift_index_fingerprint(ix, ix->fingerprint, err);
@@ -425,23 +426,35 @@ static size_t field_len(const tsift_index *ix, uint32_t d, int f) {
   return ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
 }
 
+void tsift_index_count_fields(tsift_index *ix) {
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_docs[f] = 0;
+  for (size_t d = 0; d < ix->n; d++)
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_docs[f] += field_len(ix, (uint32_t)d, f) > 0;
+}
+
 void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st) {
   st->allowed = allowed;
   uint64_t sums[TSIFT_FIELD_COUNT] = {0};
+  uint64_t have[TSIFT_FIELD_COUNT] = {0}; /* documents with the field non-empty */
   uint64_t n = 0;
   if (!allowed) {
     n = ix->n;
     memcpy(sums, ix->field_len_sum, sizeof sums);
+    memcpy(have, ix->field_docs, sizeof have);
   } else {
     for (uint32_t d = 0; d < ix->n; d++) {
       if (!allowed[d]) continue;
       n++;
-      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) sums[f] += field_len(ix, d, f);
+      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+        size_t len = field_len(ix, d, f);
+        sums[f] += len;
+        have[f] += len > 0;
+      }
     }
   }
   st->n = (double)n;
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-    st->avg_len[f] = n ? (double)sums[f] / (double)n : 0.0;
+    st->avg_len[f] = have[f] ? (double)sums[f] / (double)have[f] : 0.0;
 }
 
 /* Number of allowed documents containing term t. */
@@ -597,9 +610,11 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   uint32_t *dfs = tsift_calloc_array(nt, sizeof *dfs);
   uint8_t *use = tsift_calloc_array(nt, 1);
   uint8_t *tier = tsift_calloc_array(nt, 1);
-  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier) {
+  double *key = tsift_calloc_array(nt, sizeof *key);
+  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier || !key) {
     tsift_free(acc);
     tsift_free(tier);
+    tsift_free(key);
     tsift_free(touched);
     tsift_free(qseq);
     tsift_free(term_ids);
@@ -621,25 +636,24 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     /* Which terms to keep: tool vocabulary before argument values. Tier 0:
      * a term some tool of the universe has in its name; tier 1: other
      * terms; tier 2: terms that look like values (q->term_weak). Within a
-     * tier the rarest first, then the earliest. */
+     * tier the highest key first, then the earliest: key = idf x (1 + the
+     * share of the tools having the term that have it in their name), so
+     * rarity decides, and a word that is mostly a name word where it occurs
+     * (tool vocabulary) counts up to twice as rare (docs/relevance.md). */
     for (size_t i = 0; i < nt; i++) {
       if (use[i] != 1) continue;
-      if (q->term_weak[i]) {
-        tier[i] = 2;
-        continue;
-      }
-      tier[i] = 1;
+      uint32_t named = 0;
       for (uint32_t p = ix->post_off[term_ids[i]]; p < ix->post_off[term_ids[i] + 1]; p++)
-        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc])) {
-          tier[i] = 0;
-          break;
-        }
+        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc]))
+          named++;
+      key[i] = term_idf(stats, dfs[i]) * (1.0 + (double)named / (double)dfs[i]);
+      tier[i] = q->term_weak[i] ? 2 : named ? 0 : 1;
     }
     while (nmatched > TSIFT_QUERY_MAX_TERMS) {
       size_t worst = nt;
-      for (size_t i = 0; i < nt; i++) /* worst tier, most common, latest */
+      for (size_t i = 0; i < nt; i++) /* worst tier, lowest key, latest */
         if (use[i] == 1 && (worst == nt || tier[i] > tier[worst] ||
-                            (tier[i] == tier[worst] && dfs[i] >= dfs[worst])))
+                            (tier[i] == tier[worst] && key[i] <= key[worst])))
           worst = i;
       use[worst] = 2;
       nmatched--;
@@ -651,13 +665,16 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     if (use[i] != 1) continue;
     long t = term_ids[i];
     double idf = term_idf(stats, dfs[i]);
+    /* argument values and request phrasing ("500mg", "how", "need", …) count
+     * half: they shape the request rather than name the need (docs/relevance.md) */
+    double qw = q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0;
     for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
       const tsift_posting *post = &ix->post[p];
       if (stats->allowed && !stats->allowed[post->doc]) continue;
       double tfn = posting_tfn(ix, stats, post, NULL);
       if (tfn <= 0.0) continue;
       if (acc[post->doc] == 0.0) touched[ntouched++] = post->doc;
-      acc[post->doc] += saturate(idf, tfn);
+      acc[post->doc] += qw * saturate(idf, tfn);
     }
   }
   /* The query's token sequence, for "a query equal to a name or id ranks first". */
@@ -700,6 +717,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   tsift_free(dfs);
   tsift_free(use);
   tsift_free(tier);
+  tsift_free(key);
   *nout = nh;
   tsift_free(acc);
   tsift_free(touched);

@@ -55,6 +55,9 @@ struct tsift_index {
   tsift_posting *post;
 
   uint64_t field_len_sum[TSIFT_FIELD_COUNT];
+  /* Documents whose field f has at least one token (derived from field_off by
+   * tsift_index_count_fields; not stored in snapshots). */
+  uint64_t field_docs[TSIFT_FIELD_COUNT];
   double weights[TSIFT_FIELD_COUNT];
   uint8_t lenient_ids; /* built with {"ids":"lenient"} */
   double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
@@ -66,12 +69,17 @@ struct tsift_index {
   char *blob;
 };
 
+/* Fill ix->field_docs from ix->field_off (after a build and a snapshot load). */
+void tsift_index_count_fields(tsift_index *ix);
 /* Rebuild the term hash table with `nslots` (a power of two) slots. */
 int tsift_index_rehash(tsift_index *ix, size_t nslots);
 /* The fingerprint (64 hex digits) of the documents, weights and stopwords. */
 tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err);
 
-/* Statistics of the authorised universe (SPEC S6). allowed == NULL: all. */
+/* Statistics of the authorised universe (SPEC S6). allowed == NULL: all.
+ * avg_len[f] is the average length of field f over the documents of the
+ * universe that have the field (at least one token), as Lucene's BM25 does:
+ * an empty field has no length to normalise against (docs/relevance.md). */
 typedef struct tsift_stats {
   const uint8_t *allowed;
   double n;

@@ -137,6 +137,10 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
       double fields[TSIFT_FIELD_COUNT];
       double score = tsift_term_explain(ix, stats, term, h->doc, fields);
       if (!(score > 0.0)) continue;
+      if (q->term_soft[i]) { /* weighted as in tsift_rank */
+        score *= TSIFT_SOFT_WEIGHT;
+        for (int f = 0; f < TSIFT_FIELD_COUNT; f++) fields[f] *= TSIFT_SOFT_WEIGHT;
+      }
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
       tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);

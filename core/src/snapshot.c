@@ -486,6 +486,7 @@ static tsift_status read_documents(tsift_index *ix, reader *r, tsift_error *err)
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
       sums[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
   NEED(memcmp(sums, ix->field_len_sum, sizeof sums) == 0, "field lengths do not add up");
+  tsift_index_count_fields(ix); /* derived, not stored: the ranker's average field lengths need it */
   size_t slots = 1024;
   while (slots < (size_t)nterms * 2 + 2) slots *= 2;
   if (tsift_index_rehash(ix, slots)) return tsift_nomem(err, "loading a snapshot");

@@ -86,7 +86,15 @@ typedef struct tsift_query {
                              argument value rather than tool vocabulary:
                              inside quotes, from a word with a digit, or a
                              single ASCII character */
+  uint8_t *term_soft;     /* per term: 1 when every occurrence is weak (as
+                             term_weak) or a question word: it looks like an
+                             argument value or phrases the request rather than
+                             naming the need; the ranker counts such a term at
+                             TSIFT_SOFT_WEIGHT */
 } tsift_query;
+
+/* Query-term weight of soft terms (docs/relevance.md). */
+#define TSIFT_SOFT_WEIGHT 0.5
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
                                  tsift_query *q, tsift_error *err);
