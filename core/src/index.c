@@ -3,6 +3,7 @@
  * order) and logarithms come from mathx.c, so results are bit-identical on
  * every platform. */
 #include "index.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -556,8 +557,8 @@ static long find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
  * `pizza` are unknown).
  */
 static int confident(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
-                     uint32_t d, const long *term_ids, const uint32_t *dfs, const uint8_t *use,
-                     double floor) {
+                     uint32_t d, const long *term_ids, const long *xids, const uint32_t *dfs,
+                     const uint8_t *use, double floor) {
   size_t nt = q->terms.count, matched = 0;
   double e = 0.0, u = 0.0;
   for (size_t i = 0; i < nt; i++) {
@@ -567,15 +568,68 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
       continue;
     }
     if (use[i] != 1) continue;
-    long p = find_posting(ix, (uint32_t)term_ids[i], d);
-    if (p < 0) continue;
-    const tsift_posting *post = &ix->post[p];
-    if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
-      return 1;
+    /* the term or one of its expansions (vocab.h) */
+    int found = 0;
+    for (size_t j = 0; j <= q->xterms.count; j++) {
+      long t = j == 0 ? term_ids[i] : q->xof[j - 1] == i ? xids[j - 1] : -1;
+      long p = t < 0 ? -1 : find_posting(ix, (uint32_t)t, d);
+      if (p < 0) continue;
+      const tsift_posting *post = &ix->post[p];
+      if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
+        return 1;
+      found = 1;
+    }
+    if (!found) continue;
     if (++matched >= 2) return 1;
     e += term_idf(stats, dfs[i]);
   }
   return e >= floor * (e + u);
+}
+
+/* 1 when some tool of the universe has term t in its name. */
+static int in_a_name(const tsift_index *ix, const tsift_stats *stats, long t) {
+  if (t < 0) return 0;
+  for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++)
+    if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc]))
+      return 1;
+  return 0;
+}
+
+/* Add w × the BM25F contribution of term t (document frequency df) to the
+ * scores g of one query term and its expansions, each document keeping the
+ * largest; documents first reached go to gt. Returns the new count of gt. */
+static size_t group_max(const tsift_index *ix, const tsift_stats *stats, long t, uint32_t df,
+                        double w, double *g, uint32_t *gt, size_t ng) {
+  double idf = term_idf(stats, df);
+  for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
+    const tsift_posting *post = &ix->post[p];
+    if (stats->allowed && !stats->allowed[post->doc]) continue;
+    double tfn = posting_tfn(ix, stats, post, NULL);
+    if (tfn <= 0.0) continue;
+    double v = w * saturate(idf, tfn);
+    if (g[post->doc] == 0.0) gt[ng++] = post->doc;
+    if (v > g[post->doc]) g[post->doc] = v;
+  }
+  return ng;
+}
+
+double tsift_query_term_explain(const tsift_index *ix, const tsift_stats *stats,
+                                const tsift_query *q, size_t i, uint32_t doc,
+                                double fields[TSIFT_FIELD_COUNT], long *via) {
+  long t = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
+  double best = tsift_term_explain(ix, stats, t, doc, fields);
+  *via = -1;
+  for (size_t j = 0; j < q->xterms.count; j++) {
+    if (q->xof[j] != i) continue;
+    double f[TSIFT_FIELD_COUNT];
+    t = tsift_term_lookup(ix, tsift_token(&q->xterms, j), q->xterms.len[j]);
+    double v = TSIFT_VOCAB_WEIGHT * tsift_term_explain(ix, stats, t, doc, f);
+    if (!(v > best)) continue;
+    best = v;
+    *via = (long)j;
+    for (int k = 0; k < TSIFT_FIELD_COUNT; k++) fields[k] = TSIFT_VOCAB_WEIGHT * f[k];
+  }
+  return best;
 }
 
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
@@ -593,7 +647,21 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   uint32_t *dfs = tsift_calloc_array(nt, sizeof *dfs);
   uint8_t *use = tsift_calloc_array(nt, 1);
   uint8_t *tier = tsift_calloc_array(nt, 1);
-  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier) {
+  /* Expansions (vocab.h): their ids and document frequencies, and the
+   * scores of one term with its expansions. */
+  size_t nx = q->xterms.count;
+  long *xids = tsift_calloc_array(nx + 1, sizeof *xids);
+  uint32_t *xdfs = tsift_calloc_array(nx + 1, sizeof *xdfs);
+  uint32_t *gdf = tsift_calloc_array(nt, sizeof *gdf); /* df of a term with its expansions */
+  double *gacc = nx ? tsift_calloc_array(ix->n, sizeof *gacc) : NULL;
+  uint32_t *gtouched = nx ? tsift_calloc_array(ix->n, sizeof *gtouched) : NULL;
+  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier || !xids || !xdfs ||
+      !gdf || (nx && (!gacc || !gtouched))) {
+    tsift_free(gdf);
+    tsift_free(xids);
+    tsift_free(xdfs);
+    tsift_free(gacc);
+    tsift_free(gtouched);
     tsift_free(acc);
     tsift_free(tier);
     tsift_free(touched);
@@ -613,6 +681,20 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       nmatched++;
     }
   }
+  /* A term with expansions is live when it or one of them occurs; it still
+   * takes one slot, and its document frequency for the cap and the
+   * confidence rule is the smallest of the live ones. */
+  for (size_t j = 0; j < nx; j++) {
+    size_t i = q->xof[j];
+    xids[j] = tsift_term_lookup(ix, tsift_token(&q->xterms, j), q->xterms.len[j]);
+    xdfs[j] = xids[j] < 0 ? 0 : term_df(ix, stats, (uint32_t)xids[j]);
+    if (!xdfs[j]) continue;
+    if (!use[i]) nmatched++;
+    use[i] = 1;
+  }
+  for (size_t i = 0; i < nt; i++) gdf[i] = dfs[i];
+  for (size_t j = 0; j < nx; j++)
+    if (xdfs[j] && (!gdf[q->xof[j]] || xdfs[j] < gdf[q->xof[j]])) gdf[q->xof[j]] = xdfs[j];
   if (nmatched > TSIFT_QUERY_MAX_TERMS) {
     /* Which terms to keep: tool vocabulary before argument values. Tier 0:
      * a term some tool of the universe has in its name; tier 1: other
@@ -624,18 +706,15 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
         tier[i] = 2;
         continue;
       }
-      tier[i] = 1;
-      for (uint32_t p = ix->post_off[term_ids[i]]; p < ix->post_off[term_ids[i] + 1]; p++)
-        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc])) {
-          tier[i] = 0;
-          break;
-        }
+      tier[i] = in_a_name(ix, stats, term_ids[i]) ? 0 : 1;
+      for (size_t j = 0; j < nx; j++)
+        if (q->xof[j] == i && xdfs[j] && in_a_name(ix, stats, xids[j])) tier[i] = 0;
     }
     while (nmatched > TSIFT_QUERY_MAX_TERMS) {
       size_t worst = nt;
       for (size_t i = 0; i < nt; i++) /* worst tier, most common, latest */
         if (use[i] == 1 && (worst == nt || tier[i] > tier[worst] ||
-                            (tier[i] == tier[worst] && dfs[i] >= dfs[worst])))
+                            (tier[i] == tier[worst] && gdf[i] >= gdf[worst])))
           worst = i;
       use[worst] = 2;
       nmatched--;
@@ -646,6 +725,22 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     if (term_state) term_state[i] = use[i];
     if (use[i] != 1) continue;
     long t = term_ids[i];
+    int expanded = 0;
+    for (size_t j = 0; j < nx; j++) expanded |= q->xof[j] == i && xdfs[j];
+    if (expanded) {
+      /* The term and its expansions: each document takes the best of them. */
+      size_t ng = dfs[i] ? group_max(ix, stats, t, dfs[i], 1.0, gacc, gtouched, 0) : 0;
+      for (size_t j = 0; j < nx; j++)
+        if (q->xof[j] == i && xdfs[j])
+          ng = group_max(ix, stats, xids[j], xdfs[j], TSIFT_VOCAB_WEIGHT, gacc, gtouched, ng);
+      for (size_t g = 0; g < ng; g++) {
+        uint32_t d = gtouched[g];
+        if (acc[d] == 0.0) touched[ntouched++] = d;
+        acc[d] += gacc[d];
+        gacc[d] = 0.0;
+      }
+      continue;
+    }
     double idf = term_idf(stats, dfs[i]);
     for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
       const tsift_posting *post = &ix->post[p];
@@ -690,8 +785,13 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     heap_sift_down(ix, out, n - 1, 0);
   }
   if (nh && !out[0].exact && ix->min_coverage > 0.0 &&
-      !confident(ix, q, stats, out[0].doc, term_ids, dfs, use, ix->min_coverage))
+      !confident(ix, q, stats, out[0].doc, term_ids, xids, gdf, use, ix->min_coverage))
     nh = 0; /* nothing fits well enough: an empty result */
+  tsift_free(gdf);
+  tsift_free(xids);
+  tsift_free(xdfs);
+  tsift_free(gacc);
+  tsift_free(gtouched);
   tsift_free(term_ids);
   tsift_free(dfs);
   tsift_free(use);

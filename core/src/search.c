@@ -70,6 +70,23 @@ static void json_tokens(tsift_buf *b, const tsift_tokens *t) {
   tsift_json_end_array(b);
 }
 
+/* "terms" of an analysis, then (only when there are any) the vocabulary
+ * expansions (vocab.h) as [term, English term] pairs of analysed terms. */
+static void json_terms(tsift_buf *b, const tsift_query *q) {
+  tsift_json_key(b, "terms");
+  json_tokens(b, &q->terms);
+  if (!q->xterms.count) return;
+  tsift_json_key(b, "expansions");
+  tsift_json_begin_array(b);
+  for (size_t j = 0; j < q->xterms.count; j++) {
+    tsift_json_begin_array(b);
+    tsift_json_str(b, tsift_token(&q->terms, q->xof[j]), q->terms.len[q->xof[j]]);
+    tsift_json_str(b, tsift_token(&q->xterms, j), q->xterms.len[j]);
+    tsift_json_end_array(b);
+  }
+  tsift_json_end_array(b);
+}
+
 /* ---- JSON search ------------------------------------------------------ */
 
 static tsift_status finish(tsift_buf *b, char **out, size_t *out_len, tsift_error *err,
@@ -133,13 +150,17 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
     tsift_json_begin_array(b);
     for (size_t i = 0; i < q->terms.count; i++) {
       if (term_state[i] != TSIFT_TERM_USED) continue;
-      long term = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
       double fields[TSIFT_FIELD_COUNT];
-      double score = tsift_term_explain(ix, stats, term, h->doc, fields);
+      long via;
+      double score = tsift_query_term_explain(ix, stats, q, i, h->doc, fields, &via);
       if (!(score > 0.0)) continue;
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
       tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
+      if (via >= 0) { /* scored through an expansion (vocab.h) */
+        tsift_json_key(b, "via");
+        tsift_json_str(b, tsift_token(&q->xsurface, (size_t)via), q->xsurface.len[via]);
+      }
       tsift_json_key(b, "score");
       tsift_json_score(b, score);
       tsift_json_key(b, "fields");
@@ -230,8 +251,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     json_tokens(&b, &q.tokens);
     tsift_json_key(&b, "stopwords");
     json_tokens(&b, &q.stopwords);
-    tsift_json_key(&b, "terms");
-    json_tokens(&b, &q.terms);
+    json_terms(&b, &q);
     tsift_json_end_object(&b);
   }
   tsift_json_end_object(&b);
@@ -483,8 +503,7 @@ tsift_status tsift_analyze_query_json(const char *text, size_t len, const char *
   json_tokens(&b, &q.tokens);
   tsift_json_key(&b, "stopwords");
   json_tokens(&b, &q.stopwords);
-  tsift_json_key(&b, "terms");
-  json_tokens(&b, &q.terms);
+  json_terms(&b, &q);
   tsift_json_end_object(&b);
   tsift_query_free(&q);
   return finish(&b, out, out_len, err, "writing the analysis");

@@ -86,6 +86,12 @@ typedef struct tsift_query {
                              argument value rather than tool vocabulary:
                              inside quotes, from a word with a digit, or a
                              single ASCII character */
+  /* Expansions from the cross-lingual vocabulary (vocab.h): English terms
+   * for foreign words of the query, each tied to the query term it expands
+   * (xof[j] indexes terms); none for an English query. */
+  tsift_tokens xterms;   /* analysed, distinct, none of them in terms */
+  tsift_tokens xsurface; /* their surface forms, for display */
+  uint32_t *xof;
 } tsift_query;
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
