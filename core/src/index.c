@@ -545,6 +545,12 @@ static long find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
   return lo < ix->post_off[t + 1] && ix->post[lo].doc == doc ? (long)lo : -1;
 }
 
+/* The query term that member m of a ranking belongs to: m itself for the
+ * query's terms (m < terms.count), the term an expansion expands after. */
+static size_t owner(const tsift_query *q, size_t m) {
+  return m < q->terms.count ? m : q->xof[m - q->terms.count];
+}
+
 /*
  * The confidence rule (docs/relevance.md), on the best hit d only. Content
  * terms are the query terms that do not look like argument values. The hit
@@ -557,8 +563,8 @@ static long find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
  * `pizza` are unknown).
  */
 static int confident(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
-                     uint32_t d, const long *term_ids, const long *xids, const uint32_t *dfs,
-                     const uint8_t *use, double floor) {
+                     uint32_t d, const long *ids, const uint32_t *gdf, const uint8_t *use,
+                     double floor) {
   size_t nt = q->terms.count, matched = 0;
   double e = 0.0, u = 0.0;
   for (size_t i = 0; i < nt; i++) {
@@ -568,11 +574,9 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
       continue;
     }
     if (use[i] != 1) continue;
-    /* the term or one of its expansions (vocab.h) */
-    int found = 0;
-    for (size_t j = 0; j <= q->xterms.count; j++) {
-      long t = j == 0 ? term_ids[i] : q->xof[j - 1] == i ? xids[j - 1] : -1;
-      long p = t < 0 ? -1 : find_posting(ix, (uint32_t)t, d);
+    int found = 0; /* the term or one of its expansions (vocab.h) */
+    for (size_t m = 0; m < nt + q->xterms.count; m++) {
+      long p = owner(q, m) != i || ids[m] < 0 ? -1 : find_posting(ix, (uint32_t)ids[m], d);
       if (p < 0) continue;
       const tsift_posting *post = &ix->post[p];
       if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
@@ -581,53 +585,29 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
     }
     if (!found) continue;
     if (++matched >= 2) return 1;
-    e += term_idf(stats, dfs[i]);
+    e += term_idf(stats, gdf[i]);
   }
   return e >= floor * (e + u);
-}
-
-/* 1 when some tool of the universe has term t in its name. */
-static int in_a_name(const tsift_index *ix, const tsift_stats *stats, long t) {
-  if (t < 0) return 0;
-  for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++)
-    if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc]))
-      return 1;
-  return 0;
-}
-
-/* Add w × the BM25F contribution of term t (document frequency df) to the
- * scores g of one query term and its expansions, each document keeping the
- * largest; documents first reached go to gt. Returns the new count of gt. */
-static size_t group_max(const tsift_index *ix, const tsift_stats *stats, long t, uint32_t df,
-                        double w, double *g, uint32_t *gt, size_t ng) {
-  double idf = term_idf(stats, df);
-  for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
-    const tsift_posting *post = &ix->post[p];
-    if (stats->allowed && !stats->allowed[post->doc]) continue;
-    double tfn = posting_tfn(ix, stats, post, NULL);
-    if (tfn <= 0.0) continue;
-    double v = w * saturate(idf, tfn);
-    if (g[post->doc] == 0.0) gt[ng++] = post->doc;
-    if (v > g[post->doc]) g[post->doc] = v;
-  }
-  return ng;
 }
 
 double tsift_query_term_explain(const tsift_index *ix, const tsift_stats *stats,
                                 const tsift_query *q, size_t i, uint32_t doc,
                                 double fields[TSIFT_FIELD_COUNT], long *via) {
-  long t = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
-  double best = tsift_term_explain(ix, stats, t, doc, fields);
+  size_t nt = q->terms.count;
+  double best = 0.0, f[TSIFT_FIELD_COUNT];
   *via = -1;
-  for (size_t j = 0; j < q->xterms.count; j++) {
-    if (q->xof[j] != i) continue;
-    double f[TSIFT_FIELD_COUNT];
-    t = tsift_term_lookup(ix, tsift_token(&q->xterms, j), q->xterms.len[j]);
-    double v = TSIFT_VOCAB_WEIGHT * tsift_term_explain(ix, stats, t, doc, f);
+  for (int k = 0; k < TSIFT_FIELD_COUNT; k++) fields[k] = 0.0;
+  for (size_t m = 0; m < nt + q->xterms.count; m++) {
+    if (owner(q, m) != i) continue;
+    const tsift_tokens *t = m < nt ? &q->terms : &q->xterms;
+    size_t at = m < nt ? m : m - nt;
+    double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT;
+    double v = w * tsift_term_explain(ix, stats, tsift_term_lookup(ix, tsift_token(t, at), t->len[at]),
+                                      doc, f);
     if (!(v > best)) continue;
     best = v;
-    *via = (long)j;
-    for (int k = 0; k < TSIFT_FIELD_COUNT; k++) fields[k] = TSIFT_VOCAB_WEIGHT * f[k];
+    *via = m < nt ? -1 : (long)at;
+    for (int k = 0; k < TSIFT_FIELD_COUNT; k++) fields[k] = w * f[k];
   }
   return best;
 }
@@ -637,78 +617,55 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
                         uint8_t *term_state, tsift_error *err) {
   *nout = 0;
   size_t nt = q->terms.count;
+  /* Members: the query's terms, then their expansions (vocab.h); a term and
+   * its expansions are scored as one (each document takes the best) and
+   * take one of the 16 slots. */
+  size_t nm = nt + q->xterms.count;
   if (term_state)
     for (size_t i = 0; i < nt; i++) term_state[i] = TSIFT_TERM_UNMATCHED;
   if (ix->n == 0 || nt == 0) return TSIFT_OK;
   double *acc = tsift_calloc_array(ix->n, sizeof *acc);
+  double *gacc = tsift_calloc_array(ix->n, sizeof *gacc);
   uint32_t *touched = tsift_calloc_array(ix->n, sizeof *touched);
+  uint32_t *gtouched = tsift_calloc_array(ix->n, sizeof *gtouched);
   long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
-  long *term_ids = tsift_calloc_array(nt, sizeof *term_ids);
-  uint32_t *dfs = tsift_calloc_array(nt, sizeof *dfs);
+  long *ids = tsift_calloc_array(nm, sizeof *ids);
+  uint32_t *dfs = tsift_calloc_array(nm, sizeof *dfs);
+  uint32_t *gdf = tsift_calloc_array(nt, sizeof *gdf); /* smallest df of a term's live members */
   uint8_t *use = tsift_calloc_array(nt, 1);
   uint8_t *tier = tsift_calloc_array(nt, 1);
-  /* Expansions (vocab.h): their ids and document frequencies, and the
-   * scores of one term with its expansions. */
-  size_t nx = q->xterms.count;
-  long *xids = tsift_calloc_array(nx + 1, sizeof *xids);
-  uint32_t *xdfs = tsift_calloc_array(nx + 1, sizeof *xdfs);
-  uint32_t *gdf = tsift_calloc_array(nt, sizeof *gdf); /* df of a term with its expansions */
-  double *gacc = nx ? tsift_calloc_array(ix->n, sizeof *gacc) : NULL;
-  uint32_t *gtouched = nx ? tsift_calloc_array(ix->n, sizeof *gtouched) : NULL;
-  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier || !xids || !xdfs ||
-      !gdf || (nx && (!gacc || !gtouched))) {
-    tsift_free(gdf);
-    tsift_free(xids);
-    tsift_free(xdfs);
-    tsift_free(gacc);
-    tsift_free(gtouched);
-    tsift_free(acc);
-    tsift_free(tier);
-    tsift_free(touched);
-    tsift_free(qseq);
-    tsift_free(term_ids);
-    tsift_free(dfs);
-    tsift_free(use);
-    return tsift_nomem(err, "searching");
+  tsift_status st = TSIFT_OK;
+  size_t nh = 0;
+  if (!acc || !gacc || !touched || !gtouched || !qseq || !ids || !dfs || !gdf || !use || !tier) {
+    st = tsift_nomem(err, "searching");
+    goto done;
   }
   /* Document frequencies in the universe; then keep at most 16 terms. */
   size_t nmatched = 0;
-  for (size_t i = 0; i < nt; i++) {
-    term_ids[i] = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
-    dfs[i] = term_ids[i] < 0 ? 0 : term_df(ix, stats, (uint32_t)term_ids[i]);
-    if (dfs[i]) {
-      use[i] = 1;
-      nmatched++;
-    }
-  }
-  /* A term with expansions is live when it or one of them occurs; it still
-   * takes one slot, and its document frequency for the cap and the
-   * confidence rule is the smallest of the live ones. */
-  for (size_t j = 0; j < nx; j++) {
-    size_t i = q->xof[j];
-    xids[j] = tsift_term_lookup(ix, tsift_token(&q->xterms, j), q->xterms.len[j]);
-    xdfs[j] = xids[j] < 0 ? 0 : term_df(ix, stats, (uint32_t)xids[j]);
-    if (!xdfs[j]) continue;
+  for (size_t m = 0; m < nm; m++) {
+    const tsift_tokens *t = m < nt ? &q->terms : &q->xterms;
+    size_t at = m < nt ? m : m - nt, i = owner(q, m);
+    ids[m] = tsift_term_lookup(ix, tsift_token(t, at), t->len[at]);
+    dfs[m] = ids[m] < 0 ? 0 : term_df(ix, stats, (uint32_t)ids[m]);
+    if (!dfs[m]) continue;
     if (!use[i]) nmatched++;
     use[i] = 1;
+    if (!gdf[i] || dfs[m] < gdf[i]) gdf[i] = dfs[m];
   }
-  for (size_t i = 0; i < nt; i++) gdf[i] = dfs[i];
-  for (size_t j = 0; j < nx; j++)
-    if (xdfs[j] && (!gdf[q->xof[j]] || xdfs[j] < gdf[q->xof[j]])) gdf[q->xof[j]] = xdfs[j];
   if (nmatched > TSIFT_QUERY_MAX_TERMS) {
     /* Which terms to keep: tool vocabulary before argument values. Tier 0:
-     * a term some tool of the universe has in its name; tier 1: other
-     * terms; tier 2: terms that look like values (q->term_weak). Within a
-     * tier the rarest first, then the earliest. */
-    for (size_t i = 0; i < nt; i++) {
-      if (use[i] != 1) continue;
-      if (q->term_weak[i]) {
-        tier[i] = 2;
-        continue;
-      }
-      tier[i] = in_a_name(ix, stats, term_ids[i]) ? 0 : 1;
-      for (size_t j = 0; j < nx; j++)
-        if (q->xof[j] == i && xdfs[j] && in_a_name(ix, stats, xids[j])) tier[i] = 0;
+     * a term some tool of the universe has in its name (itself or an
+     * expansion); tier 1: other terms; tier 2: terms that look like values
+     * (q->term_weak). Within a tier the rarest first, then the earliest. */
+    for (size_t i = 0; i < nt; i++) tier[i] = q->term_weak[i] ? 2 : 1;
+    for (size_t m = 0; m < nm; m++) {
+      size_t i = owner(q, m);
+      if (tier[i] != 1 || !dfs[m]) continue;
+      for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++)
+        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc])) {
+          tier[i] = 0;
+          break;
+        }
     }
     while (nmatched > TSIFT_QUERY_MAX_TERMS) {
       size_t worst = nt;
@@ -724,31 +681,25 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   for (size_t i = 0; i < nt; i++) {
     if (term_state) term_state[i] = use[i];
     if (use[i] != 1) continue;
-    long t = term_ids[i];
-    int expanded = 0;
-    for (size_t j = 0; j < nx; j++) expanded |= q->xof[j] == i && xdfs[j];
-    if (expanded) {
-      /* The term and its expansions: each document takes the best of them. */
-      size_t ng = dfs[i] ? group_max(ix, stats, t, dfs[i], 1.0, gacc, gtouched, 0) : 0;
-      for (size_t j = 0; j < nx; j++)
-        if (q->xof[j] == i && xdfs[j])
-          ng = group_max(ix, stats, xids[j], xdfs[j], TSIFT_VOCAB_WEIGHT, gacc, gtouched, ng);
-      for (size_t g = 0; g < ng; g++) {
-        uint32_t d = gtouched[g];
-        if (acc[d] == 0.0) touched[ntouched++] = d;
-        acc[d] += gacc[d];
-        gacc[d] = 0.0;
+    size_t ng = 0;
+    for (size_t m = 0; m < nm; m++) {
+      if (owner(q, m) != i || !dfs[m]) continue;
+      double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT, idf = term_idf(stats, dfs[m]);
+      for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++) {
+        const tsift_posting *post = &ix->post[p];
+        if (stats->allowed && !stats->allowed[post->doc]) continue;
+        double tfn = posting_tfn(ix, stats, post, NULL);
+        if (tfn <= 0.0) continue;
+        double v = w * saturate(idf, tfn);
+        if (gacc[post->doc] == 0.0) gtouched[ng++] = post->doc;
+        if (v > gacc[post->doc]) gacc[post->doc] = v;
       }
-      continue;
     }
-    double idf = term_idf(stats, dfs[i]);
-    for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
-      const tsift_posting *post = &ix->post[p];
-      if (stats->allowed && !stats->allowed[post->doc]) continue;
-      double tfn = posting_tfn(ix, stats, post, NULL);
-      if (tfn <= 0.0) continue;
-      if (acc[post->doc] == 0.0) touched[ntouched++] = post->doc;
-      acc[post->doc] += saturate(idf, tfn);
+    for (size_t g = 0; g < ng; g++) {
+      uint32_t d = gtouched[g];
+      if (acc[d] == 0.0) touched[ntouched++] = d;
+      acc[d] += gacc[d];
+      gacc[d] = 0.0;
     }
   }
   /* The query's token sequence, for "a query equal to a name or id ranks first". */
@@ -757,7 +708,6 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     qseq[i] = tsift_term_lookup(ix, tsift_token(&q->tokens, i), q->tokens.len[i]);
     if (qseq[i] < 0) can_exact = 0;
   }
-  size_t nh = 0;
   for (size_t i = 0; i < ntouched && k > 0; i++) {
     uint32_t d = touched[i];
     if (excluded && excluded[d]) continue;
@@ -785,22 +735,21 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     heap_sift_down(ix, out, n - 1, 0);
   }
   if (nh && !out[0].exact && ix->min_coverage > 0.0 &&
-      !confident(ix, q, stats, out[0].doc, term_ids, xids, gdf, use, ix->min_coverage))
+      !confident(ix, q, stats, out[0].doc, ids, gdf, use, ix->min_coverage))
     nh = 0; /* nothing fits well enough: an empty result */
-  tsift_free(gdf);
-  tsift_free(xids);
-  tsift_free(xdfs);
-  tsift_free(gacc);
-  tsift_free(gtouched);
-  tsift_free(term_ids);
-  tsift_free(dfs);
-  tsift_free(use);
-  tsift_free(tier);
+done:
   *nout = nh;
   tsift_free(acc);
+  tsift_free(gacc);
   tsift_free(touched);
+  tsift_free(gtouched);
   tsift_free(qseq);
-  return TSIFT_OK;
+  tsift_free(ids);
+  tsift_free(dfs);
+  tsift_free(gdf);
+  tsift_free(use);
+  tsift_free(tier);
+  return st;
 }
 
 /* ---- descriptions for results ----------------------------------------- */

@@ -17,8 +17,8 @@
 #include "utf8proc.h"
 #include "vocab_table.h"
 
-#define KEYS k_vocab_keys
-#define KEYS_LEN (sizeof k_vocab_keys - 1)
+#define KEYS VOCAB_KEYS
+#define KEYS_LEN (sizeof VOCAB_KEYS - 1)
 #define NONE ((size_t)-1)
 #define SPAN_MAX 8 /* tokens one key may span */
 #define STEM_MIN 4 /* bytes a stem shares with the token at least */
@@ -132,7 +132,7 @@ tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err) {
       term = tsift_tokens_find(&q->terms, tsift_token(t, k), t->len[k]);
     i += span;
     for (const char *c = KEYS + e + key_len(e) + 1; term >= 0 && *c != '\n' && st == TSIFT_OK; c++) {
-      const char *tg = k_vocab_targets;
+      const char *tg = VOCAB_TARGETS;
       for (size_t k = code_index((unsigned char)*c); k > 0; k--) tg = strchr(tg, '\n') + 1;
       tsift_tokens_clear(&words);
       tsift_tokens_clear(&surf);
