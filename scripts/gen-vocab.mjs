@@ -10,12 +10,14 @@
 //
 //   node scripts/gen-vocab.mjs            write core/src/vocab_table.h
 //   node scripts/gen-vocab.mjs --check    exit 1 if the header is stale
-//   node scripts/gen-vocab.mjs --english  also list keys that are English
-//       words (or stems that begin English words) of the tool catalogs and
-//       public query sets: corpus/catalog.json, ../shared/datasets/*, and
-//       ../shared/catalogs/all.json. Such keys would change English queries.
-//   --max-tier N   keep only sections "## tier 1" .. "## tier N"
-//   --langs de,fr  keep only these languages (to measure)
+//   node scripts/gen-vocab.mjs --english  also list keys that are words (or
+//       stems that begin words) of English tool catalogs and queries:
+//       corpus/catalog.json, ../shared/datasets/* (tools and dev queries) and
+//       ../shared/catalogs/all.json; fail when one meets a word of a query
+//       (it would change English results).
+//   --all          also the section "## not compiled" (to measure)
+//   --concepts N, --keys K, --langs de,fr   only the first N concepts, the
+//                  first K keys of each language, these languages (to measure)
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -28,7 +30,9 @@ const OUT = path.join(ROOT, 'core/src/vocab_table.h');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const english = args.includes('--english');
-const maxTier = args.includes('--max-tier') ? Number(args[args.indexOf('--max-tier') + 1]) : Infinity;
+const all = args.includes('--all');
+const nConcepts = args.includes('--concepts') ? Number(args[args.indexOf('--concepts') + 1]) : Infinity;
+const nKeys = args.includes('--keys') ? Number(args[args.indexOf('--keys') + 1]) : Infinity;
 const langs = args.includes('--langs') ? args[args.indexOf('--langs') + 1].split(',') : null;
 
 const ts = await load();
@@ -45,22 +49,24 @@ const fail = (msg) => {
 
 // ---- parse the source ------------------------------------------------------
 const concepts = []; // { targets, keys: [{ lang, text, stem }] }
-let tier = 0;
+let cur = null;
 for (const [n, raw] of fs.readFileSync(SRC, 'utf8').split('\n').entries()) {
   const line = raw.replace(/\s+$/, '');
-  const tierMatch = /^## tier (\d+)/.exec(line);
-  if (tierMatch) tier = Number(tierMatch[1]);
-  if (!line || line.startsWith('#') || tier > maxTier) continue;
+  if (line.startsWith('## not compiled') && !all) break;
+  if (!line || line.startsWith('#')) continue;
   if (!/^\s/.test(line)) {
-    concepts.push({ targets: line.trim(), keys: [], line: n + 1 });
+    // a concept named again (in "## not compiled") continues the first one
+    cur = concepts.find((c) => c.targets === line.trim());
+    if (!cur && concepts.length >= nConcepts) break;
+    if (!cur) concepts.push((cur = { targets: line.trim(), keys: [], line: n + 1 }));
     continue;
   }
   const m = /^\s+([a-z]{2})\s+(.*)$/.exec(line);
-  if (!m || !concepts.length) fail(`vocab.txt:${n + 1}: expected "  LANG key, key"`);
+  if (!m || !cur) fail(`vocab.txt:${n + 1}: expected "  LANG key, key"`);
   if (langs && !langs.includes(m[1])) continue;
-  for (const k of m[2].split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const k of m[2].split(',').map((s) => s.trim()).filter(Boolean).slice(0, nKeys)) {
     const stem = k.endsWith('*');
-    concepts.at(-1).keys.push({ lang: m[1], text: stem ? k.slice(0, -1) : k, stem, line: n + 1 });
+    cur.keys.push({ lang: m[1], text: stem ? k.slice(0, -1) : k, stem, line: n + 1 });
   }
 }
 
@@ -104,9 +110,9 @@ for (const [ci, c] of concepts.entries()) {
 
 // ---- English collisions -----------------------------------------------------
 if (english) {
-  const texts = [];
+  const texts = []; // [text, from a query?]
   const addTools = (tools) => {
-    for (const t of tools) texts.push(`${t.name ?? ''} ${t.description ?? ''}`);
+    for (const t of tools) texts.push([`${t.name ?? ''} ${t.description ?? ''}`, false]);
   };
   const jsonl = (f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const corpus = JSON.parse(fs.readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8'));
@@ -116,19 +122,23 @@ if (english) {
     const dir = path.join(shared, 'datasets', set);
     if (!fs.existsSync(dir)) continue;
     addTools(jsonl(path.join(dir, 'tools.jsonl')));
-    for (const q of jsonl(path.join(dir, 'queries_dev.jsonl'))) texts.push(q.query);
+    for (const q of jsonl(path.join(dir, 'queries_dev.jsonl'))) texts.push([q.query, true]);
   }
-  const all = path.join(shared, 'catalogs/all.json');
-  if (fs.existsSync(all)) {
-    const j = JSON.parse(fs.readFileSync(all, 'utf8'));
+  const allJson = path.join(shared, 'catalogs/all.json');
+  if (fs.existsSync(allJson)) {
+    const j = JSON.parse(fs.readFileSync(allJson, 'utf8'));
     addTools(j.tools ?? j);
   }
-  const freq = new Map();
-  for (const text of texts) {
+  const freq = new Map(); // token -> [in catalogs, in queries]
+  for (const [text, query] of texts) {
     // the analyser reads 512 bytes of a query: feed it word chunks
     let chunk = '';
     const flush = () => {
-      for (const t of tokensOf(chunk)) freq.set(t, (freq.get(t) ?? 0) + 1);
+      for (const t of tokensOf(chunk)) {
+        const f = freq.get(t) ?? [0, 0];
+        f[query ? 1 : 0]++;
+        freq.set(t, f);
+      }
       chunk = '';
     };
     for (const w of text.split(/\s+/)) {
@@ -138,15 +148,18 @@ if (english) {
     flush();
   }
   const words = [...freq.keys()].sort();
-  let n = 0;
+  let n = 0, inQueries = 0;
   for (const [key, e] of [...entries].sort()) {
     const hits = e.stem ? words.filter((w) => w.startsWith(key)) : freq.has(key) ? [key] : [];
     if (!hits.length) continue;
     n++;
-    const shown = hits.sort((a, b) => freq.get(b) - freq.get(a)).slice(0, 6).map((w) => `${w}(${freq.get(w)})`);
-    console.log(`english: ${key}${e.stem ? '*' : ''} [${e.src.join('; ')}]: ${shown.join(' ')}`);
+    const q = hits.some((w) => freq.get(w)[1] > 0);
+    inQueries += q;
+    const shown = hits.slice(0, 6).map((w) => `${w}(${freq.get(w).join('/')})`);
+    console.log(`english${q ? ' QUERY' : ''}: ${key}${e.stem ? '*' : ''} [${e.src.join('; ')}]: ${shown.join(' ')}`);
   }
-  console.log(`english: ${n} keys meet English words of ${texts.length} texts`);
+  console.log(`english: ${n} keys meet words of ${texts.length} English texts (catalogs/queries counts); ${inQueries} meet words of queries`);
+  if (inQueries) fail('keys meet words of English queries (marked QUERY): they would change English results');
 }
 
 // ---- emit -------------------------------------------------------------------

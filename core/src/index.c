@@ -545,12 +545,6 @@ static long find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
   return lo < ix->post_off[t + 1] && ix->post[lo].doc == doc ? (long)lo : -1;
 }
 
-/* The query term that member m of a ranking belongs to: m itself for the
- * query's terms (m < terms.count), the term an expansion expands after. */
-static size_t owner(const tsift_query *q, size_t m) {
-  return m < q->terms.count ? m : q->xof[m - q->terms.count];
-}
-
 /*
  * The confidence rule (docs/relevance.md), on the best hit d only. Content
  * terms are the query terms that do not look like argument values. The hit
@@ -576,7 +570,7 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
     if (use[i] != 1) continue;
     int found = 0; /* the term or one of its expansions (vocab.h) */
     for (size_t m = 0; m < nt + q->xterms.count; m++) {
-      long p = owner(q, m) != i || ids[m] < 0 ? -1 : find_posting(ix, (uint32_t)ids[m], d);
+      long p = tsift_member_owner(q, m) != i || ids[m] < 0 ? -1 : find_posting(ix, (uint32_t)ids[m], d);
       if (p < 0) continue;
       const tsift_posting *post = &ix->post[p];
       if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
@@ -590,44 +584,20 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
   return e >= floor * (e + u);
 }
 
-double tsift_query_term_explain(const tsift_index *ix, const tsift_stats *stats,
-                                const tsift_query *q, size_t i, uint32_t doc,
-                                double fields[TSIFT_FIELD_COUNT], long *via) {
-  size_t nt = q->terms.count;
-  double best = 0.0, f[TSIFT_FIELD_COUNT];
-  *via = -1;
-  for (int k = 0; k < TSIFT_FIELD_COUNT; k++) fields[k] = 0.0;
-  for (size_t m = 0; m < nt + q->xterms.count; m++) {
-    if (owner(q, m) != i) continue;
-    const tsift_tokens *t = m < nt ? &q->terms : &q->xterms;
-    size_t at = m < nt ? m : m - nt;
-    double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT;
-    double v = w * tsift_term_explain(ix, stats, tsift_term_lookup(ix, tsift_token(t, at), t->len[at]),
-                                      doc, f);
-    if (!(v > best)) continue;
-    best = v;
-    *via = m < nt ? -1 : (long)at;
-    for (int k = 0; k < TSIFT_FIELD_COUNT; k++) fields[k] = w * f[k];
-  }
-  return best;
-}
-
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                         const uint8_t *excluded, size_t k, tsift_scored *out, size_t *nout,
                         uint8_t *term_state, tsift_error *err) {
   *nout = 0;
   size_t nt = q->terms.count;
-  /* Members: the query's terms, then their expansions (vocab.h); a term and
-   * its expansions are scored as one (each document takes the best) and
-   * take one of the 16 slots. */
+  /* Members: the query's terms, then their expansions (vocab.h). An
+   * expansion is scored like a term, at TSIFT_VOCAB_WEIGHT, and only when
+   * its term is kept: a term and its expansions take one of the 16 slots. */
   size_t nm = nt + q->xterms.count;
   if (term_state)
     for (size_t i = 0; i < nt; i++) term_state[i] = TSIFT_TERM_UNMATCHED;
   if (ix->n == 0 || nt == 0) return TSIFT_OK;
   double *acc = tsift_calloc_array(ix->n, sizeof *acc);
-  double *gacc = tsift_calloc_array(ix->n, sizeof *gacc);
   uint32_t *touched = tsift_calloc_array(ix->n, sizeof *touched);
-  uint32_t *gtouched = tsift_calloc_array(ix->n, sizeof *gtouched);
   long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
   long *ids = tsift_calloc_array(nm, sizeof *ids);
   uint32_t *dfs = tsift_calloc_array(nm, sizeof *dfs);
@@ -636,7 +606,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   uint8_t *tier = tsift_calloc_array(nt, 1);
   tsift_status st = TSIFT_OK;
   size_t nh = 0;
-  if (!acc || !gacc || !touched || !gtouched || !qseq || !ids || !dfs || !gdf || !use || !tier) {
+  if (!acc || !touched || !qseq || !ids || !dfs || !gdf || !use || !tier) {
     st = tsift_nomem(err, "searching");
     goto done;
   }
@@ -644,7 +614,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   size_t nmatched = 0;
   for (size_t m = 0; m < nm; m++) {
     const tsift_tokens *t = m < nt ? &q->terms : &q->xterms;
-    size_t at = m < nt ? m : m - nt, i = owner(q, m);
+    size_t at = m < nt ? m : m - nt, i = tsift_member_owner(q, m);
     ids[m] = tsift_term_lookup(ix, tsift_token(t, at), t->len[at]);
     dfs[m] = ids[m] < 0 ? 0 : term_df(ix, stats, (uint32_t)ids[m]);
     if (!dfs[m]) continue;
@@ -659,7 +629,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
      * (q->term_weak). Within a tier the rarest first, then the earliest. */
     for (size_t i = 0; i < nt; i++) tier[i] = q->term_weak[i] ? 2 : 1;
     for (size_t m = 0; m < nm; m++) {
-      size_t i = owner(q, m);
+      size_t i = tsift_member_owner(q, m);
       if (tier[i] != 1 || !dfs[m]) continue;
       for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++)
         if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc])) {
@@ -678,28 +648,18 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     }
   }
   size_t ntouched = 0;
-  for (size_t i = 0; i < nt; i++) {
+  for (size_t i = 0; i < nt; i++)
     if (term_state) term_state[i] = use[i];
-    if (use[i] != 1) continue;
-    size_t ng = 0;
-    for (size_t m = 0; m < nm; m++) {
-      if (owner(q, m) != i || !dfs[m]) continue;
-      double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT, idf = term_idf(stats, dfs[m]);
-      for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++) {
-        const tsift_posting *post = &ix->post[p];
-        if (stats->allowed && !stats->allowed[post->doc]) continue;
-        double tfn = posting_tfn(ix, stats, post, NULL);
-        if (tfn <= 0.0) continue;
-        double v = w * saturate(idf, tfn);
-        if (gacc[post->doc] == 0.0) gtouched[ng++] = post->doc;
-        if (v > gacc[post->doc]) gacc[post->doc] = v;
-      }
-    }
-    for (size_t g = 0; g < ng; g++) {
-      uint32_t d = gtouched[g];
-      if (acc[d] == 0.0) touched[ntouched++] = d;
-      acc[d] += gacc[d];
-      gacc[d] = 0.0;
+  for (size_t m = 0; m < nm; m++) {
+    if (use[tsift_member_owner(q, m)] != 1 || !dfs[m]) continue;
+    double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT, idf = term_idf(stats, dfs[m]);
+    for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++) {
+      const tsift_posting *post = &ix->post[p];
+      if (stats->allowed && !stats->allowed[post->doc]) continue;
+      double tfn = posting_tfn(ix, stats, post, NULL);
+      if (tfn <= 0.0) continue;
+      if (acc[post->doc] == 0.0) touched[ntouched++] = post->doc;
+      acc[post->doc] += w * saturate(idf, tfn);
     }
   }
   /* The query's token sequence, for "a query equal to a name or id ranks first". */
@@ -740,9 +700,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
 done:
   *nout = nh;
   tsift_free(acc);
-  tsift_free(gacc);
   tsift_free(touched);
-  tsift_free(gtouched);
   tsift_free(qseq);
   tsift_free(ids);
   tsift_free(dfs);

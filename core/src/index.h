@@ -112,12 +112,11 @@ long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 double tsift_term_explain(const tsift_index *ix, const tsift_stats *stats, long term, uint32_t doc,
                           double fields[TSIFT_FIELD_COUNT]);
 
-/* The contribution of query term i to doc as tsift_rank scores it: the
- * term's own, or an expansion's (vocab.h) when that is larger, whose index
- * in q->xterms then goes to *via (else -1). Fields as tsift_term_explain. */
-double tsift_query_term_explain(const tsift_index *ix, const tsift_stats *stats,
-                                const tsift_query *q, size_t i, uint32_t doc,
-                                double fields[TSIFT_FIELD_COUNT], long *via);
+/* Members of a ranking: the query's terms (m < terms.count), then their
+ * expansions (vocab.h). The query term member m belongs to: */
+static inline size_t tsift_member_owner(const tsift_query *q, size_t m) {
+  return m < q->terms.count ? m : q->xof[m - q->terms.count];
+}
 
 /* One-line, bounded, trust-aware description of a tool for results. */
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160

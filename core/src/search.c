@@ -9,6 +9,7 @@
 #include "index.h"
 #include "json_check.h"
 #include "json_out.h"
+#include "vocab.h"
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -148,18 +149,24 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
     tsift_json_begin_object(b);
     tsift_json_key(b, "terms");
     tsift_json_begin_array(b);
-    for (size_t i = 0; i < q->terms.count; i++) {
+    /* each query term, then each expansion (vocab.h) that scored for it */
+    size_t nt = q->terms.count;
+    for (size_t m = 0; m < nt + q->xterms.count; m++) {
+      size_t i = tsift_member_owner(q, m);
       if (term_state[i] != TSIFT_TERM_USED) continue;
+      const tsift_tokens *mt = m < nt ? &q->terms : &q->xterms;
+      size_t at = m < nt ? m : m - nt;
+      double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT;
+      long term = tsift_term_lookup(ix, tsift_token(mt, at), mt->len[at]);
       double fields[TSIFT_FIELD_COUNT];
-      long via;
-      double score = tsift_query_term_explain(ix, stats, q, i, h->doc, fields, &via);
+      double score = w * tsift_term_explain(ix, stats, term, h->doc, fields);
       if (!(score > 0.0)) continue;
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
       tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
-      if (via >= 0) { /* scored through an expansion (vocab.h) */
+      if (m >= nt) {
         tsift_json_key(b, "via");
-        tsift_json_str(b, tsift_token(&q->xsurface, (size_t)via), q->xsurface.len[via]);
+        tsift_json_str(b, tsift_token(&q->xsurface, at), q->xsurface.len[at]);
       }
       tsift_json_key(b, "score");
       tsift_json_score(b, score);
@@ -168,7 +175,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
         if (!(fields[f] > 0.0)) continue;
         tsift_json_key(b, tsift_field_names[f]);
-        tsift_json_score(b, fields[f]);
+        tsift_json_score(b, w * fields[f]);
       }
       tsift_json_end_object(b);
       tsift_json_end_object(b);

@@ -133,11 +133,12 @@ tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err) {
     i += span;
     for (const char *c = KEYS + e + key_len(e) + 1; term >= 0 && *c != '\n' && st == TSIFT_OK; c++) {
       const char *tg = VOCAB_TARGETS;
-      for (size_t k = code_index((unsigned char)*c); k > 0; k--) tg = strchr(tg, '\n') + 1;
+      for (size_t k = code_index((unsigned char)*c); k > 0; tg++) k -= *tg == '\n';
+      size_t tl = 0;
+      while (tg[tl] != '\n') tl++;
       tsift_tokens_clear(&words);
       tsift_tokens_clear(&surf);
-      st = tsift_analyze_surface(tg, (size_t)(strchr(tg, '\n') - tg), TSIFT_FIELD_MAX_BYTES, 0, 16,
-                                 &words, &surf, err);
+      st = tsift_analyze_surface(tg, tl, TSIFT_FIELD_MAX_BYTES, 0, 16, &words, &surf, err);
       for (size_t w = 0; st == TSIFT_OK && w < words.count; w++) {
         const char *ws = tsift_token(&words, w);
         if (tsift_tokens_find(&q->terms, ws, words.len[w]) >= 0 ||
