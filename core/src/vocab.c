@@ -63,7 +63,7 @@ static size_t lower_bound(const char *p, size_t n) {
  * goes to *span. A Latin token that starts no key may match a stem. */
 static size_t match_at(const tsift_tokens *t, size_t i, size_t *span) {
   char buf[SPAN_MAX * 256];
-  size_t n = 0, best = NONE;
+  size_t n = 0, best = NONE, first = KEYS_LEN;
   const char *s0 = tsift_token(t, i);
   int cjk = is_cjk(s0, t->len[i]);
   for (size_t m = 0; m < SPAN_MAX && i + m < t->count; m++) {
@@ -72,17 +72,18 @@ static size_t match_at(const tsift_tokens *t, size_t i, size_t *span) {
     if (m && is_cjk(s, len) != cjk) break;
     if (m && cjk) {
       /* the next bigram continues the run when it starts with our last character */
-      size_t first = 1;
-      while (first < len && ((unsigned char)s[first] & 0xC0) == 0x80) first++;
-      if (first >= len || n < first || memcmp(buf + n - first, s, first)) break;
-      memcpy(buf + n, s + first, len - first);
-      n += len - first;
+      size_t c1 = 1; /* bytes of its first character */
+      while (c1 < len && ((unsigned char)s[c1] & 0xC0) == 0x80) c1++;
+      if (c1 >= len || n < c1 || memcmp(buf + n - c1, s, c1)) break;
+      memcpy(buf + n, s + c1, len - c1);
+      n += len - c1;
     } else {
       if (m) buf[n++] = ' ';
       memcpy(buf + n, s, len);
       n += len;
     }
     size_t e = lower_bound(buf, n), kl = e < KEYS_LEN ? key_len(e) : 0;
+    if (m == 0) first = e;
     if (kl < n || memcmp(KEYS + e, buf, n)) break; /* no key starts so */
     if (kl == n) {
       best = e;
@@ -94,7 +95,7 @@ static size_t match_at(const tsift_tokens *t, size_t i, size_t *span) {
    * the prefix shared with the token only shrinks going back. */
   size_t len = t->len[i];
   *span = 1;
-  for (size_t e = lower_bound(s0, len); e > 0;) {
+  for (size_t e = first; e > 0;) {
     e--;
     while (e > 0 && KEYS[e - 1] != '\n') e--;
     size_t kl = key_len(e), l = 0;
