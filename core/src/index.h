@@ -124,6 +124,12 @@ long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 double tsift_term_explain(const tsift_index *ix, const tsift_stats *stats, long term, uint32_t doc,
                           double fields[TSIFT_FIELD_COUNT]);
 
+/* Members of a ranking: the query's terms (m < terms.count), then their
+ * expansions (vocab.h). The query term member m belongs to: */
+static inline size_t tsift_member_owner(const tsift_query *q, size_t m) {
+  return m < q->terms.count ? m : q->xof[m - q->terms.count];
+}
+
 /* One-line, bounded, trust-aware description of a tool for results. */
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160
 /* Names in search results: at most this many characters, then "…" (S12). */

@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "utf8proc.h"
+#include "vocab.h"
 
 /* ---- token lists ------------------------------------------------------ */
 
@@ -526,6 +527,9 @@ void tsift_query_free(tsift_query *q) {
   tsift_free(q->term_weak);
   tsift_free(q->term_soft);
   tsift_tokens_free(&q->surface);
+  tsift_tokens_free(&q->xterms);
+  tsift_tokens_free(&q->xsurface);
+  tsift_free(q->xof);
   memset(q, 0, sizeof *q);
 }
 
@@ -705,6 +709,7 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   tsift_free(dsoft);
   tsift_free(tok_weak);
   tsift_free(tok_soft);
+  if (st == TSIFT_OK) st = tsift_vocab_expand(q, err);
   if (st != TSIFT_OK) tsift_query_free(q);
   return st;
 }

@@ -91,6 +91,12 @@ typedef struct tsift_query {
                              argument value or phrases the request rather than
                              naming the need; the ranker counts such a term at
                              TSIFT_SOFT_WEIGHT */
+  /* Expansions from the cross-lingual vocabulary (vocab.h): English terms
+   * for foreign words of the query, each tied to the query term it expands
+   * (xof[j] indexes terms); none for an English query. */
+  tsift_tokens xterms;   /* analysed, distinct, none of them in terms */
+  tsift_tokens xsurface; /* their surface forms, for display */
+  uint32_t *xof;
 } tsift_query;
 
 /* Query-term weight of soft terms (docs/relevance.md). */
