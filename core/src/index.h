@@ -71,6 +71,12 @@ struct tsift_index {
 
 /* Fill ix->field_docs from ix->field_off (after a build and a snapshot load). */
 void tsift_index_count_fields(tsift_index *ix);
+/* tsift_index_from_snapshot over bytes from the core's allocator, which the
+ * index takes over instead of copying (also when loading fails: they are
+ * freed then). For the wasm binding, which has already copied the snapshot
+ * into linear memory once. */
+tsift_status tsift_index_from_snapshot_take(char *bytes, size_t len, tsift_index **out, tsift_error *err);
+
 /* Rebuild the term hash table with `nslots` (a power of two) slots. */
 int tsift_index_rehash(tsift_index *ix, size_t nslots);
 /* The fingerprint (64 hex digits) of the documents, weights and stopwords. */
