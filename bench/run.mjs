@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
+import { gzipSize, nodeZlibSize } from '../scripts/gzip-size.mjs';
 import { ROOT, REAL, loadCatalog, relevanceSets } from './lib/catalogs.mjs';
 import { EXTRA_BUNDLES, allEngines } from './lib/engines.mjs';
 import { needsMask, trustMask } from './lib/fields.mjs';
@@ -150,7 +151,7 @@ if (!flag('no-relevance')) {
   }
 }
 
-// ---- bundle sizes (minified with esbuild, gzip -9) ---------------------------------
+// ---- bundle sizes (minified with esbuild, gzip -9: scripts/gzip-size.mjs) ----------
 if (!flag('no-bundle')) {
   let esbuild = null;
   try {
@@ -169,7 +170,7 @@ if (!flag('no-bundle')) {
         const js = r.outputFiles[0].contents;
         out.platform = platform;
         out.jsBytes = js.length;
-        out.jsGzip = gzipSync(js, { level: 9 }).length;
+        out.jsGzip = gzipSize(js).size;
         break;
       } catch (err) {
         out.error = String(err.message ?? err).split('\n')[0];
@@ -178,7 +179,10 @@ if (!flag('no-bundle')) {
     if (e.name === 'toolsift') {
       const wasm = readFileSync(new URL(process.env.TOOLSIFT_WASM ?? 'build/wasm/toolsift.wasm', ROOT));
       out.wasmBytes = wasm.length;
-      out.wasmGzip = gzipSync(wasm, { level: 9 }).length;
+      const gz = gzipSize(wasm);
+      out.wasmGzip = gz.size;
+      out.gzipTool = gz.tool;
+      out.wasmGzipNodeZlib = nodeZlibSize(wasm);
     }
     out.totalGzip = (out.jsGzip ?? 0) + (out.wasmGzip ?? 0);
     results.bundles[e.name] = out;

@@ -238,17 +238,21 @@ export class Toolsift {
    * null for "absent": ptr 0, len 0); `call(ptrs, out)` invokes the export
    * with the 8-byte out area. Returns the output bytes (copied out and freed),
    * or with `handleResult` the handle in slot 0. A nonzero status throws the
-   * core's error as a ToolsiftError. Every buffer is freed on every path.
+   * core's error as a ToolsiftError. Every buffer is freed on every path,
+   * except input number `taken` once the export has been called: that export
+   * takes the buffer over (it keeps it or frees it itself).
    */
-  _call(inputs, call, { handleResult = false } = {}) {
+  _call(inputs, call, { handleResult = false, taken = -1 } = {}) {
     const ex = this.#ex;
     const ptrs = [];
     let out = 0;
+    let called = false; // once called, input `taken` belongs to the module
     try {
       for (const bytes of inputs) ptrs.push(bytes === null ? 0 : this._put(bytes));
       out = ex.tsift_wasm_alloc(8);
       if (!out) throw new ToolsiftError('nomem', 'cannot allocate 8 bytes', STATUS_NOMEM);
       new Uint8Array(ex.memory.buffer, out, 8).fill(0);
+      called = true;
       const status = call(ptrs, out) >>> 0;
       const view = new DataView(ex.memory.buffer);
       const a = view.getUint32(out, true);
@@ -262,7 +266,7 @@ export class Toolsift {
       if (status !== 0) throw errorFrom(status, bytes);
       return bytes ?? new Uint8Array(0);
     } finally {
-      for (const p of ptrs) if (p) ex.tsift_wasm_free(p);
+      ptrs.forEach((p, i) => p && !(called && i === taken) && ex.tsift_wasm_free(p));
       if (out) ex.tsift_wasm_free(out);
     }
   }
@@ -390,10 +394,11 @@ export class Toolsift {
     }
     const b = asBytes(bytes);
     const ex = this.#ex;
+    // The module takes the copied snapshot over (no second copy inside).
     const handle = this._call(
       [b],
-      ([bp], out) => ex.tsift_wasm_index_from_snapshot(bp, b.length, out),
-      { handleResult: true },
+      ([bp], out) => ex.tsift_wasm_index_from_snapshot_take(bp, b.length, out),
+      { handleResult: true, taken: 0 },
     );
     return new Index(this, ex, handle);
   }

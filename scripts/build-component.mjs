@@ -25,7 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { gzipSize } from './gzip-size.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const at = (p) => path.join(ROOT, p);
@@ -140,8 +140,8 @@ async function makeComponent(core) {
 
 function sizeLine(file) {
   const b = readFileSync(file);
-  const gz = gzipSync(b, { level: 9 }).length;
-  return `${path.basename(file)}: ${b.length.toLocaleString('en-US')} bytes raw, ${gz.toLocaleString('en-US')} gzip`;
+  const gz = gzipSize(b);
+  return `${path.basename(file)}: ${b.length.toLocaleString('en-US')} bytes raw, ${gz.size.toLocaleString('en-US')} gzip (${gz.tool})`;
 }
 
 async function main() {

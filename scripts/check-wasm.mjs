@@ -7,7 +7,8 @@
 //     export_name / EXPORT (when --abi=FILE is given),
 //   * instantiates with a minimal import object (allowed imports as no-ops)
 //     and, if it exports _initialize, survives calling it.
-// Prints one line per module: "NAME: N bytes raw, N gzip" plus its imports.
+// Prints one line per module: "NAME: N bytes raw, N gzip (...)" plus its imports
+// (gzip sizes: scripts/gzip-size.mjs).
 //
 //   node scripts/check-wasm.mjs FILE.wasm [--allow-import=env.x]... [--abi=wasm/abi.c]
 //        [--reject-on-failure]   rename a failing FILE to FILE.rejected so the
@@ -15,7 +16,7 @@
 //        [--sizes-only]          just print the size line
 import { readFileSync, renameSync, existsSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSize, nodeZlibSize } from './gzip-size.mjs';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
@@ -28,9 +29,9 @@ if (!file) {
 
 const fmt = (n) => n.toLocaleString('en-US');
 const bytes = readFileSync(file);
-const gz = gzipSync(bytes, { level: 9 }).length;
+const gz = gzipSize(bytes);
 const name = basename(file);
-console.log(`${name}: ${fmt(bytes.length)} bytes raw, ${fmt(gz)} gzip`);
+console.log(`${name}: ${fmt(bytes.length)} bytes raw, ${fmt(gz.size)} gzip (${gz.tool}; Node's zlib ${fmt(nodeZlibSize(bytes))})`);
 if (flag('sizes-only')) process.exit(0);
 
 const problems = [];

@@ -3,6 +3,7 @@
  * order) and logarithms come from mathx.c, so results are bit-identical on
  * every platform. */
 #include "index.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,6 +408,7 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
         ix->field_len_sum[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] -
                                 ix->field_off[d * TSIFT_FIELD_COUNT + f];
+    tsift_index_count_fields(ix);
     st = build_postings(ix, err);
   }
   if (!st) st = tsift_index_fingerprint(ix, ix->fingerprint, err);
@@ -425,23 +427,35 @@ static size_t field_len(const tsift_index *ix, uint32_t d, int f) {
   return ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
 }
 
+void tsift_index_count_fields(tsift_index *ix) {
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_docs[f] = 0;
+  for (size_t d = 0; d < ix->n; d++)
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_docs[f] += field_len(ix, (uint32_t)d, f) > 0;
+}
+
 void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st) {
   st->allowed = allowed;
   uint64_t sums[TSIFT_FIELD_COUNT] = {0};
+  uint64_t have[TSIFT_FIELD_COUNT] = {0}; /* documents with the field non-empty */
   uint64_t n = 0;
   if (!allowed) {
     n = ix->n;
     memcpy(sums, ix->field_len_sum, sizeof sums);
+    memcpy(have, ix->field_docs, sizeof have);
   } else {
     for (uint32_t d = 0; d < ix->n; d++) {
       if (!allowed[d]) continue;
       n++;
-      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) sums[f] += field_len(ix, d, f);
+      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+        size_t len = field_len(ix, d, f);
+        sums[f] += len;
+        have[f] += len > 0;
+      }
     }
   }
   st->n = (double)n;
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-    st->avg_len[f] = n ? (double)sums[f] / (double)n : 0.0;
+    st->avg_len[f] = have[f] ? (double)sums[f] / (double)have[f] : 0.0;
 }
 
 /* Number of allowed documents containing term t. */
@@ -560,7 +574,7 @@ static long find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
  * `pizza` are unknown).
  */
 static int confident(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
-                     uint32_t d, const long *term_ids, const uint32_t *dfs, const uint8_t *use,
+                     uint32_t d, const long *ids, const uint32_t *gdf, const uint8_t *use,
                      double floor) {
   size_t nt = q->terms.count, matched = 0;
   double e = 0.0, u = 0.0;
@@ -571,13 +585,18 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
       continue;
     }
     if (use[i] != 1) continue;
-    long p = find_posting(ix, (uint32_t)term_ids[i], d);
-    if (p < 0) continue;
-    const tsift_posting *post = &ix->post[p];
-    if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
-      return 1;
+    int found = 0; /* the term or one of its expansions (vocab.h) */
+    for (size_t m = 0; m < nt + q->xterms.count; m++) {
+      long p = tsift_member_owner(q, m) != i || ids[m] < 0 ? -1 : find_posting(ix, (uint32_t)ids[m], d);
+      if (p < 0) continue;
+      const tsift_posting *post = &ix->post[p];
+      if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
+        return 1;
+      found = 1;
+    }
+    if (!found) continue;
     if (++matched >= 2) return 1;
-    e += term_idf(stats, dfs[i]);
+    e += term_idf(stats, gdf[i]);
   }
   return e >= floor * (e + u);
 }
@@ -587,77 +606,89 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
                         uint8_t *term_state, tsift_error *err) {
   *nout = 0;
   size_t nt = q->terms.count;
+  /* Members: the query's terms, then their expansions (vocab.h). An
+   * expansion is scored like a term, at TSIFT_VOCAB_WEIGHT, and only when
+   * its term is kept: a term and its expansions take one of the 16 slots. */
+  size_t nm = nt + q->xterms.count;
   if (term_state)
     for (size_t i = 0; i < nt; i++) term_state[i] = TSIFT_TERM_UNMATCHED;
   if (ix->n == 0 || nt == 0) return TSIFT_OK;
   double *acc = tsift_calloc_array(ix->n, sizeof *acc);
   uint32_t *touched = tsift_calloc_array(ix->n, sizeof *touched);
   long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
-  long *term_ids = tsift_calloc_array(nt, sizeof *term_ids);
-  uint32_t *dfs = tsift_calloc_array(nt, sizeof *dfs);
+  long *ids = tsift_calloc_array(nm, sizeof *ids);
+  uint32_t *dfs = tsift_calloc_array(nm, sizeof *dfs);
+  uint32_t *gdf = tsift_calloc_array(nt, sizeof *gdf); /* smallest df of a term's live members */
   uint8_t *use = tsift_calloc_array(nt, 1);
   uint8_t *tier = tsift_calloc_array(nt, 1);
-  if (!acc || !touched || !qseq || !term_ids || !dfs || !use || !tier) {
-    tsift_free(acc);
-    tsift_free(tier);
-    tsift_free(touched);
-    tsift_free(qseq);
-    tsift_free(term_ids);
-    tsift_free(dfs);
-    tsift_free(use);
-    return tsift_nomem(err, "searching");
+  double *key = tsift_calloc_array(nt, sizeof *key);
+  tsift_status st = TSIFT_OK;
+  size_t nh = 0;
+  if (!acc || !touched || !qseq || !ids || !dfs || !gdf || !use || !tier || !key) {
+    st = tsift_nomem(err, "searching");
+    goto done;
   }
   /* Document frequencies in the universe; then keep at most 16 terms. */
   size_t nmatched = 0;
-  for (size_t i = 0; i < nt; i++) {
-    term_ids[i] = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
-    dfs[i] = term_ids[i] < 0 ? 0 : term_df(ix, stats, (uint32_t)term_ids[i]);
-    if (dfs[i]) {
-      use[i] = 1;
-      nmatched++;
-    }
+  for (size_t m = 0; m < nm; m++) {
+    const tsift_tokens *t = m < nt ? &q->terms : &q->xterms;
+    size_t at = m < nt ? m : m - nt, i = tsift_member_owner(q, m);
+    ids[m] = tsift_term_lookup(ix, tsift_token(t, at), t->len[at]);
+    dfs[m] = ids[m] < 0 ? 0 : term_df(ix, stats, (uint32_t)ids[m]);
+    if (!dfs[m]) continue;
+    if (!use[i]) nmatched++;
+    use[i] = 1;
+    if (!gdf[i] || dfs[m] < gdf[i]) gdf[i] = dfs[m];
   }
   if (nmatched > TSIFT_QUERY_MAX_TERMS) {
     /* Which terms to keep: tool vocabulary before argument values. Tier 0:
-     * a term some tool of the universe has in its name; tier 1: other
-     * terms; tier 2: terms that look like values (q->term_weak). Within a
-     * tier the rarest first, then the earliest. */
-    for (size_t i = 0; i < nt; i++) {
-      if (use[i] != 1) continue;
-      if (q->term_weak[i]) {
-        tier[i] = 2;
-        continue;
-      }
-      tier[i] = 1;
-      for (uint32_t p = ix->post_off[term_ids[i]]; p < ix->post_off[term_ids[i] + 1]; p++)
-        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc])) {
-          tier[i] = 0;
-          break;
-        }
+     * a term some tool of the universe has in its name (the term itself or
+     * an expansion); tier 1: other terms; tier 2: terms that look like
+     * values (q->term_weak). Within a tier the highest key first, then the
+     * earliest: key = idf x (1 + the share of the tools having the term that
+     * have it in their name), the best over the term and its expansions, so
+     * rarity decides, and a word that is mostly a name word where it occurs
+     * (tool vocabulary) counts up to twice as rare (docs/relevance.md). */
+    for (size_t i = 0; i < nt; i++) tier[i] = q->term_weak[i] ? 2 : 1;
+    for (size_t m = 0; m < nm; m++) {
+      size_t i = tsift_member_owner(q, m);
+      if (use[i] != 1 || !dfs[m]) continue;
+      uint32_t named = 0;
+      for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++)
+        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc]))
+          named++;
+      double km = term_idf(stats, dfs[m]) * (1.0 + (double)named / (double)dfs[m]);
+      if (km > key[i]) key[i] = km;
+      if (named && tier[i] == 1) tier[i] = 0;
     }
     while (nmatched > TSIFT_QUERY_MAX_TERMS) {
       size_t worst = nt;
-      for (size_t i = 0; i < nt; i++) /* worst tier, most common, latest */
+      for (size_t i = 0; i < nt; i++) /* worst tier, lowest key, latest */
         if (use[i] == 1 && (worst == nt || tier[i] > tier[worst] ||
-                            (tier[i] == tier[worst] && dfs[i] >= dfs[worst])))
+                            (tier[i] == tier[worst] && key[i] <= key[worst])))
           worst = i;
       use[worst] = 2;
       nmatched--;
     }
   }
   size_t ntouched = 0;
-  for (size_t i = 0; i < nt; i++) {
+  for (size_t i = 0; i < nt; i++)
     if (term_state) term_state[i] = use[i];
-    if (use[i] != 1) continue;
-    long t = term_ids[i];
-    double idf = term_idf(stats, dfs[i]);
-    for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
+  for (size_t m = 0; m < nm; m++) {
+    size_t i = tsift_member_owner(q, m);
+    if (use[i] != 1 || !dfs[m]) continue;
+    /* an expansion counts at TSIFT_VOCAB_WEIGHT; argument values and request
+     * phrasing ("500mg", "how", "need", …) count half: they shape the request
+     * rather than name the need (docs/relevance.md) */
+    double w = (m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
+    double idf = term_idf(stats, dfs[m]);
+    for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++) {
       const tsift_posting *post = &ix->post[p];
       if (stats->allowed && !stats->allowed[post->doc]) continue;
       double tfn = posting_tfn(ix, stats, post, NULL);
       if (tfn <= 0.0) continue;
       if (acc[post->doc] == 0.0) touched[ntouched++] = post->doc;
-      acc[post->doc] += saturate(idf, tfn);
+      acc[post->doc] += w * saturate(idf, tfn);
     }
   }
   /* The query's token sequence, for "a query equal to a name or id ranks first". */
@@ -666,7 +697,6 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     qseq[i] = tsift_term_lookup(ix, tsift_token(&q->tokens, i), q->tokens.len[i]);
     if (qseq[i] < 0) can_exact = 0;
   }
-  size_t nh = 0;
   for (size_t i = 0; i < ntouched && k > 0; i++) {
     uint32_t d = touched[i];
     if (excluded && excluded[d]) continue;
@@ -694,17 +724,20 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     heap_sift_down(ix, out, n - 1, 0);
   }
   if (nh && !out[0].exact && ix->min_coverage > 0.0 &&
-      !confident(ix, q, stats, out[0].doc, term_ids, dfs, use, ix->min_coverage))
+      !confident(ix, q, stats, out[0].doc, ids, gdf, use, ix->min_coverage))
     nh = 0; /* nothing fits well enough: an empty result */
-  tsift_free(term_ids);
-  tsift_free(dfs);
-  tsift_free(use);
-  tsift_free(tier);
+done:
   *nout = nh;
   tsift_free(acc);
   tsift_free(touched);
   tsift_free(qseq);
-  return TSIFT_OK;
+  tsift_free(ids);
+  tsift_free(dfs);
+  tsift_free(gdf);
+  tsift_free(use);
+  tsift_free(tier);
+  tsift_free(key);
+  return st;
 }
 
 /* ---- descriptions for results ----------------------------------------- */

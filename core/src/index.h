@@ -55,6 +55,9 @@ struct tsift_index {
   tsift_posting *post;
 
   uint64_t field_len_sum[TSIFT_FIELD_COUNT];
+  /* Documents whose field f has at least one token (derived from field_off by
+   * tsift_index_count_fields; not stored in snapshots). */
+  uint64_t field_docs[TSIFT_FIELD_COUNT];
   double weights[TSIFT_FIELD_COUNT];
   uint8_t lenient_ids; /* built with {"ids":"lenient"} */
   double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
@@ -66,12 +69,23 @@ struct tsift_index {
   char *blob;
 };
 
+/* Fill ix->field_docs from ix->field_off (after a build and a snapshot load). */
+void tsift_index_count_fields(tsift_index *ix);
+/* tsift_index_from_snapshot over bytes from the core's allocator, which the
+ * index takes over instead of copying (also when loading fails: they are
+ * freed then). For the wasm binding, which has already copied the snapshot
+ * into linear memory once. */
+tsift_status tsift_index_from_snapshot_take(char *bytes, size_t len, tsift_index **out, tsift_error *err);
+
 /* Rebuild the term hash table with `nslots` (a power of two) slots. */
 int tsift_index_rehash(tsift_index *ix, size_t nslots);
 /* The fingerprint (64 hex digits) of the documents, weights and stopwords. */
 tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err);
 
-/* Statistics of the authorised universe (SPEC S6). allowed == NULL: all. */
+/* Statistics of the authorised universe (SPEC S6). allowed == NULL: all.
+ * avg_len[f] is the average length of field f over the documents of the
+ * universe that have the field (at least one token), as Lucene's BM25 does:
+ * an empty field has no length to normalise against (docs/relevance.md). */
 typedef struct tsift_stats {
   const uint8_t *allowed;
   double n;
@@ -115,6 +129,12 @@ long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
  * returns the term's total contribution. */
 double tsift_term_explain(const tsift_index *ix, const tsift_stats *stats, long term, uint32_t doc,
                           double fields[TSIFT_FIELD_COUNT]);
+
+/* Members of a ranking: the query's terms (m < terms.count), then their
+ * expansions (vocab.h). The query term member m belongs to: */
+static inline size_t tsift_member_owner(const tsift_query *q, size_t m) {
+  return m < q->terms.count ? m : q->xof[m - q->terms.count];
+}
 
 /* One-line, bounded, trust-aware description of a tool for results. */
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160

@@ -9,6 +9,7 @@
 #include "index.h"
 #include "json_check.h"
 #include "json_out.h"
+#include "vocab.h"
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -67,6 +68,23 @@ static tsift_status read_search_options(const char *json, size_t len, search_opt
 static void json_tokens(tsift_buf *b, const tsift_tokens *t) {
   tsift_json_begin_array(b);
   for (size_t i = 0; i < t->count; i++) tsift_json_str(b, tsift_token(t, i), t->len[i]);
+  tsift_json_end_array(b);
+}
+
+/* "terms" of an analysis, then (only when there are any) the vocabulary
+ * expansions (vocab.h) as [term, English term] pairs of analysed terms. */
+static void json_terms(tsift_buf *b, const tsift_query *q) {
+  tsift_json_key(b, "terms");
+  json_tokens(b, &q->terms);
+  if (!q->xterms.count) return;
+  tsift_json_key(b, "expansions");
+  tsift_json_begin_array(b);
+  for (size_t j = 0; j < q->xterms.count; j++) {
+    tsift_json_begin_array(b);
+    tsift_json_str(b, tsift_token(&q->terms, q->xof[j]), q->terms.len[q->xof[j]]);
+    tsift_json_str(b, tsift_token(&q->xterms, j), q->xterms.len[j]);
+    tsift_json_end_array(b);
+  }
   tsift_json_end_array(b);
 }
 
@@ -131,15 +149,29 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
     tsift_json_begin_object(b);
     tsift_json_key(b, "terms");
     tsift_json_begin_array(b);
-    for (size_t i = 0; i < q->terms.count; i++) {
+    /* each query term, then each expansion (vocab.h) that scored for it */
+    size_t nt = q->terms.count;
+    for (size_t m = 0; m < nt + q->xterms.count; m++) {
+      size_t i = tsift_member_owner(q, m);
       if (term_state[i] != TSIFT_TERM_USED) continue;
-      long term = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
+      const tsift_tokens *mt = m < nt ? &q->terms : &q->xterms;
+      size_t at = m < nt ? m : m - nt;
+      double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT;
+      long term = tsift_term_lookup(ix, tsift_token(mt, at), mt->len[at]);
       double fields[TSIFT_FIELD_COUNT];
-      double score = tsift_term_explain(ix, stats, term, h->doc, fields);
+      double score = w * tsift_term_explain(ix, stats, term, h->doc, fields);
       if (!(score > 0.0)) continue;
+      if (q->term_soft[i]) { /* weighted as in tsift_rank */
+        score *= TSIFT_SOFT_WEIGHT;
+        for (int f = 0; f < TSIFT_FIELD_COUNT; f++) fields[f] *= TSIFT_SOFT_WEIGHT;
+      }
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
       tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
+      if (m >= nt) {
+        tsift_json_key(b, "via");
+        tsift_json_str(b, tsift_token(&q->xsurface, at), q->xsurface.len[at]);
+      }
       tsift_json_key(b, "score");
       tsift_json_score(b, score);
       tsift_json_key(b, "fields");
@@ -147,7 +179,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
         if (!(fields[f] > 0.0)) continue;
         tsift_json_key(b, tsift_field_names[f]);
-        tsift_json_score(b, fields[f]);
+        tsift_json_score(b, w * fields[f]);
       }
       tsift_json_end_object(b);
       tsift_json_end_object(b);
@@ -230,8 +262,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     json_tokens(&b, &q.tokens);
     tsift_json_key(&b, "stopwords");
     json_tokens(&b, &q.stopwords);
-    tsift_json_key(&b, "terms");
-    json_tokens(&b, &q.terms);
+    json_terms(&b, &q);
     tsift_json_end_object(&b);
   }
   tsift_json_end_object(&b);
@@ -483,8 +514,7 @@ tsift_status tsift_analyze_query_json(const char *text, size_t len, const char *
   json_tokens(&b, &q.tokens);
   tsift_json_key(&b, "stopwords");
   json_tokens(&b, &q.stopwords);
-  tsift_json_key(&b, "terms");
-  json_tokens(&b, &q.terms);
+  json_terms(&b, &q);
   tsift_json_end_object(&b);
   tsift_query_free(&q);
   return finish(&b, out, out_len, err, "writing the analysis");

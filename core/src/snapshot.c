@@ -486,16 +486,15 @@ static tsift_status read_documents(tsift_index *ix, reader *r, tsift_error *err)
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
       sums[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
   NEED(memcmp(sums, ix->field_len_sum, sizeof sums) == 0, "field lengths do not add up");
+  tsift_index_count_fields(ix); /* derived, not stored: the ranker's average field lengths need it */
   size_t slots = 1024;
   while (slots < (size_t)nterms * 2 + 2) slots *= 2;
   if (tsift_index_rehash(ix, slots)) return tsift_nomem(err, "loading a snapshot");
   return TSIFT_OK;
 }
 
-tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_index **out, tsift_error *err) {
-  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_from_snapshot: out is NULL");
-  *out = NULL;
-  if (!bytes && len) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_from_snapshot: bytes are NULL");
+/* Magic, format version and checksum, on the bytes as given. */
+static tsift_status check_envelope(const char *bytes, size_t len, tsift_error *err) {
   if (len < 8 + 4 + 8 || memcmp(bytes, SNAPSHOT_MAGIC, 8) != 0)
     return corrupt(err, len < 8 ? "truncated (no header)" : "not a toolsift snapshot (wrong magic)");
   uint32_t version = le32((const unsigned char *)bytes + 8);
@@ -506,12 +505,18 @@ tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_inde
   const unsigned char *tail = (const unsigned char *)bytes + len - 8;
   uint64_t stored = (uint64_t)le32(tail) | (uint64_t)le32(tail + 4) << 32;
   if (tsift_checksum64(bytes, len - 8) != stored) return corrupt(err, "checksum mismatch (truncated or corrupted)");
+  return TSIFT_OK;
+}
+
+/* The body of a checked blob the index takes over (freed with it, or here
+ * when loading fails). */
+static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_error *err) {
   tsift_index *ix = tsift_calloc_array(1, sizeof *ix);
-  if (!ix || !(ix->blob = tsift_alloc_bytes(len))) {
-    tsift_free(ix);
+  if (!ix) {
+    tsift_free(blob);
     return tsift_nomem(err, "loading a snapshot");
   }
-  memcpy(ix->blob, bytes, len); /* malloc's alignment: the arrays inside are 4-aligned */
+  ix->blob = blob; /* malloc's alignment: the arrays inside are 4-aligned */
   tsift_tokens_init(&ix->stopwords.words);
   reader r = {(const unsigned char *)ix->blob, len - 8, 12, 0};
   tsift_status st = read_header(ix, &r, err);
@@ -524,6 +529,33 @@ tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_inde
   tsift_ok(err);
   *out = ix;
   return TSIFT_OK;
+}
+
+tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_index **out, tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_from_snapshot: out is NULL");
+  *out = NULL;
+  if (!bytes && len) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_from_snapshot: bytes are NULL");
+  tsift_status st = check_envelope(bytes, len, err);
+  if (st) return st;
+  char *blob = tsift_alloc_bytes(len);
+  if (!blob) return tsift_nomem(err, "loading a snapshot");
+  memcpy(blob, bytes, len);
+  return load_blob(blob, len, out, err);
+}
+
+tsift_status tsift_index_from_snapshot_take(char *bytes, size_t len, tsift_index **out, tsift_error *err) {
+  if (!out) {
+    tsift_free(bytes);
+    return tsift_fail(err, TSIFT_E_ARG, "tsift_index_from_snapshot: out is NULL");
+  }
+  *out = NULL;
+  if (!bytes) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_from_snapshot: bytes are NULL");
+  tsift_status st = check_envelope(bytes, len, err);
+  if (st) {
+    tsift_free(bytes);
+    return st;
+  }
+  return load_blob(bytes, len, out, err);
 }
 
 tsift_status tsift_index_verify(const tsift_index *ix, tsift_error *err) {

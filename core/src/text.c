@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "utf8proc.h"
+#include "vocab.h"
 
 /* ---- token lists ------------------------------------------------------ */
 
@@ -524,7 +525,11 @@ void tsift_query_free(tsift_query *q) {
   tsift_tokens_free(&q->stopwords);
   tsift_tokens_free(&q->terms);
   tsift_free(q->term_weak);
+  tsift_free(q->term_soft);
   tsift_tokens_free(&q->surface);
+  tsift_tokens_free(&q->xterms);
+  tsift_tokens_free(&q->xsurface);
+  tsift_free(q->xof);
   memset(q, 0, sizeof *q);
 }
 
@@ -539,18 +544,32 @@ static const char *const k_filler[] = {
     "specifically", "tell",   "then",   "want",       "wanted",  "wish",
 };
 
-static int is_filler(const char *s, size_t n) {
-  size_t lo = 0, hi = sizeof k_filler / sizeof *k_filler;
+/* Question words: not stopwords (SPEC S3), but they phrase the request
+ * rather than name the need ("what is the weather like"). Sorted. */
+static const char *const k_question[] = {
+    "how", "what", "when", "where", "which", "who", "whom", "whose", "why",
+};
+
+static int in_sorted(const char *const *list, size_t count, const char *s, size_t n) {
+  size_t lo = 0, hi = count;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    size_t m = strlen(k_filler[mid]);
-    int c = memcmp(k_filler[mid], s, m < n ? m : n);
+    size_t m = strlen(list[mid]);
+    int c = memcmp(list[mid], s, m < n ? m : n);
     if (c == 0) c = m < n ? -1 : m > n ? 1 : 0;
     if (c == 0) return 1;
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
   return 0;
+}
+
+static int is_filler(const char *s, size_t n) {
+  return in_sorted(k_filler, sizeof k_filler / sizeof *k_filler, s, n);
+}
+
+static int is_question(const char *s, size_t n) {
+  return in_sorted(k_question, sizeof k_question / sizeof *k_question, s, n);
 }
 
 static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -588,8 +607,8 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
    * argument value rather than tool vocabulary: inside quotes, from a word
    * that has a digit ("8sA3Yh", "500mg", "2019"), or a single ASCII
    * character. The ranker keeps such terms last when it must drop some. */
-  uint8_t *tok_weak = NULL;
-  size_t weak_cap = 0;
+  uint8_t *tok_weak = NULL, *tok_soft = NULL;
+  size_t weak_cap = 0, soft_cap = 0;
   tsift_tokens surface; /* each token before suffix folding */
   tsift_tokens_init(&surface);
   int quote = 0; /* the open quote character, or 0 */
@@ -619,11 +638,15 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     st = tsift_analyze_surface(tx + at, end - at, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens,
                                &surface, err);
     if (st == TSIFT_OK && q->tokens.count > before) {
-      if (tsift_grow((void **)&tok_weak, &weak_cap, q->tokens.count, 1))
+      if (tsift_grow((void **)&tok_weak, &weak_cap, q->tokens.count, 1) ||
+          tsift_grow((void **)&tok_soft, &soft_cap, q->tokens.count, 1))
         st = tsift_nomem(err, "analysing the query");
-      for (size_t i = before; st == TSIFT_OK && i < q->tokens.count; i++)
-        tok_weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1 ||
-                                is_filler(tsift_token(&surface, i), surface.len[i]));
+      for (size_t i = before; st == TSIFT_OK && i < q->tokens.count; i++) {
+        const char *sf = tsift_token(&surface, i);
+        int filler = is_filler(sf, surface.len[i]);
+        tok_weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1 || filler);
+        tok_soft[i] = (uint8_t)(tok_weak[i] || is_question(sf, surface.len[i]));
+      }
     }
     if (closes) quote = 0;
     at = end;
@@ -633,28 +656,34 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   tsift_tokens_init(&distinct);
   tsift_tokens_init(&dsurface);
   uint8_t *dweak = tsift_calloc_array(q->tokens.count + 1, 1);
-  if (st == TSIFT_OK && !dweak) st = tsift_nomem(err, "analysing the query");
+  uint8_t *dsoft = tsift_calloc_array(q->tokens.count + 1, 1);
+  if (st == TSIFT_OK && (!dweak || !dsoft)) st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < q->tokens.count; i++) {
     const char *t = tsift_token(&q->tokens, i);
     size_t len = q->tokens.len[i];
     long seen = tsift_tokens_find(&distinct, t, len);
     if (seen >= 0) {
       dweak[seen] &= tok_weak[i];
+      dsoft[seen] &= tok_soft[i];
       continue;
     }
     dweak[distinct.count] = tok_weak[i];
+    dsoft[distinct.count] = tok_soft[i];
     if (tsift_tokens_push(&distinct, t, len) ||
         tsift_tokens_push(&dsurface, tsift_token(&surface, i), surface.len[i]))
       st = tsift_nomem(err, "analysing the query");
   }
   q->term_weak = tsift_calloc_array(distinct.count + 1, 1);
-  if (st == TSIFT_OK && !q->term_weak) st = tsift_nomem(err, "analysing the query");
+  q->term_soft = tsift_calloc_array(distinct.count + 1, 1);
+  if (st == TSIFT_OK && (!q->term_weak || !q->term_soft))
+    st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < distinct.count; i++) {
     const char *t = tsift_token(&distinct, i);
     size_t len = distinct.len[i];
     int stop = sw && tsift_stopwords_has(sw, t, len);
     if (!stop) {
       q->term_weak[q->terms.count] = dweak[i];
+      q->term_soft[q->terms.count] = dsoft[i];
       if (tsift_tokens_push(&q->surface, tsift_token(&dsurface, i), dsurface.len[i]))
         st = tsift_nomem(err, "analysing the query");
     }
@@ -668,6 +697,7 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     tsift_tokens_init(&distinct);
     tsift_tokens_clear(&q->stopwords);
     memcpy(q->term_weak, dweak, q->terms.count);
+    memcpy(q->term_soft, dsoft, q->terms.count);
     tsift_tokens_free(&q->surface);
     q->surface = dsurface;
     tsift_tokens_init(&dsurface);
@@ -676,7 +706,10 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   tsift_tokens_free(&dsurface);
   tsift_tokens_free(&surface);
   tsift_free(dweak);
+  tsift_free(dsoft);
   tsift_free(tok_weak);
+  tsift_free(tok_soft);
+  if (st == TSIFT_OK) st = tsift_vocab_expand(q, err);
   if (st != TSIFT_OK) tsift_query_free(q);
   return st;
 }

@@ -86,7 +86,21 @@ typedef struct tsift_query {
                              argument value rather than tool vocabulary:
                              inside quotes, from a word with a digit, or a
                              single ASCII character */
+  uint8_t *term_soft;     /* per term: 1 when every occurrence is weak (as
+                             term_weak) or a question word: it looks like an
+                             argument value or phrases the request rather than
+                             naming the need; the ranker counts such a term at
+                             TSIFT_SOFT_WEIGHT */
+  /* Expansions from the cross-lingual vocabulary (vocab.h): English terms
+   * for foreign words of the query, each tied to the query term it expands
+   * (xof[j] indexes terms); none for an English query. */
+  tsift_tokens xterms;   /* analysed, distinct, none of them in terms */
+  tsift_tokens xsurface; /* their surface forms, for display */
+  uint32_t *xof;
 } tsift_query;
+
+/* Query-term weight of soft terms (docs/relevance.md). */
+#define TSIFT_SOFT_WEIGHT 0.5
 
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
                                  tsift_query *q, tsift_error *err);

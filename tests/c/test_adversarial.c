@@ -178,8 +178,10 @@ static void make_tools(sb *b, world *w, uint32_t seed, int stuffed) {
     /* a tainted tool's own labels count as its class (S2): first-party for
      * a local one, description-level for a vouched one; not stuffed here */
     int labels_indexed = cls >= 3;
-    /* legitimately indexed text may share one query word (not all) */
-    if (w->nq >= 2 && rnd(2))
+    /* legitimately indexed text (name and schema property name together)
+     * may share one query word (not all, and not one in each) */
+    int name_shares = w->nq >= 2 && rnd(2);
+    if (name_shares)
       putf(b, ",{\"id\":\"a%d\",\"name\":\"%s_%s\"%s", a, g_vocab[w->q[rnd((uint32_t)w->nq)]], other_word(w),
            classes[cls]);
     else
@@ -200,7 +202,7 @@ static void make_tools(sb *b, world *w, uint32_t seed, int stuffed) {
       }
     }
     putf(b, ",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"%s\":{\"type\":\"string\"",
-         prop ? g_vocab[w->q[rnd((uint32_t)w->nq)]] : other_word(w));
+         prop && !name_shares ? g_vocab[w->q[rnd((uint32_t)w->nq)]] : other_word(w));
     if (stuffed) {
       put(b, ",\"description\":\"");
       put_stuffing(b, w, 3, inj2);

@@ -219,6 +219,36 @@ static void test_term_cap_tiers(void) {
   tsift_index_free(ix);
 }
 
+static void test_term_cap_name_share(void) {
+  /* 17 matching terms, all in some tool name: 15 words of one name each
+   * (zqa..zqo), "alpha" in four names, "beta" in one name and two
+   * descriptions. N = 22. Rarest first would drop alpha (df 4) and keep beta
+   * (df 3); the key idf x (1 + name share) keeps alpha:
+   * ln(1 + 18.5/4.5) x 2 = 3.26 against ln(1 + 19.5/3.5) x 4/3 = 2.51. */
+  char cat[4000], q[1000];
+  size_t n = (size_t)sprintf(cat, "[{\"name\":\"alpha_one\"},{\"name\":\"alpha_two\"},"
+                                  "{\"name\":\"alpha_three\"},{\"name\":\"alpha_four\"},"
+                                  "{\"name\":\"beta_one\"},{\"name\":\"other_one\",\"description\":\"beta\"},"
+                                  "{\"name\":\"other_two\",\"description\":\"beta\"}");
+  size_t qn = 0;
+  for (int i = 0; i < 15; i++) {
+    n += (size_t)sprintf(cat + n, ",{\"name\":\"zq%c_tool\"}", 'a' + i);
+    qn += (size_t)sprintf(q + qn, "zq%c ", 'a' + i);
+  }
+  sprintf(cat + n, "]");
+  sprintf(q + qn, "alpha beta");
+  tsift_index *ix = build(cat);
+  if (!ix) return;
+  char *out = search_json(ix, q);
+  CHECK(out != NULL);
+  if (out) {
+    CHECK_CONTAINS(out, "\"capped\":[\"beta\"]");
+    CHECK_CONTAINS(out, "\"zqo\",\"alpha\"]");
+  }
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
 static void test_confidence_rule(void) {
   const char *cat = "[{\"name\":\"list_files\",\"description\":\"Files in a folder, sorted by date\"},"
                     "{\"name\":\"send_email\",\"description\":\"Send an email message\"}]";
@@ -280,11 +310,45 @@ static void test_explain(void) {
   CHECK_EQ_INT(tsift_index_search_json(ix, "beta zeta the", 13, opts, strlen(opts), &out, &len, &err),
                TSIFT_OK);
   CHECK_EQ_STR(out,
-               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-2\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
+               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-3\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
                "\"alpha_beta\",\"name\":\"alpha_beta\",\"description\":\"\",\"trust\":\"first-party\","
                "\"score\":1.392145,\"explain\":{\"terms\":[{\"term\":\"beta\",\"score\":1.392145,"
                "\"fields\":{\"name\":1.392145}}]}}],\"unmatched\":[\"zeta\"],\"analysis\":{\"tokens\":"
                "[\"beta\",\"zeta\",\"the\"],\"stopwords\":[\"the\"],\"terms\":[\"beta\",\"zeta\"]}}");
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+/*
+ * The average length of a field is taken over the tools that have it
+ * (docs/relevance.md): only "alpha" has a description (3 tokens), so its
+ * average is 3, not 3/3 = 1; norm = 0.25 + 0.75*3/3 = 1, tfn = 1*1/1 = 1.
+ * Each description term has df 1, idf = ln(1 + 2.5/1.5) = 0.980829, and
+ * scores idf * 1*2.2/(1.2+1) = 0.980829 (the old average over all tools gave
+ * norm 2.5, tfn 0.4, 0.539456). Soft terms -- a question word, a word with a
+ * digit -- count half: 0.490415.
+ */
+static void test_field_average_and_soft_terms(void) {
+  tsift_index *ix = build("[{\"name\":\"alpha\",\"description\":\"beta how 2019\"},"
+                          "{\"name\":\"delta\"},{\"name\":\"epsilon\"}]");
+  CHECK(ix != NULL);
+  if (!ix) return;
+  tsift_hit h[4];
+  CHECK_EQ_INT(search(ix, "beta", h, 4), 1);
+  CHECK_NEAR(h[0].score, 0.9808292530, 1e-9);
+  CHECK_EQ_INT(search(ix, "how", h, 4), 1);
+  CHECK_NEAR(h[0].score, 0.4904146265, 1e-9);
+  CHECK_EQ_INT(search(ix, "2019", h, 4), 1);
+  CHECK_NEAR(h[0].score, 0.4904146265, 1e-9);
+  CHECK_EQ_INT(search(ix, "beta how 2019", h, 4), 1);
+  CHECK_NEAR(h[0].score, 1.9616585060, 1e-9);
+  /* explain shows the weighted contribution, so the parts add up to the score */
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  const char *opts = "{\"explain\":true}";
+  CHECK(tsift_index_search_json(ix, "how", 3, opts, strlen(opts), &out, &len, &err) == TSIFT_OK);
+  CHECK(out && strstr(out, "\"term\":\"how\",\"score\":0.490415,\"fields\":{\"description\":0.490415}") != NULL);
   tsift_free(out);
   tsift_index_free(ix);
 }
@@ -297,8 +361,10 @@ int main(void) {
   test_heap_top_k();
   test_term_cap_keeps_rarest();
   test_term_cap_tiers();
+  test_term_cap_name_share();
   test_confidence_rule();
   test_surface_forms();
   test_explain();
+  test_field_average_and_soft_terms();
   return harness_finish("test_bm25");
 }

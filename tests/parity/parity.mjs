@@ -85,6 +85,12 @@ const ODD = [
   '翻译文本',
   '文本',
   'ファイルを検索する',
+  // the cross-lingual vocabulary (core/src/vocab.c): stems, phrases, bigram runs
+  'Datei löschen und Nachrichten senden',
+  'mettre à jour la base de données',
+  'buscar archivos y enviar un correo',
+  '删除数据库中的表格',
+  'プルリクエストを作成してコメントを追加',
   '한국어 문서 검색',
   'ค้นหาไฟล์',
   'Straße öffnen',

@@ -1,0 +1,20 @@
+/* vocab.h — the cross-lingual table of tool vocabulary (docs/relevance.md,
+ * "Cross-lingual tool vocabulary"): German, French, Spanish, Japanese and
+ * Chinese words for the verbs and objects of tool catalogs, each mapped to
+ * English words. A query that contains a key gets those English terms as
+ * expansions of the query term where the key starts. */
+#ifndef TSIFT_VOCAB_H
+#define TSIFT_VOCAB_H
+
+#include "text.h"
+
+/* An expansion is scored like a query term of its own, times this weight
+ * (measured 0.5, 0.8, 1.0 on the corpus; a translation counts as the word),
+ * but it is scored only when the term it expands is: a term and its
+ * expansions take one of the 16 slots (tsift_rank). */
+#define TSIFT_VOCAB_WEIGHT 1.0
+
+/* Fill q->xterms, q->xsurface and q->xof from q->tokens and q->terms. */
+tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err);
+
+#endif

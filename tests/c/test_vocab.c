@@ -1,0 +1,192 @@
+/* test_vocab.c — the cross-lingual table of tool vocabulary (vocab.h): the
+ * generated table's shape, lookup (words, stems, phrases, bigram runs,
+ * longest match), what an expansion does to a ranking (one slot, explain,
+ * confidence rule), and that an English query is untouched. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "toolsift.h"
+#include "vocab_table.h"
+
+static char *analyze(const char *text) {
+  char *out = NULL;
+  size_t n = 0;
+  tsift_error err;
+  if (tsift_analyze_query_json(text, strlen(text), NULL, 0, &out, &n, &err)) return NULL;
+  return out;
+}
+
+/* The "expansions" part of a query analysis ("" when there is none). */
+static void check_expansions(const char *text, const char *expected) {
+  char *got = analyze(text);
+  const char *x = got ? strstr(got, ",\"expansions\":") : NULL;
+  char buf[1024] = "";
+  if (x) snprintf(buf, sizeof buf, "%.*s", (int)(strlen(x) - 15), x + 14); /* without the closing } */
+  CHECK(got != NULL);
+  CHECK_EQ_STR(buf, expected);
+  tsift_free(got);
+}
+
+/* Sorted by bytes, unique, every line "key" then '=' or '*' then concept codes. */
+static void test_table_shape(void) {
+  const char *k = VOCAB_KEYS, *t = VOCAB_TARGETS;
+  size_t concepts = 0;
+  for (const char *c = t; *c; c++) concepts += *c == '\n';
+  CHECK(concepts > 0 && concepts <= 88);
+  const char *prev = NULL;
+  size_t prev_len = 0, entries = 0;
+  for (const char *e = k; *e; entries++) {
+    const char *sep = e;
+    while (*sep && *sep != '=' && *sep != '*' && *sep != '\n') sep++;
+    CHECK(*sep == '=' || *sep == '*');
+    if (*sep != '=' && *sep != '*') break;
+    size_t len = (size_t)(sep - e);
+    CHECK(len > 0);
+    if (*sep == '*') CHECK(len >= 4);
+    if (prev) {
+      int c = memcmp(prev, e, prev_len < len ? prev_len : len);
+      CHECK(c < 0 || (c == 0 && prev_len < len)); /* strictly increasing */
+    }
+    const char *code = sep + 1;
+    CHECK(*code != '\n'); /* at least one concept */
+    for (; *code && *code != '\n'; code++) {
+      unsigned char u = (unsigned char)*code;
+      size_t i = (size_t)(u - '#') - (u > '*') - (u > '=') - (u > '?') - (u > '\\');
+      CHECK(u >= '#' && u <= '~' && u != '*' && u != '=' && u != '?' && u != '\\');
+      CHECK(i < concepts);
+    }
+    prev = e;
+    prev_len = len;
+    e = *code ? code + 1 : code;
+  }
+  CHECK(entries >= 100);
+}
+
+static void test_lookup(void) {
+  /* stems (lösch* matches löschen and löschte), a word (suchen) */
+  check_expansions("Datei löschen",
+                   "[[\"datei\",\"file\"],[\"löschen\",\"delet\"],[\"löschen\",\"remov\"]]");
+  check_expansions("gelöschte Dateien suchen", "[[\"dateien\",\"file\"],[\"suchen\",\"search\"],[\"suchen\",\"find\"]]");
+  /* a phrase of three tokens */
+  check_expansions("mettre à jour la page", "[[\"mettr\",\"updat\"]]");
+  /* Japanese: ファイル is three bigrams; the expansion goes to the first */
+  check_expansions("ファイルを削除する",
+                   "[[\"ファ\",\"file\"],[\"削除\",\"delet\"],[\"削除\",\"remov\"]]");
+  /* Chinese: the longest key wins (数据库, not a shorter word inside it) */
+  check_expansions("删除数据库", "[[\"删除\",\"delet\"],[\"删除\",\"remov\"],[\"数据\",\"databas\"]]");
+  /* a word both German message and news expands to both */
+  check_expansions("Nachrichten", "[[\"nachrichten\",\"new\"],[\"nachrichten\",\"messag\"]]");
+  /* an English query has no expansions, and a term already in the query is
+   * not added again */
+  check_expansions("delete the file and search", "");
+  check_expansions("Datei file", "");
+  /* a stem needs the token to start with it; too short a token never
+   * matches a stem */
+  check_expansions("lösc lö", "");
+}
+
+static tsift_index *build(const char *json, const char *opts) {
+  tsift_index *ix = NULL;
+  tsift_error err;
+  if (tsift_index_build(json, strlen(json), opts, opts ? strlen(opts) : 0, &ix, &err) != TSIFT_OK) {
+    fprintf(stderr, "build failed: %s\n", err.message);
+    return NULL;
+  }
+  return ix;
+}
+
+static char *search(tsift_index *ix, const char *q, const char *opts) {
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  if (tsift_index_search_json(ix, q, strlen(q), opts, opts ? strlen(opts) : 0, &out, &len, &err))
+    return NULL;
+  return out;
+}
+
+static const char *k_catalog =
+    "[{\"name\":\"files__delete_file\",\"description\":\"Delete a file from the drive\"},"
+    "{\"name\":\"files__upload_file\",\"description\":\"Upload a file to the drive\"},"
+    "{\"name\":\"mail__send\",\"description\":\"Send an email message\"},"
+    "{\"name\":\"db__drop\",\"description\":\"Remove a table\"}]";
+
+static void test_ranking(void) {
+  tsift_index *ix = build(k_catalog, NULL);
+  if (!ix) return;
+  char *out = search(ix, "Datei löschen", "{\"explain\":true}");
+  CHECK(out != NULL);
+  if (out) {
+    /* the foreign terms are scored (through their expansions), not unmatched */
+    CHECK_CONTAINS(out, "\"terms\":[\"datei\",\"löschen\"],\"hits\":[{\"id\":\"files__delete_file\"");
+    CHECK_CONTAINS(out, "\"unmatched\":[]");
+    CHECK_CONTAINS(out, "{\"term\":\"löschen\",\"via\":\"delete\",\"score\":");
+    CHECK_CONTAINS(out, "{\"term\":\"datei\",\"via\":\"file\",\"score\":");
+    CHECK_CONTAINS(out, "\"expansions\":[[\"datei\",\"file\"],[\"löschen\",\"delet\"],[\"löschen\",\"remov\"]]");
+  }
+  tsift_free(out);
+  /* the same scores as the English query: an expansion counts as the word
+   * (weight 1), and "remove" adds what it matches */
+  char *en = search(ix, "file delete remove", NULL);
+  char *de = search(ix, "Datei löschen", NULL);
+  CHECK(en && de);
+  if (en && de) {
+    const char *a = strstr(en, "\"hits\":"), *b = strstr(de, "\"hits\":");
+    CHECK(a && b);
+    if (a && b) {
+      const char *ae = strstr(a, "\"unmatched\""), *be = strstr(b, "\"unmatched\"");
+      CHECK(ae && be && ae - a == be - b && memcmp(a, b, (size_t)(ae - a)) == 0);
+    }
+  }
+  tsift_free(en);
+  tsift_free(de);
+  /* an English query's output has no trace of the table */
+  out = search(ix, "delete file", "{\"explain\":true}");
+  CHECK(out && !strstr(out, "via") && !strstr(out, "expansions"));
+  tsift_free(out);
+  tsift_index_free(ix);
+
+  /* Confidence rule: a foreign word matched through its expansion is not an
+   * unknown word; "Datei löschen" stays answered. */
+  ix = build(k_catalog, "{\"minCoverage\":0.5}");
+  if (!ix) return;
+  out = search(ix, "Datei löschen", NULL);
+  CHECK_CONTAINS(out, "\"hits\":[{\"id\":\"files__delete_file\"");
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+/* A term and its expansions take one of the 16 slots: 16 English words that
+ * each match one tool, then a German word that matches only through its
+ * expansions (delete, remove). 17 live terms, not 18: one English word is
+ * capped, and the German word is kept by its expansions' tier (delete is in
+ * a tool name). */
+static void test_cap(void) {
+  char cat[4000], q[1000];
+  size_t n = (size_t)sprintf(cat, "[{\"name\":\"delete_thing\",\"description\":\"delete remove\"}");
+  size_t qn = 0;
+  for (int i = 0; i < 16; i++) {
+    n += (size_t)sprintf(cat + n, ",{\"name\":\"t%02d\",\"description\":\"w%c%c common\"}", i, 'a' + i, 'a' + i);
+    qn += (size_t)sprintf(q + qn, "w%c%c ", 'a' + i, 'a' + i);
+  }
+  sprintf(cat + n, "]");
+  sprintf(q + qn, "löschen");
+  tsift_index *ix = build(cat, NULL);
+  if (!ix) return;
+  char *out = search(ix, q, NULL);
+  CHECK(out != NULL);
+  if (out) {
+    CHECK_CONTAINS(out, "\"hits\":[{\"id\":\"delete_thing\"");
+    CHECK_CONTAINS(out, "\"löschen\"]"); /* among the scored terms */
+    CHECK_CONTAINS(out, "\"capped\":[\"wpp\"]"); /* an English word gives way (equal df: the latest) */
+  }
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+int main(void) {
+  test_table_shape();
+  test_lookup();
+  test_ranking();
+  test_cap();
+  return harness_finish("test_vocab");
+}
