@@ -27,8 +27,7 @@
  *   tsift_wasm_session_skill_index(s, out) -> status  (system-prompt text)
  *   tsift_wasm_session_free(s)
  *   tsift_wasm_index_snapshot(h, out) -> status        (out: the snapshot bytes)
- *   tsift_wasm_index_from_snapshot(bytes, len, out) -> status (slot 0: handle)
- *   tsift_wasm_index_from_snapshot_take(bytes, len, out) -> status (the same; takes `bytes` over)
+ *   tsift_wasm_index_from_snapshot_take(bytes, len, out) -> status (slot 0: handle; takes `bytes` over)
  *   tsift_wasm_eval(cat, cat_len, queries, q_len, opt, opt_len, out) -> status
  *   tsift_wasm_eval_report(json, len, title_cstr, out) -> status
  *
@@ -287,21 +286,10 @@ int32_t tsift_wasm_index_snapshot(const tsift_index *index, uint32_t *out) {
   return finish(out, st, bytes, len, &err);
 }
 
-/* On success slot 0 is the index handle (as for index_new). */
-EXPORT(tsift_wasm_index_from_snapshot)
-int32_t tsift_wasm_index_from_snapshot(const char *bytes, size_t len, uint32_t *out) {
-  tsift_error err;
-  tsift_index *index = NULL;
-  reserve_heap(len, 2); /* the loaded index is the blob's copy + a hash table */
-  tsift_status st = tsift_index_from_snapshot(bytes, len, &index, &err);
-  if (st != TSIFT_OK) return fail(out, &err);
-  put_out(out, index, 0);
-  return 0;
-}
-
-/* The same, but the module takes `bytes` (from tsift_wasm_alloc) over: the
- * index keeps them, or they are freed when loading fails. Saves a copy of
- * the whole snapshot; the caller must not free them. */
+/* Load a snapshot the host copied into a tsift_wasm_alloc buffer. The module
+ * takes `bytes` over: the index keeps them (no second copy of the whole
+ * snapshot), or they are freed when loading fails; the caller must not free
+ * them. On success slot 0 is the index handle (as for index_new). */
 EXPORT(tsift_wasm_index_from_snapshot_take)
 int32_t tsift_wasm_index_from_snapshot_take(char *bytes, size_t len, uint32_t *out) {
   tsift_error err;
