@@ -357,10 +357,15 @@ static tsift_status read_header(tsift_index *ix, reader *r, tsift_error *err) {
   return TSIFT_OK;
 }
 
+/* Inside a UTF-8 sequence (a continuation byte): no string may start there. */
+static int mid_char(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
 /* A string of the tools' table: an offset inside it (the table ends with a
- * NUL, so every offset starts a terminated string). */
+ * NUL, so every offset starts a terminated string; the table is valid UTF-8
+ * and a NUL never sits inside a character, so a string that starts on a
+ * character boundary is valid UTF-8 too — found by fuzz_snapshot). */
 static const char *string_at(const char *strings, uint32_t nbytes, uint32_t off) {
-  return off < nbytes ? strings + off : NULL;
+  return off < nbytes && !mid_char(strings[off]) ? strings + off : NULL;
 }
 
 static int labels_at(tsift_labels *l, char **pool, uint32_t nlabels, uint32_t first, uint32_t count) {
@@ -408,7 +413,7 @@ static tsift_status read_tools(tsift_index *ix, reader *r, tsift_error *err) {
     t->description = (char *)string_at(strings, nbytes, rec[T_DESCRIPTION]);
     NEED((t->title || rec[T_TITLE] == NONE) && (t->description || rec[T_DESCRIPTION] == NONE), "bad tool record");
     if (rec[T_SCHEMA] != NONE) {
-      NEED(rec[T_SCHEMA] < nbytes && rec[T_SCHEMA_LEN] < nbytes - rec[T_SCHEMA] &&
+      NEED(string_at(strings, nbytes, rec[T_SCHEMA]) && rec[T_SCHEMA_LEN] < nbytes - rec[T_SCHEMA] &&
                strings[rec[T_SCHEMA] + rec[T_SCHEMA_LEN]] == 0 && rec[T_SCHEMA_LEN] > 0,
            "bad tool schema");
       t->schema_text = strings + rec[T_SCHEMA];
@@ -455,7 +460,8 @@ static tsift_status read_documents(tsift_index *ix, reader *r, tsift_error *err)
   NEED(tsift_utf8_valid(bytes, nbytes, &bad_at), "terms are not UTF-8");
   for (uint32_t t = 0; t < nterms; t++) {
     uint32_t off = ix->term_off[t], n = ix->term_len[t];
-    NEED(n > 0 && n <= TSIFT_TOKEN_MAX_BYTES && off < nbytes && n < nbytes - off && bytes[off + n] == 0 &&
+    NEED(n > 0 && n <= TSIFT_TOKEN_MAX_BYTES && off < nbytes && n < nbytes - off && !mid_char(bytes[off]) &&
+             bytes[off + n] == 0 &&
              !memchr(bytes + off, 0, n),
          "bad term");
   }
