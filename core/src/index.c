@@ -601,6 +601,114 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
   return e >= floor * (e + u);
 }
 
+int tsift_rank_diversifies(const tsift_query *q, const uint8_t *term_state) {
+  size_t used = 0;
+  for (size_t i = 0; i < q->terms.count; i++) used += term_state[i] == TSIFT_TERM_USED;
+  return used >= TSIFT_DIVERSIFY_MIN_TERMS &&
+         tsift_sentence_count(q->text, q->text_len) >= TSIFT_DIVERSIFY_MIN_SENTENCES;
+}
+
+double tsift_diversity_factor(uint32_t covered) {
+  double f = 1.0; /* powers of two: exact, the same everywhere */
+  if (covered > TSIFT_DIVERSIFY_MAX_HALVINGS) covered = TSIFT_DIVERSIFY_MAX_HALVINGS;
+  while (covered--) f *= 0.5;
+  return f;
+}
+
+/* Binary heap whose root is the best candidate (diversify). */
+static void best_sift_down(const tsift_index *ix, tsift_scored *h, size_t n, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, w = i;
+    if (l < n && better(ix, &h[l], &h[w])) w = l;
+    if (r < n && better(ix, &h[r], &h[w])) w = r;
+    if (w == i) return;
+    tsift_scored t = h[i];
+    h[i] = h[w];
+    h[w] = t;
+    i = w;
+  }
+}
+
+static void best_sift_up(const tsift_index *ix, tsift_scored *h, size_t i) {
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!better(ix, &h[i], &h[p])) return;
+    tsift_scored t = h[i];
+    h[i] = h[p];
+    h[p] = t;
+    i = p;
+  }
+}
+
+/* What the scored members give doc d with each query term's contribution
+ * discounted by the hits already picked that matched it; summed in member
+ * order like tsift_rank's accumulator, so with nothing covered it equals the
+ * BM25F score exactly. Marks the terms d matches in hit_terms. */
+static double rescore(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+                      uint32_t d, const long *ids, const uint32_t *dfs, const uint8_t *use,
+                      const double *midf, const uint32_t *covered, uint8_t *hit_terms) {
+  size_t nt = q->terms.count;
+  memset(hit_terms, 0, nt);
+  double v = 0.0;
+  for (size_t m = 0; m < nt + q->xterms.count; m++) {
+    size_t i = tsift_member_owner(q, m);
+    if (use[i] != 1 || !dfs[m]) continue;
+    long p = find_posting(ix, (uint32_t)ids[m], d);
+    if (p < 0) continue;
+    double tfn = posting_tfn(ix, stats, &ix->post[p], NULL);
+    if (tfn <= 0.0) continue;
+    double w = (m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
+    v += w * saturate(midf[m], tfn) * tsift_diversity_factor(covered[i]);
+    hit_terms[i] = 1;
+  }
+  return v;
+}
+
+/*
+ * The diversity rule's greedy pick (index.h) over every candidate, lazily: a
+ * candidate's value only falls as hits are picked, so the best stale value
+ * bounds every other; a candidate re-scored now that still beats the best
+ * stale value of the rest is the true next pick. The picks do not depend on
+ * k (a longer page extends a shorter one) and their scores never rise.
+ */
+static tsift_status diversify(const tsift_index *ix, const tsift_query *q,
+                              const tsift_stats *stats, tsift_scored *cand, size_t nc,
+                              const long *ids, const uint32_t *dfs, const uint8_t *use, size_t k,
+                              tsift_scored *out, size_t *nout, tsift_error *err) {
+  size_t nt = q->terms.count, nm = nt + q->xterms.count;
+  uint32_t *covered = tsift_calloc_array(nt, sizeof *covered);
+  uint8_t *hit_terms = tsift_calloc_array(nt, 1);
+  double *midf = tsift_calloc_array(nm, sizeof *midf);
+  if (!covered || !hit_terms || !midf) {
+    tsift_free(covered);
+    tsift_free(hit_terms);
+    tsift_free(midf);
+    return tsift_nomem(err, "searching");
+  }
+  for (size_t m = 0; m < nm; m++)
+    midf[m] = use[tsift_member_owner(q, m)] == 1 && dfs[m] ? term_idf(stats, dfs[m]) : 0.0;
+  for (size_t i = 1; i < nc; i++) best_sift_up(ix, cand, i);
+  size_t nh = 0;
+  while (nh < k && nc > 0) {
+    tsift_scored c = cand[0];
+    cand[0] = cand[--nc];
+    best_sift_down(ix, cand, nc, 0);
+    c.score = rescore(ix, q, stats, c.doc, ids, dfs, use, midf, covered, hit_terms);
+    if (nc > 0 && !better(ix, &c, &cand[0])) { /* stale: back in line */
+      cand[nc] = c;
+      best_sift_up(ix, cand, nc++);
+      continue;
+    }
+    out[nh++] = c;
+    for (size_t i = 0; i < nt; i++) covered[i] += hit_terms[i];
+  }
+  *nout = nh;
+  tsift_free(covered);
+  tsift_free(hit_terms);
+  tsift_free(midf);
+  return TSIFT_OK;
+}
+
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                         const uint8_t *excluded, size_t k, tsift_scored *out, size_t *nout,
                         uint8_t *term_state, tsift_error *err) {
@@ -697,6 +805,14 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     qseq[i] = tsift_term_lookup(ix, tsift_token(&q->tokens, i), q->tokens.len[i]);
     if (qseq[i] < 0) can_exact = 0;
   }
+  /* The candidates: every allowed doc with a positive score. */
+  int diverse = tsift_rank_diversifies(q, use);
+  tsift_scored *cand = NULL;
+  size_t nc = 0;
+  if (diverse && k > 0 && !(cand = tsift_calloc_array(ntouched + 1, sizeof *cand))) {
+    st = tsift_nomem(err, "searching");
+    goto done;
+  }
   for (size_t i = 0; i < ntouched && k > 0; i++) {
     uint32_t d = touched[i];
     if (excluded && excluded[d]) continue;
@@ -707,7 +823,9 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
                                     q->tokens.count) ||
                           seq_equal(ix, ix->seq_off[2 * d + 1], ix->seq_off[2 * d + 2], qseq,
                                     q->tokens.count));
-    if (nh < k) {
+    if (cand) {
+      cand[nc++] = c;
+    } else if (nh < k) {
       out[nh] = c;
       heap_sift_up(ix, out, nh);
       nh++;
@@ -716,12 +834,18 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       heap_sift_down(ix, out, nh, 0);
     }
   }
-  /* Heap sort into best-first order. */
-  for (size_t n = nh; n > 1; n--) {
-    tsift_scored t = out[0];
-    out[0] = out[n - 1];
-    out[n - 1] = t;
-    heap_sift_down(ix, out, n - 1, 0);
+  if (cand) {
+    st = diversify(ix, q, stats, cand, nc, ids, dfs, use, k, out, &nh, err);
+    tsift_free(cand);
+    if (st) goto done;
+  } else {
+    /* Heap sort into best-first order. */
+    for (size_t n = nh; n > 1; n--) {
+      tsift_scored t = out[0];
+      out[0] = out[n - 1];
+      out[n - 1] = t;
+      heap_sift_down(ix, out, n - 1, 0);
+    }
   }
   if (nh && !out[0].exact && ix->min_coverage > 0.0 &&
       !confident(ix, q, stats, out[0].doc, ids, gdf, use, ix->min_coverage))

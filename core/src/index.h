@@ -122,6 +122,22 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
                         const uint8_t *excluded, size_t k, tsift_scored *out, size_t *nout,
                         uint8_t *term_state, tsift_error *err);
 
+/*
+ * Diversity (docs/relevance.md): a request of two or more sentences with at
+ * least TSIFT_DIVERSIFY_MIN_TERMS scored terms usually asks for several
+ * things, so its hits are picked greedily: each next hit is the one with the
+ * highest score after every term's contribution is halved once for each hit
+ * already picked that matched the term (at most TSIFT_DIVERSIFY_MAX_HALVINGS
+ * times). That score is the one reported. Other queries rank by BM25F alone.
+ */
+#define TSIFT_DIVERSIFY_MIN_SENTENCES 2
+#define TSIFT_DIVERSIFY_MIN_TERMS 13
+#define TSIFT_DIVERSIFY_MAX_HALVINGS 32
+/* 1 when tsift_rank diversified the hits of q (term_state as it wrote it). */
+int tsift_rank_diversifies(const tsift_query *q, const uint8_t *term_state);
+/* The factor of a term's contribution after `covered` earlier hits matched it. */
+double tsift_diversity_factor(uint32_t covered);
+
 /* Term id of s[0..n) or -1. */
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 

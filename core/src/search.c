@@ -101,9 +101,13 @@ static tsift_status finish(tsift_buf *b, char **out, size_t *out_len, tsift_erro
   return TSIFT_OK;
 }
 
+/* covered (NULL unless tsift_rank diversified the hits): per query term, how
+ * many earlier hits matched it; explain discounts each contribution as the
+ * ranker did, so a hit's terms still add up to its score, then counts this
+ * hit's terms in (seen: scratch, one byte per term). */
 static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *stats,
                       const tsift_query *q, const uint8_t *term_state, const tsift_scored *h,
-                      int explain, int *nomem) {
+                      int explain, uint32_t *covered, uint8_t *seen, int *nomem) {
   const tsift_tool *t = &ix->catalog.tools[h->doc];
   tsift_json_begin_object(b);
   tsift_json_key(b, "id");
@@ -165,6 +169,12 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
         score *= TSIFT_SOFT_WEIGHT;
         for (int f = 0; f < TSIFT_FIELD_COUNT; f++) fields[f] *= TSIFT_SOFT_WEIGHT;
       }
+      if (covered) { /* discounted as in tsift_rank's diversity rule */
+        double factor = tsift_diversity_factor(covered[i]);
+        score *= factor;
+        for (int f = 0; f < TSIFT_FIELD_COUNT; f++) fields[f] *= factor;
+        seen[i] = 1;
+      }
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
       tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
@@ -186,6 +196,11 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
     }
     tsift_json_end_array(b);
     tsift_json_end_object(b);
+    if (covered)
+      for (size_t i = 0; i < nt; i++) {
+        covered[i] += seen[i];
+        seen[i] = 0;
+      }
   }
   tsift_json_end_object(b);
 }
@@ -216,6 +231,21 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     tsift_query_free(&q);
     return st;
   }
+  /* explain on diversified hits discounts as the ranker did (write_hit) */
+  uint32_t *covered = NULL;
+  uint8_t *seen = NULL;
+  if (o.explain && tsift_rank_diversifies(&q, matched)) {
+    covered = tsift_calloc_array(q.terms.count, sizeof *covered);
+    seen = tsift_calloc_array(q.terms.count, 1);
+    if (!covered || !seen) {
+      tsift_free(covered);
+      tsift_free(seen);
+      tsift_free(hits);
+      tsift_free(matched);
+      tsift_query_free(&q);
+      return tsift_nomem(err, "writing search results");
+    }
+  }
   tsift_buf b;
   tsift_buf_init(&b);
   int nomem = 0, tainted = 0;
@@ -232,7 +262,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_key(&b, "hits");
   tsift_json_begin_array(&b);
   for (size_t i = 0; i < nhits; i++) {
-    write_hit(&b, ix, &stats, &q, matched, &hits[i], o.explain, &nomem);
+    write_hit(&b, ix, &stats, &q, matched, &hits[i], o.explain, covered, seen, &nomem);
     tsift_trust tr = (tsift_trust)ix->trust[hits[i].doc];
     if (tr == TSIFT_TRUST_REMOTE || tr == TSIFT_TRUST_TAINTED) tainted = 1;
   }
@@ -268,6 +298,8 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_end_object(&b);
   tsift_free(hits);
   tsift_free(matched);
+  tsift_free(covered);
+  tsift_free(seen);
   tsift_query_free(&q);
   if (nomem) {
     tsift_buf_free(&b);

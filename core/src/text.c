@@ -574,6 +574,34 @@ static int is_question(const char *s, size_t n) {
 
 static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+size_t tsift_sentence_count(const char *s, size_t n) {
+  size_t count = 0;
+  int content = 0; /* the current piece holds a letter or digit */
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    int end = 0;
+    if (c == '.' || c == '!' || c == '?' || c == ';') {
+      unsigned char next = i + 1 < n ? (unsigned char)s[i + 1] : ' ';
+      end = is_space(next);
+    } else if (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x82) {
+      end = 1; /* 。 U+3002 */
+      i += 2;
+    } else if (c == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
+               ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F ||
+                (unsigned char)s[i + 2] == 0x9B)) {
+      end = 1; /* ！？； U+FF01 U+FF1F U+FF1B */
+      i += 2;
+    } else if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c >= 0x80) {
+      content = 1;
+    }
+    if (end) {
+      count += (size_t)content;
+      content = 0;
+    }
+  }
+  return count + (size_t)content;
+}
+
 tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
                                  tsift_query *q, tsift_error *err) {
   memset(q, 0, sizeof *q);

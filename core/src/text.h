@@ -99,6 +99,15 @@ typedef struct tsift_query {
   uint32_t *xof;
 } tsift_query;
 
+/*
+ * Number of sentences in s[0..n): pieces of text that hold a letter or digit
+ * (any non-ASCII byte counts as one), ended by `.`, `!`, `?` or `;` followed
+ * by white space or the end, by `。！？；` (no space needed), or by the end.
+ * "e.g. " and "U.S. " end a sentence too: the count only tells a request of
+ * several sentences from a single one (the ranker's diversity rule).
+ */
+size_t tsift_sentence_count(const char *s, size_t n);
+
 /* Query-term weight of soft terms (docs/relevance.md). */
 #define TSIFT_SOFT_WEIGHT 0.5
 

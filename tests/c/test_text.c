@@ -191,7 +191,36 @@ static void test_invalid_query_cut(void) {
   free(bad);
 }
 
+/* Sentences for the ranker's diversity rule (text.h). */
+static void test_sentences(void) {
+  static const struct {
+    const char *text;
+    size_t count;
+  } cases[] = {
+      {"", 0},
+      {"   ", 0},
+      {"find flights", 1},
+      {"find flights.", 1},
+      {"find flights. Book a hotel", 2},
+      {"find flights.Book a hotel", 1},      /* no space after the stop */
+      {"version 1.2 of the app; then ship", 2}, /* 1.2: no space */
+      {"a... b", 2},
+      {"a ! ? b", 2},                        /* a piece without a letter does not count */
+      {"!!! ??? ;;;", 0},
+      {"First, do this.\nThen that!\tFinally?", 3},
+      {"\xE7\xBF\xBB\xE8\xAF\x91\xE3\x80\x82\xE6\x96\x87\xE6\x9C\xAC", 2}, /* 翻译。文本 */
+      {"\xE7\xBF\xBB\xEF\xBC\x9F\xE6\x96\x87\xEF\xBC\x81", 2},             /* 翻？文！ */
+      {"\xE3\x80\x82\xE3\x80\x82", 0},                                          /* 。。 */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t got = tsift_sentence_count(cases[i].text, strlen(cases[i].text));
+    if (got != cases[i].count) fprintf(stderr, "sentences of \"%s\": %zu\n", cases[i].text, got);
+    CHECK_EQ_INT(got, cases[i].count);
+  }
+}
+
 int main(void) {
+  test_sentences();
   test_normalisation();
   test_splits();
   test_cjk();

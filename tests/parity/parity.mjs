@@ -251,6 +251,9 @@ function addCatalogCases(label, catalogPath, opts) {
 const queries = addCatalogCases('catalog', CATALOG, { perTool: 4, maxTools: 90, seed: 1, ks: [10, 1] });
 // ~30 explained searches: every 13th generated query (all four kinds), and a few odd ones.
 const explained = queries.filter((q, i) => i % 13 === 0 && q.trim()).slice(0, 24);
+// a request of two sentences and 13+ terms: ranked by the diversity rule
+explained.push('Create a new issue in the repository and assign it to the on-call engineer. Then send a message ' +
+  'to the team channel and schedule a meeting on the calendar for tomorrow morning.');
 explained.push('🚀 deploy the app', '翻译文本', 'Straße öffnen', 'the of and a an', 'x'.repeat(600), 'HTTPServer createPullRequest');
 for (const q of explained) {
   cases.push({
