@@ -556,6 +556,10 @@ static tsift_status meta_call(tsift_session *s, const call_ref *c, const char *a
   return st;
 }
 
+/* The longest name a call can match: ids are at most 1024 bytes (lenient,
+ * catalog.h), every other name is shorter. */
+#define CALL_NAME_MAX_BYTES 1024
+
 tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,
                                 size_t tool_len, const char *args_json, size_t args_len, char **out,
                                 size_t *out_len, tsift_error *err) {
@@ -565,11 +569,18 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
   if (s->pending)
     return tsift_fail(err, TSIFT_E_STATE,
                       "a search is waiting for its ranking: answer it with tsift_session_ranked");
-  char *name = tsift_utf8_sanitize(tool ? tool : "", tool_len, &tool_len);
+  /* No tool, agent or meta tool has a name longer than an id may be
+   * (CALL_NAME_MAX_BYTES), so a longer name matches nothing and only its
+   * start is echoed (at most 128 bytes): cut the raw bytes before replacing
+   * invalid ones, as queries are (replacing never shortens, so the echo is
+   * the same), and a huge name costs no huge copy. */
+  int too_long = tool_len > CALL_NAME_MAX_BYTES;
+  char *name = tsift_utf8_sanitize(tool ? tool : "", too_long ? CALL_NAME_MAX_BYTES + 3 : tool_len, &tool_len);
   if (!name) return tsift_nomem(err, "handling a call");
   tsift_status st;
   call_ref c = {turn, call, name};
-  int clean = strlen(name) == tool_len; /* a name with a NUL byte inside never matches a tool */
+  /* a name with a NUL byte inside never matches a tool */
+  int clean = !too_long && strlen(name) == tool_len;
   if (clean && strcmp(name, s->tool_name) == 0) {
     st = meta_call(s, &c, args_json, args_len, tsift_session_search, out, out_len, err);
   } else if (clean && s->skills && strcmp(name, s->skills->tool_name) == 0) {

@@ -617,7 +617,65 @@ static void test_fingerprints(void) {
   CHECK_EQ_INT(strlen(fp[0]), 64);
 }
 
+/* A called tool name longer than any id is cut before its invalid bytes are
+ * replaced: the refusal echoes the same text as replacing the whole name
+ * first would, and a 4 MiB name is not copied whole. */
+static size_t g_largest;
+static void *track_malloc(size_t n) {
+  if (n > g_largest) g_largest = n;
+  return malloc(n);
+}
+static void *track_realloc(void *p, size_t n) {
+  if (n > g_largest) g_largest = n;
+  return realloc(p, n);
+}
+
+static void test_long_call_names(void) {
+  tsift_session *s = open_session("{}", NULL, NULL);
+  if (!s) return;
+  size_t big = 4u << 20;
+  char *name = malloc(big + 1);
+  for (size_t i = 0; i < big; i++) name[i] = (char)(i % 3 == 0 ? 0xff : 'a' + (int)(i % 26));
+  name[big] = 0;
+  /* the echo as it was: the whole name replaced, then cut by the writer */
+  size_t fixed_len = 0;
+  char *fixed = tsift_utf8_sanitize(name, big, &fixed_len);
+  char want_tool[200], want_echo[100];
+  size_t t = tsift_utf8_cut(fixed, fixed_len, 128), e = tsift_utf8_cut(fixed, fixed_len, 64);
+  snprintf(want_tool, sizeof want_tool, "\"tool\":\"%.*s\"", (int)t, fixed);
+  snprintf(want_echo, sizeof want_echo, "\"tool\":\"%.*s\"}", (int)e, fixed);
+  tsift_free(fixed);
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  tsift_set_allocator(track_malloc, track_realloc, free);
+  g_largest = 0;
+  tsift_status st = tsift_session_call(s, 0, 0, name, big, "{}", 2, &out, &len, &err);
+  tsift_set_allocator(NULL, NULL, NULL);
+  CHECK_EQ_INT(st, TSIFT_OK);
+  CHECK(g_largest < 64 * 1024); /* was 12 MiB: the whole name replaced */
+  if (out) {
+    CHECK_CONTAINS(out, "\"error\":\"not_on_menu\"");
+    CHECK_CONTAINS(out, want_tool);
+    CHECK_CONTAINS(out, want_echo);
+  }
+  tsift_free(out);
+  /* a name of exactly 1024 bytes is still looked up (and refused: unknown) */
+  out = call(s, 0, 1, "search_tools", "{\"query\":\"issue\"}", &st);
+  CHECK_EQ_INT(st, TSIFT_OK);
+  tsift_free(out);
+  memset(name, 'a', 1024);
+  name[1024] = 0;
+  out = call(s, 0, 2, name, "{}", &st);
+  CHECK_EQ_INT(st, TSIFT_OK);
+  if (out) CHECK_CONTAINS(out, "\"error\":\"not_on_menu\"");
+  tsift_free(out);
+  free(name);
+  tsift_session_free(s);
+}
+
 int main(void) {
+  test_long_call_names();
   test_menu_order_and_growth();
   test_caps_and_refusals();
   test_unloaded_notes();
