@@ -67,8 +67,8 @@ function linkCore() {
     '-mexec-model=reactor', // no main; exports _initialize, which the component runs at start
     '-Wl,--strip-all', '-Wl,-z,stack-size=1048576',
     '-o', CORE, GLUE, LIB,
-    // see CMakeLists.txt: keeps stdio (and with it every WASI import) out
-    '-lc-printscan-long-double',
+    // no -lc-printscan-long-double: the core brings its own printf/strtod
+    // (see CMakeLists.txt); a stray libc printf shows as WASI imports below
   ];
   const r = spawnSync(cc, args, { encoding: 'utf8' });
   if (r.error) fail('link', `${cc}: ${r.error.message}`);

@@ -3,11 +3,11 @@
  * hook so every allocation can fail in tests. */
 #include "alloc.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cJSON.h"
+#include "fmt.h"
 
 static tsift_malloc_fn g_malloc = malloc;
 static tsift_realloc_fn g_realloc = realloc;
@@ -66,7 +66,7 @@ tsift_status tsift_fail(tsift_error *err, tsift_status status, const char *fmt, 
     err->status = status;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    tsift_vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
   }
   return status;

@@ -3,12 +3,12 @@
  * first problem loudly with the tool and field it concerns. */
 #include "catalog.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "cJSON.h"
+#include "fmt.h"
 #include "json_check.h"
 #include "text.h"
 
@@ -202,7 +202,7 @@ static void tool_label(char *buf, size_t cap, size_t i, const char *id) {
     memcpy(idpart + 3, id, n);
     memcpy(idpart + 3 + n, "\")", 3);
   }
-  snprintf(buf, cap, "tools[%zu]%s", i, idpart);
+  tsift_snprintf(buf, cap, "tools[%zu]%s", i, idpart);
 }
 
 /* Normalise, de-duplicate and bound a label array into `out`. */
@@ -235,7 +235,7 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
     if (st != TSIFT_OK) {
       if (st != TSIFT_E_NOMEM) {
         char prefix[192];
-        snprintf(prefix, sizeof prefix, "%s: field \"%s\"", where, field);
+        tsift_snprintf(prefix, sizeof prefix, "%s: field \"%s\"", where, field);
         tsift_error_prefix(err, st, prefix);
       }
       return st;
@@ -430,7 +430,7 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
   cJSON_ArrayForEach(entry, ann) {
     char where[128];
     size_t n = tsift_utf8_cut(entry->string, strlen(entry->string), 60);
-    snprintf(where, sizeof where, "annotations[\"%.*s\"]", (int)n, entry->string);
+    tsift_snprintf(where, sizeof where, "annotations[\"%.*s\"]", (int)n, entry->string);
     long idx = find_sorted(refs, c->count, entry->string);
     if (idx < 0) return tsift_fail(err, TSIFT_E_CONFIG, "%s: no tool has this id", where);
     if (!cJSON_IsObject(entry))

@@ -2,12 +2,12 @@
  * nDCG@10 (gain 2^g − 1, discount log2(rank + 2)) and no-match accuracy,
  * overall and per query class, for toolsift and the plain-BM25 baseline on
  * the same catalog and queries; the worst queries; floors ("gates"). */
-#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "baseline.h"
 #include "cJSON.h"
+#include "fmt.h"
 #include "index.h"
 #include "json_check.h"
 #include "json_out.h"
@@ -156,8 +156,8 @@ static tsift_status check_gates(const cJSON *gates, const metrics *overall, cons
           return tsift_fail(err, TSIFT_E_CONFIG, "gates: \"%.40s\" is not a metric with a number floor", f->string);
         if (v + 1e-9 < f->valuedouble) {
           char line[200];
-          snprintf(line, sizeof line, "%s %s %.4f < floor %.4f", cls ? cls : "overall", f->string, v,
-                   f->valuedouble);
+          tsift_snprintf(line, sizeof line, "%s %s %.4f < floor %.4f", cls ? cls : "overall", f->string, v,
+                         f->valuedouble);
           tsift_json_cstr(fails, line);
           (*nfail)++;
         }
@@ -256,7 +256,7 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
     while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) blank++;
     if (blank == n) continue;
     char what[40];
-    snprintf(what, sizeof what, "queries line %zu", line_no);
+    tsift_snprintf(what, sizeof what, "queries line %zu", line_no);
     cJSON *q = NULL;
     char *copy = tsift_strndup(line, n);
     if (!copy) {
@@ -300,7 +300,7 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
       if (strncmp(rows[i].name, cname, sizeof rows[i].name - 1) == 0) row = &rows[i];
     if (!row && nrows < MAX_CLASSES) {
       row = &rows[nrows++];
-      snprintf(row->name, sizeof row->name, "%s", cname);
+      tsift_snprintf(row->name, sizeof row->name, "%s", cname);
     }
     double nd_ours = 0, nd_base = 0;
     score_query(rel, &ix->catalog, hits, nh, &ours, &nd_ours);
@@ -435,7 +435,7 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
 static void fixed4(char dst[32], double v) {
   if (!(v >= 0) || v > 1e9) v = 0;
   unsigned long long x = (unsigned long long)(v * 10000.0 + 0.5);
-  snprintf(dst, 32, "%llu.%04llu", x / 10000ULL, x % 10000ULL);
+  tsift_snprintf(dst, 32, "%llu.%04llu", x / 10000ULL, x % 10000ULL);
 }
 
 static double num(const cJSON *obj, const char *key) {
@@ -449,8 +449,8 @@ static void metrics_row(tsift_buf *b, const char *label, const cJSON *m) {
   for (int i = 0; i < 5; i++) fixed4(f[i], num(m, keys[i]));
   const cJSON *nm = cJSON_GetObjectItemCaseSensitive(m, "noMatch");
   if (cJSON_IsNumber(nm)) fixed4(f[5], nm->valuedouble);
-  else snprintf(f[5], sizeof f[5], "-");
-  snprintf(line, sizeof line, "  %-22s %7s %7s %7s %7s %8s %9s\n", label, f[0], f[1], f[2], f[3], f[4], f[5]);
+  else tsift_snprintf(f[5], sizeof f[5], "-");
+  tsift_snprintf(line, sizeof line, "  %-22s %7s %7s %7s %7s %8s %9s\n", label, f[0], f[1], f[2], f[3], f[4], f[5]);
   tsift_buf_append(b, line, strlen(line));
 }
 
@@ -466,15 +466,15 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
   char line[512];
   const cJSON *ours = cJSON_GetObjectItemCaseSensitive(e, "toolsift");
   const cJSON *base = cJSON_GetObjectItemCaseSensitive(e, "baseline");
-  snprintf(line, sizeof line, "%s: %d queries (%d judged, %d no-match) over %d tools, ranker %s\n",
-           title ? title : "eval", (int)num(e, "queries"), (int)num(ours, "judged"),
-           (int)num(ours, "noMatchQueries"), (int)num(e, "tools"),
-           cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "ranker"))
+  tsift_snprintf(line, sizeof line, "%s: %d queries (%d judged, %d no-match) over %d tools, ranker %s\n",
+                 title ? title : "eval", (int)num(e, "queries"), (int)num(ours, "judged"),
+                 (int)num(ours, "noMatchQueries"), (int)num(e, "tools"),
+                 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "ranker"))
                ? cJSON_GetObjectItemCaseSensitive(e, "ranker")->valuestring
                : "?");
   tsift_buf_append(&b, line, strlen(line));
-  snprintf(line, sizeof line, "  %-22s %7s %7s %7s %7s %8s %9s\n", "", "R@1", "R@5", "R@10", "MRR", "nDCG@10",
-           "no-match");
+  tsift_snprintf(line, sizeof line, "  %-22s %7s %7s %7s %7s %8s %9s\n", "", "R@1", "R@5", "R@10", "MRR", "nDCG@10",
+                 "no-match");
   tsift_buf_append(&b, line, strlen(line));
   metrics_row(&b, "toolsift", ours);
   metrics_row(&b, "plain BM25", base);
@@ -484,8 +484,8 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
     const cJSON *c;
     cJSON_ArrayForEach(c, classes) {
       char label[64];
-      snprintf(label, sizeof label, "%.16s n=%d", c->string,
-               (int)(num(cJSON_GetObjectItemCaseSensitive(c, "toolsift"), "judged") +
+      tsift_snprintf(label, sizeof label, "%.16s n=%d", c->string,
+                     (int)(num(cJSON_GetObjectItemCaseSensitive(c, "toolsift"), "judged") +
                      num(cJSON_GetObjectItemCaseSensitive(c, "toolsift"), "noMatchQueries")));
       metrics_row(&b, label, cJSON_GetObjectItemCaseSensitive(c, "toolsift"));
       metrics_row(&b, "  (plain BM25)", cJSON_GetObjectItemCaseSensitive(c, "baseline"));
@@ -503,8 +503,8 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
       const cJSON *q = cJSON_GetObjectItemCaseSensitive(w, "query");
       const char *qs = cJSON_IsString(q) ? q->valuestring : "";
       size_t qn = tsift_utf8_cut(qs, strlen(qs), 70);
-      snprintf(line, sizeof line, "    %s  %.*s%s\n      %.180s -> %.180s\n", nd, (int)qn, qs,
-               qn < strlen(qs) ? "..." : "", exp ? exp : "", got ? got : "");
+      tsift_snprintf(line, sizeof line, "    %s  %.*s%s\n      %.180s -> %.180s\n", nd, (int)qn, qs,
+                     qn < strlen(qs) ? "..." : "", exp ? exp : "", got ? got : "");
       tsift_buf_append(&b, line, strlen(line));
       cJSON_free(exp);
       cJSON_free(got);
@@ -516,7 +516,7 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
     tsift_buf_append(&b, "  GATES FAILED:\n", 16);
     const cJSON *f;
     cJSON_ArrayForEach(f, fails) {
-      snprintf(line, sizeof line, "    %s\n", cJSON_IsString(f) ? f->valuestring : "?");
+      tsift_snprintf(line, sizeof line, "    %s\n", cJSON_IsString(f) ? f->valuestring : "?");
       tsift_buf_append(&b, line, strlen(line));
     }
   }

@@ -5,12 +5,12 @@
 #include "index.h"
 #include "vocab.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "cJSON.h"
+#include "fmt.h"
 #include "mathx.h"
 #include "sha256.h"
 
@@ -238,7 +238,7 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
   }
   {
     char mc[24];
-    int n = snprintf(mc, sizeof mc, "minCoverage=%ld", (long)(ix->min_coverage * 1000.0 + 0.5));
+    int n = tsift_snprintf(mc, sizeof mc, "minCoverage=%ld", (long)(ix->min_coverage * 1000.0 + 0.5));
     hash_str(&s, mc, (size_t)n);
   }
   for (size_t i = 0; i < ix->stopwords.words.count; i++)
@@ -385,7 +385,7 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
     if (st) {
       if (st != TSIFT_E_NOMEM) {
         char where[160];
-        snprintf(where, sizeof where, "tools[%zu] (\"%.60s\")", d, tool->id);
+        tsift_snprintf(where, sizeof where, "tools[%zu] (\"%.60s\")", d, tool->id);
         tsift_error_prefix(err, st, where);
       }
       break;

@@ -1,11 +1,11 @@
 /* search.c — the public search front ends over the index: JSON search with
  * explain, typed search, batch ranking (the outside-evaluation contract),
  * index facts, search documents and query analysis as JSON. */
-#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "cJSON.h"
+#include "fmt.h"
 #include "index.h"
 #include "json_check.h"
 #include "json_out.h"
@@ -396,7 +396,7 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
     /* ... and a \u0000 escape in a query is a space, not a cut. */
     tsift_json_blank_nul_escapes(fixed, fixed_len);
     char what[48];
-    snprintf(what, sizeof what, "queries line %zu", line_no);
+    tsift_snprintf(what, sizeof what, "queries line %zu", line_no);
     cJSON *obj = NULL;
     st = tsift_json_parse(fixed, fixed_len, what, &obj, err);
     tsift_free(fixed);

@@ -2,12 +2,12 @@
  * append-only menu, the search_tools meta-tool, recorded decisions and their
  * exact replay. Authority is decided here: the searchable universe, what may
  * be loaded, and how a recorded decision is re-admitted (it can only narrow). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "cJSON.h"
+#include "fmt.h"
 #include "index.h"
 #include "json_out.h"
 #include "sha256.h"
@@ -142,8 +142,8 @@ static void compute_fingerprint(tsift_session *s) {
   const char *parts[] = {"toolsift-session-1", s->index->fingerprint, s->loop, s->tool_name};
   for (size_t i = 0; i < 4; i++) tsift_sha256_update(&h, parts[i], strlen(parts[i]) + 1);
   char caps[96];
-  int n = snprintf(caps, sizeof caps, "%u/%u/%u/%ld", s->max_per_search, s->max_loaded,
-                   s->max_searches, s->max_menu_chars);
+  int n = tsift_snprintf(caps, sizeof caps, "%u/%u/%u/%ld", s->max_per_search, s->max_loaded,
+                         s->max_searches, s->max_menu_chars);
   tsift_sha256_update(&h, caps, (size_t)n + 1);
   for (size_t i = 0; i < s->nnamespaces; i++)
     tsift_sha256_update(&h, s->namespaces[i], strlen(s->namespaces[i]) + 1);
@@ -157,8 +157,8 @@ static void compute_fingerprint(tsift_session *s) {
     tsift_sha256_update(&h, s->agent.tools[i].id, strlen(s->agent.tools[i].id) + 1);
   if (s->skills) { /* only when on, so sessions without skills keep their fingerprint */
     const tsift_skills *sk = s->skills;
-    n = snprintf(caps, sizeof caps, "|skills|%u/%u/%u/%u/%d", sk->max_active, sk->max_index, sk->max_index_bytes,
-                 sk->max_instruction_bytes, sk->discovery);
+    n = tsift_snprintf(caps, sizeof caps, "|skills|%u/%u/%u/%u/%d", sk->max_active, sk->max_index,
+                       sk->max_index_bytes, sk->max_instruction_bytes, sk->discovery);
     tsift_sha256_update(&h, caps, (size_t)n + 1);
     tsift_sha256_update(&h, sk->tool_name, strlen(sk->tool_name) + 1);
     for (size_t i = 0; i < sk->n; i++) {
@@ -437,7 +437,7 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
         blank++;
       if (blank == n) continue;
       char what[40];
-      snprintf(what, sizeof what, "journal line %zu", line_no);
+      tsift_snprintf(what, sizeof what, "journal line %zu", line_no);
       cJSON *d = NULL;
       if ((st = tsift_json_parse(text + a, n, what, &d, err))) return st;
       if (!cJSON_AddItemToArray(s->replay, d)) {
@@ -626,11 +626,11 @@ tsift_status tsift_session_menu_json(const tsift_session *s, const char *format,
   if (parse_format(format, &f))
     return tsift_fail(err, TSIFT_E_ARG, "menu: format must be \"mcp\", \"openai\" or \"anthropic\"");
   char schema[400];
-  snprintf(schema, sizeof schema,
-           "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"What "
-           "you want to do, in a few words.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,"
-           "\"maximum\":%u,\"description\":\"The most tools to return.\"}},\"required\":[\"query\"]}",
-           s->max_per_search);
+  tsift_snprintf(schema, sizeof schema,
+                 "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"What "
+                 "you want to do, in a few words.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,"
+                 "\"maximum\":%u,\"description\":\"The most tools to return.\"}},\"required\":[\"query\"]}",
+                 s->max_per_search);
   tsift_buf b;
   tsift_buf_init(&b);
   if (f == TSIFT_FORMAT_MCP) {
@@ -702,18 +702,57 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
   return TSIFT_OK;
 }
 
+/* The rest of a journal decision id after "<loop>#turn:", read as
+ * sscanf(s, "%u:tool:%u:%15s", turn, call, tail) == 3 reads it with glibc
+ * (the core has no scanf: fmt.h says why). Each number: white space, an
+ * optional sign, digits; a minus wraps it around, an overflow reads as
+ * UINT_MAX. The tail: white space, then 1–15 bytes up to the next white
+ * space. A tail longer than 15 bytes is cut, and what follows it is not
+ * looked at: "search xyz" reads as "search", as it did. */
+static int is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+static const char *scan_uint(const char *s, unsigned *out) {
+  while (is_space(*s)) s++;
+  int neg = 0;
+  if (*s == '+' || *s == '-') neg = *s++ == '-';
+  if (*s < '0' || *s > '9') return NULL;
+  unsigned long long v = 0;
+  int over = 0;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    unsigned d = (unsigned)(*s - '0');
+    if (v > (~0ull - d) / 10) over = 1;
+    else v = v * 10 + d;
+  }
+  *out = over ? ~0u : (unsigned)(neg ? 0ull - v : v);
+  return s;
+}
+
+static int scan_decision_id(const char *s, unsigned *turn, unsigned *call, char tail[16]) {
+  if (!(s = scan_uint(s, turn)) || strncmp(s, ":tool:", 6) != 0 || !(s = scan_uint(s + 6, call)) || *s != ':')
+    return 0;
+  s++;
+  while (is_space(*s)) s++;
+  size_t n = 0;
+  while (n < 15 && s[n] && !is_space(s[n])) {
+    tail[n] = s[n];
+    n++;
+  }
+  tail[n] = 0;
+  return n > 0;
+}
+
 tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
   if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_apply_journal: NULL argument");
   size_t total = s->nreplay;
   char prefix[160];
-  int plen = snprintf(prefix, sizeof prefix, "%s#turn:", s->loop);
+  int plen = tsift_snprintf(prefix, sizeof prefix, "%s#turn:", s->loop);
   while (s->replay_pos < total) {
     const cJSON *rec = s->replay_items[s->replay_pos];
     const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
     unsigned turn = 0, call = 0;
     char tail[16] = "";
     int is_skill = 0;
-    if (strncmp(id, prefix, (size_t)plen) != 0 || sscanf(id + plen, "%u:tool:%u:%15s", &turn, &call, tail) != 3 ||
+    if (strncmp(id, prefix, (size_t)plen) != 0 || !scan_decision_id(id + plen, &turn, &call, tail) ||
         !(strcmp(tail, "search") == 0 || (is_skill = s->skills && strcmp(tail, "skill") == 0)))
       return tsift_fail(err, TSIFT_E_DIVERGED, "replay: decision %zu (\"%.80s\") is not a %s of loop \"%s\"",
                         s->replay_pos + 1, id, s->skills ? "search or skill activation" : "search", s->loop);

@@ -3,11 +3,11 @@
  * host ranker, whose answer is clipped, intersected and widened), the loading
  * plan under the caps, re-admission of recorded decisions, and the result and
  * decision written before any state changes. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "fmt.h"
 #include "session_internal.h"
 #include "spec.h"
 
@@ -16,7 +16,7 @@
 void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b) {
   if (w->n >= MAX_WARNINGS) return;
   char msg[256];
-  snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
+  tsift_snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
   size_t n = tsift_utf8_cut(msg, strlen(msg), sizeof msg - 1);
   w->items[w->n] = tsift_strndup(msg, n);
   if (!w->items[w->n]) w->nomem = 1;
@@ -169,7 +169,7 @@ static void warn_dropped(warnings *w, const char *what, const char *id, const ch
   memcpy(idc, id, len);
   idc[len] = 0;
   char fmt[64];
-  snprintf(fmt, sizeof fmt, "%s: dropped \"%%s\": %%s", what);
+  tsift_snprintf(fmt, sizeof fmt, "%s: dropped \"%%s\": %%s", what);
   warn(w, fmt, idc, why);
 }
 
@@ -333,7 +333,7 @@ static tsift_status finish_search(tsift_session *s, const call_ref *c, const cha
                                   const ranker_kinds *replayed, warnings *w, char **out, size_t *out_len,
                                   tsift_error *err) {
   char did[200];
-  snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
+  tsift_snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
   size_t qlen = strlen(q);
   uint8_t *loaded = tsift_calloc_array(n + 1, 1);
   if (!loaded) return tsift_nomem(err, "searching");
@@ -678,7 +678,7 @@ static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t 
   }
   if (dropped) {
     char count[32];
-    snprintf(count, sizeof count, "%zu", dropped);
+    tsift_snprintf(count, sizeof count, "%zu", dropped);
     warn(&w, p->skills_phase ? "skill ranker: dropped %s ids outside the universe%s"
                              : "ranker: dropped %s ids outside the universe%s",
          count, NULL);
@@ -764,7 +764,7 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
                                 out_len, err);
 
   char did[200];
-  snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
+  tsift_snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
   const char *q = query->valuestring;
   warnings w = {{0}, 0, 0};
   tsift_status st = TSIFT_OK;

@@ -3,11 +3,11 @@
  * skill's tools appended to the menu), refusals of tainted or oversized
  * instructions (recorded with their verdict), re-delivery, and the replay
  * of recorded activations pinned by digest. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "fmt.h"
 #include "session_internal.h"
 
 /* The verdict on delivering skill k's current text, or NULL when it may be
@@ -236,7 +236,7 @@ static tsift_status serve_recorded(tsift_session *s, const call_ref *c, const ch
       name[n] = 0;
     }
     char msg[200];
-    snprintf(msg, sizeof msg, "replay: dropped skill decision \"%%s\": %s%%s", why);
+    tsift_snprintf(msg, sizeof msg, "replay: dropped skill decision \"%%s\": %s%%s", why);
     tsift_warn(w, msg, did, NULL);
     tsift_buf r;
     tsift_buf_init(&r);
@@ -294,7 +294,7 @@ tsift_status tsift_session_activate(tsift_session *s, const call_ref *c, const c
   if (!cJSON_IsObject(args) || !cJSON_IsString(name) || !name->valuestring[0])
     return refuse(s, c, "invalid_input", "name must be a non-empty string (a skill id)", NULL, out, out_len, err);
   char did[200];
-  snprintf(did, sizeof did, "%s#turn:%u:tool:%u:skill", s->loop, c->turn, c->call);
+  tsift_snprintf(did, sizeof did, "%s#turn:%u:tool:%u:skill", s->loop, c->turn, c->call);
   warnings w = {{0}, 0, 0};
   tsift_status st;
 

@@ -4,13 +4,13 @@
  * What an activation does lives in session_skill.c. */
 #include "skills.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "cJSON.h"
 #include "catalog.h"
+#include "fmt.h"
 #include "json_out.h"
 #include "sha256.h"
 #include "text.h"
@@ -151,7 +151,7 @@ static tsift_status pin_text(tsift_skill *k, tsift_error *err) {
 
 static tsift_status read_skill(const cJSON *item, size_t i, tsift_skill *k, tsift_error *err) {
   char where[128];
-  snprintf(where, sizeof where, "catalog: skills[%zu]", i);
+  tsift_snprintf(where, sizeof where, "catalog: skills[%zu]", i);
   if (!cJSON_IsObject(item))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where, tsift_json_type_name(item));
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(item, "id");
@@ -169,7 +169,7 @@ static tsift_status read_skill(const cJSON *item, size_t i, tsift_skill *k, tsif
   size_t cut = tsift_utf8_cut(k->id, n, 48);
   memcpy(idc, k->id, cut);
   idc[cut] = 0;
-  snprintf(where, sizeof where, "catalog: skills[%zu] (\"%s\")", i, idc);
+  tsift_snprintf(where, sizeof where, "catalog: skills[%zu] (\"%s\")", i, idc);
   const cJSON *tainted = cJSON_GetObjectItemCaseSensitive(item, "tainted");
   if (tainted && !cJSON_IsNull(tainted) && !cJSON_IsBool(tainted))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"tainted\": expected a boolean, got %s", where,
@@ -520,8 +520,8 @@ static void index_line(tsift_buf *b, const tsift_skill *k) {
 static void marker(tsift_buf *b, size_t more, const tsift_skills *sk, const char *search_tool) {
   char m[200];
   int n = (sk->discovery & DISCOVERY_SEARCH)
-              ? snprintf(m, sizeof m, "(+%zu more \xE2\x80\xA6 find them with %.128s)\n", more, search_tool)
-              : snprintf(m, sizeof m, "(+%zu more \xE2\x80\xA6)\n", more);
+              ? tsift_snprintf(m, sizeof m, "(+%zu more \xE2\x80\xA6 find them with %.128s)\n", more, search_tool)
+              : tsift_snprintf(m, sizeof m, "(+%zu more \xE2\x80\xA6)\n", more);
   tsift_buf_append(b, m, (size_t)n);
 }
 
@@ -531,8 +531,9 @@ tsift_status tsift_skills_prompt(const tsift_skills *sk, const char *search_tool
   tsift_buf_init(&b);
   if (sk->discovery == DISCOVERY_SEARCH) {
     char line[400];
-    int n = snprintf(line, sizeof line, "Skills are available: find them with %.128s and activate one with %.128s.\n",
-                     search_tool, sk->tool_name);
+    int n = tsift_snprintf(line, sizeof line,
+                           "Skills are available: find them with %.128s and activate one with %.128s.\n", search_tool,
+                           sk->tool_name);
     tsift_buf_append(&b, line, (size_t)n);
   } else {
     /* Lines in id order while maxIndex lines and maxIndexBytes (marker
