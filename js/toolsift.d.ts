@@ -81,7 +81,7 @@ export interface SearchAnalysis {
 
 export interface SearchResult {
   query: string;
-  /** The ranker version, e.g. "bm25f-3". */
+  /** The ranker version, e.g. "bm25f-4". */
   ranker: string;
   terms: string[];
   hits: Hit[];
@@ -352,7 +352,7 @@ export interface SearchDecision {
   id: string;
   source: 'agent-tool-search';
   value: {
-    /** Ranker kind: 'bm25f-3', or the host ranker's kind. */
+    /** Ranker kind: 'bm25f-4', or the host ranker's kind. */
     ranker: string;
     /** The skill ranker's kind, when one is set. */
     skillRanker?: string;

@@ -310,7 +310,7 @@ static void test_explain(void) {
   CHECK_EQ_INT(tsift_index_search_json(ix, "beta zeta the", 13, opts, strlen(opts), &out, &len, &err),
                TSIFT_OK);
   CHECK_EQ_STR(out,
-               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-3\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
+               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-4\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
                "\"alpha_beta\",\"name\":\"alpha_beta\",\"description\":\"\",\"trust\":\"first-party\","
                "\"score\":1.392145,\"explain\":{\"terms\":[{\"term\":\"beta\",\"score\":1.392145,"
                "\"fields\":{\"name\":1.392145}}]}}],\"unmatched\":[\"zeta\"],\"analysis\":{\"tokens\":"
