@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // gen-vocab.mjs — generate core/src/vocab_table.h from core/src/vocab.txt
-// (the cross-lingual table of tool vocabulary, docs/relevance.md).
+// (the table of tool vocabulary: cross-lingual concepts and English synonym
+// groups, docs/relevance.md).
 //
 // Every key goes through the real analyser (the wasm module of a source
 // build: build/wasm/toolsift.wasm, or env TOOLSIFT_WASM), so the table holds
@@ -15,9 +16,17 @@
 //       corpus/catalog.json, ../shared/datasets/* (tools and dev queries) and
 //       ../shared/catalogs/all.json; fail when one meets a word of a query
 //       (it would change English results).
-//   --all          also the section "## not compiled" (to measure)
-//   --concepts N, --keys K, --langs de,fr   only the first N concepts, the
-//                  first K keys of each language, these languages (to measure)
+//   --all          also the "## not compiled" sections (to measure)
+//   --concepts N, --keys K, --langs de,fr   only the first N cross-lingual
+//                  concepts, the first K keys of each language, these
+//                  languages (to measure)
+//   --synonyms N, --no-synonyms   only the first N English synonym groups, or
+//                  none (to measure)
+//
+// A section whose title contains "synonyms" holds English synonym groups,
+// one a line ("picture, image, photo"): each becomes a concept whose line of
+// targets starts with '~' and whose every member is a key. The --english
+// check skips those keys (they are English on purpose).
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
