@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // gen-vocab.mjs — generate core/src/vocab_table.h from core/src/vocab.txt
-// (the cross-lingual table of tool vocabulary, docs/relevance.md).
+// (the table of tool vocabulary: cross-lingual concepts and English synonym
+// groups, docs/relevance.md).
 //
 // Every key goes through the real analyser (the wasm module of a source
 // build: build/wasm/toolsift.wasm, or env TOOLSIFT_WASM), so the table holds
@@ -15,9 +16,17 @@
 //       corpus/catalog.json, ../shared/datasets/* (tools and dev queries) and
 //       ../shared/catalogs/all.json; fail when one meets a word of a query
 //       (it would change English results).
-//   --all          also the section "## not compiled" (to measure)
-//   --concepts N, --keys K, --langs de,fr   only the first N concepts, the
-//                  first K keys of each language, these languages (to measure)
+//   --all          also the "## not compiled" sections (to measure)
+//   --concepts N, --keys K, --langs de,fr   only the first N cross-lingual
+//                  concepts, the first K keys of each language, these
+//                  languages (to measure)
+//   --synonyms N, --no-synonyms   only the first N English synonym groups, or
+//                  none (to measure)
+//
+// A section whose title contains "synonyms" holds English synonym groups,
+// one a line ("picture, image, photo"): each becomes a concept whose line of
+// targets starts with '~' and whose every member is a key. The --english
+// check skips those keys (they are English on purpose).
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -34,6 +43,8 @@ const all = args.includes('--all');
 const nConcepts = args.includes('--concepts') ? Number(args[args.indexOf('--concepts') + 1]) : Infinity;
 const nKeys = args.includes('--keys') ? Number(args[args.indexOf('--keys') + 1]) : Infinity;
 const langs = args.includes('--langs') ? args[args.indexOf('--langs') + 1].split(',') : null;
+const noSyn = args.includes('--no-synonyms');
+const synGroups = args.includes('--synonyms') ? Number(args[args.indexOf('--synonyms') + 1]) : null;
 
 const ts = await load();
 const tokensOf = (text) => ts.analyze(text, { stopwords: [] }).tokens;
@@ -48,21 +59,38 @@ const fail = (msg) => {
 };
 
 // ---- parse the source ------------------------------------------------------
-const concepts = []; // { targets, keys: [{ lang, text, stem }] }
+const concepts = []; // { targets, syn, keys: [{ lang, text, stem }] }
 let cur = null;
+let section = '';
 for (const [n, raw] of fs.readFileSync(SRC, 'utf8').split('\n').entries()) {
   const line = raw.replace(/\s+$/, '');
   if (line.startsWith('## not compiled') && !all) break;
+  if (line.startsWith('## ')) section = line.includes('synonyms') ? 'synonyms' : 'concepts';
   if (!line || line.startsWith('#')) continue;
+  if (section === 'synonyms') {
+    // an English synonym group: every member is a key, the members are the targets
+    if (noSyn || (synGroups !== null && concepts.filter((c) => c.syn).length >= synGroups)) continue;
+    const members = line.split(',').map((s) => s.trim()).filter(Boolean);
+    if (members.length < 2 || members.some((m) => m.endsWith('*')))
+      fail(`vocab.txt:${n + 1}: a synonym group needs two or more words or phrases, no stems`);
+    cur = { targets: members.join(' '), syn: true, keys: members.map((text) => ({ lang: 'en', text, stem: false, line: n + 1 })), line: n + 1 };
+    concepts.push(cur);
+    cur = null;
+    continue;
+  }
   if (!/^\s/.test(line)) {
     // a concept named again (in "## not compiled") continues the first one
-    cur = concepts.find((c) => c.targets === line.trim());
-    if (!cur && concepts.length >= nConcepts) break;
+    cur = concepts.find((c) => !c.syn && c.targets === line.trim());
+    if (!cur && concepts.filter((c) => !c.syn).length >= nConcepts) {
+      cur = 'skip'; // beyond --concepts N: its keys are left out
+      continue;
+    }
     if (!cur) concepts.push((cur = { targets: line.trim(), keys: [], line: n + 1 }));
     continue;
   }
   const m = /^\s+([a-z]{2})\s+(.*)$/.exec(line);
   if (!m || !cur) fail(`vocab.txt:${n + 1}: expected "  LANG key, key"`);
+  if (cur === 'skip') continue;
   if (langs && !langs.includes(m[1])) continue;
   for (const k of m[2].split(',').map((s) => s.trim()).filter(Boolean).slice(0, nKeys)) {
     const stem = k.endsWith('*');
@@ -95,7 +123,7 @@ for (const [ci, c] of concepts.entries()) {
     if (k.stem && (toks.length !== 1 || isCjk(key) || [...key].length < 4))
       fail(`vocab.txt:${k.line}: stem "${k.text}*" must be one Latin token of at least 4 characters`);
     if (k.stem && key !== k.text) console.error(`gen-vocab: note: stem "${k.text}*" analyses to "${key}*"`);
-    if (targets.includes(key)) {
+    if (!c.syn && targets.includes(key)) {
       console.error(`gen-vocab: note: "${k.text}" is already the English term "${key}"; left out`);
       continue;
     }
@@ -105,6 +133,7 @@ for (const [ci, c] of concepts.entries()) {
     e.src.push(`${k.lang} ${k.text}${k.stem ? '*' : ''}`);
     entries.set(key, e);
     byLang[k.lang] = (byLang[k.lang] ?? 0) + 1;
+    if (c.syn) e.syn = true;
   }
 }
 
@@ -150,6 +179,7 @@ if (english) {
   const words = [...freq.keys()].sort();
   let n = 0, inQueries = 0;
   for (const [key, e] of [...entries].sort()) {
+    if (e.syn && e.src.every((x) => x.startsWith('en '))) continue; // English by design
     const hits = e.stem ? words.filter((w) => w.startsWith(key)) : freq.has(key) ? [key] : [];
     if (!hits.length) continue;
     n++;
@@ -165,24 +195,26 @@ if (english) {
 // ---- emit -------------------------------------------------------------------
 // Concept i is coded as one character after the key's separator ('=' for a
 // word, '*' for a stem): the i-th of '#'..'~' without '*', '=', '?' and '\\'.
+// Concept i >= 88 is written as '!' once per 88 before the character of i % 88.
 const ALPHABET = [...Array(92)].map((_, i) => String.fromCharCode(0x23 + i)).filter((c) => !'*=?\\'.includes(c)).join('');
-if (concepts.length > ALPHABET.length) fail(`too many concepts (${concepts.length} > ${ALPHABET.length})`);
-const code = (i) => ALPHABET[i];
+const code = (i) => '!'.repeat(Math.floor(i / ALPHABET.length)) + ALPHABET[i % ALPHABET.length];
 const sorted = [...entries].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 const keys = sorted.map(([k, e]) => `${k}${e.stem ? '*' : '='}${[...e.codes].sort((a, b) => a - b).map(code).join('')}\n`).join('');
-const targets = concepts.map((c) => `${c.targets}\n`).join('');
+const targets = concepts.map((c) => `${c.syn ? '~' : ''}${c.targets}\n`).join('');
 // Macros of string literals rather than arrays: the linker then keeps the
 // table beside the module's other strings, which gzips smaller.
 const cstr = (s) =>
   !s ? '  ""' : s.split('\n').filter(Boolean).map((l) => `  "${l.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}\\n"`).join(' \\\n');
 const header = `/* vocab_table.h — GENERATED by scripts/gen-vocab.mjs from vocab.txt; do not
- * edit. ${concepts.length} concepts, ${entries.size} keys (${Object.entries(byLang).map(([l, n]) => `${l} ${n}`).join(', ')}).
+ * edit. ${concepts.length} concepts (${concepts.filter((c) => c.syn).length} of them English synonym groups), ${entries.size} keys (${Object.entries(byLang).map(([l, n]) => `${l} ${n}`).join(', ')}).
  *
- * VOCAB_TARGETS: one line per concept, its English words (surface forms).
+ * VOCAB_TARGETS: one line per concept, its English words (surface forms); a
+ * line that starts with '~' is an English synonym group (its members are
+ * also its keys; expansions weigh TSIFT_SYNONYM_WEIGHT).
  * VOCAB_KEYS: one line per analysed key, sorted by bytes: the key, then
  * '=' (a word or phrase) or '*' (a stem: matches tokens that start with it),
- * then the concepts it expands to, one character each (concept i is the
- * i-th character of '#'..'~' without '*', '=', '?' and '\\\\'). */
+ * then the concepts it expands to: concept i is the character i % 88 of
+ * '#'..'~' without '*', '=', '?' and '\\\\', after i / 88 times '!'. */
 #define VOCAB_TARGETS \\
 ${cstr(targets)}
 

@@ -601,6 +601,12 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
   return e >= floor * (e + u);
 }
 
+double tsift_member_weight(const tsift_query *q, size_t m) {
+  size_t nt = q->terms.count;
+  if (m < nt) return 1.0;
+  return q->xsyn[m - nt] ? TSIFT_SYNONYM_WEIGHT : TSIFT_VOCAB_WEIGHT;
+}
+
 int tsift_rank_diversifies(const tsift_query *q, const uint8_t *term_state) {
   size_t used = 0;
   for (size_t i = 0; i < q->terms.count; i++) used += term_state[i] == TSIFT_TERM_USED;
@@ -652,12 +658,12 @@ static double rescore(const tsift_index *ix, const tsift_query *q, const tsift_s
   double v = 0.0;
   for (size_t m = 0; m < nt + q->xterms.count; m++) {
     size_t i = tsift_member_owner(q, m);
-    if (use[i] != 1 || !dfs[m]) continue;
+    double w = tsift_member_weight(q, m) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
+    if (use[i] != 1 || !dfs[m] || !(w > 0.0)) continue; /* as tsift_rank's accumulator */
     long p = find_posting(ix, (uint32_t)ids[m], d);
     if (p < 0) continue;
     double tfn = posting_tfn(ix, stats, &ix->post[p], NULL);
     if (tfn <= 0.0) continue;
-    double w = (m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
     v += w * saturate(midf[m], tfn) * tsift_diversity_factor(covered[i]);
     hit_terms[i] = 1;
   }
@@ -715,8 +721,9 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   *nout = 0;
   size_t nt = q->terms.count;
   /* Members: the query's terms, then their expansions (vocab.h). An
-   * expansion is scored like a term, at TSIFT_VOCAB_WEIGHT, and only when
-   * its term is kept: a term and its expansions take one of the 16 slots. */
+   * expansion is scored like a term, at TSIFT_VOCAB_WEIGHT (a translation)
+   * or TSIFT_SYNONYM_WEIGHT (an English synonym), and only when its term is
+   * kept: a term and its expansions take one of the 16 slots. */
   size_t nm = nt + q->xterms.count;
   if (term_state)
     for (size_t i = 0; i < nt; i++) term_state[i] = TSIFT_TERM_UNMATCHED;
@@ -754,13 +761,15 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
      * an expansion); tier 1: other terms; tier 2: terms that look like
      * values (q->term_weak). Within a tier the highest key first, then the
      * earliest: key = idf x (1 + the share of the tools having the term that
-     * have it in their name), the best over the term and its expansions, so
+     * have it in their name), the best over the term and its translations
+     * (an English synonym counts for neither tier nor key), so
      * rarity decides, and a word that is mostly a name word where it occurs
      * (tool vocabulary) counts up to twice as rare (docs/relevance.md). */
     for (size_t i = 0; i < nt; i++) tier[i] = q->term_weak[i] ? 2 : 1;
     for (size_t m = 0; m < nm; m++) {
       size_t i = tsift_member_owner(q, m);
       if (use[i] != 1 || !dfs[m]) continue;
+      if (m >= nt && q->xsyn[m - nt]) continue; /* a synonym does not decide the cut */
       uint32_t named = 0;
       for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++)
         if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc]))
@@ -788,7 +797,8 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     /* an expansion counts at TSIFT_VOCAB_WEIGHT; argument values and request
      * phrasing ("500mg", "how", "need", …) count half: they shape the request
      * rather than name the need (docs/relevance.md) */
-    double w = (m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
+    double w = tsift_member_weight(q, m) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
+    if (!(w > 0.0)) continue; /* adds nothing, and a doc must not be listed twice */
     double idf = term_idf(stats, dfs[m]);
     for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++) {
       const tsift_posting *post = &ix->post[p];

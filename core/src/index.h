@@ -152,6 +152,10 @@ static inline size_t tsift_member_owner(const tsift_query *q, size_t m) {
   return m < q->terms.count ? m : q->xof[m - q->terms.count];
 }
 
+/* The query-term weight of member m: 1 for a term, TSIFT_VOCAB_WEIGHT for a
+ * translation, TSIFT_SYNONYM_WEIGHT for a synonym (vocab.h). */
+double tsift_member_weight(const tsift_query *q, size_t m);
+
 /* One-line, bounded, trust-aware description of a tool for results. */
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160
 /* Names in search results: at most this many characters, then "…" (S12). */

@@ -160,7 +160,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
       if (term_state[i] != TSIFT_TERM_USED) continue;
       const tsift_tokens *mt = m < nt ? &q->terms : &q->xterms;
       size_t at = m < nt ? m : m - nt;
-      double w = m < nt ? 1.0 : TSIFT_VOCAB_WEIGHT;
+      double w = tsift_member_weight(q, m);
       long term = tsift_term_lookup(ix, tsift_token(mt, at), mt->len[at]);
       double fields[TSIFT_FIELD_COUNT];
       double score = w * tsift_term_explain(ix, stats, term, h->doc, fields);

@@ -530,6 +530,7 @@ void tsift_query_free(tsift_query *q) {
   tsift_tokens_free(&q->xterms);
   tsift_tokens_free(&q->xsurface);
   tsift_free(q->xof);
+  tsift_free(q->xsyn);
   memset(q, 0, sizeof *q);
 }
 

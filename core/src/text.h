@@ -93,10 +93,14 @@ typedef struct tsift_query {
                              TSIFT_SOFT_WEIGHT */
   /* Expansions from the cross-lingual vocabulary (vocab.h): English terms
    * for foreign words of the query, each tied to the query term it expands
-   * (xof[j] indexes terms); none for an English query. */
+   * (xof[j] indexes terms), and for English words of a synonym group the
+   * group's other words. */
   tsift_tokens xterms;   /* analysed, distinct, none of them in terms */
   tsift_tokens xsurface; /* their surface forms, for display */
   uint32_t *xof;
+  uint8_t *xsyn;         /* per expansion: 1 when it comes from an English
+                            synonym group (weight TSIFT_SYNONYM_WEIGHT), 0 for
+                            a translation (TSIFT_VOCAB_WEIGHT) */
 } tsift_query;
 
 /*

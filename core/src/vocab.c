@@ -1,4 +1,7 @@
-/* vocab.c — the cross-lingual table of tool vocabulary and its lookup.
+/* vocab.c — the table of tool vocabulary and its lookup: cross-lingual
+ * keys (German, French, Spanish, Japanese, Chinese words → English words)
+ * and English synonym groups (each member a key whose expansions are the
+ * group's other members; a group's line of targets starts with '~').
  *
  * The table (vocab_table.h, generated from vocab.txt by
  * scripts/gen-vocab.mjs) is one sorted packed string of analysed keys. A key
@@ -106,10 +109,14 @@ static size_t match_at(const tsift_tokens *t, size_t i, size_t *span) {
   return NONE;
 }
 
-/* Index of concept code c: its place in '#'..'~' without '*', '=', '?', '\'. */
-static size_t code_index(unsigned char c) {
-  size_t i = (size_t)(c - '#');
-  i -= (c > '*') + (c > '=') + (c > '?') + (c > '\\');
+/* Index of the concept code at *c, advancing *c past it: its place in
+ * '#'..'~' without '*', '=', '?', '\\', plus 88 for each '!' before it. */
+static size_t code_index(const char **c) {
+  size_t i = 0;
+  while (**c == '!') i += 88, (*c)++;
+  unsigned char ch = (unsigned char)*(*c)++;
+  i += (size_t)(ch - '#');
+  i -= (ch > '*') + (ch > '=') + (ch > '?') + (ch > '\\');
   return i;
 }
 
@@ -118,7 +125,7 @@ tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err) {
   tsift_tokens words, surf;
   tsift_tokens_init(&words);
   tsift_tokens_init(&surf);
-  size_t xcap = 0;
+  size_t xcap = 0, scap = 0;
   tsift_status st = TSIFT_OK;
   for (size_t i = 0; i < t->count && st == TSIFT_OK;) {
     size_t span = 1, e = match_at(t, i, &span);
@@ -132,9 +139,11 @@ tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err) {
     for (size_t k = i; k < i + span && term < 0; k++)
       term = tsift_tokens_find(&q->terms, tsift_token(t, k), t->len[k]);
     i += span;
-    for (const char *c = KEYS + e + key_len(e) + 1; term >= 0 && *c != '\n' && st == TSIFT_OK; c++) {
+    for (const char *c = KEYS + e + key_len(e) + 1; term >= 0 && *c != '\n' && st == TSIFT_OK;) {
       const char *tg = VOCAB_TARGETS;
-      for (size_t k = code_index((unsigned char)*c); k > 0; tg++) k -= *tg == '\n';
+      for (size_t k = code_index(&c); k > 0; tg++) k -= *tg == '\n';
+      uint8_t syn = *tg == '~'; /* an English synonym group */
+      tg += syn;
       size_t tl = 0;
       while (tg[tl] != '\n') tl++;
       tsift_tokens_clear(&words);
@@ -146,11 +155,14 @@ tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err) {
             tsift_tokens_find(&q->xterms, ws, words.len[w]) >= 0)
           continue; /* already a term or an expansion */
         if (tsift_grow((void **)&q->xof, &xcap, q->xterms.count + 1, sizeof *q->xof) ||
+            tsift_grow((void **)&q->xsyn, &scap, q->xterms.count + 1, sizeof *q->xsyn) ||
             tsift_tokens_push(&q->xterms, ws, words.len[w]) ||
-            tsift_tokens_push(&q->xsurface, tsift_token(&surf, w), surf.len[w]))
+            tsift_tokens_push(&q->xsurface, tsift_token(&surf, w), surf.len[w])) {
           st = tsift_nomem(err, "expanding the query");
-        else
+        } else {
           q->xof[q->xterms.count - 1] = (uint32_t)term;
+          q->xsyn[q->xterms.count - 1] = syn;
+        }
       }
     }
   }

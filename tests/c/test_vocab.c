@@ -1,7 +1,8 @@
-/* test_vocab.c — the cross-lingual table of tool vocabulary (vocab.h): the
- * generated table's shape, lookup (words, stems, phrases, bigram runs,
- * longest match), what an expansion does to a ranking (one slot, explain,
- * confidence rule), and that an English query is untouched. */
+/* test_vocab.c — the table of tool vocabulary (vocab.h): the generated
+ * table's shape, lookup (words, stems, phrases, bigram runs, longest match),
+ * what an expansion does to a ranking (one slot, explain, confidence rule),
+ * that English words outside the synonym groups are untouched, and the
+ * English synonym groups (their weight, the cut, phrases). */
 #include <stdlib.h>
 
 #include "harness.h"
@@ -27,12 +28,17 @@ static void check_expansions(const char *text, const char *expected) {
   tsift_free(got);
 }
 
-/* Sorted by bytes, unique, every line "key" then '=' or '*' then concept codes. */
+/* Sorted by bytes, unique, every line "key" then '=' or '*' then concept
+ * codes (a character of '#'..'~' without * = ? \, after one '!' per 88). */
 static void test_table_shape(void) {
   const char *k = VOCAB_KEYS, *t = VOCAB_TARGETS;
-  size_t concepts = 0;
-  for (const char *c = t; *c; c++) concepts += *c == '\n';
-  CHECK(concepts > 0 && concepts <= 88);
+  size_t concepts = 0, groups = 0;
+  for (const char *c = t; *c; c++) {
+    if (c == t || c[-1] == '\n') groups += *c == '~'; /* a synonym group's line */
+    concepts += *c == '\n';
+  }
+  CHECK(concepts > 88); /* codes with '!' are in use */
+  CHECK(groups > 0 && groups < concepts);
   const char *prev = NULL;
   size_t prev_len = 0, entries = 0;
   for (const char *e = k; *e; entries++) {
@@ -50,8 +56,10 @@ static void test_table_shape(void) {
     const char *code = sep + 1;
     CHECK(*code != '\n'); /* at least one concept */
     for (; *code && *code != '\n'; code++) {
+      size_t i = 0;
+      while (*code == '!') i += 88, code++;
       unsigned char u = (unsigned char)*code;
-      size_t i = (size_t)(u - '#') - (u > '*') - (u > '=') - (u > '?') - (u > '\\');
+      i += (size_t)(u - '#') - (u > '*') - (u > '=') - (u > '?') - (u > '\\');
       CHECK(u >= '#' && u <= '~' && u != '*' && u != '=' && u != '?' && u != '\\');
       CHECK(i < concepts);
     }
@@ -76,9 +84,9 @@ static void test_lookup(void) {
   check_expansions("删除数据库", "[[\"删除\",\"delet\"],[\"删除\",\"remov\"],[\"数据\",\"databas\"]]");
   /* a word both German message and news expands to both */
   check_expansions("Nachrichten", "[[\"nachrichten\",\"new\"],[\"nachrichten\",\"messag\"]]");
-  /* an English query has no expansions, and a term already in the query is
-   * not added again */
-  check_expansions("delete the file and search", "");
+  /* English words outside the synonym groups have no expansions, and a term
+   * already in the query is not added again */
+  check_expansions("delete the file and update it", "");
   check_expansions("Datei file", "");
   /* a stem needs the token to start with it; too short a token never
    * matches a stem */
@@ -139,7 +147,8 @@ static void test_ranking(void) {
   }
   tsift_free(en);
   tsift_free(de);
-  /* an English query's output has no trace of the table */
+  /* an English query without a synonym group's word has no trace of the
+   * table */
   out = search(ix, "delete file", "{\"explain\":true}");
   CHECK(out && !strstr(out, "via") && !strstr(out, "expansions"));
   tsift_free(out);
@@ -183,10 +192,101 @@ static void test_cap(void) {
   tsift_index_free(ix);
 }
 
+/* English synonym groups (vocab.txt, "## synonyms"): every member is a key
+ * whose expansions are the group's other members. */
+static void test_synonym_lookup(void) {
+  /* picture, image, photo, photograph, pic, img (analysed: pictur, imag) */
+  check_expansions("a picture", "[[\"pictur\",\"imag\"],[\"pictur\",\"photo\"],"
+                                "[\"pictur\",\"photograph\"],[\"pictur\",\"pic\"],[\"pictur\",\"img\"]]");
+  /* the members already in the query are not added: only pic and img */
+  check_expansions("picture image photo photograph",
+                   "[[\"pictur\",\"pic\"],[\"pictur\",\"img\"]]");
+  /* inflected forms meet the group through the analyser (finding -> find) */
+  check_expansions("finding", "[[\"find\",\"search\"],[\"find\",\"lookup\"]]");
+  /* a phrase is one key (pull request, pr, merge request): its tokens that
+   * are query terms are not added, and the longest key wins over merge's
+   * own group (merge, combine) */
+  check_expansions("pull request", "[[\"pull\",\"pr\"],[\"pull\",\"merg\"]]");
+  check_expansions("merge request", "[[\"merg\",\"pull\"],[\"merg\",\"pr\"]]");
+  check_expansions("merge", "[[\"merg\",\"combin\"]]");
+  /* a foreign key and an English key in one query */
+  check_expansions("Datei picture", "[[\"datei\",\"file\"],[\"pictur\",\"imag\"],[\"pictur\",\"photo\"],"
+                                    "[\"pictur\",\"photograph\"],[\"pictur\",\"pic\"],[\"pictur\",\"img\"]]");
+}
+
+/* A synonym counts TSIFT_SYNONYM_WEIGHT = 0.4. Three tools with one-word
+ * descriptions (average length 1, so norm = 1 and tfn = 1); every word has
+ * df 1 of N = 3: idf = ln(1 + 2.5/1.5) = 0.980829 and a match scores
+ * idf · 2.2 / 2.2 = 0.980829. For "picture", beta (its own word) scores
+ * 0.980829 and alpha (image, a synonym) 0.4 · 0.980829 = 0.392332; gamma
+ * nothing. */
+static void test_synonym_weight(void) {
+  tsift_index *ix = build("[{\"name\":\"alpha\",\"description\":\"image\"},"
+                          "{\"name\":\"beta\",\"description\":\"picture\"},"
+                          "{\"name\":\"gamma\",\"description\":\"zzz\"}]",
+                          NULL);
+  if (!ix) return;
+  char *out = search(ix, "picture", "{\"explain\":true}");
+  CHECK(out != NULL);
+  if (out) {
+    CHECK_CONTAINS(out, "\"hits\":[{\"id\":\"beta\"");
+    CHECK_CONTAINS(out, "\"score\":0.980829,\"explain\":{\"terms\":[{\"term\":\"picture\",\"score\":0.980829");
+    CHECK_CONTAINS(out, "{\"id\":\"alpha\"");
+    CHECK_CONTAINS(out, "\"score\":0.392332,\"explain\":{\"terms\":[{\"term\":\"picture\",\"via\":\"image\","
+                        "\"score\":0.392332,\"fields\":{\"description\":0.392332}}]}");
+    CHECK(!strstr(out, "gamma"));
+  }
+  tsift_free(out);
+  /* a word the catalog does not have at all is matched through its synonym:
+   * not unmatched, and the confidence rule answers */
+  tsift_index_free(ix);
+  ix = build("[{\"name\":\"alpha\",\"description\":\"image\"},"
+             "{\"name\":\"gamma\",\"description\":\"zzz\"}]",
+             "{\"minCoverage\":0.5}");
+  if (!ix) return;
+  out = search(ix, "photograph", NULL);
+  CHECK_CONTAINS(out, "\"hits\":[{\"id\":\"alpha\"");
+  CHECK_CONTAINS(out, "\"unmatched\":[]");
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
+/* A synonym decides neither the tier nor the key of the 16-term cut (a
+ * translation does, test_cap). 16 words that each match one description,
+ * then "picture", also in one description (the same df, so the same key)
+ * and whose synonym "image" is in a tool's name. Were the synonym counted,
+ * picture would be tier 0 and stay; it is tier 1 like the others and, the
+ * latest of equal keys, is the one capped. */
+static void test_synonym_cap(void) {
+  char cat[4000], q[1000];
+  size_t n = (size_t)sprintf(cat, "[{\"name\":\"image_tool\",\"description\":\"x\"},"
+                                   "{\"name\":\"p\",\"description\":\"picture common\"}");
+  size_t qn = 0;
+  for (int i = 0; i < 16; i++) {
+    n += (size_t)sprintf(cat + n, ",{\"name\":\"t%02d\",\"description\":\"w%c%c common\"}", i, 'a' + i, 'a' + i);
+    qn += (size_t)sprintf(q + qn, "w%c%c ", 'a' + i, 'a' + i);
+  }
+  sprintf(cat + n, "]");
+  sprintf(q + qn, "picture");
+  tsift_index *ix = build(cat, NULL);
+  if (!ix) return;
+  char *out = search(ix, q, NULL);
+  CHECK(out != NULL);
+  if (out) {
+    CHECK_CONTAINS(out, "\"capped\":[\"picture\"]");
+    CHECK(!strstr(out, "image_tool")); /* a capped term takes its synonyms with it */
+  }
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
 int main(void) {
   test_table_shape();
   test_lookup();
   test_ranking();
   test_cap();
+  test_synonym_lookup();
+  test_synonym_weight();
+  test_synonym_cap();
   return harness_finish("test_vocab");
 }
