@@ -177,7 +177,7 @@ static tsift_status build_postings(tsift_index *ix, tsift_error *err) {
         p = &ix->post[ix->post_off[term] + fill[term]++];
         p->doc = (uint32_t)d;
       }
-      if (p->tf[f] < TSIFT_TF_CLAMP) p->tf[f]++;
+      if (tsift_posting_tf(p, f) < TSIFT_TF_CLAMP) p->tfs = (uint16_t)(p->tfs + (1u << (2 * f)));
     }
   }
   tsift_free(pairs);
@@ -478,10 +478,11 @@ static double posting_tfn(const tsift_index *ix, const tsift_stats *stats, const
   double tfn = 0.0;
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
     double part = 0.0;
-    if (p->tf[f] && stats->avg_len[f] > 0.0) {
+    unsigned tf = tsift_posting_tf(p, f);
+    if (tf && stats->avg_len[f] > 0.0) {
       double norm = 1.0 - TSIFT_BM25_B +
                     TSIFT_BM25_B * (double)field_len(ix, p->doc, f) / stats->avg_len[f];
-      part = ix->weights[f] * (double)p->tf[f] / norm;
+      part = ix->weights[f] * (double)tf / norm;
     }
     if (parts) parts[f] = part;
     tfn += part;
@@ -590,7 +591,8 @@ static int confident(const tsift_index *ix, const tsift_query *q, const tsift_st
       long p = tsift_member_owner(q, m) != i || ids[m] < 0 ? -1 : find_posting(ix, (uint32_t)ids[m], d);
       if (p < 0) continue;
       const tsift_posting *post = &ix->post[p];
-      if (post->tf[TSIFT_FIELD_NAME] || post->tf[TSIFT_FIELD_ALIASES] || post->tf[TSIFT_FIELD_TAGS])
+      if (tsift_posting_tf(post, TSIFT_FIELD_NAME) || tsift_posting_tf(post, TSIFT_FIELD_ALIASES) ||
+          tsift_posting_tf(post, TSIFT_FIELD_TAGS))
         return 1;
       found = 1;
     }
@@ -772,7 +774,8 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       if (m >= nt && q->xsyn[m - nt]) continue; /* a synonym does not decide the cut */
       uint32_t named = 0;
       for (uint32_t p = ix->post_off[ids[m]]; p < ix->post_off[ids[m] + 1]; p++)
-        if (ix->post[p].tf[TSIFT_FIELD_NAME] && (!stats->allowed || stats->allowed[ix->post[p].doc]))
+        if (tsift_posting_tf(&ix->post[p], TSIFT_FIELD_NAME) &&
+            (!stats->allowed || stats->allowed[ix->post[p].doc]))
           named++;
       double km = term_idf(stats, dfs[m]) * (1.0 + (double)named / (double)dfs[m]);
       if (km > key[i]) key[i] = km;

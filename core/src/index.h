@@ -22,10 +22,19 @@
  * corpus). An index may override them with the "weights" build option. */
 extern const double tsift_default_field_weights[TSIFT_FIELD_COUNT];
 
-typedef struct tsift_posting {
+/* One posting: a doc and its clamped term frequency in each field, two bits
+ * per field (0..TSIFT_TF_CLAMP), field f at bits 2f..2f+1. Packed to 6 bytes
+ * because snapshots store postings as they are in memory and are read in
+ * place (snapshot.c): half the 12 bytes of an aligned u32 + 6 x u8 layout,
+ * and a snapshot's size is what a load copies, checksums and pages in. */
+typedef struct __attribute__((packed)) tsift_posting {
   uint32_t doc;
-  uint8_t tf[TSIFT_FIELD_COUNT]; /* clamped term frequency per field */
+  uint16_t tfs;
 } tsift_posting;
+
+static inline unsigned tsift_posting_tf(const tsift_posting *p, int f) {
+  return ((unsigned)p->tfs >> (2 * f)) & 3u;
+}
 
 struct tsift_index {
   tsift_catalog catalog;

@@ -1,7 +1,8 @@
 /* snapshot.c — index snapshots (SPEC S11): a versioned binary blob that
  * loads back without re-analysis (edge cold start).
  *
- * Format version 2. All integers little-endian; every array starts at a
+ * Format version 3 (version 2 had 12-byte postings). All integers
+ * little-endian; every array starts at a
  * multiple of 4 bytes from the start of the blob, so the loader keeps one
  * copy of the blob and points into it: nothing is re-analysed, re-parsed or
  * copied array by array (version 1 re-parsed the catalog JSON and took as
@@ -21,7 +22,8 @@
  *   (2n+1) u32 seq_off, u32 count + u32 seq_terms
  *   u32 nterms, u32 byte count + NUL-terminated terms, pad,
  *   nterms u32 term_off, nterms u8 term_len, pad
- *   (nterms+1) u32 post_off, postings of 12 bytes (u32 doc, 6 x u8 tf, 2 x 0)
+ *   (nterms+1) u32 post_off, postings of 6 bytes (u32 doc, u16 tfs: the
+ *   clamped tf of field f in bits 2f..2f+1, bits 12..15 zero), pad
  *   u64 checksum (checksum.h) of everything before it
  * "str" is u32 length + bytes; "pad" is zero bytes up to a multiple of 4.
  *
@@ -42,11 +44,11 @@
 #include "utf8proc.h"
 
 #define SNAPSHOT_MAGIC "TSIFTIDX"
-#define SNAPSHOT_VERSION 2u
+#define SNAPSHOT_VERSION 3u
 /* Changes whenever analysis (text.c, docs.c) would produce other tokens. */
 #define ANALYZER_VERSION "text-2"
 #define NONE 0xFFFFFFFFu /* an absent optional string */
-#define POSTING_BYTES 12u
+#define POSTING_BYTES 6u
 
 /* The words of one tool record. */
 enum {
@@ -58,6 +60,7 @@ enum {
 
 _Static_assert(sizeof(tsift_posting) == POSTING_BYTES, "postings are read in place");
 _Static_assert(TSIFT_FIELD_COUNT == 6, "the format stores six fields");
+_Static_assert(TSIFT_TF_CLAMP == 2, "a posting stores each tf in two bits, 3 never");
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -198,12 +201,12 @@ tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out
     tsift_buf_append(&b, (const char *)ix->term_len, ix->nterms);
     pad4(&b);
     put_u32s(&b, ix->post_off, ix->nterms + 1);
-    static const char zero[2] = {0, 0};
     for (uint32_t p = 0; p < ix->post_off[ix->nterms]; p++) {
       put_u32(&b, ix->post[p].doc);
-      tsift_buf_append(&b, (const char *)ix->post[p].tf, TSIFT_FIELD_COUNT);
-      tsift_buf_append(&b, zero, 2);
+      char tfs[2] = {(char)(ix->post[p].tfs & 255), (char)(ix->post[p].tfs >> 8)};
+      tsift_buf_append(&b, tfs, 2);
     }
+    pad4(&b);
     if (!b.failed) put_u64(&b, tsift_checksum64(b.data, b.len));
   }
   tsift_buf_free(&tt.strings);
@@ -481,9 +484,9 @@ static tsift_status read_documents(tsift_index *ix, reader *r, tsift_error *err)
       const tsift_posting *q = &ix->post[p];
       NEED(q->doc < ix->n && (p == ix->post_off[t] || q->doc > prev), "bad postings");
       prev = q->doc;
-      const unsigned char *raw = (const unsigned char *)q;
-      NEED(raw[10] == 0 && raw[11] == 0, "bad postings");
-      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) NEED(q->tf[f] <= TSIFT_TF_CLAMP, "bad postings");
+      /* six 2-bit fields, none 3 (TSIFT_TF_CLAMP is 2), bits 12..15 zero */
+      unsigned tfs = q->tfs;
+      NEED(tfs >> (2 * TSIFT_FIELD_COUNT) == 0 && (tfs & (tfs >> 1) & 0x555u) == 0, "bad postings");
     }
   }
   NEED(r->pos == r->len, "unexpected data after the index");

@@ -171,7 +171,7 @@ test('wrong magic, empty, header only, another format version', () => {
   rejects(new TextEncoder().encode('{"tools":[]}'));
   const v1 = BLOB.slice();
   v1[8] = 1; // the format before the in-place layout
-  rejects(v1, /format version 1, this build reads version 2/);
+  rejects(v1, /format version 1, this build reads version 3/);
   assert.equal(original.search('issue').hits.length > 0, true);
 });
 
