@@ -520,12 +520,21 @@ static int better(const tsift_index *ix, const tsift_scored *a, const tsift_scor
   return strcmp(ix->catalog.tools[a->doc].id, ix->catalog.tools[b->doc].id) < 0;
 }
 
-/* Bounded heap whose root is the worst kept hit. */
-static void heap_sift_down(const tsift_index *ix, tsift_scored *h, size_t n, size_t i) {
+/* Binary heaps of hits, in two orders: ROOT_WORST for the bounded top-k
+ * heap of tsift_rank (the root is the worst kept hit), ROOT_BEST for the
+ * candidates of the diversity rule (the root is the best). `above(x, y)`:
+ * x belongs nearer the root than y. */
+enum { ROOT_WORST = 0, ROOT_BEST = 1 };
+
+static int above(const tsift_index *ix, const tsift_scored *x, const tsift_scored *y, int order) {
+  return order == ROOT_BEST ? better(ix, x, y) : better(ix, y, x);
+}
+
+static void heap_sift_down(const tsift_index *ix, tsift_scored *h, size_t n, size_t i, int order) {
   for (;;) {
     size_t l = 2 * i + 1, r = l + 1, w = i;
-    if (l < n && better(ix, &h[w], &h[l])) w = l;
-    if (r < n && better(ix, &h[w], &h[r])) w = r;
+    if (l < n && above(ix, &h[l], &h[w], order)) w = l;
+    if (r < n && above(ix, &h[r], &h[w], order)) w = r;
     if (w == i) return;
     tsift_scored t = h[i];
     h[i] = h[w];
@@ -534,10 +543,10 @@ static void heap_sift_down(const tsift_index *ix, tsift_scored *h, size_t n, siz
   }
 }
 
-static void heap_sift_up(const tsift_index *ix, tsift_scored *h, size_t i) {
+static void heap_sift_up(const tsift_index *ix, tsift_scored *h, size_t i, int order) {
   while (i > 0) {
     size_t p = (i - 1) / 2;
-    if (!better(ix, &h[p], &h[i])) return;
+    if (!above(ix, &h[i], &h[p], order)) return;
     tsift_scored t = h[i];
     h[i] = h[p];
     h[p] = t;
@@ -623,31 +632,6 @@ double tsift_diversity_factor(uint32_t covered) {
   return f;
 }
 
-/* Binary heap whose root is the best candidate (diversify). */
-static void best_sift_down(const tsift_index *ix, tsift_scored *h, size_t n, size_t i) {
-  for (;;) {
-    size_t l = 2 * i + 1, r = l + 1, w = i;
-    if (l < n && better(ix, &h[l], &h[w])) w = l;
-    if (r < n && better(ix, &h[r], &h[w])) w = r;
-    if (w == i) return;
-    tsift_scored t = h[i];
-    h[i] = h[w];
-    h[w] = t;
-    i = w;
-  }
-}
-
-static void best_sift_up(const tsift_index *ix, tsift_scored *h, size_t i) {
-  while (i > 0) {
-    size_t p = (i - 1) / 2;
-    if (!better(ix, &h[i], &h[p])) return;
-    tsift_scored t = h[i];
-    h[i] = h[p];
-    h[p] = t;
-    i = p;
-  }
-}
-
 /* What the scored members give doc d with each query term's contribution
  * discounted by the hits already picked that matched it; summed in member
  * order like tsift_rank's accumulator, so with nothing covered it equals the
@@ -695,16 +679,16 @@ static tsift_status diversify(const tsift_index *ix, const tsift_query *q,
   }
   for (size_t m = 0; m < nm; m++)
     midf[m] = use[tsift_member_owner(q, m)] == 1 && dfs[m] ? term_idf(stats, dfs[m]) : 0.0;
-  for (size_t i = 1; i < nc; i++) best_sift_up(ix, cand, i);
+  for (size_t i = nc / 2; i-- > 0;) heap_sift_down(ix, cand, nc, i, ROOT_BEST); /* heapify */
   size_t nh = 0;
   while (nh < k && nc > 0) {
     tsift_scored c = cand[0];
     cand[0] = cand[--nc];
-    best_sift_down(ix, cand, nc, 0);
+    heap_sift_down(ix, cand, nc, 0, ROOT_BEST);
     c.score = rescore(ix, q, stats, c.doc, ids, dfs, use, midf, covered, hit_terms);
     if (nc > 0 && !better(ix, &c, &cand[0])) { /* stale: back in line */
       cand[nc] = c;
-      best_sift_up(ix, cand, nc++);
+      heap_sift_up(ix, cand, nc++, ROOT_BEST);
       continue;
     }
     out[nh++] = c;
@@ -840,11 +824,11 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       cand[nc++] = c;
     } else if (nh < k) {
       out[nh] = c;
-      heap_sift_up(ix, out, nh);
+      heap_sift_up(ix, out, nh, ROOT_WORST);
       nh++;
     } else if (better(ix, &c, &out[0])) {
       out[0] = c;
-      heap_sift_down(ix, out, nh, 0);
+      heap_sift_down(ix, out, nh, 0, ROOT_WORST);
     }
   }
   if (cand) {
@@ -857,7 +841,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       tsift_scored t = out[0];
       out[0] = out[n - 1];
       out[n - 1] = t;
-      heap_sift_down(ix, out, n - 1, 0);
+      heap_sift_down(ix, out, n - 1, 0, ROOT_WORST);
     }
   }
   if (nh && !out[0].exact && ix->min_coverage > 0.0 &&

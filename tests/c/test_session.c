@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "largest_alloc.h"
 #include "index.h"
 #include "toolsift.h"
 
@@ -620,16 +621,6 @@ static void test_fingerprints(void) {
 /* A called tool name longer than any id is cut before its invalid bytes are
  * replaced: the refusal echoes the same text as replacing the whole name
  * first would, and a 4 MiB name is not copied whole. */
-static size_t g_largest;
-static void *track_malloc(size_t n) {
-  if (n > g_largest) g_largest = n;
-  return malloc(n);
-}
-static void *track_realloc(void *p, size_t n) {
-  if (n > g_largest) g_largest = n;
-  return realloc(p, n);
-}
-
 static void test_long_call_names(void) {
   tsift_session *s = open_session("{}", NULL, NULL);
   if (!s) return;
@@ -648,7 +639,7 @@ static void test_long_call_names(void) {
   char *out = NULL;
   size_t len = 0;
   tsift_error err;
-  tsift_set_allocator(track_malloc, track_realloc, free);
+  tsift_set_allocator(largest_malloc, largest_realloc, free);
   g_largest = 0;
   tsift_status st = tsift_session_call(s, 0, 0, name, big, "{}", 2, &out, &len, &err);
   tsift_set_allocator(NULL, NULL, NULL);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "largest_alloc.h"
 #include "text.h"
 #include "toolsift.h"
 
@@ -140,16 +141,6 @@ static void test_query_cut(void) {
 /* O2: a query with invalid UTF-8 is cut before its bad bytes are replaced
  * (each becomes the 3-byte U+FFFD), with the same result as replacing first
  * and cutting after, and without copying a huge query whole. */
-static size_t g_largest;
-static void *track_malloc(size_t n) {
-  if (n > g_largest) g_largest = n;
-  return malloc(n);
-}
-static void *track_realloc(void *p, size_t n) {
-  if (n > g_largest) g_largest = n;
-  return realloc(p, n);
-}
-
 static void test_invalid_query_cut(void) {
   static const char *const PIECES[] = {"a", "bc ", "\xc3\xa9", "\xe7\xbf\xbb", "\xf0\x9f\x9a\x80", "\xff",
                                        "\xc3", "\xe7\xbf", "\xf0\x9f\x9a", "\x80", " "};
@@ -180,7 +171,7 @@ static void test_invalid_query_cut(void) {
   size_t big = 4u << 20;
   char *bad = malloc(big);
   memset(bad, 0xff, big);
-  tsift_set_allocator(track_malloc, track_realloc, free);
+  tsift_set_allocator(largest_malloc, largest_realloc, free);
   g_largest = 0;
   char *q = query(bad, big, NULL);
   tsift_set_allocator(NULL, NULL, NULL);

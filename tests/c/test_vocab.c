@@ -164,6 +164,19 @@ static void test_ranking(void) {
   tsift_index_free(ix);
 }
 
+/* A catalog of `head` (a JSON object or objects, no brackets) and 16 more
+ * tools t00..t15 whose descriptions each hold one word waa..wpp (and
+ * "common"), and a query of those 16 words followed by `tail`. */
+static void sixteen_words(const char *head, const char *tail, char cat[4000], char q[1000]) {
+  size_t n = (size_t)sprintf(cat, "[%s", head), qn = 0;
+  for (int i = 0; i < 16; i++) {
+    n += (size_t)sprintf(cat + n, ",{\"name\":\"t%02d\",\"description\":\"w%c%c common\"}", i, 'a' + i, 'a' + i);
+    qn += (size_t)sprintf(q + qn, "w%c%c ", 'a' + i, 'a' + i);
+  }
+  sprintf(cat + n, "]");
+  sprintf(q + qn, "%s", tail);
+}
+
 /* A term and its expansions take one of the 16 slots: 16 English words that
  * each match one tool, then a German word that matches only through its
  * expansions (delete, remove). 17 live terms, not 18: one English word is
@@ -171,14 +184,7 @@ static void test_ranking(void) {
  * a tool name). */
 static void test_cap(void) {
   char cat[4000], q[1000];
-  size_t n = (size_t)sprintf(cat, "[{\"name\":\"delete_thing\",\"description\":\"delete remove\"}");
-  size_t qn = 0;
-  for (int i = 0; i < 16; i++) {
-    n += (size_t)sprintf(cat + n, ",{\"name\":\"t%02d\",\"description\":\"w%c%c common\"}", i, 'a' + i, 'a' + i);
-    qn += (size_t)sprintf(q + qn, "w%c%c ", 'a' + i, 'a' + i);
-  }
-  sprintf(cat + n, "]");
-  sprintf(q + qn, "löschen");
+  sixteen_words("{\"name\":\"delete_thing\",\"description\":\"delete remove\"}", "löschen", cat, q);
   tsift_index *ix = build(cat, NULL);
   if (!ix) return;
   char *out = search(ix, q, NULL);
@@ -259,15 +265,9 @@ static void test_synonym_weight(void) {
  * latest of equal keys, is the one capped. */
 static void test_synonym_cap(void) {
   char cat[4000], q[1000];
-  size_t n = (size_t)sprintf(cat, "[{\"name\":\"image_tool\",\"description\":\"x\"},"
-                                   "{\"name\":\"p\",\"description\":\"picture common\"}");
-  size_t qn = 0;
-  for (int i = 0; i < 16; i++) {
-    n += (size_t)sprintf(cat + n, ",{\"name\":\"t%02d\",\"description\":\"w%c%c common\"}", i, 'a' + i, 'a' + i);
-    qn += (size_t)sprintf(q + qn, "w%c%c ", 'a' + i, 'a' + i);
-  }
-  sprintf(cat + n, "]");
-  sprintf(q + qn, "picture");
+  sixteen_words("{\"name\":\"image_tool\",\"description\":\"x\"},"
+                "{\"name\":\"p\",\"description\":\"picture common\"}",
+                "picture", cat, q);
   tsift_index *ix = build(cat, NULL);
   if (!ix) return;
   char *out = search(ix, q, NULL);
