@@ -49,6 +49,14 @@ export interface TermExplain {
   score: number;
   /** Contribution of each field (name, aliases, tags, description, schema…). */
   fields: Record<string, number>;
+  /** The foreign word or synonym through which the term matched (vocabulary expansions). */
+  via?: string;
+}
+
+/** Proximity: two consecutive query terms the tool has close together in one field. */
+export interface PairExplain {
+  terms: [string, string];
+  score: number;
 }
 
 export interface Hit {
@@ -60,7 +68,11 @@ export interface Hit {
   /** Present when the query equals the tool's full name or id (SPEC S4). */
   exact?: boolean;
   /** Present with `explain: true`. */
-  explain?: { terms: TermExplain[] };
+  explain?: {
+    terms: TermExplain[];
+    /** Present when the hit has a proximity pair; terms and pairs add up to the score. */
+    pairs?: PairExplain[];
+  };
 }
 
 export interface Analysis {

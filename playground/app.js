@@ -304,14 +304,17 @@ function renderLegend() {
 
 function renderHit(hit, rank, max, queryTerms) {
   const terms = hit.explain?.terms ?? [];
+  const pairs = hit.explain?.pairs ?? [];
   const byField = {};
   for (const t of terms) for (const [f, s] of Object.entries(t.fields)) byField[f] = (byField[f] ?? 0) + s;
+  // proximity bonuses (two query terms close together) belong to no one field
+  for (const p of pairs) byField.proximity = (byField.proximity ?? 0) + p.score;
   const bar = h('div', { class: 'bar', role: 'img', 'aria-label': `score by field: ${Object.entries(byField).map(([f, s]) => `${f} ${fmt(s)}`).join(', ')}` },
     Object.entries(byField).map(([f, s]) => h('span', {
       class: 'seg', 'data-field': f, title: `${f}: ${fmt(s)}`,
       style: `width:${((s / max) * 100).toFixed(2)}%;background:${fieldColor(f)}`,
     })));
-  const fields = Object.keys(byField);
+  const fields = Object.keys(byField).filter((f) => f !== 'proximity');
   const table = h('table', { class: 'terms' },
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'term'), h('th', { scope: 'col' }, 'score'), fields.map((f) => h('th', { scope: 'col' }, f)), h('th', { scope: 'col' }, ''))),
     h('tbody', null, queryTerms.map((term) => {
@@ -320,7 +323,8 @@ function renderHit(hit, rank, max, queryTerms) {
       return h('tr', null, h('td', null, term), h('td', null, fmt(t.score)),
         fields.map((f) => h('td', null, t.fields[f] ? fmt(t.fields[f]) : '')),
         h('td', null, h('span', { class: 'tbar', style: `width:${Math.max(1, (t.score / max) * 120).toFixed(0)}px` })));
-    })));
+    }), pairs.map((p) => h('tr', { class: 'pair' }, h('td', null, `${p.terms[0]} … ${p.terms[1]}`), h('td', null, fmt(p.score)),
+      fields.map(() => h('td', null, '')), h('td', null, 'proximity: close together in one field')))));
   const raw = state.raw.get(hit.id);
   return h('li', { class: 'hit', 'data-id': hit.id },
     h('div', { class: 'hit-head' },

@@ -572,6 +572,78 @@ static long find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
   return lo < ix->post_off[t + 1] && ix->post[lo].doc == doc ? (long)lo : -1;
 }
 
+size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const tsift_query *q,
+                         const uint8_t *term_state, tsift_qpair *pairs) {
+  size_t np = 0, prev = q->terms.count;
+  long prev_id = -1;
+  for (size_t i = 0; i < q->terms.count; i++) {
+    if (term_state[i] != TSIFT_TERM_USED) continue;
+    long id = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
+    uint32_t df = id < 0 ? 0 : term_df(ix, stats, (uint32_t)id);
+    if (!df) { /* scored through an expansion only: breaks the chain */
+      prev = q->terms.count;
+      continue;
+    }
+    if (prev < q->terms.count) {
+      uint32_t pdf = term_df(ix, stats, (uint32_t)prev_id);
+      double idf_a = term_idf(stats, pdf), idf_b = term_idf(stats, df);
+      double wa = q->term_soft[prev] ? TSIFT_SOFT_WEIGHT : 1.0;
+      double wb = q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0;
+      tsift_qpair *p = &pairs[np++];
+      p->a = (uint32_t)prev;
+      p->b = (uint32_t)i;
+      p->ta = (uint32_t)prev_id;
+      p->tb = (uint32_t)id;
+      p->bonus = TSIFT_PROXIMITY_WEIGHT * (idf_a < idf_b ? idf_a : idf_b) * (wa < wb ? wa : wb);
+    }
+    prev = i;
+    prev_id = id;
+  }
+  return np;
+}
+
+int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields) {
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+    if (!(fields >> f & 1u)) continue;
+    uint32_t lo = ix->field_off[d * TSIFT_FIELD_COUNT + f];
+    uint32_t hi = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
+    for (uint32_t i = lo; i < hi; i++) {
+      if (ix->field_terms[i] != p->ta) continue;
+      for (uint32_t j = i + 1; j < hi && j <= i + TSIFT_PROXIMITY_WINDOW; j++)
+        if (ix->field_terms[j] == p->tb) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Adds each pair's bonus to acc[d] of every allowed doc that has it near
+ * (both posting lists are sorted by doc: a merge finds the docs with both). */
+static void add_proximity(const tsift_index *ix, const tsift_stats *stats, const tsift_qpair *pairs,
+                          size_t np, double *acc) {
+  for (size_t k = 0; k < np; k++) {
+    const tsift_qpair *p = &pairs[k];
+    uint32_t i = ix->post_off[p->ta], ie = ix->post_off[p->ta + 1];
+    uint32_t j = ix->post_off[p->tb], je = ix->post_off[p->tb + 1];
+    while (i < ie && j < je) {
+      uint32_t da = ix->post[i].doc, db = ix->post[j].doc;
+      if (da < db) {
+        i++;
+      } else if (db < da) {
+        j++;
+      } else {
+        unsigned both = 0; /* only the fields that have both terms are scanned */
+        for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
+          if (tsift_posting_tf(&ix->post[i], f) && tsift_posting_tf(&ix->post[j], f)) both |= 1u << f;
+        if (both && (!stats->allowed || stats->allowed[da]) && acc[da] > 0.0 &&
+            tsift_pair_near(ix, da, p, both))
+          acc[da] += p->bonus;
+        i++;
+        j++;
+      }
+    }
+  }
+}
+
 /*
  * The confidence rule (docs/relevance.md), on the best hit d only. Content
  * terms are the query terms that do not look like argument values. The hit
@@ -638,7 +710,8 @@ double tsift_diversity_factor(uint32_t covered) {
  * BM25F score exactly. Marks the terms d matches in hit_terms. */
 static double rescore(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                       uint32_t d, const long *ids, const uint32_t *dfs, const uint8_t *use,
-                      const double *midf, const uint32_t *covered, uint8_t *hit_terms) {
+                      const double *midf, const uint32_t *covered, const tsift_qpair *pairs,
+                      size_t np, uint8_t *hit_terms) {
   size_t nt = q->terms.count;
   memset(hit_terms, 0, nt);
   double v = 0.0;
@@ -653,6 +726,11 @@ static double rescore(const tsift_index *ix, const tsift_query *q, const tsift_s
     v += w * saturate(midf[m], tfn) * tsift_diversity_factor(covered[i]);
     hit_terms[i] = 1;
   }
+  for (size_t k = 0; k < np; k++) /* discounted as its more covered term */
+    if (tsift_pair_near(ix, d, &pairs[k], TSIFT_ALL_FIELDS)) {
+      uint32_t c = covered[pairs[k].a] > covered[pairs[k].b] ? covered[pairs[k].a] : covered[pairs[k].b];
+      v += pairs[k].bonus * tsift_diversity_factor(c);
+    }
   return v;
 }
 
@@ -665,8 +743,9 @@ static double rescore(const tsift_index *ix, const tsift_query *q, const tsift_s
  */
 static tsift_status diversify(const tsift_index *ix, const tsift_query *q,
                               const tsift_stats *stats, tsift_scored *cand, size_t nc,
-                              const long *ids, const uint32_t *dfs, const uint8_t *use, size_t k,
-                              tsift_scored *out, size_t *nout, tsift_error *err) {
+                              const long *ids, const uint32_t *dfs, const uint8_t *use,
+                              const tsift_qpair *pairs, size_t np, size_t k, tsift_scored *out,
+                              size_t *nout, tsift_error *err) {
   size_t nt = q->terms.count, nm = nt + q->xterms.count;
   uint32_t *covered = tsift_calloc_array(nt, sizeof *covered);
   uint8_t *hit_terms = tsift_calloc_array(nt, 1);
@@ -685,7 +764,7 @@ static tsift_status diversify(const tsift_index *ix, const tsift_query *q,
     tsift_scored c = cand[0];
     cand[0] = cand[--nc];
     heap_sift_down(ix, cand, nc, 0, ROOT_BEST);
-    c.score = rescore(ix, q, stats, c.doc, ids, dfs, use, midf, covered, hit_terms);
+    c.score = rescore(ix, q, stats, c.doc, ids, dfs, use, midf, covered, pairs, np, hit_terms);
     if (nc > 0 && !better(ix, &c, &cand[0])) { /* stale: back in line */
       cand[nc] = c;
       heap_sift_up(ix, cand, nc++, ROOT_BEST);
@@ -723,9 +802,10 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   uint8_t *use = tsift_calloc_array(nt, 1);
   uint8_t *tier = tsift_calloc_array(nt, 1);
   double *key = tsift_calloc_array(nt, sizeof *key);
+  tsift_qpair *pairs = tsift_calloc_array(nt + 1, sizeof *pairs);
   tsift_status st = TSIFT_OK;
-  size_t nh = 0;
-  if (!acc || !touched || !qseq || !ids || !dfs || !gdf || !use || !tier || !key) {
+  size_t nh = 0, np = 0;
+  if (!acc || !touched || !qseq || !ids || !dfs || !gdf || !use || !tier || !key || !pairs) {
     st = tsift_nomem(err, "searching");
     goto done;
   }
@@ -796,6 +876,9 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
       acc[post->doc] += w * saturate(idf, tfn);
     }
   }
+  /* Proximity: consecutive query terms close together in a field. */
+  np = tsift_query_pairs(ix, stats, q, use, pairs);
+  add_proximity(ix, stats, pairs, np, acc);
   /* The query's token sequence, for "a query equal to a name or id ranks first". */
   int can_exact = 1;
   for (size_t i = 0; i < q->tokens.count; i++) {
@@ -832,7 +915,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     }
   }
   if (cand) {
-    st = diversify(ix, q, stats, cand, nc, ids, dfs, use, k, out, &nh, err);
+    st = diversify(ix, q, stats, cand, nc, ids, dfs, use, pairs, np, k, out, &nh, err);
     tsift_free(cand);
     if (st) goto done;
   } else {
@@ -858,6 +941,7 @@ done:
   tsift_free(use);
   tsift_free(tier);
   tsift_free(key);
+  tsift_free(pairs);
   return st;
 }
 

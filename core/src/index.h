@@ -147,6 +147,32 @@ int tsift_rank_diversifies(const tsift_query *q, const uint8_t *term_state);
 /* The factor of a term's contribution after `covered` earlier hits matched it. */
 double tsift_diversity_factor(uint32_t covered);
 
+/*
+ * Proximity (docs/relevance.md): two consecutive scored terms of the query
+ * (in query order, `ip address`) that a tool has close together in one field
+ * (the second at most TSIFT_PROXIMITY_WINDOW tokens after the first) add
+ * TSIFT_PROXIMITY_WEIGHT x the smaller idf of the two x the smaller of their
+ * query-term weights (TSIFT_SOFT_WEIGHT for a soft term) to its score, once
+ * per pair. Expansions (vocab.h) do not pair.
+ */
+#define TSIFT_PROXIMITY_WINDOW 3
+#define TSIFT_PROXIMITY_WEIGHT 0.75
+
+typedef struct tsift_qpair {
+  uint32_t a, b;   /* query term indexes, a before b */
+  uint32_t ta, tb; /* their term ids */
+  double bonus;    /* what the pair adds to a tool that has it */
+} tsift_qpair;
+
+/* The pairs of q (at most q->terms.count - 1) under term_state (tsift_rank's
+ * fates: only scored terms pair) and the universe of stats. */
+size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const tsift_query *q,
+                         const uint8_t *term_state, tsift_qpair *pairs);
+/* 1 when doc d has the pair close together in one of the fields of the mask
+ * (bit f: field f; TSIFT_ALL_FIELDS for any). */
+#define TSIFT_ALL_FIELDS ((1u << TSIFT_FIELD_COUNT) - 1u)
+int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields);
+
 /* Term id of s[0..n) or -1. */
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 

@@ -107,7 +107,8 @@ static tsift_status finish(tsift_buf *b, char **out, size_t *out_len, tsift_erro
  * hit's terms in (seen: scratch, one byte per term). */
 static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *stats,
                       const tsift_query *q, const uint8_t *term_state, const tsift_scored *h,
-                      int explain, uint32_t *covered, uint8_t *seen, int *nomem) {
+                      int explain, const tsift_qpair *pairs, size_t npairs, uint32_t *covered,
+                      uint8_t *seen, int *nomem) {
   const tsift_tool *t = &ix->catalog.tools[h->doc];
   tsift_json_begin_object(b);
   tsift_json_key(b, "id");
@@ -195,6 +196,34 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
       tsift_json_end_object(b);
     }
     tsift_json_end_array(b);
+    /* proximity (index.h): each pair this hit has close together, discounted
+     * by its more covered term as the diversity rule re-scores it */
+    int any_pair = 0; /* "pairs" only when the hit has one */
+    for (size_t k = 0; k < npairs && !any_pair; k++)
+      any_pair = tsift_pair_near(ix, h->doc, &pairs[k], TSIFT_ALL_FIELDS);
+    if (any_pair) {
+      tsift_json_key(b, "pairs");
+      tsift_json_begin_array(b);
+    }
+    for (size_t k = 0; k < npairs && any_pair; k++) {
+      const tsift_qpair *p = &pairs[k];
+      if (!tsift_pair_near(ix, h->doc, p, TSIFT_ALL_FIELDS)) continue;
+      double score = p->bonus;
+      if (covered) {
+        uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
+        score *= tsift_diversity_factor(c);
+      }
+      tsift_json_begin_object(b);
+      tsift_json_key(b, "terms");
+      tsift_json_begin_array(b);
+      tsift_json_str(b, tsift_token(&q->surface, p->a), q->surface.len[p->a]);
+      tsift_json_str(b, tsift_token(&q->surface, p->b), q->surface.len[p->b]);
+      tsift_json_end_array(b);
+      tsift_json_key(b, "score");
+      tsift_json_score(b, score);
+      tsift_json_end_object(b);
+    }
+    if (any_pair) tsift_json_end_array(b);
     tsift_json_end_object(b);
     if (covered)
       for (size_t i = 0; i < nt; i++) {
@@ -231,13 +260,21 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     tsift_query_free(&q);
     return st;
   }
-  /* explain on diversified hits discounts as the ranker did (write_hit) */
+  /* explain: the proximity pairs the ranker scored (index.h) and, on
+   * diversified hits, how many earlier hits matched each term (write_hit) */
   uint32_t *covered = NULL;
   uint8_t *seen = NULL;
-  if (o.explain && tsift_rank_diversifies(&q, matched)) {
-    covered = tsift_calloc_array(q.terms.count, sizeof *covered);
-    seen = tsift_calloc_array(q.terms.count, 1);
-    if (!covered || !seen) {
+  tsift_qpair *pairs = NULL;
+  size_t npairs = 0;
+  if (o.explain) {
+    int diverse = tsift_rank_diversifies(&q, matched);
+    pairs = tsift_calloc_array(q.terms.count + 1, sizeof *pairs);
+    if (diverse) {
+      covered = tsift_calloc_array(q.terms.count, sizeof *covered);
+      seen = tsift_calloc_array(q.terms.count, 1);
+    }
+    if (!pairs || (diverse && (!covered || !seen))) {
+      tsift_free(pairs);
       tsift_free(covered);
       tsift_free(seen);
       tsift_free(hits);
@@ -245,6 +282,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
       tsift_query_free(&q);
       return tsift_nomem(err, "writing search results");
     }
+    npairs = tsift_query_pairs(ix, &stats, &q, matched, pairs);
   }
   tsift_buf b;
   tsift_buf_init(&b);
@@ -262,7 +300,8 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_key(&b, "hits");
   tsift_json_begin_array(&b);
   for (size_t i = 0; i < nhits; i++) {
-    write_hit(&b, ix, &stats, &q, matched, &hits[i], o.explain, covered, seen, &nomem);
+    write_hit(&b, ix, &stats, &q, matched, &hits[i], o.explain, pairs, npairs, covered, seen,
+              &nomem);
     tsift_trust tr = (tsift_trust)ix->trust[hits[i].doc];
     if (tr == TSIFT_TRUST_REMOTE || tr == TSIFT_TRUST_TAINTED) tainted = 1;
   }
@@ -298,6 +337,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_end_object(&b);
   tsift_free(hits);
   tsift_free(matched);
+  tsift_free(pairs);
   tsift_free(covered);
   tsift_free(seen);
   tsift_query_free(&q);

@@ -47,8 +47,14 @@ static void test_hand_computed(void) {
   CHECK_NEAR(h[0].score, 0.7803833844, 1e-9);
   CHECK_EQ_STR(h[1].id, "alpha_beta");
   CHECK_NEAR(h[1].score, 0.6671019254, 1e-9);
-  /* Both terms: the per-term scores add up. */
+  /* Both terms: the per-term scores add up, plus the proximity bonus of the
+   * pair (alpha, beta), adjacent in alpha_beta's name: 0.75 x the smaller
+   * idf, 0.75 x 0.470004 = 0.352503. */
   n = search(ix, "alpha beta", h, 10);
+  CHECK_EQ_STR(h[0].id, "alpha_beta");
+  CHECK_NEAR(h[0].score, 1.3921447462 + 0.6671019254 + 0.75 * 0.4700036292, 1e-9);
+  /* The other order is no pair: the second term must follow the first. */
+  n = search(ix, "beta alpha", h, 10);
   CHECK_EQ_STR(h[0].id, "alpha_beta");
   CHECK_NEAR(h[0].score, 1.3921447462 + 0.6671019254, 1e-9);
   /* No match -> empty; score > 0 only. */
@@ -310,7 +316,7 @@ static void test_explain(void) {
   CHECK_EQ_INT(tsift_index_search_json(ix, "beta zeta the", 13, opts, strlen(opts), &out, &len, &err),
                TSIFT_OK);
   CHECK_EQ_STR(out,
-               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-4\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
+               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-5\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
                "\"alpha_beta\",\"name\":\"alpha_beta\",\"description\":\"\",\"trust\":\"first-party\","
                "\"score\":1.392145,\"explain\":{\"terms\":[{\"term\":\"beta\",\"score\":1.392145,"
                "\"fields\":{\"name\":1.392145}}]}}],\"unmatched\":[\"zeta\"],\"analysis\":{\"tokens\":"
@@ -326,7 +332,9 @@ static void test_explain(void) {
  * Each description term has df 1, idf = ln(1 + 2.5/1.5) = 0.980829, and
  * scores idf * 1*2.2/(1.2+1) = 0.980829 (the old average over all tools gave
  * norm 2.5, tfn 0.4, 0.539456). Soft terms -- a question word, a word with a
- * digit -- count half: 0.490415.
+ * digit -- count half: 0.490415. All three: the pairs (beta, how) and
+ * (how, 2019) are adjacent in the description, each adds 0.75 x idf x the
+ * smaller term weight (0.5) = 0.367811.
  */
 static void test_field_average_and_soft_terms(void) {
   tsift_index *ix = build("[{\"name\":\"alpha\",\"description\":\"beta how 2019\"},"
@@ -341,7 +349,7 @@ static void test_field_average_and_soft_terms(void) {
   CHECK_EQ_INT(search(ix, "2019", h, 4), 1);
   CHECK_NEAR(h[0].score, 0.4904146265, 1e-9);
   CHECK_EQ_INT(search(ix, "beta how 2019", h, 4), 1);
-  CHECK_NEAR(h[0].score, 1.9616585060, 1e-9);
+  CHECK_NEAR(h[0].score, 1.9616585060 + 2 * 0.75 * 0.4904146265, 1e-9);
   /* explain shows the weighted contribution, so the parts add up to the score */
   char *out = NULL;
   size_t len = 0;
@@ -404,6 +412,48 @@ static void test_diversity(void) {
   tsift_index_free(ix);
 }
 
+/*
+ * Proximity (index.h): consecutive query terms the tool has close together
+ * in one field -- the second at most 3 tokens after the first -- add 0.75 x
+ * the smaller idf. near/far/reversed have the same field lengths and term
+ * frequencies, so their BM25F parts are equal and only the pair differs:
+ * alpha and beta have df 4 of N = 5, idf = ln(1 + 1.5/4.5) = 0.287682.
+ */
+static void test_proximity(void) {
+  tsift_index *ix = build("[{\"name\":\"near\",\"description\":\"alpha foo bar beta qux\"},"
+                          "{\"name\":\"far\",\"description\":\"alpha foo bar qux beta\"},"
+                          "{\"name\":\"reversed\",\"description\":\"beta foo bar alpha qux\"},"
+                          "{\"name\":\"split\",\"tags\":[\"alpha\"],\"description\":\"beta foo bar qux zed\"},"
+                          "{\"name\":\"other\",\"description\":\"nothing here\"}]");
+  CHECK(ix != NULL);
+  if (!ix) return;
+  tsift_hit h[8];
+  CHECK_EQ_INT(search(ix, "alpha beta", h, 8), 4);
+  double idf = 0.2876820725, near = -1, far = -1, reversed = -1;
+  for (int i = 0; i < 4; i++) {
+    if (strcmp(h[i].id, "near") == 0) near = h[i].score;
+    if (strcmp(h[i].id, "far") == 0) far = h[i].score;
+    if (strcmp(h[i].id, "reversed") == 0) reversed = h[i].score;
+  }
+  CHECK_NEAR(near - far, 0.75 * idf, 1e-9); /* beta 3 tokens after alpha: a pair */
+  CHECK_NEAR(reversed, far, 1e-12);          /* 4 after, or before: none */
+  /* explain lists the pair on the one hit that has it, and the parts add up */
+  char *out = NULL;
+  size_t len = 0;
+  tsift_error err;
+  const char *opts = "{\"explain\":true}";
+  CHECK_EQ_INT(tsift_index_search_json(ix, "alpha beta", 10, opts, strlen(opts), &out, &len, &err), TSIFT_OK);
+  if (out) {
+    CHECK_CONTAINS(out, "\"pairs\":[{\"terms\":[\"alpha\",\"beta\"],\"score\":0.215762}]");
+    const char *first = strstr(out, "\"pairs\"");
+    CHECK(first && !strstr(first + 1, "\"pairs\""));
+    CHECK(strstr(out, "\"id\":\"near\"") && first > strstr(out, "\"id\":\"near\"") &&
+          first < strstr(out, "\"id\":\"far\""));
+  }
+  tsift_free(out);
+  tsift_index_free(ix);
+}
+
 int main(void) {
   test_hand_computed();
   test_tf_clamp();
@@ -418,5 +468,6 @@ int main(void) {
   test_explain();
   test_field_average_and_soft_terms();
   test_diversity();
+  test_proximity();
   return harness_finish("test_bm25");
 }

@@ -1090,7 +1090,7 @@ static void time_journal(const char *cfg, size_t cfg_len, size_t lines, double b
   for (size_t i = 0; i < lines; i++)
     sb_printf(&j,
               "{\"id\":\"lim#turn:%zu:tool:0:search\",\"source\":\"agent-tool-search\",\"value\":{\"ranker\":"
-              "\"bm25f-4\",\"query\":\"q%zu\",\"results\":[\"gh__create_issue\",\"nope\",\"evil__issue\"],"
+              "\"bm25f-5\",\"query\":\"q%zu\",\"results\":[\"gh__create_issue\",\"nope\",\"evil__issue\"],"
               "\"loaded\":[\"gh__create_issue\",\"evil__issue\"]}}\n",
               i, i);
   tsift_session *s = NULL;
@@ -1115,7 +1115,7 @@ static void test_journals_and_caps(void) {
   for (unsigned i = 0; i < 100000; i++)
     sb_printf(&j,
               "{\"id\":\"lim#turn:%u:tool:0:search\",\"source\":\"agent-tool-search\",\"value\":{\"ranker\":"
-              "\"bm25f-4\",\"query\":\"q%u\",\"results\":[\"gh__create_issue\",\"nope\",\"evil__issue\"],"
+              "\"bm25f-5\",\"query\":\"q%u\",\"results\":[\"gh__create_issue\",\"nope\",\"evil__issue\"],"
               "\"loaded\":[\"gh__create_issue\",\"evil__issue\"]}}\n",
               i, i);
   printf("  journal: 100k lines, %.1f MB\n", (double)j.n / 1048576.0);

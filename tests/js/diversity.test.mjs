@@ -3,6 +3,8 @@
 // engine picks hits lazily (core/src/index.c); here the same greedy pick is
 // computed the slow way from the explain contributions of the one-sentence
 // form of the query (same terms, BM25F order), and the two must agree.
+// Proximity pairs (index.h) are part of a hit's value; the random worlds
+// below have many, so the test also checks how the rule discounts them.
 // Runs against the module named by env TOOLSIFT_WASM.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,13 +26,17 @@ function rng(seed) {
 }
 
 // Greedy by hand: each next hit maximises the sum of its terms'
-// contributions, each halved once per earlier pick that matched the term.
+// contributions, each halved once per earlier pick that matched the term,
+// and of its proximity pairs' bonuses, each halved as its more covered term.
 function greedy(hits) {
-  const pool = hits.map((h) => ({ id: h.id, terms: h.explain.terms }));
+  const pool = hits.map((h) => ({ id: h.id, terms: h.explain.terms, pairs: h.explain.pairs ?? [] }));
   const covered = new Map();
   const out = [];
+  const halve = (n) => 0.5 ** Math.min(n, 32);
   while (pool.length) {
-    const value = (h) => h.terms.reduce((s, t) => s + t.score * 0.5 ** Math.min(covered.get(t.term) ?? 0, 32), 0);
+    const value = (h) =>
+      h.terms.reduce((s, t) => s + t.score * halve(covered.get(t.term) ?? 0), 0) +
+      h.pairs.reduce((s, p) => s + p.score * halve(Math.max(...p.terms.map((t) => covered.get(t) ?? 0))), 0);
     const vals = pool.map(value);
     let best = 0;
     for (let i = 1; i < pool.length; i++)
@@ -46,6 +52,7 @@ function greedy(hits) {
 
 test('a long request of two sentences: the engine picks as the greedy rule says', () => {
   let compared = 0;
+  let paired = 0; // compared hits that have a proximity pair
   for (let world = 0; world < 60; world++) {
     const r = rng(1000 + world);
     const pick = () => WORDS[Math.floor(r() * WORDS.length)];
@@ -73,8 +80,10 @@ test('a long request of two sentences: the engine picks as the greedy rule says'
         if (want[i].gap < 1e-4) break;
         assert.equal(diverse.hits[i].id, want[i].id, `world ${world}, rank ${i}`);
         assert.ok(Math.abs(diverse.hits[i].score - want[i].score) < 1e-4, `world ${world}, rank ${i} score`);
-        const sum = diverse.hits[i].explain.terms.reduce((s, t) => s + t.score, 0);
+        const { terms, pairs = [] } = diverse.hits[i].explain;
+        const sum = [...terms, ...pairs].reduce((s, t) => s + t.score, 0);
         assert.ok(Math.abs(sum - diverse.hits[i].score) < 1e-4, `world ${world}, rank ${i}: explain adds up`);
+        if (pairs.length) paired++;
         compared++;
       }
       for (let i = 1; i < diverse.hits.length; i++)
@@ -84,5 +93,6 @@ test('a long request of two sentences: the engine picks as the greedy rule says'
     }
   }
   assert.ok(compared > 600, `only ${compared} ranks compared`);
-  console.log(`# ${compared} ranks compared`);
+  assert.ok(paired > 100, `only ${paired} compared hits have a pair`);
+  console.log(`# ${compared} ranks compared, ${paired} of them with proximity pairs`);
 });

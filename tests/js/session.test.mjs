@@ -80,7 +80,7 @@ test('menu order: meta-tool, agent tools, alwaysLoaded, then searched tools in l
       id: 't#turn:0:tool:0:search',
       source: 'agent-tool-search',
       value: {
-        ranker: 'bm25f-4',
+        ranker: 'bm25f-5',
         query: 'create issue',
         results: ['jira__create_issue', 'gh__create_issue'],
         loaded: ['jira__create_issue', 'gh__create_issue'],
@@ -797,7 +797,7 @@ test('a journal with an escaped NUL in an id is refused with a json error, never
   const journal = [{
     id: 't#turn:0:tool:0:search',
     source: 'agent-tool-search',
-    value: { ranker: 'bm25f-4', query: 'send', results: ['mail__send\u0000evil'], loaded: ['mail__send\u0000evil'] },
+    value: { ranker: 'bm25f-5', query: 'send', results: ['mail__send\u0000evil'], loaded: ['mail__send\u0000evil'] },
   }];
   assert.throws(() => ts.createSession(config(), { journal }), (e) => {
     assert.ok(e instanceof ToolsiftError);
