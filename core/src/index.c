@@ -602,7 +602,8 @@ size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const 
   return np;
 }
 
-int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields) {
+/* 1 when doc d has the pair close together in one of the fields of the mask. */
+static int pair_near_in(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields) {
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
     if (!(fields >> f & 1u)) continue;
     uint32_t lo = ix->field_off[d * TSIFT_FIELD_COUNT + f];
@@ -616,30 +617,60 @@ int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p, uns
   return 0;
 }
 
-/* Adds each pair's bonus to acc[d] of every allowed doc that has it near
- * (both posting lists are sorted by doc: a merge finds the docs with both). */
+/* The fields in which both postings have their term. */
+static unsigned both_fields(const tsift_posting *a, const tsift_posting *b) {
+  unsigned both = 0;
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
+    if (tsift_posting_tf(a, f) && tsift_posting_tf(b, f)) both |= 1u << f;
+  return both;
+}
+
+int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p) {
+  long a = find_posting(ix, p->ta, d), b = a < 0 ? -1 : find_posting(ix, p->tb, d);
+  if (b < 0) return 0;
+  unsigned both = both_fields(&ix->post[a], &ix->post[b]);
+  return both && pair_near_in(ix, d, p, both);
+}
+
+/* First position in [lo, hi) of term list `post` whose doc is >= doc, by
+ * galloping from lo: O(log distance), so walking a short list against a long
+ * one costs the short list's length times a logarithm, not both lengths. */
+static uint32_t gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc) {
+  uint32_t step = 1, prev = lo;
+  while (lo < hi && post[lo].doc < doc) {
+    prev = lo + 1;
+    lo = hi - lo > step ? lo + step : hi;
+    step *= 2;
+  }
+  /* post[prev - 1].doc < doc <= post[lo].doc (or lo == hi): binary search between */
+  while (prev < lo) {
+    uint32_t mid = prev + (lo - prev) / 2;
+    if (post[mid].doc < doc) prev = mid + 1;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/* Adds each pair's bonus to acc[d] of every allowed doc that has it near.
+ * The docs with both terms: each doc of the shorter posting list looked up
+ * in the longer one (both sorted by doc). */
 static void add_proximity(const tsift_index *ix, const tsift_stats *stats, const tsift_qpair *pairs,
                           size_t np, double *acc) {
   for (size_t k = 0; k < np; k++) {
     const tsift_qpair *p = &pairs[k];
-    uint32_t i = ix->post_off[p->ta], ie = ix->post_off[p->ta + 1];
-    uint32_t j = ix->post_off[p->tb], je = ix->post_off[p->tb + 1];
-    while (i < ie && j < je) {
-      uint32_t da = ix->post[i].doc, db = ix->post[j].doc;
-      if (da < db) {
-        i++;
-      } else if (db < da) {
-        j++;
-      } else {
-        unsigned both = 0; /* only the fields that have both terms are scanned */
-        for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-          if (tsift_posting_tf(&ix->post[i], f) && tsift_posting_tf(&ix->post[j], f)) both |= 1u << f;
-        if (both && (!stats->allowed || stats->allowed[da]) && acc[da] > 0.0 &&
-            tsift_pair_near(ix, da, p, both))
-          acc[da] += p->bonus;
-        i++;
-        j++;
-      }
+    uint32_t sa = ix->post_off[p->ta], ea = ix->post_off[p->ta + 1];
+    uint32_t sb = ix->post_off[p->tb], eb = ix->post_off[p->tb + 1];
+    int a_short = ea - sa <= eb - sb;
+    uint32_t i = a_short ? sa : sb, ie = a_short ? ea : eb; /* the shorter list */
+    uint32_t j = a_short ? sb : sa, je = a_short ? eb : ea;
+    for (; i < ie && j < je; i++) {
+      uint32_t d = ix->post[i].doc;
+      j = gallop(ix->post, j, je, d);
+      if (j == je || ix->post[j].doc != d) continue;
+      unsigned both = both_fields(&ix->post[i], &ix->post[j]); /* the fields to scan */
+      if (both && (!stats->allowed || stats->allowed[d]) && acc[d] > 0.0 &&
+          pair_near_in(ix, d, p, both))
+        acc[d] += p->bonus;
     }
   }
 }
@@ -711,26 +742,32 @@ double tsift_diversity_factor(uint32_t covered) {
 static double rescore(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                       uint32_t d, const long *ids, const uint32_t *dfs, const uint8_t *use,
                       const double *midf, const uint32_t *covered, const tsift_qpair *pairs,
-                      size_t np, uint8_t *hit_terms) {
+                      size_t np, uint8_t *hit_terms, long *term_post) {
   size_t nt = q->terms.count;
   memset(hit_terms, 0, nt);
   double v = 0.0;
+  for (size_t i = 0; i < nt; i++) term_post[i] = -1;
   for (size_t m = 0; m < nt + q->xterms.count; m++) {
     size_t i = tsift_member_owner(q, m);
     double w = tsift_member_weight(q, m) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
     if (use[i] != 1 || !dfs[m] || !(w > 0.0)) continue; /* as tsift_rank's accumulator */
     long p = find_posting(ix, (uint32_t)ids[m], d);
+    if (m < nt) term_post[m] = p; /* the term's own posting, for its pairs */
     if (p < 0) continue;
     double tfn = posting_tfn(ix, stats, &ix->post[p], NULL);
     if (tfn <= 0.0) continue;
     v += w * saturate(midf[m], tfn) * tsift_diversity_factor(covered[i]);
     hit_terms[i] = 1;
   }
-  for (size_t k = 0; k < np; k++) /* discounted as its more covered term */
-    if (tsift_pair_near(ix, d, &pairs[k], TSIFT_ALL_FIELDS)) {
-      uint32_t c = covered[pairs[k].a] > covered[pairs[k].b] ? covered[pairs[k].a] : covered[pairs[k].b];
-      v += pairs[k].bonus * tsift_diversity_factor(c);
-    }
+  for (size_t k = 0; k < np; k++) { /* discounted as its more covered term */
+    const tsift_qpair *p = &pairs[k];
+    long pa = term_post[p->a], pb = term_post[p->b];
+    if (pa < 0 || pb < 0) continue;
+    unsigned both = both_fields(&ix->post[pa], &ix->post[pb]);
+    if (!both || !pair_near_in(ix, d, p, both)) continue;
+    uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
+    v += p->bonus * tsift_diversity_factor(c);
+  }
   return v;
 }
 
@@ -750,10 +787,12 @@ static tsift_status diversify(const tsift_index *ix, const tsift_query *q,
   uint32_t *covered = tsift_calloc_array(nt, sizeof *covered);
   uint8_t *hit_terms = tsift_calloc_array(nt, 1);
   double *midf = tsift_calloc_array(nm, sizeof *midf);
-  if (!covered || !hit_terms || !midf) {
+  long *term_post = tsift_calloc_array(nt, sizeof *term_post);
+  if (!covered || !hit_terms || !midf || !term_post) {
     tsift_free(covered);
     tsift_free(hit_terms);
     tsift_free(midf);
+    tsift_free(term_post);
     return tsift_nomem(err, "searching");
   }
   for (size_t m = 0; m < nm; m++)
@@ -764,7 +803,8 @@ static tsift_status diversify(const tsift_index *ix, const tsift_query *q,
     tsift_scored c = cand[0];
     cand[0] = cand[--nc];
     heap_sift_down(ix, cand, nc, 0, ROOT_BEST);
-    c.score = rescore(ix, q, stats, c.doc, ids, dfs, use, midf, covered, pairs, np, hit_terms);
+    c.score = rescore(ix, q, stats, c.doc, ids, dfs, use, midf, covered, pairs, np, hit_terms,
+                      term_post);
     if (nc > 0 && !better(ix, &c, &cand[0])) { /* stale: back in line */
       cand[nc] = c;
       heap_sift_up(ix, cand, nc++, ROOT_BEST);
@@ -777,6 +817,7 @@ static tsift_status diversify(const tsift_index *ix, const tsift_query *q,
   tsift_free(covered);
   tsift_free(hit_terms);
   tsift_free(midf);
+  tsift_free(term_post);
   return TSIFT_OK;
 }
 

@@ -168,10 +168,9 @@ typedef struct tsift_qpair {
  * fates: only scored terms pair) and the universe of stats. */
 size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const tsift_query *q,
                          const uint8_t *term_state, tsift_qpair *pairs);
-/* 1 when doc d has the pair close together in one of the fields of the mask
- * (bit f: field f; TSIFT_ALL_FIELDS for any). */
-#define TSIFT_ALL_FIELDS ((1u << TSIFT_FIELD_COUNT) - 1u)
-int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields);
+/* 1 when doc d has the pair close together in one field (only the fields
+ * whose postings have both terms are scanned). */
+int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p);
 
 /* Term id of s[0..n) or -1. */
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);

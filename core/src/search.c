@@ -200,14 +200,14 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
      * by its more covered term as the diversity rule re-scores it */
     int any_pair = 0; /* "pairs" only when the hit has one */
     for (size_t k = 0; k < npairs && !any_pair; k++)
-      any_pair = tsift_pair_near(ix, h->doc, &pairs[k], TSIFT_ALL_FIELDS);
+      any_pair = tsift_pair_near(ix, h->doc, &pairs[k]);
     if (any_pair) {
       tsift_json_key(b, "pairs");
       tsift_json_begin_array(b);
     }
     for (size_t k = 0; k < npairs && any_pair; k++) {
       const tsift_qpair *p = &pairs[k];
-      if (!tsift_pair_near(ix, h->doc, p, TSIFT_ALL_FIELDS)) continue;
+      if (!tsift_pair_near(ix, h->doc, p)) continue;
       double score = p->bonus;
       if (covered) {
         uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
