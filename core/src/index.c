@@ -653,10 +653,11 @@ static uint32_t gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint
 
 /* Adds each pair's bonus to acc[d] of every allowed doc that has it near.
  * The docs with both terms: each doc of the shorter posting list looked up
- * in the longer one (both sorted by doc). Bounded work per doc: a term is the
- * first of at most one pair (the pairs chain distinct terms), so the scans of
- * one field look at most TSIFT_PROXIMITY_WINDOW tokens after each of its
- * tokens, whatever the query (field lengths are capped by docs.c). */
+ * in the longer one (both sorted by doc). Bounded work per doc: each pair
+ * walks a field once and looks TSIFT_PROXIMITY_WINDOW tokens past each
+ * occurrence of its first term, which is the first term of no other pair
+ * (the pairs chain distinct terms): at most (15 + 3) x the field's length,
+ * and docs.c caps field lengths. */
 static void add_proximity(const tsift_index *ix, const tsift_stats *stats, const tsift_qpair *pairs,
                           size_t np, double *acc) {
   for (size_t k = 0; k < np; k++) {
