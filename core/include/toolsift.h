@@ -118,6 +118,9 @@ TSIFT_API size_t tsift_index_size(const tsift_index *index);
  * The query is never an error: invalid UTF-8 is replaced, oversize is cut.
  * Hits are bounded: "name" at most 128 characters, "description" (first line,
  * withheld for un-vouched remote and tainted tools) at most 160, each then "…".
+ * "explain" is {"terms":[{"term","score","fields":{…}[,"via"]}…][,"pairs":
+ * [{"terms":[a,b],"score"}…]]}: each scored term's contribution by field and
+ * the proximity pairs the hit has; together they add up to its score.
  */
 TSIFT_API tsift_status tsift_index_search_json(const tsift_index *index, const char *query,
                                                size_t query_len, const char *options_json,
