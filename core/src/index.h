@@ -153,7 +153,8 @@ double tsift_diversity_factor(uint32_t covered);
  * (the second at most TSIFT_PROXIMITY_WINDOW tokens after the first) add
  * TSIFT_PROXIMITY_WEIGHT x the smaller idf of the two x the smaller of their
  * query-term weights (TSIFT_SOFT_WEIGHT for a soft term) to its score, once
- * per pair. Expansions (vocab.h) do not pair.
+ * per pair. Capped and unmatched terms are passed over; a term scored only
+ * through an expansion breaks the chain; expansions (vocab.h) do not pair.
  */
 #define TSIFT_PROXIMITY_WINDOW 3
 #define TSIFT_PROXIMITY_WEIGHT 0.75
