@@ -576,6 +576,7 @@ size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const 
                          const uint8_t *term_state, tsift_qpair *pairs) {
   size_t np = 0, prev = q->terms.count;
   long prev_id = -1;
+  uint32_t prev_df = 0;
   for (size_t i = 0; i < q->terms.count; i++) {
     if (term_state[i] != TSIFT_TERM_USED) continue;
     long id = tsift_term_lookup(ix, tsift_token(&q->terms, i), q->terms.len[i]);
@@ -585,8 +586,7 @@ size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const 
       continue;
     }
     if (prev < q->terms.count) {
-      uint32_t pdf = term_df(ix, stats, (uint32_t)prev_id);
-      double idf_a = term_idf(stats, pdf), idf_b = term_idf(stats, df);
+      double idf_a = term_idf(stats, prev_df), idf_b = term_idf(stats, df);
       double wa = q->term_soft[prev] ? TSIFT_SOFT_WEIGHT : 1.0;
       double wb = q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0;
       tsift_qpair *p = &pairs[np++];
@@ -598,6 +598,7 @@ size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const 
     }
     prev = i;
     prev_id = id;
+    prev_df = df;
   }
   return np;
 }
@@ -630,6 +631,12 @@ int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p) {
   if (b < 0) return 0;
   unsigned both = both_fields(&ix->post[a], &ix->post[b]);
   return both && pair_near_in(ix, d, p, both);
+}
+
+double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered) {
+  if (!covered) return p->bonus;
+  uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
+  return p->bonus * tsift_diversity_factor(c);
 }
 
 /* First position in [lo, hi) of term list `post` whose doc is >= doc, by
@@ -763,14 +770,12 @@ static double rescore(const tsift_index *ix, const tsift_query *q, const tsift_s
     v += w * saturate(midf[m], tfn) * tsift_diversity_factor(covered[i]);
     hit_terms[i] = 1;
   }
-  for (size_t k = 0; k < np; k++) { /* discounted as its more covered term */
+  for (size_t k = 0; k < np; k++) {
     const tsift_qpair *p = &pairs[k];
     long pa = term_post[p->a], pb = term_post[p->b];
     if (pa < 0 || pb < 0) continue;
     unsigned both = both_fields(&ix->post[pa], &ix->post[pb]);
-    if (!both || !pair_near_in(ix, d, p, both)) continue;
-    uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
-    v += p->bonus * tsift_diversity_factor(c);
+    if (both && pair_near_in(ix, d, p, both)) v += tsift_pair_score(p, covered);
   }
   return v;
 }

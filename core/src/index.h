@@ -172,6 +172,10 @@ size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const 
 /* 1 when doc d has the pair close together in one field (only the fields
  * whose postings have both terms are scanned). */
 int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p);
+/* What the pair adds to a hit that has it: its bonus, halved as often as
+ * the more covered of its two terms under the diversity rule (covered: per
+ * query term, the earlier hits that matched it; NULL when not diversified). */
+double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered);
 
 /* Term id of s[0..n) or -1. */
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);

@@ -197,21 +197,15 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
     }
     tsift_json_end_array(b);
     /* proximity (index.h): each pair this hit has close together, discounted
-     * by its more covered term as the diversity rule re-scores it */
-    int any_pair = 0; /* "pairs" only when the hit has one */
-    for (size_t k = 0; k < npairs && !any_pair; k++)
-      any_pair = tsift_pair_near(ix, h->doc, &pairs[k]);
-    if (any_pair) {
-      tsift_json_key(b, "pairs");
-      tsift_json_begin_array(b);
-    }
-    for (size_t k = 0; k < npairs && any_pair; k++) {
+     * as the diversity rule re-scores it; "pairs" only when there is one */
+    int any_pair = 0;
+    for (size_t k = 0; k < npairs; k++) {
       const tsift_qpair *p = &pairs[k];
       if (!tsift_pair_near(ix, h->doc, p)) continue;
-      double score = p->bonus;
-      if (covered) {
-        uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
-        score *= tsift_diversity_factor(c);
+      if (!any_pair) {
+        tsift_json_key(b, "pairs");
+        tsift_json_begin_array(b);
+        any_pair = 1;
       }
       tsift_json_begin_object(b);
       tsift_json_key(b, "terms");
@@ -220,7 +214,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
       tsift_json_str(b, tsift_token(&q->surface, p->b), q->surface.len[p->b]);
       tsift_json_end_array(b);
       tsift_json_key(b, "score");
-      tsift_json_score(b, score);
+      tsift_json_score(b, tsift_pair_score(p, covered));
       tsift_json_end_object(b);
     }
     if (any_pair) tsift_json_end_array(b);
