@@ -8,7 +8,7 @@
 #include "baseline.h"
 #include "cJSON.h"
 #include "fmt.h"
-#include "index.h"
+#include "rank.h"
 #include "json_check.h"
 #include "json_out.h"
 #include "mathx.h"
@@ -279,20 +279,24 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
     }
     nqueries++;
     tsift_query tq;
-    tsift_scored scored[EVAL_K];
+    tsift_ranking ranking = {0};
     uint32_t hits[EVAL_K], bhits[EVAL_K];
     size_t nh = 0, nb = 0;
     st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &ix->stopwords, &tq, err);
     if (!st) {
-      st = tsift_rank(ix, &tq, &stats, NULL, EVAL_K, scored, &nh, NULL, err);
+      st = tsift_rank(ix, &tq, &stats, EVAL_K, 0, &ranking, err);
       tsift_query_free(&tq);
+    }
+    if (!st) {
+      nh = ranking.nhits;
+      for (size_t i = 0; i < nh; i++) hits[i] = ranking.hits[i].doc;
+      tsift_ranking_free(&ranking);
     }
     if (!st) st = tsift_baseline_rank(base, text->valuestring, EVAL_K, bhits, &nb, err);
     if (st) {
       cJSON_Delete(q);
       break;
     }
-    for (size_t i = 0; i < nh; i++) hits[i] = scored[i].doc;
     /* the class row (first EVAL classes by first appearance) */
     const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
     class_row *row = NULL;

@@ -1,5 +1,7 @@
-/* index.h — the BM25F index (SPEC S4) shared by the search front ends,
- * snapshots and sessions. Internal to the core. */
+/* index.h — the index (SPEC S4): the search documents as term ids, the
+ * dictionary, the postings, the exact-match sequences and the statistics
+ * BM25F needs; shared by the ranker (rank.h), snapshots and sessions.
+ * Internal to the core. */
 #ifndef TSIFT_INDEX_H
 #define TSIFT_INDEX_H
 
@@ -11,8 +13,6 @@
 #include "text.h"
 #include "toolsift.h"
 
-#define TSIFT_BM25_K1 1.2
-#define TSIFT_BM25_B 0.75
 #define TSIFT_TF_CLAMP 2
 #define TSIFT_SEARCH_MAX_LIMIT 1000
 /* The confidence rule's floor (option "minCoverage"; 0 = off, see tsift_rank). */
@@ -78,6 +78,11 @@ struct tsift_index {
   char *blob;
 };
 
+/* Tokens of field f of doc d. */
+static inline size_t tsift_field_len(const tsift_index *ix, uint32_t d, int f) {
+  return ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
+}
+
 /* Fill ix->field_docs from ix->field_off (after a build and a snapshot load). */
 void tsift_index_count_fields(tsift_index *ix);
 /* tsift_index_from_snapshot over bytes from the core's allocator, which the
@@ -86,115 +91,21 @@ void tsift_index_count_fields(tsift_index *ix);
  * into linear memory once. */
 tsift_status tsift_index_from_snapshot_take(char *bytes, size_t len, tsift_index **out, tsift_error *err);
 
-/* Rebuild the term hash table with `nslots` (a power of two) slots. */
-int tsift_index_rehash(tsift_index *ix, size_t nslots);
-/* The fingerprint (64 hex digits) of the documents, weights and stopwords. */
-tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err);
-
-/* Statistics of the authorised universe (SPEC S6). allowed == NULL: all.
- * avg_len[f] is the average length of field f over the documents of the
- * universe that have the field (at least one token), as Lucene's BM25 does:
- * an empty field has no length to normalise against (docs/relevance.md). */
-typedef struct tsift_stats {
-  const uint8_t *allowed;
-  double n;
-  double avg_len[TSIFT_FIELD_COUNT];
-} tsift_stats;
-
-void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st);
-
-typedef struct tsift_scored {
-  uint32_t doc;
-  uint8_t exact;
-  double score;
-} tsift_scored;
-
-/* What became of each query term in a ranking. */
-enum {
-  TSIFT_TERM_UNMATCHED = 0, /* no document of the universe has it */
-  TSIFT_TERM_USED = 1,      /* scored */
-  TSIFT_TERM_CAPPED = 2     /* matched, but beyond the 16 rarest terms */
-};
-
-/*
- * Rank `q` over the universe of `stats`, never returning docs with
- * excluded[d] set (they still count in the statistics). Writes at most k hits
- * best first into out (capacity k). When a query has more than
- * TSIFT_QUERY_MAX_TERMS matching terms, 16 are scored: terms some tool has in
- * its name, then other terms, then value-like ones (q->term_weak), the rarest
- * (smallest df) first within each, then the earliest. With ix->min_coverage
- * > 0 the result is empty unless the best hit is confident (docs/relevance.md).
- * The fate of each term goes to term_state[i] (may be NULL; q->terms.count
- * entries).
- */
-tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
-                        const uint8_t *excluded, size_t k, tsift_scored *out, size_t *nout,
-                        uint8_t *term_state, tsift_error *err);
-
-/*
- * Diversity (docs/relevance.md): a request of two or more sentences with at
- * least TSIFT_DIVERSIFY_MIN_TERMS scored terms usually asks for several
- * things, so its hits are picked greedily: each next hit is the one with the
- * highest score after every term's contribution is halved once for each hit
- * already picked that matched the term (at most TSIFT_DIVERSIFY_MAX_HALVINGS
- * times). That score is the one reported. Other queries rank by BM25F alone.
- */
-#define TSIFT_DIVERSIFY_MIN_SENTENCES 2
-#define TSIFT_DIVERSIFY_MIN_TERMS 13
-#define TSIFT_DIVERSIFY_MAX_HALVINGS 32
-/* 1 when tsift_rank diversified the hits of q (term_state as it wrote it). */
-int tsift_rank_diversifies(const tsift_query *q, const uint8_t *term_state);
-/* The factor of a term's contribution after `covered` earlier hits matched it. */
-double tsift_diversity_factor(uint32_t covered);
-
-/*
- * Proximity (docs/relevance.md): two consecutive scored terms of the query
- * (in query order, `ip address`) that a tool has close together in one field
- * (the second at most TSIFT_PROXIMITY_WINDOW tokens after the first) add
- * TSIFT_PROXIMITY_WEIGHT x the smaller idf of the two x the smaller of their
- * query-term weights (TSIFT_SOFT_WEIGHT for a soft term) to its score, once
- * per pair. Capped and unmatched terms are passed over; a term scored only
- * through an expansion breaks the chain; expansions (vocab.h) do not pair.
- */
-#define TSIFT_PROXIMITY_WINDOW 3
-#define TSIFT_PROXIMITY_WEIGHT 0.75
-
-typedef struct tsift_qpair {
-  uint32_t a, b;   /* query term indexes, a before b */
-  uint32_t ta, tb; /* their term ids */
-  double bonus;    /* what the pair adds to a tool that has it */
-} tsift_qpair;
-
-/* The pairs of q (at most q->terms.count - 1) under term_state (tsift_rank's
- * fates: only scored terms pair) and the universe of stats. */
-size_t tsift_query_pairs(const tsift_index *ix, const tsift_stats *stats, const tsift_query *q,
-                         const uint8_t *term_state, tsift_qpair *pairs);
-/* 1 when doc d has the pair close together in one field (only the fields
- * whose postings have both terms are scanned). */
-int tsift_pair_near(const tsift_index *ix, uint32_t d, const tsift_qpair *p);
-/* What the pair adds to a hit that has it: its bonus, halved as often as
- * the more covered of its two terms under the diversity rule (covered: per
- * query term, the earlier hits that matched it; NULL when not diversified). */
-double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered);
-
+/* ---- dict.c: the term dictionary ---- */
 /* Term id of s[0..n) or -1. */
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
+/* Term id of s[0..n), adding it when new; -1 when out of memory. */
+long tsift_dict_intern(tsift_index *ix, const char *s, size_t n);
+/* Rebuild the term hash table with `nslots` (a power of two) slots. */
+int tsift_index_rehash(tsift_index *ix, size_t nslots);
 
-/* Per-field contributions of query term `term` to doc `doc` (0 when absent);
- * returns the term's total contribution. */
-double tsift_term_explain(const tsift_index *ix, const tsift_stats *stats, long term, uint32_t doc,
-                          double fields[TSIFT_FIELD_COUNT]);
+/* ---- fingerprint.c ---- */
+/* The fingerprint (64 hex digits) of the documents, weights and stopwords. */
+tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err);
+/* Sort n doc numbers by id bytes (ids are unique); tmp has room for n. */
+void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n);
 
-/* Members of a ranking: the query's terms (m < terms.count), then their
- * expansions (vocab.h). The query term member m belongs to: */
-static inline size_t tsift_member_owner(const tsift_query *q, size_t m) {
-  return m < q->terms.count ? m : q->xof[m - q->terms.count];
-}
-
-/* The query-term weight of member m: 1 for a term, TSIFT_VOCAB_WEIGHT for a
- * translation, TSIFT_SYNONYM_WEIGHT for a synonym (vocab.h). */
-double tsift_member_weight(const tsift_query *q, size_t m);
-
+/* ---- describe.c ---- */
 /* One-line, bounded, trust-aware description of a tool for results. */
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160
 /* Names in search results: at most this many characters, then "…" (S12). */

@@ -6,7 +6,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "fmt.h"
-#include "index.h"
+#include "rank.h"
 #include "json_check.h"
 #include "json_out.h"
 #include "vocab.h"
@@ -101,15 +101,14 @@ static tsift_status finish(tsift_buf *b, char **out, size_t *out_len, tsift_erro
   return TSIFT_OK;
 }
 
-/* covered (NULL unless tsift_rank diversified the hits): per query term, how
- * many earlier hits matched it; explain discounts each contribution as the
- * ranker did, so a hit's terms still add up to its score, then counts this
- * hit's terms in (seen: scratch, one byte per term). */
-static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *stats,
-                      const tsift_query *q, const uint8_t *term_state, const tsift_scored *h,
-                      int explain, const tsift_qpair *pairs, size_t npairs, uint32_t *covered,
-                      uint8_t *seen, int *nomem) {
-  const tsift_tool *t = &ix->catalog.tools[h->doc];
+/* One hit; with explain, its breakdown as the ranker computed it (rank.h):
+ * each scored member (a term, or an expansion "via" a word of the query),
+ * its score and its fields' parts, then the proximity pairs it has ("pairs"
+ * only when there is one). Terms and pairs add up to the score. */
+static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q, const tsift_ranking *r,
+                      size_t h, int explain, int *nomem) {
+  const tsift_scored *hit = &r->hits[h];
+  const tsift_tool *t = &ix->catalog.tools[hit->doc];
   tsift_json_begin_object(b);
   tsift_json_key(b, "id");
   tsift_json_cstr(b, t->id);
@@ -142,90 +141,71 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_stats *st
   tsift_json_str(b, desc ? desc : "", desc ? dlen : 0);
   tsift_free(desc);
   tsift_json_key(b, "trust");
-  tsift_json_cstr(b, tsift_trust_name((tsift_trust)ix->trust[h->doc]));
+  tsift_json_cstr(b, tsift_trust_name((tsift_trust)ix->trust[hit->doc]));
   tsift_json_key(b, "score");
-  tsift_json_score(b, h->score);
-  if (h->exact) {
+  tsift_json_score(b, hit->score);
+  if (hit->exact) {
     tsift_json_key(b, "exact");
     tsift_json_bool(b, 1);
   }
   if (explain) {
+    const tsift_hit_parts *hp = &r->parts[h];
+    size_t nt = q->terms.count;
     tsift_json_key(b, "explain");
     tsift_json_begin_object(b);
     tsift_json_key(b, "terms");
     tsift_json_begin_array(b);
-    /* each query term, then each expansion (vocab.h) that scored for it */
-    size_t nt = q->terms.count;
-    for (size_t m = 0; m < nt + q->xterms.count; m++) {
-      size_t i = tsift_member_owner(q, m);
-      if (term_state[i] != TSIFT_TERM_USED) continue;
-      const tsift_tokens *mt = m < nt ? &q->terms : &q->xterms;
-      size_t at = m < nt ? m : m - nt;
-      double w = tsift_member_weight(q, m);
-      long term = tsift_term_lookup(ix, tsift_token(mt, at), mt->len[at]);
-      double fields[TSIFT_FIELD_COUNT];
-      double score = w * tsift_term_explain(ix, stats, term, h->doc, fields);
-      if (!(score > 0.0)) continue;
-      if (q->term_soft[i]) { /* weighted as in tsift_rank */
-        score *= TSIFT_SOFT_WEIGHT;
-        for (int f = 0; f < TSIFT_FIELD_COUNT; f++) fields[f] *= TSIFT_SOFT_WEIGHT;
-      }
-      if (covered) { /* discounted as in tsift_rank's diversity rule */
-        double factor = tsift_diversity_factor(covered[i]);
-        score *= factor;
-        for (int f = 0; f < TSIFT_FIELD_COUNT; f++) fields[f] *= factor;
-        seen[i] = 1;
-      }
+    for (size_t k = 0; k < hp->nterms; k++) {
+      const tsift_term_part *tp = &hp->terms[k];
+      size_t m = tp->member, i = r->members[m].owner;
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
       tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
       if (m >= nt) {
         tsift_json_key(b, "via");
-        tsift_json_str(b, tsift_token(&q->xsurface, at), q->xsurface.len[at]);
+        tsift_json_str(b, tsift_token(&q->xsurface, m - nt), q->xsurface.len[m - nt]);
       }
       tsift_json_key(b, "score");
-      tsift_json_score(b, score);
+      tsift_json_score(b, tp->score);
       tsift_json_key(b, "fields");
       tsift_json_begin_object(b);
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
-        if (!(fields[f] > 0.0)) continue;
+        if (!(tp->fields[f] > 0.0)) continue;
         tsift_json_key(b, tsift_field_names[f]);
-        tsift_json_score(b, w * fields[f]);
+        tsift_json_score(b, tp->fields[f]);
       }
       tsift_json_end_object(b);
       tsift_json_end_object(b);
     }
     tsift_json_end_array(b);
-    /* proximity (index.h): each pair this hit has close together, discounted
-     * as the diversity rule re-scores it; "pairs" only when there is one */
-    int any_pair = 0;
-    for (size_t k = 0; k < npairs; k++) {
-      const tsift_qpair *p = &pairs[k];
-      if (!tsift_pair_near(ix, h->doc, p)) continue;
-      if (!any_pair) {
-        tsift_json_key(b, "pairs");
-        tsift_json_begin_array(b);
-        any_pair = 1;
-      }
-      tsift_json_begin_object(b);
-      tsift_json_key(b, "terms");
+    if (hp->npairs) {
+      tsift_json_key(b, "pairs");
       tsift_json_begin_array(b);
-      tsift_json_str(b, tsift_token(&q->surface, p->a), q->surface.len[p->a]);
-      tsift_json_str(b, tsift_token(&q->surface, p->b), q->surface.len[p->b]);
-      tsift_json_end_array(b);
-      tsift_json_key(b, "score");
-      tsift_json_score(b, tsift_pair_score(p, covered));
-      tsift_json_end_object(b);
-    }
-    if (any_pair) tsift_json_end_array(b);
-    tsift_json_end_object(b);
-    if (covered)
-      for (size_t i = 0; i < nt; i++) {
-        covered[i] += seen[i];
-        seen[i] = 0;
+      for (size_t k = 0; k < hp->npairs; k++) {
+        const tsift_qpair *p = &r->pairs[hp->pairs[k].pair];
+        tsift_json_begin_object(b);
+        tsift_json_key(b, "terms");
+        tsift_json_begin_array(b);
+        tsift_json_str(b, tsift_token(&q->surface, p->a), q->surface.len[p->a]);
+        tsift_json_str(b, tsift_token(&q->surface, p->b), q->surface.len[p->b]);
+        tsift_json_end_array(b);
+        tsift_json_key(b, "score");
+        tsift_json_score(b, hp->pairs[k].score);
+        tsift_json_end_object(b);
       }
+      tsift_json_end_array(b);
+    }
+    tsift_json_end_object(b);
   }
   tsift_json_end_object(b);
+}
+
+/* The surface forms of the query terms whose fate is `fate`. */
+static void json_terms_with_fate(tsift_buf *b, const tsift_query *q, const tsift_ranking *r, int fate) {
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < q->terms.count; i++)
+    if (r->fate[i] == fate) tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
+  tsift_json_end_array(b);
 }
 
 tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, size_t query_len,
@@ -241,42 +221,13 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_query q;
   st = tsift_query_analyze(query ? query : "", query_len, &ix->stopwords, &q, err);
   if (st) return st;
-  tsift_scored *hits = tsift_calloc_array(o.limit, sizeof *hits);
-  uint8_t *matched = tsift_calloc_array(q.terms.count + 1, 1);
-  size_t nhits = 0;
   tsift_stats stats;
   tsift_stats_fit(ix, NULL, &stats);
-  if (!hits || !matched) st = tsift_nomem(err, "searching");
-  else st = tsift_rank(ix, &q, &stats, NULL, o.limit, hits, &nhits, matched, err);
+  tsift_ranking r;
+  st = tsift_rank(ix, &q, &stats, o.limit, o.explain ? TSIFT_RANK_EXPLAIN : 0, &r, err);
   if (st) {
-    tsift_free(hits);
-    tsift_free(matched);
     tsift_query_free(&q);
     return st;
-  }
-  /* explain: the proximity pairs the ranker scored (index.h) and, on
-   * diversified hits, how many earlier hits matched each term (write_hit) */
-  uint32_t *covered = NULL;
-  uint8_t *seen = NULL;
-  tsift_qpair *pairs = NULL;
-  size_t npairs = 0;
-  if (o.explain) {
-    int diverse = tsift_rank_diversifies(&q, matched);
-    pairs = tsift_calloc_array(q.terms.count + 1, sizeof *pairs);
-    if (diverse) {
-      covered = tsift_calloc_array(q.terms.count, sizeof *covered);
-      seen = tsift_calloc_array(q.terms.count, 1);
-    }
-    if (!pairs || (diverse && (!covered || !seen))) {
-      tsift_free(pairs);
-      tsift_free(covered);
-      tsift_free(seen);
-      tsift_free(hits);
-      tsift_free(matched);
-      tsift_query_free(&q);
-      return tsift_nomem(err, "writing search results");
-    }
-    npairs = tsift_query_pairs(ix, &stats, &q, matched, pairs);
   }
   tsift_buf b;
   tsift_buf_init(&b);
@@ -287,32 +238,22 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_key(&b, "ranker");
   tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
   tsift_json_key(&b, "terms"); /* the terms scored */
-  tsift_json_begin_array(&b);
-  for (size_t i = 0; i < q.terms.count; i++)
-    if (matched[i] == TSIFT_TERM_USED) tsift_json_str(&b, tsift_token(&q.surface, i), q.surface.len[i]);
-  tsift_json_end_array(&b);
+  json_terms_with_fate(&b, &q, &r, TSIFT_TERM_USED);
   tsift_json_key(&b, "hits");
   tsift_json_begin_array(&b);
-  for (size_t i = 0; i < nhits; i++) {
-    write_hit(&b, ix, &stats, &q, matched, &hits[i], o.explain, pairs, npairs, covered, seen,
-              &nomem);
-    tsift_trust tr = (tsift_trust)ix->trust[hits[i].doc];
+  for (size_t i = 0; i < r.nhits; i++) {
+    write_hit(&b, ix, &q, &r, i, o.explain, &nomem);
+    tsift_trust tr = (tsift_trust)ix->trust[r.hits[i].doc];
     if (tr == TSIFT_TRUST_REMOTE || tr == TSIFT_TRUST_TAINTED) tainted = 1;
   }
   tsift_json_end_array(&b);
   tsift_json_key(&b, "unmatched");
-  tsift_json_begin_array(&b);
-  for (size_t i = 0; i < q.terms.count; i++)
-    if (matched[i] == TSIFT_TERM_UNMATCHED) tsift_json_str(&b, tsift_token(&q.surface, i), q.surface.len[i]);
-  tsift_json_end_array(&b);
+  json_terms_with_fate(&b, &q, &r, TSIFT_TERM_UNMATCHED);
   int any_capped = 0;
-  for (size_t i = 0; i < q.terms.count; i++) any_capped |= matched[i] == TSIFT_TERM_CAPPED;
-  if (any_capped) { /* matched, but not among the 16 terms kept (see tsift_rank) */
+  for (size_t i = 0; i < q.terms.count; i++) any_capped |= r.fate[i] == TSIFT_TERM_CAPPED;
+  if (any_capped) { /* matched, but not among the 16 terms kept (see rank.c) */
     tsift_json_key(&b, "capped");
-    tsift_json_begin_array(&b);
-    for (size_t i = 0; i < q.terms.count; i++)
-      if (matched[i] == TSIFT_TERM_CAPPED) tsift_json_str(&b, tsift_token(&q.surface, i), q.surface.len[i]);
-    tsift_json_end_array(&b);
+    json_terms_with_fate(&b, &q, &r, TSIFT_TERM_CAPPED);
   }
   if (tainted) {
     tsift_json_key(&b, "tainted");
@@ -329,11 +270,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     tsift_json_end_object(&b);
   }
   tsift_json_end_object(&b);
-  tsift_free(hits);
-  tsift_free(matched);
-  tsift_free(pairs);
-  tsift_free(covered);
-  tsift_free(seen);
+  tsift_ranking_free(&r);
   tsift_query_free(&q);
   if (nomem) {
     tsift_buf_free(&b);
@@ -354,24 +291,21 @@ tsift_status tsift_index_search(const tsift_index *ix, const char *query, size_t
   tsift_query q;
   tsift_status st = tsift_query_analyze(query ? query : "", query_len, &ix->stopwords, &q, err);
   if (st) return st;
-  tsift_scored *hits = tsift_calloc_array(capacity + 1, sizeof *hits);
-  size_t n = 0;
   tsift_stats stats;
   tsift_stats_fit(ix, NULL, &stats);
-  if (!hits) st = tsift_nomem(err, "searching");
-  else st = tsift_rank(ix, &q, &stats, NULL, capacity, hits, &n, NULL, err);
-  for (size_t i = 0; st == TSIFT_OK && i < n; i++) {
-    out[i].id = ix->catalog.tools[hits[i].doc].id;
-    out[i].score = hits[i].score;
-    out[i].tool = hits[i].doc;
-  }
-  if (!st) {
-    *count = n;
-    tsift_ok(err);
-  }
-  tsift_free(hits);
+  tsift_ranking r;
+  st = tsift_rank(ix, &q, &stats, capacity, 0, &r, err);
   tsift_query_free(&q);
-  return st;
+  if (st) return st;
+  for (size_t i = 0; i < r.nhits; i++) {
+    out[i].id = ix->catalog.tools[r.hits[i].doc].id;
+    out[i].score = r.hits[i].score;
+    out[i].tool = r.hits[i].doc;
+  }
+  *count = r.nhits;
+  tsift_ranking_free(&r);
+  tsift_ok(err);
+  return TSIFT_OK;
 }
 
 /* ---- batch ranking ---------------------------------------------------- */
@@ -402,8 +336,6 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
   if (!jsonl && len) return tsift_fail(err, TSIFT_E_ARG, "rank: queries are NULL");
   if (k < 1 || k > TSIFT_SEARCH_MAX_LIMIT)
     return tsift_fail(err, TSIFT_E_ARG, "rank: k must be from 1 to %d", TSIFT_SEARCH_MAX_LIMIT);
-  tsift_scored *hits = tsift_calloc_array(k, sizeof *hits);
-  if (!hits) return tsift_nomem(err, "ranking");
   tsift_stats stats;
   tsift_stats_fit(ix, NULL, &stats);
   tsift_buf b;
@@ -442,10 +374,10 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
     else if (!cJSON_IsString(query))
       st = tsift_fail(err, TSIFT_E_ARG, "%s: field \"query\": expected a string", what);
     tsift_query q;
-    size_t nh = 0;
+    tsift_ranking r = {0};
     if (!st) st = tsift_query_analyze(query->valuestring, strlen(query->valuestring), &ix->stopwords, &q, err);
     if (!st) {
-      st = tsift_rank(ix, &q, &stats, NULL, k, hits, &nh, NULL, err);
+      st = tsift_rank(ix, &q, &stats, k, 0, &r, err);
       tsift_query_free(&q);
     }
     if (!st) {
@@ -454,14 +386,14 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
       if (write_id(&b, id)) st = tsift_nomem(err, "ranking");
       tsift_json_key(&b, "hits");
       tsift_json_begin_array(&b);
-      for (size_t i = 0; i < nh; i++) tsift_json_cstr(&b, ix->catalog.tools[hits[i].doc].id);
+      for (size_t i = 0; i < r.nhits; i++) tsift_json_cstr(&b, ix->catalog.tools[r.hits[i].doc].id);
       tsift_json_end_array(&b);
       tsift_json_end_object(&b);
       tsift_buf_putc(&b, '\n');
     }
+    tsift_ranking_free(&r);
     cJSON_Delete(obj);
   }
-  tsift_free(hits);
   if (st) {
     tsift_buf_free(&b);
     return st;

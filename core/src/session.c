@@ -34,19 +34,6 @@ long tsift_session_find_doc(const tsift_session *s, const char *id) {
   return -1;
 }
 
-static void sort_ids(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
-  if (n < 2) return;
-  size_t h = n / 2;
-  sort_ids(ix, a, tmp, h);
-  sort_ids(ix, a + h, tmp, n - h);
-  size_t i = 0, j = h, k = 0;
-  while (i < h && j < n)
-    tmp[k++] = strcmp(ix->catalog.tools[a[i]].id, ix->catalog.tools[a[j]].id) <= 0 ? a[i++] : a[j++];
-  while (i < h) tmp[k++] = a[i++];
-  while (j < n) tmp[k++] = a[j++];
-  memcpy(a, tmp, n * sizeof *a);
-}
-
 static int agent_has(const tsift_session *s, const char *id) {
   return tsift_catalog_find(&s->agent, id) >= 0;
 }
@@ -338,7 +325,7 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
     return tsift_nomem(err, "creating the session");
   }
   for (size_t i = 0; i < n; i++) s->by_id[i] = (uint32_t)i;
-  sort_ids(s->index, s->by_id, tmp, n);
+  tsift_sort_docs_by_id(s->index, s->by_id, tmp, n);
   tsift_free(tmp);
 
   /* Name collisions: the meta-tool, the agent's tools and the catalog. */

@@ -4,7 +4,7 @@
 #define TSIFT_SESSION_INTERNAL_H
 
 #include "cJSON.h"
-#include "index.h"
+#include "rank.h"
 #include "json_out.h"
 #include "skills.h"
 #include "toolsift.h"

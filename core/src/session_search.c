@@ -461,8 +461,14 @@ static tsift_status rank_skills(tsift_session *s, const char *q, size_t page, ts
   if (!st) {
     tsift_stats stats;
     tsift_stats_fit(sk->index, allowed, &stats);
-    st = tsift_rank(sk->index, &tq, &stats, NULL, page, scored, n, NULL, err);
+    tsift_ranking r;
+    st = tsift_rank(sk->index, &tq, &stats, page, 0, &r, err);
     tsift_query_free(&tq);
+    if (!st) {
+      *n = r.nhits;
+      memcpy(scored, r.hits, r.nhits * sizeof *scored);
+      tsift_ranking_free(&r);
+    }
   }
   tsift_free(allowed);
   return st;
@@ -836,8 +842,14 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
   if (!st) {
     tsift_stats stats;
     tsift_stats_fit(s->index, allowed, &stats);
-    st = tsift_rank(s->index, &tq, &stats, NULL, page, scored, &n, NULL, err);
+    tsift_ranking r;
+    st = tsift_rank(s->index, &tq, &stats, page, 0, &r, err);
     tsift_query_free(&tq);
+    if (!st) {
+      n = r.nhits;
+      memcpy(scored, r.hits, r.nhits * sizeof *scored);
+      tsift_ranking_free(&r);
+    }
   }
   if (!st) {
     for (size_t i = 0; i < n; i++) hits[i] = scored[i].doc;

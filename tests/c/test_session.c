@@ -5,7 +5,7 @@
 
 #include "harness.h"
 #include "largest_alloc.h"
-#include "index.h"
+#include "rank.h"
 #include "toolsift.h"
 
 static const char CATALOG[] =
@@ -297,16 +297,19 @@ static void test_namespaces_and_fitted_stats(void) {
   tsift_stats_fit(b, NULL, &sb);
   tsift_query q;
   tsift_query_analyze("red fox jumps", 13, &a->stopwords, &q, &err);
-  tsift_scored ha[3], hb[3];
-  size_t na = 0, nb = 0;
-  tsift_rank(a, &q, &sa, NULL, 3, ha, &na, NULL, &err);
-  tsift_rank(b, &q, &sb, NULL, 3, hb, &nb, NULL, &err);
+  tsift_ranking ra, rb;
+  tsift_rank(a, &q, &sa, 3, 0, &ra, &err);
+  tsift_rank(b, &q, &sb, 3, 0, &rb, &err);
+  const tsift_scored *ha = ra.hits, *hb = rb.hits;
+  size_t na = ra.nhits, nb = rb.nhits;
   CHECK_EQ_INT(na, 2);
   CHECK_EQ_INT(nb, 2);
   for (size_t i = 0; i < na && i < nb; i++) {
     CHECK_EQ_INT(ha[i].doc, hb[i].doc);
     CHECK(ha[i].score == hb[i].score); /* bit-identical */
   }
+  tsift_ranking_free(&ra);
+  tsift_ranking_free(&rb);
   tsift_query_free(&q);
   tsift_index_free(a);
   tsift_index_free(b);

@@ -1,0 +1,41 @@
+/* bm25f.h — the BM25F formula (SPEC S4) over the index's postings: the
+ * statistics of a universe, document frequency, idf, the weighted
+ * length-normalised term frequency of a posting and its saturation.
+ * Internal to the core. */
+#ifndef TSIFT_BM25F_H
+#define TSIFT_BM25F_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "index.h"
+
+#define TSIFT_BM25_K1 1.2
+#define TSIFT_BM25_B 0.75
+
+/* Statistics of the authorised universe (SPEC S6). allowed == NULL: all.
+ * avg_len[f] is the average length of field f over the documents of the
+ * universe that have the field (at least one token), as Lucene's BM25 does:
+ * an empty field has no length to normalise against (docs/relevance.md). */
+typedef struct tsift_stats {
+  const uint8_t *allowed;
+  double n;
+  double avg_len[TSIFT_FIELD_COUNT];
+} tsift_stats;
+
+void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st);
+
+/* Number of allowed documents containing term t. */
+uint32_t tsift_term_df(const tsift_index *ix, const tsift_stats *stats, uint32_t t);
+/* ln(1 + (N - df + 0.5) / (df + 0.5)) over the universe. */
+double tsift_term_idf(const tsift_stats *stats, uint32_t df);
+/* Weighted, length-normalised term frequency of one posting, summed in field
+ * order; per-field parts go to `parts` when given. */
+double tsift_posting_tfn(const tsift_index *ix, const tsift_stats *stats, const tsift_posting *p,
+                         double *parts);
+/* idf x tfn (k1 + 1) / (k1 + tfn). */
+double tsift_saturate(double idf, double tfn);
+/* Position of doc's posting in term t's list, or -1 (postings are sorted by doc). */
+long tsift_find_posting(const tsift_index *ix, uint32_t t, uint32_t doc);
+
+#endif

@@ -1,0 +1,89 @@
+/* fingerprint.c — the index fingerprint (SPEC S4, S11): sha256 over the
+ * effective documents and configuration in id order; and the id sort it
+ * needs, which sessions use for their id lookups too. */
+#include <string.h>
+
+#include "alloc.h"
+#include "fmt.h"
+#include "index.h"
+#include "sha256.h"
+
+static void hash_str(tsift_sha256 *s, const char *p, size_t n) {
+  uint8_t len[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
+  tsift_sha256_update(s, len, 4);
+  tsift_sha256_update(s, p, n);
+}
+
+void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
+  if (n < 2) return;
+  size_t h = n / 2;
+  tsift_sort_docs_by_id(ix, a, tmp, h);
+  tsift_sort_docs_by_id(ix, a + h, tmp, n - h);
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n)
+    tmp[k++] = strcmp(ix->catalog.tools[a[i]].id, ix->catalog.tools[a[j]].id) <= 0 ? a[i++] : a[j++];
+  while (i < h) tmp[k++] = a[i++];
+  while (j < n) tmp[k++] = a[j++];
+  memcpy(a, tmp, n * sizeof *a);
+}
+
+/* sha256 over a canonical form of the effective documents and configuration:
+ * documents in id order, each as id, trust class and its fields' tokens;
+ * then ranker version, weights and stopwords. Tool and key order in the
+ * catalog cannot change it. */
+tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err) {
+  uint32_t *order = tsift_calloc_array(ix->n + 1, sizeof *order);
+  uint32_t *tmp = tsift_calloc_array(ix->n + 1, sizeof *tmp);
+  if (!order || !tmp) {
+    tsift_free(order);
+    tsift_free(tmp);
+    return tsift_nomem(err, "fingerprinting the catalog");
+  }
+  for (size_t i = 0; i < ix->n; i++) order[i] = (uint32_t)i;
+  tsift_sort_docs_by_id(ix, order, tmp, ix->n);
+  tsift_sha256 s;
+  tsift_sha256_init(&s);
+  hash_str(&s, "toolsift-fingerprint-1", 22);
+  hash_str(&s, TSIFT_RANKER_VERSION, strlen(TSIFT_RANKER_VERSION));
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+    char w[16];
+    int milli = (int)(ix->weights[f] * 1000.0 + 0.5);
+    size_t n = 0;
+    do {
+      w[n++] = (char)('0' + milli % 10);
+      milli /= 10;
+    } while (milli && n < sizeof w);
+    hash_str(&s, tsift_field_names[f], strlen(tsift_field_names[f]));
+    hash_str(&s, w, n);
+  }
+  {
+    char mc[24];
+    int n = tsift_snprintf(mc, sizeof mc, "minCoverage=%ld", (long)(ix->min_coverage * 1000.0 + 0.5));
+    hash_str(&s, mc, (size_t)n);
+  }
+  for (size_t i = 0; i < ix->stopwords.words.count; i++)
+    hash_str(&s, tsift_token(&ix->stopwords.words, i), ix->stopwords.words.len[i]);
+  for (size_t k = 0; k < ix->n; k++) {
+    uint32_t d = order[k];
+    const char *id = ix->catalog.tools[d].id;
+    hash_str(&s, id, strlen(id));
+    const char *tr = tsift_trust_name((tsift_trust)ix->trust[d]);
+    hash_str(&s, tr, strlen(tr));
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+      size_t a = ix->field_off[d * TSIFT_FIELD_COUNT + f], b = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
+      uint8_t cnt[4] = {(uint8_t)((b - a) >> 24), (uint8_t)((b - a) >> 16), (uint8_t)((b - a) >> 8),
+                        (uint8_t)(b - a)};
+      tsift_sha256_update(&s, cnt, 4);
+      for (size_t i = a; i < b; i++) {
+        uint32_t t = ix->field_terms[i];
+        hash_str(&s, ix->term_bytes + ix->term_off[t], ix->term_len[t]);
+      }
+    }
+  }
+  uint8_t digest[32];
+  tsift_sha256_final(&s, digest);
+  tsift_sha256_hex(digest, out);
+  tsift_free(order);
+  tsift_free(tmp);
+  return TSIFT_OK;
+}

@@ -1,0 +1,104 @@
+/* proximity.c — the proximity bonus (rank.h): which consecutive query terms
+ * pair, which documents have a pair close together in one field, and what a
+ * pair adds. Uses the index's per-field token sequences (field_terms). */
+#include "rank_internal.h"
+
+void tsift_proximity_pairs(rank_ctx *c) {
+  const tsift_query *q = c->q;
+  size_t prev = c->nt;
+  c->npairs = 0;
+  for (size_t i = 0; i < c->nt; i++) {
+    if (c->fate[i] != TSIFT_TERM_USED) continue;
+    const tsift_member *mb = &c->members[i]; /* the term itself, not an expansion */
+    if (!mb->df) { /* scored through an expansion only: breaks the chain */
+      prev = c->nt;
+      continue;
+    }
+    if (prev < c->nt) {
+      const tsift_member *pm = &c->members[prev];
+      double idf_a = tsift_term_idf(c->stats, pm->df), idf_b = tsift_term_idf(c->stats, mb->df);
+      double wa = q->term_soft[prev] ? TSIFT_SOFT_WEIGHT : 1.0;
+      double wb = q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0;
+      tsift_qpair *p = &c->pairs[c->npairs++];
+      p->a = (uint32_t)prev;
+      p->b = (uint32_t)i;
+      p->ta = (uint32_t)pm->id;
+      p->tb = (uint32_t)mb->id;
+      p->bonus = TSIFT_PROXIMITY_WEIGHT * (idf_a < idf_b ? idf_a : idf_b) * (wa < wb ? wa : wb);
+    }
+    prev = i;
+  }
+}
+
+int tsift_pair_near_in(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields) {
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+    if (!(fields >> f & 1u)) continue;
+    uint32_t lo = ix->field_off[d * TSIFT_FIELD_COUNT + f];
+    uint32_t hi = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
+    for (uint32_t i = lo; i < hi; i++) {
+      if (ix->field_terms[i] != p->ta) continue;
+      for (uint32_t j = i + 1; j < hi && j <= i + TSIFT_PROXIMITY_WINDOW; j++)
+        if (ix->field_terms[j] == p->tb) return 1;
+    }
+  }
+  return 0;
+}
+
+unsigned tsift_pair_fields(const tsift_posting *a, const tsift_posting *b) {
+  unsigned both = 0;
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
+    if (tsift_posting_tf(a, f) && tsift_posting_tf(b, f)) both |= 1u << f;
+  return both;
+}
+
+double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered) {
+  if (!covered) return p->bonus;
+  uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
+  return p->bonus * tsift_diversity_factor(c);
+}
+
+/* First position in [lo, hi) of term list `post` whose doc is >= doc, by
+ * galloping from lo: O(log distance), so walking a short list against a long
+ * one costs the short list's length times a logarithm, not both lengths. */
+static uint32_t gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc) {
+  uint32_t step = 1, prev = lo;
+  while (lo < hi && post[lo].doc < doc) {
+    prev = lo + 1;
+    lo = hi - lo > step ? lo + step : hi;
+    step *= 2;
+  }
+  /* post[prev - 1].doc < doc <= post[lo].doc (or lo == hi): binary search between */
+  while (prev < lo) {
+    uint32_t mid = prev + (lo - prev) / 2;
+    if (post[mid].doc < doc) prev = mid + 1;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/* The docs with both terms: each doc of the shorter posting list looked up
+ * in the longer one (both sorted by doc). Bounded work per doc: each pair
+ * walks a field once and looks TSIFT_PROXIMITY_WINDOW tokens past each
+ * occurrence of its first term, which is the first term of no other pair
+ * (the pairs chain distinct terms): at most (15 + 3) x the field's length,
+ * and docs.c caps field lengths. Only docs already scored (acc > 0) gain. */
+void tsift_proximity_accumulate(rank_ctx *c) {
+  const tsift_index *ix = c->ix;
+  for (size_t k = 0; k < c->npairs; k++) {
+    const tsift_qpair *p = &c->pairs[k];
+    uint32_t sa = ix->post_off[p->ta], ea = ix->post_off[p->ta + 1];
+    uint32_t sb = ix->post_off[p->tb], eb = ix->post_off[p->tb + 1];
+    int a_short = ea - sa <= eb - sb;
+    uint32_t i = a_short ? sa : sb, ie = a_short ? ea : eb; /* the shorter list */
+    uint32_t j = a_short ? sb : sa, je = a_short ? eb : ea;
+    for (; i < ie && j < je; i++) {
+      uint32_t d = ix->post[i].doc;
+      j = gallop(ix->post, j, je, d);
+      if (j == je || ix->post[j].doc != d) continue;
+      unsigned both = tsift_pair_fields(&ix->post[i], &ix->post[j]); /* the fields to scan */
+      if (both && (!c->stats->allowed || c->stats->allowed[d]) && c->acc[d] > 0.0 &&
+          tsift_pair_near_in(ix, d, p, both))
+        c->acc[d] += p->bonus;
+    }
+  }
+}

@@ -1,0 +1,342 @@
+/* rank.c — the ranker's pipeline (rank.h): select the terms to score,
+ * accumulate BM25F over their postings, add proximity, collect the
+ * candidates and their exact matches, pick the top k (or the diversity
+ * rule's greedy pick), apply the confidence rule, and write each hit's
+ * breakdown with the function that scores a document. Scores are summed in
+ * a fixed order (member order, then pair order; fields in field order), so
+ * results are bit-identical on every platform. */
+#include "rank.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "rank_internal.h"
+#include "vocab.h"
+
+double tsift_member_weight(const tsift_query *q, size_t m) {
+  size_t nt = q->terms.count;
+  if (m < nt) return 1.0;
+  return q->xsyn[m - nt] ? TSIFT_SYNONYM_WEIGHT : TSIFT_VOCAB_WEIGHT;
+}
+
+void tsift_ranking_free(tsift_ranking *r) {
+  if (!r) return;
+  tsift_free(r->hits);
+  tsift_free(r->fate);
+  tsift_free(r->members);
+  tsift_free(r->pairs);
+  tsift_free(r->parts);
+  tsift_free(r->term_store);
+  tsift_free(r->pair_store);
+  memset(r, 0, sizeof *r);
+}
+
+/* ---- select terms ----------------------------------------------------- */
+
+/* Look up every member, count its documents in the universe and decide each
+ * term's fate: unmatched, scored, or capped by the TSIFT_QUERY_MAX_TERMS cut.
+ * An expansion is scored like a term (at its weight) only when its term is
+ * kept: a term and its expansions take one of the slots. */
+static tsift_status select_terms(rank_ctx *c, tsift_error *err) {
+  const tsift_query *q = c->q;
+  size_t nt = c->nt, nmatched = 0;
+  for (size_t m = 0; m < c->nm; m++) {
+    tsift_member *mb = &c->members[m];
+    const tsift_tokens *t = m < nt ? &q->terms : &q->xterms;
+    size_t at = m < nt ? m : m - nt, i = m < nt ? m : q->xof[m - nt];
+    mb->owner = i;
+    mb->id = tsift_term_lookup(c->ix, tsift_token(t, at), t->len[at]);
+    mb->df = mb->id < 0 ? 0 : tsift_term_df(c->ix, c->stats, (uint32_t)mb->id);
+    /* argument values and request phrasing ("500mg", "how", "need", …)
+     * count half: they shape the request rather than name the need */
+    mb->weight = tsift_member_weight(q, m) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
+    if (!mb->df) continue;
+    if (c->fate[i] == TSIFT_TERM_UNMATCHED) nmatched++;
+    c->fate[i] = TSIFT_TERM_USED;
+    if (!c->gdf[i] || mb->df < c->gdf[i]) c->gdf[i] = mb->df;
+  }
+  if (nmatched > TSIFT_QUERY_MAX_TERMS) {
+    /* Which terms to keep: tool vocabulary before argument values. Tier 0:
+     * a term some tool of the universe has in its name (the term itself or
+     * a translation); tier 1: other terms; tier 2: terms that look like
+     * values (q->term_weak). Within a tier the highest key first, then the
+     * earliest: key = idf x (1 + the share of the tools having the term that
+     * have it in their name), the best over the term and its translations
+     * (an English synonym counts for neither tier nor key), so rarity
+     * decides, and a word that is mostly a name word where it occurs (tool
+     * vocabulary) counts up to twice as rare (docs/relevance.md). */
+    uint8_t *tier = tsift_calloc_array(nt, 1);
+    double *key = tsift_calloc_array(nt, sizeof *key);
+    if (!tier || !key) {
+      tsift_free(tier);
+      tsift_free(key);
+      return tsift_nomem(err, "searching");
+    }
+    for (size_t i = 0; i < nt; i++) tier[i] = q->term_weak[i] ? 2 : 1;
+    for (size_t m = 0; m < c->nm; m++) {
+      const tsift_member *mb = &c->members[m];
+      size_t i = mb->owner;
+      if (c->fate[i] != TSIFT_TERM_USED || !mb->df) continue;
+      if (m >= nt && q->xsyn[m - nt]) continue; /* a synonym does not decide the cut */
+      uint32_t named = 0;
+      for (uint32_t p = c->ix->post_off[mb->id]; p < c->ix->post_off[mb->id + 1]; p++)
+        if (tsift_posting_tf(&c->ix->post[p], TSIFT_FIELD_NAME) &&
+            (!c->stats->allowed || c->stats->allowed[c->ix->post[p].doc]))
+          named++;
+      double km = tsift_term_idf(c->stats, mb->df) * (1.0 + (double)named / (double)mb->df);
+      if (km > key[i]) key[i] = km;
+      if (named && tier[i] == 1) tier[i] = 0;
+    }
+    for (; nmatched > TSIFT_QUERY_MAX_TERMS; nmatched--) {
+      size_t worst = nt;
+      for (size_t i = 0; i < nt; i++) /* worst tier, lowest key, latest */
+        if (c->fate[i] == TSIFT_TERM_USED &&
+            (worst == nt || tier[i] > tier[worst] || (tier[i] == tier[worst] && key[i] <= key[worst])))
+          worst = i;
+      c->fate[worst] = TSIFT_TERM_CAPPED;
+    }
+    tsift_free(tier);
+    tsift_free(key);
+  }
+  for (size_t m = 0; m < c->nm; m++) {
+    tsift_member *mb = &c->members[m];
+    if (c->fate[mb->owner] == TSIFT_TERM_USED && mb->df) mb->idf = tsift_term_idf(c->stats, mb->df);
+  }
+  return TSIFT_OK;
+}
+
+/* A member that adds to scores: its term is kept, some doc has it, and its
+ * weight is positive (a zero weight adds nothing, and a doc must not be
+ * listed twice in touched). */
+static int member_scores(const rank_ctx *c, const tsift_member *mb) {
+  return c->fate[mb->owner] == TSIFT_TERM_USED && mb->df && mb->weight > 0.0;
+}
+
+/* ---- accumulate ------------------------------------------------------- */
+
+static void accumulate(rank_ctx *c) {
+  const tsift_index *ix = c->ix;
+  for (size_t m = 0; m < c->nm; m++) {
+    const tsift_member *mb = &c->members[m];
+    if (!member_scores(c, mb)) continue;
+    for (uint32_t p = ix->post_off[mb->id]; p < ix->post_off[mb->id + 1]; p++) {
+      const tsift_posting *post = &ix->post[p];
+      if (c->stats->allowed && !c->stats->allowed[post->doc]) continue;
+      double tfn = tsift_posting_tfn(ix, c->stats, post, NULL);
+      if (tfn <= 0.0) continue;
+      if (c->acc[post->doc] == 0.0) c->touched[c->ntouched++] = post->doc;
+      c->acc[post->doc] += mb->weight * tsift_saturate(mb->idf, tfn);
+    }
+  }
+}
+
+double tsift_rank_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, long *term_post,
+                            uint8_t *hit_terms, tsift_term_part *terms, tsift_pair_part *pairs,
+                            size_t *nterms, size_t *npairs) {
+  const tsift_query *q = c->q;
+  size_t nt = c->nt, nterm_parts = 0, npair_parts = 0;
+  if (hit_terms) memset(hit_terms, 0, nt);
+  for (size_t i = 0; i < nt; i++) term_post[i] = -1;
+  double v = 0.0;
+  for (size_t m = 0; m < c->nm; m++) {
+    const tsift_member *mb = &c->members[m];
+    if (!member_scores(c, mb)) continue;
+    long p = tsift_find_posting(c->ix, (uint32_t)mb->id, d);
+    if (m < nt) term_post[m] = p; /* the term's own posting, for its pairs */
+    if (p < 0) continue;
+    double parts[TSIFT_FIELD_COUNT];
+    double tfn = tsift_posting_tfn(c->ix, c->stats, &c->ix->post[p], terms ? parts : NULL);
+    if (tfn <= 0.0) continue;
+    size_t i = mb->owner;
+    double sat = tsift_saturate(mb->idf, tfn);
+    double factor = covered ? tsift_diversity_factor(covered[i]) : 1.0;
+    double score = mb->weight * sat * factor;
+    v += score;
+    if (hit_terms) hit_terms[i] = 1;
+    if (terms) {
+      /* Each field's share of the term's score: the same weights, the soft
+       * factor and the discount being powers of two applied after the share */
+      tsift_term_part *tp = &terms[nterm_parts++];
+      double mw = tsift_member_weight(q, m);
+      tp->member = (uint32_t)m;
+      tp->score = score;
+      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+        double share = sat * parts[f] / tfn;
+        if (q->term_soft[i]) share *= TSIFT_SOFT_WEIGHT;
+        tp->fields[f] = mw * (share * factor);
+      }
+    }
+  }
+  for (size_t k = 0; k < c->npairs; k++) {
+    const tsift_qpair *p = &c->pairs[k];
+    long pa = term_post[p->a], pb = term_post[p->b];
+    if (pa < 0 || pb < 0) continue;
+    unsigned both = tsift_pair_fields(&c->ix->post[pa], &c->ix->post[pb]);
+    if (!both || !tsift_pair_near_in(c->ix, d, p, both)) continue;
+    double score = tsift_pair_score(p, covered);
+    v += score;
+    if (pairs) {
+      pairs[npair_parts].pair = (uint32_t)k;
+      pairs[npair_parts].score = score;
+      npair_parts++;
+    }
+  }
+  if (nterms) *nterms = nterm_parts;
+  if (npairs) *npairs = npair_parts;
+  return v;
+}
+
+/* ---- collect and pick ------------------------------------------------- */
+
+static int seq_equal(const tsift_index *ix, uint32_t a, uint32_t b, const long *q, size_t nq) {
+  if (b - a != nq || nq == 0) return 0;
+  for (size_t i = 0; i < nq; i++)
+    if ((long)ix->seq_terms[a + i] != q[i]) return 0;
+  return 1;
+}
+
+/* Every touched doc with a positive score becomes a candidate, marked exact
+ * when the query's token sequence equals its name or id. Without the
+ * diversity rule the candidates go through the bounded top-k heap into out
+ * (best first); with it, they are all kept in cand for the greedy pick. */
+static tsift_status collect(rank_ctx *c, size_t k, tsift_scored *out, size_t *nout, tsift_scored *cand,
+                            size_t *ncand, tsift_error *err) {
+  const tsift_index *ix = c->ix;
+  const tsift_query *q = c->q;
+  long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
+  if (!qseq) return tsift_nomem(err, "searching");
+  int can_exact = 1;
+  for (size_t i = 0; i < q->tokens.count; i++) {
+    qseq[i] = tsift_term_lookup(ix, tsift_token(&q->tokens, i), q->tokens.len[i]);
+    if (qseq[i] < 0) can_exact = 0;
+  }
+  size_t nh = 0, nc = 0;
+  for (size_t i = 0; i < c->ntouched && k > 0; i++) {
+    uint32_t d = c->touched[i];
+    if (!(c->acc[d] > 0.0)) continue;
+    tsift_scored h = {d, 0, c->acc[d]};
+    if (can_exact)
+      h.exact = (uint8_t)(seq_equal(ix, ix->seq_off[2 * d], ix->seq_off[2 * d + 1], qseq, q->tokens.count) ||
+                          seq_equal(ix, ix->seq_off[2 * d + 1], ix->seq_off[2 * d + 2], qseq, q->tokens.count));
+    if (cand) {
+      cand[nc++] = h;
+    } else if (nh < k) {
+      out[nh] = h;
+      tsift_heap_sift_up(ix, out, nh, TOPK_ROOT_WORST);
+      nh++;
+    } else if (tsift_hit_better(ix, &h, &out[0])) {
+      out[0] = h;
+      tsift_heap_sift_down(ix, out, nh, 0, TOPK_ROOT_WORST);
+    }
+  }
+  if (!cand)
+    for (size_t n = nh; n > 1; n--) { /* heap sort into best-first order */
+      tsift_scored t = out[0];
+      out[0] = out[n - 1];
+      out[n - 1] = t;
+      tsift_heap_sift_down(ix, out, n - 1, 0, TOPK_ROOT_WORST);
+    }
+  tsift_free(qseq);
+  *nout = nh;
+  *ncand = nc;
+  return TSIFT_OK;
+}
+
+static tsift_status pick(rank_ctx *c, size_t k, tsift_ranking *r, tsift_error *err) {
+  tsift_scored *cand = NULL;
+  size_t nc = 0;
+  if (r->diversified && k > 0 && !(cand = tsift_calloc_array(c->ntouched + 1, sizeof *cand)))
+    return tsift_nomem(err, "searching");
+  tsift_status st = collect(c, k, r->hits, &r->nhits, cand, &nc, err);
+  if (!st && cand) st = tsift_diversity_pick(c, cand, nc, k, r->hits, &r->nhits, err);
+  tsift_free(cand);
+  return st;
+}
+
+/* ---- breakdown -------------------------------------------------------- */
+
+/* Each hit's parts, from tsift_rank_score_doc with the discounts the pick
+ * applied: under the diversity rule, each hit is scored with the terms the
+ * hits before it matched covered, as it was when it was picked. */
+static tsift_status explain_hits(const rank_ctx *c, tsift_ranking *r, tsift_error *err) {
+  size_t scoring = 0;
+  for (size_t m = 0; m < c->nm; m++) scoring += member_scores(c, &c->members[m]);
+  size_t nh = r->nhits;
+  r->parts = tsift_calloc_array(nh + 1, sizeof *r->parts);
+  r->term_store = tsift_calloc_array(nh * scoring + 1, sizeof *r->term_store);
+  r->pair_store = tsift_calloc_array(nh * c->npairs + 1, sizeof *r->pair_store);
+  uint32_t *covered = r->diversified ? tsift_calloc_array(c->nt + 1, sizeof *covered) : NULL;
+  uint8_t *hit_terms = tsift_calloc_array(c->nt + 1, 1);
+  long *term_post = tsift_calloc_array(c->nt + 1, sizeof *term_post);
+  tsift_status st = TSIFT_OK;
+  if (!r->parts || !r->term_store || !r->pair_store || (r->diversified && !covered) || !hit_terms ||
+      !term_post) {
+    st = tsift_nomem(err, "explaining the hits");
+  } else {
+    for (size_t h = 0; h < nh; h++) {
+      tsift_hit_parts *hp = &r->parts[h];
+      tsift_term_part *terms = r->term_store + h * scoring;
+      tsift_pair_part *pairs = r->pair_store + h * c->npairs;
+      tsift_rank_score_doc(c, r->hits[h].doc, covered, term_post, hit_terms, terms, pairs, &hp->nterms,
+                           &hp->npairs);
+      hp->terms = terms;
+      hp->pairs = pairs;
+      if (covered)
+        for (size_t i = 0; i < c->nt; i++) covered[i] += hit_terms[i];
+    }
+  }
+  tsift_free(covered);
+  tsift_free(hit_terms);
+  tsift_free(term_post);
+  return st;
+}
+
+/* ---- tsift_rank ------------------------------------------------------- */
+
+tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+                        size_t k, unsigned flags, tsift_ranking *r, tsift_error *err) {
+  memset(r, 0, sizeof *r);
+  rank_ctx c = {0};
+  c.ix = ix;
+  c.q = q;
+  c.stats = stats;
+  c.nt = q->terms.count;
+  c.nm = c.nt + q->xterms.count;
+  r->nterms = c.nt;
+  r->nmembers = c.nm;
+  r->hits = tsift_calloc_array(k + 1, sizeof *r->hits);
+  r->fate = tsift_calloc_array(c.nt + 1, 1);
+  r->members = tsift_calloc_array(c.nm + 1, sizeof *r->members);
+  r->pairs = tsift_calloc_array(c.nt + 1, sizeof *r->pairs);
+  if (!r->hits || !r->fate || !r->members || !r->pairs) {
+    tsift_ranking_free(r);
+    return tsift_nomem(err, "searching");
+  }
+  if (ix->n == 0 || c.nt == 0) return TSIFT_OK; /* every term unmatched, no hits */
+  c.members = r->members;
+  c.fate = r->fate;
+  c.pairs = r->pairs;
+  c.gdf = tsift_calloc_array(c.nt, sizeof *c.gdf);
+  c.acc = tsift_calloc_array(ix->n, sizeof *c.acc);
+  c.touched = tsift_calloc_array(ix->n, sizeof *c.touched);
+  tsift_status st = TSIFT_OK;
+  if (!c.gdf || !c.acc || !c.touched) st = tsift_nomem(err, "searching");
+  if (!st) st = select_terms(&c, err);
+  if (!st) {
+    accumulate(&c);
+    tsift_proximity_pairs(&c);
+    r->npairs = c.npairs;
+    tsift_proximity_accumulate(&c);
+    r->diversified = tsift_diversity_applies(&c);
+    st = pick(&c, k, r, err);
+  }
+  if (!st && r->nhits && !r->hits[0].exact && ix->min_coverage > 0.0 &&
+      !tsift_confident(&c, r->hits[0].doc, ix->min_coverage))
+    r->nhits = 0; /* nothing fits well enough: an empty result */
+  if (!st && (flags & TSIFT_RANK_EXPLAIN)) st = explain_hits(&c, r, err);
+  tsift_free(c.gdf);
+  tsift_free(c.acc);
+  tsift_free(c.touched);
+  if (st) tsift_ranking_free(r);
+  return st;
+}

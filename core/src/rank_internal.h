@@ -1,0 +1,76 @@
+/* rank_internal.h — the context one ranking owns, shared by its steps:
+ * rank.c (select terms, accumulate, collect, pick, breakdown), topk.c (the
+ * order of hits and the heaps), proximity.c, diversity.c and confidence.c.
+ * Internal to the ranker. */
+#ifndef TSIFT_RANK_INTERNAL_H
+#define TSIFT_RANK_INTERNAL_H
+
+#include "rank.h"
+
+typedef struct rank_ctx {
+  const tsift_index *ix;
+  const tsift_query *q;
+  const tsift_stats *stats;
+  size_t nt, nm;          /* query terms; members (terms, then expansions) */
+  tsift_member *members;  /* nm: term ids, dfs, weights, idfs */
+  uint8_t *fate;          /* per term: TSIFT_TERM_* */
+  uint32_t *gdf;          /* per term: the smallest df of its live members */
+  tsift_qpair *pairs;     /* at most nt - 1 */
+  size_t npairs;
+  double *acc;            /* per doc: the BM25F score so far */
+  uint32_t *touched;      /* docs with acc > 0, in the order first scored */
+  size_t ntouched;
+} rank_ctx;
+
+/* ---- topk.c ---- */
+/* Full order of results: exact matches first, then score, then id bytes. */
+int tsift_hit_better(const tsift_index *ix, const tsift_scored *a, const tsift_scored *b);
+/* Binary heaps of hits: TOPK_ROOT_WORST for the bounded top-k heap (the
+ * root is the worst kept hit), TOPK_ROOT_BEST for the candidates of the
+ * diversity rule (the root is the best). */
+enum { TOPK_ROOT_WORST = 0, TOPK_ROOT_BEST = 1 };
+void tsift_heap_sift_down(const tsift_index *ix, tsift_scored *h, size_t n, size_t i, int order);
+void tsift_heap_sift_up(const tsift_index *ix, tsift_scored *h, size_t i, int order);
+
+/* ---- rank.c ---- */
+/*
+ * What the scored members and pairs give doc d, summed in member order, then
+ * pair order, like the accumulator, so with covered NULL it equals acc[d]
+ * bit for bit. covered (the diversity rule; NULL when off): per query term,
+ * the earlier hits that matched it — each contribution is halved that often.
+ * term_post (nt entries, scratch) receives each term's own posting in d.
+ * Marks the terms d matches in hit_terms (nt entries; may be NULL). With
+ * parts, writes d's breakdown there (terms at parts->terms, pairs at
+ * parts->pairs, room for every member and pair) and sets the counts.
+ */
+double tsift_rank_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, long *term_post,
+                            uint8_t *hit_terms, tsift_term_part *terms, tsift_pair_part *pairs,
+                            size_t *nterms, size_t *npairs);
+
+/* ---- proximity.c ---- */
+/* The pairs of the query under c->fate (only scored terms pair) into c->pairs. */
+void tsift_proximity_pairs(rank_ctx *c);
+/* Add each pair's bonus to c->acc of every allowed doc that has it near. */
+void tsift_proximity_accumulate(rank_ctx *c);
+/* 1 when doc d has pair p close together in one of the fields of the mask. */
+int tsift_pair_near_in(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields);
+/* The fields in which both postings have their term. */
+unsigned tsift_pair_fields(const tsift_posting *a, const tsift_posting *b);
+/* What a pair adds to a hit that has it: its bonus, halved as often as the
+ * more covered of its two terms (covered NULL: not diversified). */
+double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered);
+
+/* ---- diversity.c ---- */
+/* 1 when the query's hits are picked by the diversity rule (c->fate set). */
+int tsift_diversity_applies(const rank_ctx *c);
+/* The factor of a term's contribution after `covered` earlier hits matched it. */
+double tsift_diversity_factor(uint32_t covered);
+/* The greedy pick over the nc candidates (consumed) into out, at most k. */
+tsift_status tsift_diversity_pick(const rank_ctx *c, tsift_scored *cand, size_t nc, size_t k,
+                                  tsift_scored *out, size_t *nout, tsift_error *err);
+
+/* ---- confidence.c ---- */
+/* The confidence rule on hit d under floor (ix->min_coverage). */
+int tsift_confident(const rank_ctx *c, uint32_t d, double floor);
+
+#endif
