@@ -1,5 +1,5 @@
-/* diversity.c — the diversity rule (rank.h): when it applies, the discount
- * of a covered term, and the lazy greedy pick over every candidate. */
+/* diversity.c — the diversity rule (rank.h): when it applies and the lazy
+ * greedy pick over every candidate (the discounts are score.c's). */
 #include "rank_internal.h"
 
 #include "alloc.h"
@@ -11,19 +11,12 @@ int tsift_diversity_applies(const rank_ctx *c) {
          tsift_sentence_count(c->q->text, c->q->text_len) >= TSIFT_DIVERSIFY_MIN_SENTENCES;
 }
 
-double tsift_diversity_factor(uint32_t covered) {
-  double f = 1.0; /* powers of two: exact, the same everywhere */
-  if (covered > TSIFT_DIVERSIFY_MAX_HALVINGS) covered = TSIFT_DIVERSIFY_MAX_HALVINGS;
-  while (covered--) f *= 0.5;
-  return f;
-}
-
 /*
  * Lazily: a candidate's value only falls as hits are picked, so the best
  * stale value bounds every other; a candidate re-scored now that still beats
  * the best stale value of the rest is the true next pick. The picks do not
  * depend on k (a longer page extends a shorter one) and their scores never
- * rise. Re-scoring is tsift_rank_score_doc, which sums as the accumulator
+ * rise. Re-scoring is tsift_score_doc, which sums as the accumulator
  * does, so with nothing covered a value equals the BM25F score bit for bit.
  */
 tsift_status tsift_diversity_pick(const rank_ctx *c, tsift_scored *cand, size_t nc, size_t k,
@@ -44,7 +37,7 @@ tsift_status tsift_diversity_pick(const rank_ctx *c, tsift_scored *cand, size_t 
     tsift_scored h = cand[0];
     cand[0] = cand[--nc];
     tsift_heap_sift_down(ix, cand, nc, 0, TOPK_ROOT_BEST);
-    h.score = tsift_rank_score_doc(c, h.doc, covered, term_post, hit_terms, NULL, NULL, NULL, NULL);
+    h.score = tsift_score_doc(c, h.doc, covered, term_post, hit_terms, NULL, NULL, NULL, NULL);
     if (nc > 0 && !tsift_hit_better(ix, &h, &cand[0])) { /* stale: back in line */
       cand[nc] = h;
       tsift_heap_sift_up(ix, cand, nc++, TOPK_ROOT_BEST);

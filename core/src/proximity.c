@@ -1,6 +1,6 @@
 /* proximity.c — the proximity bonus (rank.h): which consecutive query terms
  * pair, which documents have a pair close together in one field, and what a
- * pair adds. Uses the index's per-field token sequences (field_terms). */
+ * pair is worth. Uses the index's per-field token sequences (field_terms). */
 #include "rank_internal.h"
 
 void tsift_proximity_pairs(rank_ctx *c) {
@@ -49,12 +49,6 @@ unsigned tsift_pair_fields(const tsift_posting *a, const tsift_posting *b) {
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
     if (tsift_posting_tf(a, f) && tsift_posting_tf(b, f)) both |= 1u << f;
   return both;
-}
-
-double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered) {
-  if (!covered) return p->bonus;
-  uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
-  return p->bonus * tsift_diversity_factor(c);
 }
 
 /* First position in [lo, hi) of term list `post` whose doc is >= doc, by

@@ -2,7 +2,7 @@
  * accumulate BM25F over their postings, add proximity, collect the
  * candidates and their exact matches, pick the top k (or the diversity
  * rule's greedy pick), apply the confidence rule, and write each hit's
- * breakdown with the function that scores a document. Scores are summed in
+ * breakdown with the function that scores a document (score.c). Scores are summed in
  * a fixed order (member order, then pair order; fields in field order), so
  * results are bit-identical on every platform. */
 #include "rank.h"
@@ -11,13 +11,6 @@
 
 #include "alloc.h"
 #include "rank_internal.h"
-#include "vocab.h"
-
-double tsift_member_weight(const tsift_query *q, size_t m) {
-  size_t nt = q->terms.count;
-  if (m < nt) return 1.0;
-  return q->xsyn[m - nt] ? TSIFT_SYNONYM_WEIGHT : TSIFT_VOCAB_WEIGHT;
-}
 
 void tsift_ranking_free(tsift_ranking *r) {
   if (!r) return;
@@ -105,20 +98,13 @@ static tsift_status select_terms(rank_ctx *c, tsift_error *err) {
   return TSIFT_OK;
 }
 
-/* A member that adds to scores: its term is kept, some doc has it, and its
- * weight is positive (a zero weight adds nothing, and a doc must not be
- * listed twice in touched). */
-static int member_scores(const rank_ctx *c, const tsift_member *mb) {
-  return c->fate[mb->owner] == TSIFT_TERM_USED && mb->df && mb->weight > 0.0;
-}
-
 /* ---- accumulate ------------------------------------------------------- */
 
 static void accumulate(rank_ctx *c) {
   const tsift_index *ix = c->ix;
   for (size_t m = 0; m < c->nm; m++) {
     const tsift_member *mb = &c->members[m];
-    if (!member_scores(c, mb)) continue;
+    if (!tsift_member_scores(c, mb)) continue;
     for (uint32_t p = ix->post_off[mb->id]; p < ix->post_off[mb->id + 1]; p++) {
       const tsift_posting *post = &ix->post[p];
       if (c->stats->allowed && !c->stats->allowed[post->doc]) continue;
@@ -128,62 +114,6 @@ static void accumulate(rank_ctx *c) {
       c->acc[post->doc] += mb->weight * tsift_saturate(mb->idf, tfn);
     }
   }
-}
-
-double tsift_rank_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, long *term_post,
-                            uint8_t *hit_terms, tsift_term_part *terms, tsift_pair_part *pairs,
-                            size_t *nterms, size_t *npairs) {
-  const tsift_query *q = c->q;
-  size_t nt = c->nt, nterm_parts = 0, npair_parts = 0;
-  if (hit_terms) memset(hit_terms, 0, nt);
-  for (size_t i = 0; i < nt; i++) term_post[i] = -1;
-  double v = 0.0;
-  for (size_t m = 0; m < c->nm; m++) {
-    const tsift_member *mb = &c->members[m];
-    if (!member_scores(c, mb)) continue;
-    long p = tsift_find_posting(c->ix, (uint32_t)mb->id, d);
-    if (m < nt) term_post[m] = p; /* the term's own posting, for its pairs */
-    if (p < 0) continue;
-    double parts[TSIFT_FIELD_COUNT];
-    double tfn = tsift_posting_tfn(c->ix, c->stats, &c->ix->post[p], terms ? parts : NULL);
-    if (tfn <= 0.0) continue;
-    size_t i = mb->owner;
-    double sat = tsift_saturate(mb->idf, tfn);
-    double factor = covered ? tsift_diversity_factor(covered[i]) : 1.0;
-    double score = mb->weight * sat * factor;
-    v += score;
-    if (hit_terms) hit_terms[i] = 1;
-    if (terms) {
-      /* Each field's share of the term's score: the same weights, the soft
-       * factor and the discount being powers of two applied after the share */
-      tsift_term_part *tp = &terms[nterm_parts++];
-      double mw = tsift_member_weight(q, m);
-      tp->member = (uint32_t)m;
-      tp->score = score;
-      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
-        double share = sat * parts[f] / tfn;
-        if (q->term_soft[i]) share *= TSIFT_SOFT_WEIGHT;
-        tp->fields[f] = mw * (share * factor);
-      }
-    }
-  }
-  for (size_t k = 0; k < c->npairs; k++) {
-    const tsift_qpair *p = &c->pairs[k];
-    long pa = term_post[p->a], pb = term_post[p->b];
-    if (pa < 0 || pb < 0) continue;
-    unsigned both = tsift_pair_fields(&c->ix->post[pa], &c->ix->post[pb]);
-    if (!both || !tsift_pair_near_in(c->ix, d, p, both)) continue;
-    double score = tsift_pair_score(p, covered);
-    v += score;
-    if (pairs) {
-      pairs[npair_parts].pair = (uint32_t)k;
-      pairs[npair_parts].score = score;
-      npair_parts++;
-    }
-  }
-  if (nterms) *nterms = nterm_parts;
-  if (npairs) *npairs = npair_parts;
-  return v;
 }
 
 /* ---- collect and pick ------------------------------------------------- */
@@ -255,12 +185,12 @@ static tsift_status pick(rank_ctx *c, size_t k, tsift_ranking *r, tsift_error *e
 
 /* ---- breakdown -------------------------------------------------------- */
 
-/* Each hit's parts, from tsift_rank_score_doc with the discounts the pick
+/* Each hit's parts, from tsift_score_doc with the discounts the pick
  * applied: under the diversity rule, each hit is scored with the terms the
  * hits before it matched covered, as it was when it was picked. */
 static tsift_status explain_hits(const rank_ctx *c, tsift_ranking *r, tsift_error *err) {
   size_t scoring = 0;
-  for (size_t m = 0; m < c->nm; m++) scoring += member_scores(c, &c->members[m]);
+  for (size_t m = 0; m < c->nm; m++) scoring += tsift_member_scores(c, &c->members[m]);
   size_t nh = r->nhits;
   r->parts = tsift_calloc_array(nh + 1, sizeof *r->parts);
   r->term_store = tsift_calloc_array(nh * scoring + 1, sizeof *r->term_store);
@@ -277,7 +207,7 @@ static tsift_status explain_hits(const rank_ctx *c, tsift_ranking *r, tsift_erro
       tsift_hit_parts *hp = &r->parts[h];
       tsift_term_part *terms = r->term_store + h * scoring;
       tsift_pair_part *pairs = r->pair_store + h * c->npairs;
-      tsift_rank_score_doc(c, r->hits[h].doc, covered, term_post, hit_terms, terms, pairs, &hp->nterms,
+      tsift_score_doc(c, r->hits[h].doc, covered, term_post, hit_terms, terms, pairs, &hp->nterms,
                            &hp->npairs);
       hp->terms = terms;
       hp->pairs = pairs;

@@ -1,6 +1,7 @@
 /* rank_internal.h — the context one ranking owns, shared by its steps:
- * rank.c (select terms, accumulate, collect, pick, breakdown), topk.c (the
- * order of hits and the heaps), proximity.c, diversity.c and confidence.c.
+ * rank.c (select terms, accumulate, collect, pick, breakdown), score.c (one
+ * document's score and parts), topk.c (the order of hits and the heaps),
+ * proximity.c, diversity.c and confidence.c.
  * Internal to the ranker. */
 #ifndef TSIFT_RANK_INTERNAL_H
 #define TSIFT_RANK_INTERNAL_H
@@ -32,7 +33,15 @@ enum { TOPK_ROOT_WORST = 0, TOPK_ROOT_BEST = 1 };
 void tsift_heap_sift_down(const tsift_index *ix, tsift_scored *h, size_t n, size_t i, int order);
 void tsift_heap_sift_up(const tsift_index *ix, tsift_scored *h, size_t i, int order);
 
-/* ---- rank.c ---- */
+/* ---- score.c ---- */
+/* A member that adds to scores: its term is kept, some doc has it, and its
+ * weight is positive. */
+int tsift_member_scores(const rank_ctx *c, const tsift_member *mb);
+/* The factor of a term's contribution after `covered` earlier hits matched it. */
+double tsift_diversity_factor(uint32_t covered);
+/* What a pair adds to a hit that has it: its bonus, halved as often as the
+ * more covered of its two terms (covered NULL: not diversified). */
+double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered);
 /*
  * What the scored members and pairs give doc d, summed in member order, then
  * pair order, like the accumulator, so with covered NULL it equals acc[d]
@@ -43,7 +52,7 @@ void tsift_heap_sift_up(const tsift_index *ix, tsift_scored *h, size_t i, int or
  * parts, writes d's breakdown there (terms at parts->terms, pairs at
  * parts->pairs, room for every member and pair) and sets the counts.
  */
-double tsift_rank_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, long *term_post,
+double tsift_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, long *term_post,
                             uint8_t *hit_terms, tsift_term_part *terms, tsift_pair_part *pairs,
                             size_t *nterms, size_t *npairs);
 
@@ -56,15 +65,10 @@ void tsift_proximity_accumulate(rank_ctx *c);
 int tsift_pair_near_in(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields);
 /* The fields in which both postings have their term. */
 unsigned tsift_pair_fields(const tsift_posting *a, const tsift_posting *b);
-/* What a pair adds to a hit that has it: its bonus, halved as often as the
- * more covered of its two terms (covered NULL: not diversified). */
-double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered);
 
 /* ---- diversity.c ---- */
 /* 1 when the query's hits are picked by the diversity rule (c->fate set). */
 int tsift_diversity_applies(const rank_ctx *c);
-/* The factor of a term's contribution after `covered` earlier hits matched it. */
-double tsift_diversity_factor(uint32_t covered);
 /* The greedy pick over the nc candidates (consumed) into out, at most k. */
 tsift_status tsift_diversity_pick(const rank_ctx *c, tsift_scored *cand, size_t nc, size_t k,
                                   tsift_scored *out, size_t *nout, tsift_error *err);

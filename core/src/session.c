@@ -16,24 +16,6 @@
 
 /* ---- small helpers ---------------------------------------------------- */
 
-
-
-static int id_cmp_docs(const tsift_index *ix, uint32_t a, const char *id) {
-  return strcmp(ix->catalog.tools[a].id, id);
-}
-
-long tsift_session_find_doc(const tsift_session *s, const char *id) {
-  size_t lo = 0, hi = s->index->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = id_cmp_docs(s->index, s->by_id[mid], id);
-    if (c == 0) return (long)s->by_id[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return -1;
-}
-
 static int agent_has(const tsift_session *s, const char *id) {
   return tsift_catalog_find(&s->agent, id) >= 0;
 }

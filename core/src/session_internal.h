@@ -1,5 +1,10 @@
-/* session_internal.h — the session object shared by session.c (configuration,
- * menu, journal) and session_search.c (search_tools, replay, host rankers). */
+/* session_internal.h — the session object and what its files share:
+ * session.c (configuration, calls, the menu and journal as outputs, replay
+ * of a whole journal), session_search.c (search_tools: the universe,
+ * ranking, host rankers, loading, re-admission of recorded decisions),
+ * session_skill.c (activate_skill) and session_common.c (what all three
+ * use). Calls go one way: session.c -> session_search.c, session_skill.c ->
+ * session_common.c. */
 #ifndef TSIFT_SESSION_INTERNAL_H
 #define TSIFT_SESSION_INTERNAL_H
 
@@ -89,6 +94,14 @@ struct tsift_session {
 };
 
 
+/* ---- session_common.c ---- */
+/* Put catalog doc d on the menu (no-op when it is there). */
+void tsift_session_menu_add(tsift_session *s, uint32_t d);
+/* A decision may be recorded at (turn, call): it advances past the last. */
+tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
+                                         tsift_error *err);
+/* Append a decision line to the journal; 0 when out of memory (rolled back). */
+int tsift_session_record(tsift_session *s, const char *decision, size_t len);
 /* Catalog doc with this id, or -1. */
 long tsift_session_find_doc(const tsift_session *s, const char *id);
 /* Start an output object with its "call" member. */
@@ -101,21 +114,6 @@ tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const cha
 tsift_status tsift_session_refuse_echo(tsift_session *s, const call_ref *c, const char *code, const char *message,
                                        const char *key, const char *name, char **out, size_t *out_len,
                                        tsift_error *err);
-/* Answer a search_tools call with parsed arguments. */
-tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
-                                  size_t *out_len, tsift_error *err);
-/* Drop a pending host ranking (if any). */
-void tsift_session_drop_pending(tsift_session *s);
-/* Answer an activate_skill call with parsed arguments (session_skill.c). */
-tsift_status tsift_session_activate(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
-                                    size_t *out_len, tsift_error *err);
-/* Put catalog doc d on the menu (no-op when it is there). */
-void tsift_session_menu_add(tsift_session *s, uint32_t d);
-/* A decision may be recorded at (turn, call): it advances past the last. */
-tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
-                                         tsift_error *err);
-/* Append a decision line to the journal; 0 when out of memory (rolled back). */
-int tsift_session_record(tsift_session *s, const char *decision, size_t len);
 /* Warnings carried into an output (at most MAX_WARNINGS). */
 typedef struct warnings {
   char *items[MAX_WARNINGS];
@@ -125,5 +123,16 @@ typedef struct warnings {
 void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b);
 void tsift_warnings_free(warnings *w);
 void tsift_write_warnings(tsift_buf *b, const warnings *w);
+
+/* ---- session_search.c ---- */
+/* Answer a search_tools call with parsed arguments. */
+tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                  size_t *out_len, tsift_error *err);
+/* Drop a pending host ranking (if any). */
+void tsift_session_drop_pending(tsift_session *s);
+/* ---- session_skill.c ---- */
+/* Answer an activate_skill call with parsed arguments. */
+tsift_status tsift_session_activate(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                    size_t *out_len, tsift_error *err);
 
 #endif

@@ -11,63 +11,8 @@
 #include "session_internal.h"
 #include "spec.h"
 
-/* ---- outputs ---------------------------------------------------------- */
-
-void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b) {
-  if (w->n >= MAX_WARNINGS) return;
-  char msg[256];
-  tsift_snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
-  size_t n = tsift_utf8_cut(msg, strlen(msg), sizeof msg - 1);
-  w->items[w->n] = tsift_strndup(msg, n);
-  if (!w->items[w->n]) w->nomem = 1;
-  else w->n++;
-}
-
-void tsift_warnings_free(warnings *w) {
-  for (size_t i = 0; i < w->n; i++) tsift_free(w->items[i]);
-  w->n = 0;
-}
-
-void tsift_write_warnings(tsift_buf *b, const warnings *w) {
-  if (!w->n) return;
-  tsift_json_key(b, "warnings");
-  tsift_json_begin_array(b);
-  for (size_t i = 0; i < w->n; i++) tsift_json_cstr(b, w->items[i]);
-  tsift_json_end_array(b);
-}
-
 #define warn tsift_warn
 #define warnings_free tsift_warnings_free
-
-tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
-                                         tsift_error *err) {
-  if (s->ndecisions && (c->turn < s->last_turn || (c->turn == s->last_turn && c->call <= s->last_call)))
-    return tsift_fail(err, TSIFT_E_ARG,
-                      "%s at turn %u call %u: calls must advance past turn %u call %u, which "
-                      "already has a decision",
-                      what, c->turn, c->call, s->last_turn, s->last_call);
-  return TSIFT_OK;
-}
-
-int tsift_session_record(tsift_session *s, const char *decision, size_t len) {
-  size_t before = s->journal.len;
-  tsift_buf_append(&s->journal, decision, len);
-  tsift_buf_putc(&s->journal, '\n');
-  if (s->journal.failed) {
-    /* roll the journal back to its last complete line */
-    s->journal.failed = 0;
-    s->journal.len = before;
-    if (s->journal.data) s->journal.data[before] = 0;
-    return 0;
-  }
-  return 1;
-}
-
-void tsift_session_menu_add(tsift_session *s, uint32_t d) {
-  if (s->on_menu[d]) return;
-  s->on_menu[d] = 1;
-  s->menu[s->nmenu++] = d;
-}
 
 /* Cut s at `chars` Unicode characters; returns the byte length. */
 static size_t cut_chars(const char *s, size_t n, size_t chars) {
@@ -78,52 +23,6 @@ static size_t cut_chars(const char *s, size_t n, size_t chars) {
     c++;
   }
   return i;
-}
-
-void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
-  tsift_json_begin_object(b);
-  tsift_json_key(b, "call");
-  tsift_json_begin_object(b);
-  tsift_json_key(b, "turn");
-  tsift_json_int(b, c->turn);
-  tsift_json_key(b, "call");
-  tsift_json_int(b, c->call);
-  tsift_json_key(b, "tool");
-  tsift_json_str(b, c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
-  tsift_json_end_object(b);
-}
-
-tsift_status tsift_session_refuse_echo(tsift_session *s, const call_ref *c, const char *code, const char *message,
-                                       const char *key, const char *name, char **out, size_t *out_len,
-                                       tsift_error *err) {
-  tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_session_begin_output(&b, c);
-  tsift_json_key(&b, "result");
-  tsift_json_begin_object(&b);
-  tsift_json_key(&b, "error");
-  tsift_json_cstr(&b, code);
-  tsift_json_key(&b, "message");
-  tsift_json_cstr(&b, message);
-  if (name) {
-    tsift_json_key(&b, key);
-    tsift_json_str(&b, name, tsift_utf8_cut(name, strlen(name), NAME_ECHO_BYTES));
-  }
-  tsift_json_end_object(&b);
-  tsift_json_key(&b, "decision");
-  tsift_json_null(&b);
-  tsift_json_end_object(&b);
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "writing a refusal");
-  s->metrics.refusals++; /* counted once it is answered */
-  tsift_ok(err);
-  return TSIFT_OK;
-}
-
-tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
-                                  const char *message, const char *tool, char **out,
-                                  size_t *out_len, tsift_error *err) {
-  return tsift_session_refuse_echo(s, c, code, message, "tool", tool, out, out_len, err);
 }
 
 /* ---- loading plan and re-admission ------------------------------------ */

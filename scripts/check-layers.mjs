@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// check-layers.mjs — fails when the files of core/src call each other in a
+// circle, or when a function grows past the length limit without a comment
+// that says why. The call graph comes from the native objects' symbols
+// (`nm`: what each object defines and what it needs), so it is what the
+// linker sees, not a guess from the text.
+//
+//   node scripts/check-layers.mjs [build/native]
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const BUILD = path.resolve(ROOT, process.argv[2] ?? 'build/native');
+const OBJ_DIR = path.join(BUILD, 'CMakeFiles/toolsift_core.dir/core/src');
+const SRC_DIR = path.join(ROOT, 'core/src');
+const MAX_LINES = 120; // a longer function needs a comment containing "long:" before it
+
+let failed = false;
+const fail = (msg) => {
+  console.error(`check-layers: ${msg}`);
+  failed = true;
+};
+
+if (!existsSync(OBJ_DIR)) {
+  console.error(`check-layers: ${OBJ_DIR} not found (build native first)`);
+  process.exit(1);
+}
+
+// ---- file-level call graph ----
+const defines = new Map(); // symbol -> file
+const needs = new Map(); // file -> Set(symbol)
+for (const o of readdirSync(OBJ_DIR).filter((f) => f.endsWith('.c.o'))) {
+  const file = o.replace(/\.o$/, '');
+  const out = execFileSync('nm', [path.join(OBJ_DIR, o)], { encoding: 'utf8' });
+  const need = new Set();
+  for (const line of out.split('\n')) {
+    const m = /^\s*(?:[0-9a-f]+\s+)?([A-Za-z])\s+(\S+)$/.exec(line);
+    if (!m) continue;
+    if (m[1] === 'U') need.add(m[2]);
+    else if (/[TDBR]/.test(m[1])) defines.set(m[2], file);
+  }
+  needs.set(file, need);
+}
+const edges = new Map();
+for (const [file, need] of needs) {
+  const to = new Set();
+  for (const sym of need) {
+    const d = defines.get(sym);
+    if (d && d !== file) to.add(d);
+  }
+  edges.set(file, to);
+}
+// Tarjan's strongly connected components: any of size > 1 is a circle.
+let index = 0;
+const idx = new Map(), low = new Map(), stack = [], on = new Set();
+const circles = [];
+function visit(v) {
+  idx.set(v, index);
+  low.set(v, index++);
+  stack.push(v);
+  on.add(v);
+  for (const w of edges.get(v) ?? []) {
+    if (!idx.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+  }
+  if (low.get(v) === idx.get(v)) {
+    const comp = [];
+    let w;
+    do {
+      w = stack.pop();
+      on.delete(w);
+      comp.push(w);
+    } while (w !== v);
+    if (comp.length > 1) circles.push(comp.sort());
+  }
+}
+for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
+for (const c of circles) {
+  const detail = c.map((f) => `${f} -> ${[...edges.get(f)].filter((t) => c.includes(t)).join(', ')}`);
+  fail(`files call each other in a circle: ${detail.join('; ')}`);
+}
+
+// ---- function length ----
+for (const f of readdirSync(SRC_DIR).filter((f) => f.endsWith('.c'))) {
+  const lines = readFileSync(path.join(SRC_DIR, f), 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    // a function definition starts at column 0 and its body ends at a "}" in column 0
+    if (!/^[A-Za-z_].*\)\s*\{$/.test(lines[i]) || /^(typedef|struct|enum|static const|const)\b.*=/.test(lines[i]))
+      continue;
+    let start = i;
+    while (start > 0 && /^[A-Za-z_ ].*[,(]$/.test(lines[start - 1])) start--; // a wrapped signature
+    let end = i + 1;
+    while (end < lines.length && lines[end] !== '}') end++;
+    const length = end - start + 1;
+    if (length > MAX_LINES) {
+      const before = lines.slice(Math.max(0, start - 12), start).join('\n');
+      if (!/long:/.test(before)) fail(`${f}:${start + 1}: a function of ${length} lines (over ${MAX_LINES}) without a "long:" comment saying why`);
+    }
+    i = end;
+  }
+}
+
+if (failed) process.exit(1);
+console.log(`check-layers: ${edges.size} files, no call circles, no function over ${MAX_LINES} lines without a reason`);
