@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # eval.sh — `npm run eval`: relevance of toolsift beside plain BM25 on our
 # corpus (with its gates) and, when ../shared is present, on the public
-# development sets. Exits non-zero when a gate fails. Extra arguments (e.g.
-# --json) go to every `toolsift eval`.
+# development sets and our graded MCP set (corpus/mcp). Exits non-zero when a
+# gate fails. Extra arguments (e.g. --json) go to every `toolsift eval`.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -32,5 +32,14 @@ if [ -d "$SHARED" ]; then
   done
 else
   echo "eval: ../shared/datasets not present; skipping the public development sets"
+fi
+# Our hand-graded queries over the real MCP catalog (corpus/mcp/README.md):
+# reported, no gates; skipped when ../shared/catalogs/all.json is absent.
+MCP_CATALOG="$ROOT/../shared/catalogs/all.json"
+if [ -f "$MCP_CATALOG" ] && [ -f corpus/mcp/queries.jsonl ]; then
+  echo
+  "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl "$@"
+else
+  echo "eval: ../shared/catalogs/all.json not present; skipping corpus/mcp"
 fi
 exit $rc

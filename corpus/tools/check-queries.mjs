@@ -17,7 +17,7 @@ const queriesPath = opt('--queries', path.join(here, '..', 'queries.jsonl'));
 const review = Number(opt('--review', 0));
 const fieldsReport = argv.includes('--fields');
 
-const CLASSES = ['exact_name', 'namespaced_id', 'paraphrase', 'task_sentence', 'parameter_only', 'nested_schema', 'product_scoped', 'ambiguous', 'hard_negative', 'no_match', 'multilingual', 'morphology'];
+const CLASSES = ['exact_name', 'namespaced_id', 'paraphrase', 'task_sentence', 'parameter_only', 'nested_schema', 'product_scoped', 'ambiguous', 'hard_negative', 'no_match', 'multilingual', 'morphology', 'typo'];
 const MIN_PER_CLASS = 20, MIN_QUERIES = 400;
 
 // ---------- catalog: one record per tool with its text split by part ----------

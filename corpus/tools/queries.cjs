@@ -559,6 +559,58 @@ mo('upsertVectors', r(3, 'pinecone__upsert_vectors'));
 mo('pushMessage', r(3, 'line__push_message'));
 mo('translated texts', r(3, 'translate__translate_text', 1, 'deepl__translate_document'));
 
+// ============================ typo ============================
+// Misspelled tool words, appended last so that the ids above keep their numbers.  Each query has
+// one or two typos (a wrong, dropped, doubled or swapped letter, or a missing space), mostly in
+// words of five or more letters; graded as if spelled right.
+const ty = q('typo');
+ty('creat a jira tiket for the broken login page', r(3, 'jira__create_issue'));
+ty('send an emial to the team about friday', r(3, 'gmail__send_email', 'outlook__send_mail', 2, 'sendgrid__send_email'));
+ty("refund the custmer's paymnet", r(3, FAM.REFUND));
+ty('shedule a zoom meeting for tomorow at 10', r(3, 'zoom__create_meeting'));
+ty('whats the wether in lisbon this weekend', r(3, 'weather__get_forecast', 1, 'weather__get_current_conditions'));
+ty('list all tabels in postgres', r(3, 'postgres__list_tables'));
+ty('seach slack mesages about the outage', r(3, 'slack__search_messages'));
+ty('transalte this paragraph into french', r(3, 'translate__translate_text', 1, 'deepl__translate_document'));
+ty('merge the pull reqest once checks pass', r(3, 'github__merge_pull_request'));
+ty('restrat the checkout deployment', r(3, 'kubernetes__rollout_restart'));
+ty('pod logss for api-7f9c', r(3, 'kubernetes__get_pod_logs'));
+ty('upload the slides to dropbx', r(3, 'dropbox__upload_file'));
+ty('who is on cal this weekend', r(3, FAM.ONCALL));
+ty('genrate an image of a lighthouse at sunset', r(3, 'image_gen__generate_image'));
+ty('purge the cloudflare cahce', r(3, 'cloudflare__purge_cache'));
+ty('stop the staging ec2 insatnces', r(3, 'aws_ec2__stop_instances'));
+ty('trigger a jenkins biuld of the release branch', r(3, 'jenkins__trigger_build'));
+ty("comit everything with the message 'bump deps'", r(3, 'git__commit'));
+ty('convert 50 dolars to euros', r(3, 'fx__convert'));
+ty('add a coment on the linear issue', r(3, 'linear__add-comment'));
+ty('make a new branh called hotfix and switch to it', r(3, 'git__checkout'));
+ty('take a screensot of the pricing page', r(3, 'browser__take_screenshot', 2, 'browser__navigate'));
+ty('trascribe this audio recording', r(3, 'speech__transcribe'));
+ty('send a text mesage to +1 555 0100', r(3, FAM.SMS, 1, 'whatsapp__send_text'));
+ty('page the on-call enginer, checkout is down', r(3, FAM.PAGE, 1, FAM.ONCALL));
+ty('create an invocie for Acme for 40 hours of work', r(3, 'quickbooks__create_invoice'));
+ty('open a pul request from feature/search into main', r(3, FAM.PR, 2, 'gitlab__createMergeRequest'));
+ty('descibe the orders table', r(3, FAM.DESC));
+ty('sned a message to #general on slack', r(3, 'slack__send_message'));
+ty('scale the web deploymnet to 5 replicas', r(3, 'kubernetes__scale'));
+ty('find the signed contarct in google drive', r(3, 'google_drive__search_files'));
+ty('mrege these three pdfs', r(3, 'pdf__merge_documents'));
+ty('subscibe jo@example.com to our newsleter', r(3, 'mailchimp__add_list_member', 2, 'sendgrid__add_contacts'));
+ty('acknowlege the pagerduty incident', r(3, 'pagerduty__acknowledge_incident'));
+ty('currnet stock price of nvidia', r(3, 'market_data__get_quote'));
+ty('directons from the hotel to the airport', r(3, 'maps__get_directions'));
+ty('book a flihgt to berlin on friday', r(3, 'flights__search_flights', 2, 'travel_agent__plan_trip'));
+ty('docker contaner logs for nginx', r(3, 'docker__container_logs'));
+ty('runn this python snippet', r(3, 'sandbox__run_code', 2, 'shell__run_command'));
+ty('lsit open prs in the api repo', r(3, 'github__list_pull_requests', 2, 'bitbucket__list_pull_requests', 'github__search_issues'));
+ty('reslove the sentry isue, it was fixed in 2.3', r(3, 'sentry__update_issue'));
+ty('terraform paln for the network module', r(3, 'terraform__plan'));
+ty('roll back the helm relase to the previous revision', r(3, 'helm__rollback'));
+ty('excute this on snowflake: select count(*) from orders', r(3, 'snowflake__execute_sql'));
+ty('delet the zoom meeting on thursday', r(3, 'zoom__delete_meeting'));
+ty('apend the new rows to the signups sheet', r(3, 'spreadsheet__append_rows', 1, 'airtable__create_records', 'spreadsheet__write_range'));
+
 // ---------------------------------------------------------------------------
 const lines = Q.map((x, k) => JSON.stringify({ id: 'q' + String(k + 1).padStart(4, '0'), query: x.query, class: x.class, relevance: x.relevance }));
 for (const x of Q) for (const id of Object.keys(x.relevance)) if (NEVER.has(id)) throw new Error(`never-graded tool ${id} in "${x.query}"`);
