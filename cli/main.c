@@ -22,7 +22,7 @@ static const char USAGE[] =
     "  --options JSON   index build options, verbatim (stopwords, ids, weights);\n"
     "                   replaces rank's default {\"ids\":\"lenient\"}\n"
     "  analyze QUERY...                                          show how a query is analysed\n"
-    "  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--json]\n"
+    "  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]\n"
     "                                                            relevance vs plain BM25; exit 1 on a failed gate\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
     "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
@@ -93,6 +93,7 @@ typedef struct args {
   const char *output;  /* build: where to write the snapshot */
   const char *corpus, *gates; /* eval */
   int json;
+  int loop; /* eval --loop */
   int explain, strict_ids;
   char *query; /* remaining words joined by spaces */
 } args;
@@ -112,7 +113,9 @@ static int parse_args(int argc, char **argv, args *a) {
     else if (strcmp(s, "--index") == 0) slot = &a->index;
     else if (strcmp(s, "--corpus") == 0) slot = &a->corpus;
     else if (strcmp(s, "--gates") == 0) slot = &a->gates;
-    else if (strcmp(s, "--json") == 0) {
+    else if (strcmp(s, "--loop") == 0) {
+      a->loop = 1;
+    } else if (strcmp(s, "--json") == 0) {
       a->json = 1;
       continue;
     }
@@ -183,7 +186,7 @@ static tsift_index *open_index(const char *catalog, const char *snapshot, const 
 
 /* eval: a corpus folder (catalog.json, queries.jsonl, gates.json) or files. */
 static int cli_eval(const char *corpus, const char *catalog, const char *queries, const char *gates,
-                    const char *options, int json) {
+                    const char *options, int json, int loop) {
   char paths[3][4096];
   if (corpus) {
     snprintf(paths[0], sizeof paths[0], "%s/catalog.json", corpus);
@@ -210,15 +213,16 @@ static int cli_eval(const char *corpus, const char *catalog, const char *queries
     free(gtext);
     return 1;
   }
-  /* options: {"index": <--options>, "gates": <gates file>} */
-  size_t olen = 32 + (options ? strlen(options) : 0) + glen;
+  /* options: {"index": <--options>, "gates": <gates file>, "loop": true} */
+  size_t olen = 48 + (options ? strlen(options) : 0) + glen;
   char *opts = malloc(olen);
   int rc = 0;
   if (!opts) {
     rc = 1;
   } else {
-    snprintf(opts, olen, "{%s%s%s%s%.*s}", options ? "\"index\":" : "", options ? options : "",
-             options && gtext ? "," : "", gtext ? "\"gates\":" : "", (int)glen, gtext ? gtext : "");
+    snprintf(opts, olen, "{%s%s%s%s%.*s%s%s}", options ? "\"index\":" : "", options ? options : "",
+             options && gtext ? "," : "", gtext ? "\"gates\":" : "", (int)glen, gtext ? gtext : "",
+             loop && (options || gtext) ? "," : "", loop ? "\"loop\":true" : "");
     char *out = NULL, *text = NULL;
     size_t out_len = 0, rlen = 0;
     tsift_error err;
@@ -295,7 +299,7 @@ int main(int argc, char **argv) {
     else
       rc = print_and_free(out, out_len, 1);
   } else if (strcmp(cmd, "eval") == 0) {
-    rc = cli_eval(a.corpus, a.catalog, a.queries, a.gates, a.options, a.json);
+    rc = cli_eval(a.corpus, a.catalog, a.queries, a.gates, a.options, a.json, a.loop);
   } else if (strcmp(cmd, "build") == 0) {
     rc = cli_build(a.catalog, a.options, a.output);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||

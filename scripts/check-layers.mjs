@@ -84,20 +84,21 @@ for (const c of circles) {
 }
 
 // ---- function length ----
+// A definition starts at column 0 with a name and "(" and ends its
+// signature with "{" (within a few lines); its body ends at "}" in column 0.
 for (const f of readdirSync(SRC_DIR).filter((f) => f.endsWith('.c'))) {
   const lines = readFileSync(path.join(SRC_DIR, f), 'utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
-    // a function definition starts at column 0 and its body ends at a "}" in column 0
-    if (!/^[A-Za-z_].*\)\s*\{$/.test(lines[i]) || /^(typedef|struct|enum|static const|const)\b.*=/.test(lines[i]))
-      continue;
-    let start = i;
-    while (start > 0 && /^[A-Za-z_ ].*[,(]$/.test(lines[start - 1])) start--; // a wrapped signature
-    let end = i + 1;
+    if (!/^[A-Za-z_][^;=]*\(/.test(lines[i]) || /^(typedef|struct|enum)\b/.test(lines[i])) continue;
+    let open = i;
+    while (open < lines.length && open < i + 8 && !/\{\s*$/.test(lines[open]) && !/;\s*$/.test(lines[open])) open++;
+    if (open >= lines.length || !/\{\s*$/.test(lines[open])) continue; // a declaration, not a definition
+    let end = open + 1;
     while (end < lines.length && lines[end] !== '}') end++;
-    const length = end - start + 1;
+    const length = end - i + 1;
     if (length > MAX_LINES) {
-      const before = lines.slice(Math.max(0, start - 12), start).join('\n');
-      if (!/long:/.test(before)) fail(`${f}:${start + 1}: a function of ${length} lines (over ${MAX_LINES}) without a "long:" comment saying why`);
+      const before = lines.slice(Math.max(0, i - 12), i).join('\n');
+      if (!/long:/.test(before)) fail(`${f}:${i + 1}: a function of ${length} lines (over ${MAX_LINES}) without a "long:" comment saying why`);
     }
     i = end;
   }

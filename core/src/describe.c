@@ -40,7 +40,7 @@ char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len
     out[o++] = (char)c;
   }
   if (cut) {
-    memcpy(out + o, "\xE2\x80\xA6", 3); /* … */
+    memcpy(out + o, TSIFT_ELLIPSIS, 3);
     o += 3;
   }
   out[o] = 0;

@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "baseline.h"
+#include "eval_loop.h"
 #include "cJSON.h"
 #include "fmt.h"
 #include "rank.h"
@@ -133,6 +134,7 @@ static tsift_status check_gates(const cJSON *gates, const metrics *overall, cons
   if (!cJSON_IsObject(gates)) return tsift_fail(err, TSIFT_E_CONFIG, "gates: expected an object");
   const cJSON *group;
   cJSON_ArrayForEach(group, gates) {
+    if (strcmp(group->string, "loop") == 0) continue; /* eval_loop.c's */
     int is_overall = strcmp(group->string, "overall") == 0;
     if (!is_overall && strcmp(group->string, "classes") != 0)
       return tsift_fail(err, TSIFT_E_CONFIG, "gates: unknown key \"%.40s\"", group->string);
@@ -218,6 +220,7 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
   const cJSON *index_opts = cJSON_GetObjectItemCaseSensitive(opts, "index");
   const cJSON *gates = cJSON_GetObjectItemCaseSensitive(opts, "gates");
   const cJSON *worst_n = cJSON_GetObjectItemCaseSensitive(opts, "worst");
+  const cJSON *loop_opts = cJSON_GetObjectItemCaseSensitive(opts, "loop");
   size_t nworst = cJSON_IsNumber(worst_n) && worst_n->valuedouble >= 0 && worst_n->valuedouble <= 100
                       ? (size_t)worst_n->valuedouble
                       : 10;
@@ -237,6 +240,9 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
   cJSON_free(index_text);
   tsift_baseline *base = NULL;
   if (!st) st = tsift_baseline_build(&ix->catalog, &base, err);
+  eval_loop *loop = NULL;
+  if (!st && loop_opts && !cJSON_IsNull(loop_opts) && !cJSON_IsFalse(loop_opts))
+    st = tsift_eval_loop_new(ix, loop_opts, &loop, err);
   class_row *rows = tsift_calloc_array(MAX_CLASSES, sizeof *rows);
   worst *worsts = tsift_calloc_array(nworst + 1, sizeof *worsts);
   if (!st && (!rows || !worsts)) st = tsift_nomem(err, "evaluating");
@@ -284,7 +290,7 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
     size_t nh = 0, nb = 0;
     st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &ix->stopwords, &tq, err);
     if (!st) {
-      st = tsift_rank(ix, &tq, &stats, EVAL_K, 0, &ranking, err);
+      st = tsift_rank(ix, &tq, &stats, EVAL_K, 0, NULL, &ranking, err);
       tsift_query_free(&tq);
     }
     if (!st) {
@@ -293,12 +299,13 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
       tsift_ranking_free(&ranking);
     }
     if (!st) st = tsift_baseline_rank(base, text->valuestring, EVAL_K, bhits, &nb, err);
+    const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
+    if (!st && loop) st = tsift_eval_loop_query(loop, text->valuestring, rel, cname, err);
     if (st) {
       cJSON_Delete(q);
       break;
     }
     /* the class row (first EVAL classes by first appearance) */
-    const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
     class_row *row = NULL;
     for (size_t i = 0; i < nrows && !row; i++)
       if (strncmp(rows[i].name, cname, sizeof rows[i].name - 1) == 0) row = &rows[i];
@@ -400,12 +407,18 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
       tsift_json_end_object(&b);
     }
     tsift_json_end_array(&b);
+    if (loop) {
+      tsift_json_key(&b, "loop");
+      tsift_eval_loop_write(loop, &b);
+    }
     tsift_json_key(&b, "gates");
     tsift_json_begin_object(&b);
     tsift_json_key(&b, "failures");
     tsift_json_begin_array(&b);
     size_t nfail = 0;
     st = check_gates(gates, &ours, rows, nrows, &b, &nfail, err);
+    const cJSON *loop_gates = cJSON_GetObjectItemCaseSensitive(gates, "loop");
+    if (!st && loop && loop_gates) st = tsift_eval_loop_gates(loop, loop_gates, &b, &nfail, err);
     tsift_json_end_array(&b);
     tsift_json_key(&b, "passed");
     tsift_json_bool(&b, nfail == 0);
@@ -420,6 +433,7 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
   }
   tsift_free(worsts);
   tsift_free(rows);
+  tsift_eval_loop_free(loop);
   tsift_baseline_free(base);
   tsift_index_free(ix);
   cJSON_Delete(opts);
@@ -456,6 +470,48 @@ static void metrics_row(tsift_buf *b, const char *label, const cJSON *m) {
   else tsift_snprintf(f[5], sizeof f[5], "-");
   tsift_snprintf(line, sizeof line, "  %-22s %7s %7s %7s %7s %8s %9s\n", label, f[0], f[1], f[2], f[3], f[4], f[5]);
   tsift_buf_append(b, line, strlen(line));
+}
+
+/* The loop table: one search per query, what it loaded, per policy. */
+static void loop_row_text(tsift_buf *b, const char *label, const cJSON *m) {
+  char line[320], f[6][32];
+  const char *keys[] = {"primaryLoaded", "primaryShown", "precision", "junkPerSearch", "noMatchClean",
+                        "loadedPerSearch"};
+  for (int i = 0; i < 6; i++) fixed4(f[i], num(m, keys[i]));
+  tsift_snprintf(line, sizeof line, "  %-22s %8s %8s %8s %8s %8s %8s\n", label, f[0], f[1], f[2], f[3], f[4], f[5]);
+  tsift_buf_append(b, line, strlen(line));
+}
+
+static void loop_report(tsift_buf *b, const cJSON *loop) {
+  if (!cJSON_IsObject(loop)) return;
+  const cJSON *policies = cJSON_GetObjectItemCaseSensitive(loop, "policies");
+  const cJSON *overall = cJSON_GetObjectItemCaseSensitive(loop, "overall");
+  char line[320];
+  tsift_snprintf(line, sizeof line, "  loop: one search per query, what it loads (load: all, then load: %s)\n",
+                 cJSON_IsString(cJSON_GetArrayItem(policies, 1)) ? cJSON_GetArrayItem(policies, 1)->valuestring : "?");
+  tsift_buf_append(b, line, strlen(line));
+  tsift_snprintf(line, sizeof line, "  %-22s %8s %8s %8s %8s %8s %8s\n", "", "prim.ld", "prim.sh", "precis.",
+                 "junk/q", "nomatch", "load/q");
+  tsift_buf_append(b, line, strlen(line));
+  const cJSON *p;
+  int k = 0;
+  cJSON_ArrayForEach(p, overall) {
+    const cJSON *name = cJSON_GetArrayItem(policies, k++);
+    char label[64];
+    tsift_snprintf(label, sizeof label, "load: %.16s", cJSON_IsString(name) ? name->valuestring : "?");
+    loop_row_text(b, label, p);
+  }
+  const cJSON *classes = cJSON_GetObjectItemCaseSensitive(loop, "classes");
+  if (cJSON_GetArraySize(classes) > 1) {
+    const cJSON *c;
+    cJSON_ArrayForEach(c, classes) {
+      char label[64];
+      const cJSON *all = cJSON_GetArrayItem(c, 0), *chosen = cJSON_GetArrayItem(c, 1);
+      tsift_snprintf(label, sizeof label, "%.16s n=%d", c->string, (int)num(all, "queries"));
+      loop_row_text(b, label, chosen);
+      loop_row_text(b, "  (load: all)", all);
+    }
+  }
 }
 
 tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *title, char **out, size_t *out_len,
@@ -514,6 +570,7 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
       cJSON_free(got);
     }
   }
+  loop_report(&b, cJSON_GetObjectItemCaseSensitive(e, "loop"));
   const cJSON *gates = cJSON_GetObjectItemCaseSensitive(e, "gates");
   const cJSON *fails = cJSON_GetObjectItemCaseSensitive(gates, "failures");
   if (cJSON_GetArraySize(fails) > 0) {

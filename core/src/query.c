@@ -16,11 +16,13 @@ void tsift_query_free(tsift_query *q) {
   tsift_tokens_free(&q->terms);
   tsift_free(q->term_weak);
   tsift_free(q->term_soft);
+  tsift_free(q->term_required);
   tsift_tokens_free(&q->surface);
   tsift_tokens_free(&q->xterms);
   tsift_tokens_free(&q->xsurface);
   tsift_free(q->xof);
   tsift_free(q->xsyn);
+  tsift_free(q->term_covered);
   memset(q, 0, sizeof *q);
 }
 
@@ -126,8 +128,8 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
    * argument value rather than tool vocabulary: inside quotes, from a word
    * that has a digit ("8sA3Yh", "500mg", "2019"), or a single ASCII
    * character. The ranker keeps such terms last when it must drop some. */
-  uint8_t *tok_weak = NULL, *tok_soft = NULL;
-  size_t weak_cap = 0, soft_cap = 0;
+  uint8_t *tok_weak = NULL, *tok_soft = NULL, *tok_req = NULL;
+  size_t weak_cap = 0, soft_cap = 0, req_cap = 0;
   tsift_tokens surface; /* each token before suffix folding */
   tsift_tokens_init(&surface);
   int quote = 0; /* the open quote character, or 0 */
@@ -153,19 +155,31 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     int closes = quote && e > at + 1 && (unsigned char)tx[e - 1] == quote;
     int digit = 0;
     for (size_t i = at; i < end; i++) digit |= tx[i] >= '0' && tx[i] <= '9';
+    /* +word: a word every hit must have (the meta-tool's convention); a +
+     * before a digit is a value ("+1 555 0100"), a lone + is noted */
+    unsigned char after = at + 1 < end ? (unsigned char)tx[at + 1] : 0;
+    int required = c == '+' && (((after | 0x20) >= 'a' && (after | 0x20) <= 'z') || after >= 0x80);
+    if (c == '+' && end == at + 1) q->plus_alone++;
     size_t before = q->tokens.count;
     st = tsift_analyze_surface(tx + at, end - at, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens,
                                &surface, err);
     if (st == TSIFT_OK && q->tokens.count > before) {
       if (tsift_grow((void **)&tok_weak, &weak_cap, q->tokens.count, 1) ||
-          tsift_grow((void **)&tok_soft, &soft_cap, q->tokens.count, 1))
+          tsift_grow((void **)&tok_soft, &soft_cap, q->tokens.count, 1) ||
+          tsift_grow((void **)&tok_req, &req_cap, q->tokens.count, 1))
         st = tsift_nomem(err, "analysing the query");
+      int kept = 0; /* a token of the word that is not a stopword */
       for (size_t i = before; st == TSIFT_OK && i < q->tokens.count; i++) {
         const char *sf = tsift_token(&surface, i);
         int filler = is_filler(sf, surface.len[i]);
         tok_weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1 || filler);
         tok_soft[i] = (uint8_t)(tok_weak[i] || is_question(sf, surface.len[i]));
+        tok_req[i] = (uint8_t)required;
+        kept |= !(sw && tsift_stopwords_has(sw, tsift_token(&q->tokens, i), q->tokens.len[i]));
       }
+      if (st == TSIFT_OK && required && !kept) q->plus_lost++;
+    } else if (st == TSIFT_OK && required) {
+      q->plus_lost++;
     }
     if (closes) quote = 0;
     at = end;
@@ -176,7 +190,8 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   tsift_tokens_init(&dsurface);
   uint8_t *dweak = tsift_calloc_array(q->tokens.count + 1, 1);
   uint8_t *dsoft = tsift_calloc_array(q->tokens.count + 1, 1);
-  if (st == TSIFT_OK && (!dweak || !dsoft)) st = tsift_nomem(err, "analysing the query");
+  uint8_t *dreq = tsift_calloc_array(q->tokens.count + 1, 1);
+  if (st == TSIFT_OK && (!dweak || !dsoft || !dreq)) st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < q->tokens.count; i++) {
     const char *t = tsift_token(&q->tokens, i);
     size_t len = q->tokens.len[i];
@@ -184,17 +199,20 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     if (seen >= 0) {
       dweak[seen] &= tok_weak[i];
       dsoft[seen] &= tok_soft[i];
+      dreq[seen] |= tok_req[i];
       continue;
     }
     dweak[distinct.count] = tok_weak[i];
     dsoft[distinct.count] = tok_soft[i];
+    dreq[distinct.count] = tok_req[i];
     if (tsift_tokens_push(&distinct, t, len) ||
         tsift_tokens_push(&dsurface, tsift_token(&surface, i), surface.len[i]))
       st = tsift_nomem(err, "analysing the query");
   }
   q->term_weak = tsift_calloc_array(distinct.count + 1, 1);
   q->term_soft = tsift_calloc_array(distinct.count + 1, 1);
-  if (st == TSIFT_OK && (!q->term_weak || !q->term_soft))
+  q->term_required = tsift_calloc_array(distinct.count + 1, 1);
+  if (st == TSIFT_OK && (!q->term_weak || !q->term_soft || !q->term_required))
     st = tsift_nomem(err, "analysing the query");
   for (size_t i = 0; st == TSIFT_OK && i < distinct.count; i++) {
     const char *t = tsift_token(&distinct, i);
@@ -203,6 +221,7 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     if (!stop) {
       q->term_weak[q->terms.count] = dweak[i];
       q->term_soft[q->terms.count] = dsoft[i];
+      q->term_required[q->terms.count] = dreq[i];
       if (tsift_tokens_push(&q->surface, tsift_token(&dsurface, i), dsurface.len[i]))
         st = tsift_nomem(err, "analysing the query");
     }
@@ -217,6 +236,7 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     tsift_tokens_clear(&q->stopwords);
     memcpy(q->term_weak, dweak, q->terms.count);
     memcpy(q->term_soft, dsoft, q->terms.count);
+    memcpy(q->term_required, dreq, q->terms.count);
     tsift_tokens_free(&q->surface);
     q->surface = dsurface;
     tsift_tokens_init(&dsurface);
@@ -226,8 +246,10 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   tsift_tokens_free(&surface);
   tsift_free(dweak);
   tsift_free(dsoft);
+  tsift_free(dreq);
   tsift_free(tok_weak);
   tsift_free(tok_soft);
+  tsift_free(tok_req);
   if (st == TSIFT_OK) st = tsift_vocab_expand(q, err);
   if (st != TSIFT_OK) tsift_query_free(q);
   return st;

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "rank_internal.h"
+#include "vocab.h"
 
 void tsift_ranking_free(tsift_ranking *r) {
   if (!r) return;
@@ -19,6 +20,9 @@ void tsift_ranking_free(tsift_ranking *r) {
   tsift_free(r->members);
   tsift_free(r->pairs);
   tsift_free(r->parts);
+  tsift_free(r->grades);
+  tsift_free(r->matched);
+  tsift_free(r->evidence);
   tsift_free(r->term_store);
   tsift_free(r->pair_store);
   memset(r, 0, sizeof *r);
@@ -26,28 +30,67 @@ void tsift_ranking_free(tsift_ranking *r) {
 
 /* ---- select terms ----------------------------------------------------- */
 
+static void member_init(rank_ctx *c, tsift_member *mb, size_t owner, uint8_t kind, double mweight) {
+  mb->owner = owner;
+  mb->kind = kind;
+  mb->mweight = mweight;
+  /* argument values and request phrasing ("500mg", "how", "need", …)
+   * count half: they shape the request rather than name the need */
+  mb->weight = mweight * (c->q->term_soft[owner] ? TSIFT_SOFT_WEIGHT : 1.0);
+}
+
+/* A member some doc of the universe has makes its term live. */
+static void member_live(rank_ctx *c, const tsift_member *mb, size_t *nmatched) {
+  size_t i = mb->owner;
+  if (!mb->df) return;
+  if (c->fate[i] == TSIFT_TERM_UNMATCHED) (*nmatched)++;
+  c->fate[i] = TSIFT_TERM_USED;
+  if (!c->gdf[i] || mb->df < c->gdf[i]) c->gdf[i] = mb->df;
+}
+
+/* Corrections for the words no tool has at all (typo.c), as members after
+ * the expansions. Not for words that look like argument values. */
+static void add_corrections(rank_ctx *c, size_t *nmatched) {
+  const tsift_query *q = c->q;
+  for (size_t i = 0; i < c->nt; i++) {
+    if (c->fate[i] != TSIFT_TERM_UNMATCHED || c->members[i].id >= 0 || q->term_weak[i]) continue;
+    tsift_typo found[TSIFT_TYPO_MAX_CORRECTIONS];
+    size_t nf = tsift_typo_corrections(c, tsift_token(&q->terms, i), q->terms.len[i], found);
+    for (size_t k = 0; k < nf; k++) {
+      tsift_member *mb = &c->members[c->nm++];
+      member_init(c, mb, i, TSIFT_MEMBER_CORRECTION, TSIFT_CORRECTION_WEIGHT);
+      mb->id = (long)found[k].id;
+      mb->df = found[k].df;
+      member_live(c, mb, nmatched);
+    }
+  }
+}
+
 /* Look up every member, count its documents in the universe and decide each
  * term's fate: unmatched, scored, or capped by the TSIFT_QUERY_MAX_TERMS cut.
- * An expansion is scored like a term (at its weight) only when its term is
- * kept: a term and its expansions take one of the slots. */
+ * An expansion or correction is scored like a term (at its weight) only
+ * when its term is kept: a term and its members take one of the slots. */
 static tsift_status select_terms(rank_ctx *c, tsift_error *err) {
   const tsift_query *q = c->q;
   size_t nt = c->nt, nmatched = 0;
   for (size_t m = 0; m < c->nm; m++) {
     tsift_member *mb = &c->members[m];
+    if (m < nt) {
+      member_init(c, mb, m, TSIFT_MEMBER_TERM, 1.0);
+    } else {
+      size_t at = m - nt;
+      int syn = q->xsyn[at];
+      member_init(c, mb, q->xof[at], syn ? TSIFT_MEMBER_SYNONYM : TSIFT_MEMBER_TRANSLATION,
+                  syn ? TSIFT_SYNONYM_WEIGHT : TSIFT_VOCAB_WEIGHT);
+      mb->at = (uint32_t)at;
+    }
     const tsift_tokens *t = m < nt ? &q->terms : &q->xterms;
-    size_t at = m < nt ? m : m - nt, i = m < nt ? m : q->xof[m - nt];
-    mb->owner = i;
+    size_t at = m < nt ? m : m - nt;
     mb->id = tsift_term_lookup(c->ix, tsift_token(t, at), t->len[at]);
     mb->df = mb->id < 0 ? 0 : tsift_term_df(c->ix, c->stats, (uint32_t)mb->id);
-    /* argument values and request phrasing ("500mg", "how", "need", …)
-     * count half: they shape the request rather than name the need */
-    mb->weight = tsift_member_weight(q, m) * (q->term_soft[i] ? TSIFT_SOFT_WEIGHT : 1.0);
-    if (!mb->df) continue;
-    if (c->fate[i] == TSIFT_TERM_UNMATCHED) nmatched++;
-    c->fate[i] = TSIFT_TERM_USED;
-    if (!c->gdf[i] || mb->df < c->gdf[i]) c->gdf[i] = mb->df;
+    member_live(c, mb, &nmatched);
   }
+  add_corrections(c, &nmatched);
   if (nmatched > TSIFT_QUERY_MAX_TERMS) {
     /* Which terms to keep: tool vocabulary before argument values. Tier 0:
      * a term some tool of the universe has in its name (the term itself or
@@ -55,9 +98,9 @@ static tsift_status select_terms(rank_ctx *c, tsift_error *err) {
      * values (q->term_weak). Within a tier the highest key first, then the
      * earliest: key = idf x (1 + the share of the tools having the term that
      * have it in their name), the best over the term and its translations
-     * (an English synonym counts for neither tier nor key), so rarity
-     * decides, and a word that is mostly a name word where it occurs (tool
-     * vocabulary) counts up to twice as rare (docs/relevance.md). */
+     * (an English synonym or a correction counts for neither tier nor key),
+     * so rarity decides, and a word that is mostly a name word where it
+     * occurs (tool vocabulary) counts up to twice as rare (docs/relevance.md). */
     uint8_t *tier = tsift_calloc_array(nt, 1);
     double *key = tsift_calloc_array(nt, sizeof *key);
     if (!tier || !key) {
@@ -70,7 +113,7 @@ static tsift_status select_terms(rank_ctx *c, tsift_error *err) {
       const tsift_member *mb = &c->members[m];
       size_t i = mb->owner;
       if (c->fate[i] != TSIFT_TERM_USED || !mb->df) continue;
-      if (m >= nt && q->xsyn[m - nt]) continue; /* a synonym does not decide the cut */
+      if (mb->kind == TSIFT_MEMBER_SYNONYM || mb->kind == TSIFT_MEMBER_CORRECTION) continue;
       uint32_t named = 0;
       for (uint32_t p = c->ix->post_off[mb->id]; p < c->ix->post_off[mb->id + 1]; p++)
         if (tsift_posting_tf(&c->ix->post[p], TSIFT_FIELD_NAME) &&
@@ -125,6 +168,22 @@ static int seq_equal(const tsift_index *ix, uint32_t a, uint32_t b, const long *
   return 1;
 }
 
+/* Doc d has every required term of the query (TSIFT_RANK_REQUIRED): through
+ * the term or an expansion, not a correction (a +word is meant as written). */
+static int has_required(const rank_ctx *c, uint32_t d) {
+  for (size_t i = 0; i < c->nt; i++) {
+    if (!c->q->term_required[i]) continue;
+    int found = 0;
+    for (size_t m = 0; m < c->nm && !found; m++) {
+      const tsift_member *mb = &c->members[m];
+      found = mb->owner == i && mb->kind != TSIFT_MEMBER_CORRECTION && mb->id >= 0 &&
+              tsift_find_posting(c->ix, (uint32_t)mb->id, d) >= 0;
+    }
+    if (!found) return 0;
+  }
+  return 1;
+}
+
 /* Every touched doc with a positive score becomes a candidate, marked exact
  * when the query's token sequence equals its name or id. Without the
  * diversity rule the candidates go through the bounded top-k heap into out
@@ -144,6 +203,7 @@ static tsift_status collect(rank_ctx *c, size_t k, tsift_scored *out, size_t *no
   for (size_t i = 0; i < c->ntouched && k > 0; i++) {
     uint32_t d = c->touched[i];
     if (!(c->acc[d] > 0.0)) continue;
+    if (c->required && !has_required(c, d)) continue;
     tsift_scored h = {d, 0, c->acc[d]};
     if (can_exact)
       h.exact = (uint8_t)(seq_equal(ix, ix->seq_off[2 * d], ix->seq_off[2 * d + 1], qseq, q->tokens.count) ||
@@ -223,8 +283,22 @@ static tsift_status explain_hits(const rank_ctx *c, tsift_ranking *r, tsift_erro
 
 /* ---- tsift_rank ------------------------------------------------------- */
 
+const tsift_grade_rule tsift_default_grade_rule = {TSIFT_GRADE_COVERAGE_DEFAULT, TSIFT_GRADE_PAIR_COVERAGE_DEFAULT,
+                                                 TSIFT_GRADE_RELATIVE_DEFAULT};
+
+const char *tsift_member_via(const tsift_ranking *r, const tsift_query *q, size_t m, size_t *len) {
+  const tsift_member *mb = &r->members[m];
+  if (mb->kind == TSIFT_MEMBER_CORRECTION) {
+    *len = r->ix->term_len[mb->id];
+    return r->ix->term_bytes + r->ix->term_off[mb->id];
+  }
+  *len = q->xsurface.len[mb->at];
+  return tsift_token(&q->xsurface, mb->at);
+}
+
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
-                        size_t k, unsigned flags, tsift_ranking *r, tsift_error *err) {
+                        size_t k, unsigned flags, const tsift_grade_rule *rule, tsift_ranking *r,
+                        tsift_error *err) {
   memset(r, 0, sizeof *r);
   rank_ctx c = {0};
   c.ix = ix;
@@ -232,11 +306,13 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   c.stats = stats;
   c.nt = q->terms.count;
   c.nm = c.nt + q->xterms.count;
+  for (size_t i = 0; (flags & TSIFT_RANK_REQUIRED) && i < c.nt; i++) c.required |= q->term_required[i];
+  r->ix = ix;
   r->nterms = c.nt;
-  r->nmembers = c.nm;
   r->hits = tsift_calloc_array(k + 1, sizeof *r->hits);
   r->fate = tsift_calloc_array(c.nt + 1, 1);
-  r->members = tsift_calloc_array(c.nm + 1, sizeof *r->members);
+  /* room for every term's corrections after the terms and expansions */
+  r->members = tsift_calloc_array(c.nm + c.nt * TSIFT_TYPO_MAX_CORRECTIONS + 1, sizeof *r->members);
   r->pairs = tsift_calloc_array(c.nt + 1, sizeof *r->pairs);
   if (!r->hits || !r->fate || !r->members || !r->pairs) {
     tsift_ranking_free(r);
@@ -252,6 +328,7 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   tsift_status st = TSIFT_OK;
   if (!c.gdf || !c.acc || !c.touched) st = tsift_nomem(err, "searching");
   if (!st) st = select_terms(&c, err);
+  r->nmembers = c.nm;
   if (!st) {
     accumulate(&c);
     tsift_proximity_pairs(&c);
@@ -263,7 +340,8 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   if (!st && r->nhits && !r->hits[0].exact && ix->min_coverage > 0.0 &&
       !tsift_confident(&c, r->hits[0].doc, ix->min_coverage))
     r->nhits = 0; /* nothing fits well enough: an empty result */
-  if (!st && (flags & TSIFT_RANK_EXPLAIN)) st = explain_hits(&c, r, err);
+  if (!st && (flags & (TSIFT_RANK_EXPLAIN | TSIFT_RANK_GRADE))) st = explain_hits(&c, r, err);
+  if (!st && (flags & TSIFT_RANK_GRADE)) st = tsift_grade_hits(&c, r, rule ? rule : &tsift_default_grade_rule, err);
   tsift_free(c.gdf);
   tsift_free(c.acc);
   tsift_free(c.touched);

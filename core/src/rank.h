@@ -34,20 +34,46 @@ enum {
   TSIFT_TERM_CAPPED = 2     /* matched, but not among the TSIFT_QUERY_MAX_TERMS kept */
 };
 
-/* A member of a ranking: a query term (members 0 .. terms.count - 1, in
- * query order) or one of its expansions (vocab.h; then in q->xterms order). */
+/* What a member is. */
+enum {
+  TSIFT_MEMBER_TERM = 0,        /* a term of the query */
+  TSIFT_MEMBER_TRANSLATION = 1, /* an English word for a foreign one (vocab.h) */
+  TSIFT_MEMBER_SYNONYM = 2,     /* an English synonym (vocab.h) */
+  TSIFT_MEMBER_CORRECTION = 3   /* a dictionary word one or two edits from a
+                                   query word the dictionary lacks (typo.c) */
+};
+
+/* A member of a ranking: the query's terms (members 0 .. terms.count - 1,
+ * in query order), then their expansions (in q->xterms order), then the
+ * typo corrections of words the dictionary lacks (typo.c). */
 typedef struct tsift_member {
-  size_t owner;  /* the query term it belongs to */
-  long id;       /* its term id, or -1 when the dictionary lacks it */
-  uint32_t df;   /* documents of the universe that have it */
-  double weight; /* its query weight: the member weight (1 for a term,
-                    TSIFT_VOCAB_WEIGHT / TSIFT_SYNONYM_WEIGHT for an
-                    expansion) times TSIFT_SOFT_WEIGHT for a soft term */
-  double idf;    /* of df in the universe (0 unless scored) */
+  size_t owner;   /* the query term it belongs to */
+  uint8_t kind;   /* TSIFT_MEMBER_* */
+  uint32_t at;    /* an expansion's index in q->xterms */
+  long id;        /* its term id, or -1 when the dictionary lacks it */
+  uint32_t df;    /* documents of the universe that have it */
+  double mweight; /* the member weight: 1 for a term, TSIFT_VOCAB_WEIGHT,
+                     TSIFT_SYNONYM_WEIGHT or TSIFT_CORRECTION_WEIGHT */
+  double weight;  /* what it is scored at: mweight x TSIFT_SOFT_WEIGHT for a
+                     soft term */
+  double idf;     /* of df in the universe (0 unless scored) */
 } tsift_member;
 
-/* The member weight of member m of q, before the soft factor. */
-double tsift_member_weight(const tsift_query *q, size_t m);
+/*
+ * Typo tolerance (typo.c, docs/relevance.md): a query word of at least
+ * TSIFT_TYPO_MIN_BYTES (analysed) bytes that is in no tool's text, and does
+ * not look like an argument value, is matched through the dictionary words
+ * at most one edit away (two from TSIFT_TYPO_TWO_EDITS_BYTES bytes; an edit
+ * is an insertion, deletion, substitution or a swap of neighbours) that some
+ * tool of the universe has: the nearest first, then the most common, then
+ * by bytes, at most TSIFT_TYPO_MAX_CORRECTIONS, each scored at
+ * TSIFT_CORRECTION_WEIGHT. A query whose words all exist gets none, so an
+ * exact name is never corrected.
+ */
+#define TSIFT_TYPO_MIN_BYTES 5
+#define TSIFT_TYPO_TWO_EDITS_BYTES 9
+#define TSIFT_TYPO_MAX_CORRECTIONS 3
+#define TSIFT_CORRECTION_WEIGHT 0.5
 
 /*
  * Proximity (docs/relevance.md): two consecutive scored terms of the query
@@ -109,24 +135,70 @@ typedef struct tsift_hit_parts {
   size_t npairs;
 } tsift_hit_parts;
 
+/*
+ * The match grade of a hit (grade.c, docs/sessions.md): how sure the ranker
+ * is that the hit is what the query asks for. The query's evidence is the
+ * idf of each of its content terms (not argument values, request phrasing,
+ * words a vocabulary key already counts, or foreign function words); a word
+ * no tool of the universe has counts against every hit, at
+ * TSIFT_GRADE_UNMATCHED_WEIGHT of the most a word can weigh. A hit covers
+ * the evidence of the terms it matches. It is strong when the query names it
+ * exactly, or when it scores at least `relative` of the best hit and covers
+ * at least `coverage` of the evidence — or `pair_coverage` when two
+ * consecutive words of the query stand close together in its text (a
+ * proximity pair: a phrase of the request). Anything else is partial.
+ * Measured in docs/relevance.md ("The loop").
+ */
+enum { TSIFT_MATCH_PARTIAL = 0, TSIFT_MATCH_STRONG = 1 };
+
+typedef struct tsift_grade_rule {
+  double coverage;      /* 0..1 */
+  double pair_coverage; /* 0..1 */
+  double relative;      /* 0..1 */
+} tsift_grade_rule;
+
+#define TSIFT_GRADE_COVERAGE_DEFAULT 0.5
+#define TSIFT_GRADE_PAIR_COVERAGE_DEFAULT 0.25
+#define TSIFT_GRADE_RELATIVE_DEFAULT 0.6
+#define TSIFT_GRADE_UNMATCHED_WEIGHT 0.5
+
+/* Why a hit got its grade. */
+typedef struct tsift_grade {
+  uint8_t level;    /* TSIFT_MATCH_* */
+  double coverage;  /* the share of the query's evidence the hit matches */
+  double relative;  /* its score / the best hit's */
+  uint32_t matched; /* content terms it matches */
+  uint8_t phrase;   /* it has a proximity pair */
+} tsift_grade;
+
 /* A ranking and what it decided. Owns every array; tsift_ranking_free. */
 typedef struct tsift_ranking {
   tsift_scored *hits; /* best first */
   size_t nhits;
   size_t nterms;        /* q->terms.count */
   uint8_t *fate;        /* per query term: TSIFT_TERM_* */
-  tsift_member *members; /* nmembers = terms.count + xterms.count */
+  tsift_member *members; /* terms, expansions, then corrections */
   size_t nmembers;
+  const tsift_index *ix; /* the index ranked (corrections' words live in it) */
   tsift_qpair *pairs; /* the proximity pairs of the query */
   size_t npairs;
   int diversified;        /* the hits were picked by the diversity rule */
-  tsift_hit_parts *parts; /* per hit, with TSIFT_RANK_EXPLAIN; else NULL */
+  tsift_hit_parts *parts; /* per hit, with TSIFT_RANK_EXPLAIN or _GRADE; else NULL */
+  tsift_grade *grades;    /* per hit, with TSIFT_RANK_GRADE; else NULL */
+  uint8_t *matched;       /* per hit x query term: 1 when the hit matches the
+                             term (through any member), with TSIFT_RANK_GRADE */
+  double *evidence;       /* per query term: what it weighs in the grade's
+                             coverage (0: not a content term), with _GRADE */
   tsift_term_part *term_store;
   tsift_pair_part *pair_store;
 } tsift_ranking;
 
 /* tsift_rank flags */
-#define TSIFT_RANK_EXPLAIN 1u /* fill ranking.parts */
+#define TSIFT_RANK_EXPLAIN 1u  /* fill ranking.parts */
+#define TSIFT_RANK_GRADE 2u    /* fill ranking.grades and matched (and parts) */
+#define TSIFT_RANK_REQUIRED 4u /* a hit must match every +word of the query
+                                  (q->term_required) through the word or an
+                                  expansion, not a correction */
 
 /*
  * Rank q over the universe of `stats` (its `allowed` docs; NULL: all), at
@@ -137,7 +209,15 @@ typedef struct tsift_ranking {
  * left to free.
  */
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
-                        size_t k, unsigned flags, tsift_ranking *out, tsift_error *err);
+                        size_t k, unsigned flags, const tsift_grade_rule *rule, tsift_ranking *out,
+                        tsift_error *err);
+/* "strong" / "partial" */
+const char *tsift_match_name(int level);
+/* The rule with the default thresholds. */
+extern const tsift_grade_rule tsift_default_grade_rule;
+/* The word of member m to show after "via" (an expansion's English word or
+ * a correction's dictionary word), and its length. */
+const char *tsift_member_via(const tsift_ranking *r, const tsift_query *q, size_t m, size_t *len);
 void tsift_ranking_free(tsift_ranking *r);
 
 #endif

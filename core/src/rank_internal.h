@@ -21,6 +21,7 @@ typedef struct rank_ctx {
   double *acc;            /* per doc: the BM25F score so far */
   uint32_t *touched;      /* docs with acc > 0, in the order first scored */
   size_t ntouched;
+  int required;           /* some term must be in every hit (TSIFT_RANK_REQUIRED) */
 } rank_ctx;
 
 /* ---- topk.c ---- */
@@ -72,6 +73,21 @@ int tsift_diversity_applies(const rank_ctx *c);
 /* The greedy pick over the nc candidates (consumed) into out, at most k. */
 tsift_status tsift_diversity_pick(const rank_ctx *c, tsift_scored *cand, size_t nc, size_t k,
                                   tsift_scored *out, size_t *nout, tsift_error *err);
+
+/* ---- typo.c ---- */
+typedef struct tsift_typo {
+  uint32_t id;       /* the dictionary word */
+  unsigned distance; /* edits from the query word */
+  uint32_t df;       /* documents of the universe that have it */
+} tsift_typo;
+/* The corrections of query word s[0..n) (rank.h, "Typo tolerance"), best
+ * first, into out (room for TSIFT_TYPO_MAX_CORRECTIONS); returns how many. */
+size_t tsift_typo_corrections(const rank_ctx *c, const char *s, size_t n, tsift_typo *out);
+
+/* ---- grade.c ---- */
+/* Grade every hit of r from its parts under rule (fills r->grades, r->matched). */
+tsift_status tsift_grade_hits(const rank_ctx *c, tsift_ranking *r, const tsift_grade_rule *rule,
+                              tsift_error *err);
 
 /* ---- confidence.c ---- */
 /* The confidence rule on hit d under floor (ix->min_coverage). */

@@ -6,17 +6,7 @@
 #include <string.h>
 
 #include "rank_internal.h"
-#include "vocab.h"
 
-double tsift_member_weight(const tsift_query *q, size_t m) {
-  size_t nt = q->terms.count;
-  if (m < nt) return 1.0;
-  return q->xsyn[m - nt] ? TSIFT_SYNONYM_WEIGHT : TSIFT_VOCAB_WEIGHT;
-}
-
-/* A member that adds to scores: its term is kept, some doc has it, and its
- * weight is positive (a zero weight adds nothing, and a doc must not be
- * listed twice in touched). */
 int tsift_member_scores(const rank_ctx *c, const tsift_member *mb) {
   return c->fate[mb->owner] == TSIFT_TERM_USED && mb->df && mb->weight > 0.0;
 }
@@ -61,13 +51,12 @@ double tsift_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, l
       /* Each field's share of the term's score: the same weights, the soft
        * factor and the discount being powers of two applied after the share */
       tsift_term_part *tp = &terms[nterm_parts++];
-      double mw = tsift_member_weight(q, m);
       tp->member = (uint32_t)m;
       tp->score = score;
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
         double share = sat * parts[f] / tfn;
         if (q->term_soft[i]) share *= TSIFT_SOFT_WEIGHT;
-        tp->fields[f] = mw * (share * factor);
+        tp->fields[f] = mb->mweight * (share * factor);
       }
     }
   }

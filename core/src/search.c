@@ -7,6 +7,7 @@
 #include "cJSON.h"
 #include "fmt.h"
 #include "rank.h"
+#include "ranking_json.h"
 #include "json_check.h"
 #include "json_out.h"
 #include "vocab.h"
@@ -115,12 +116,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
   /* The name is echoed bounded like the description (S12): at most
    * TSIFT_RESULT_NAME_CHARS characters, then "…". (A short id can carry a
    * name of any length; the index only reads its first 2000 bytes.) */
-  size_t nlen = strlen(t->name), ncut = 0, nchars = 0;
-  for (; ncut < nlen; ncut++) {
-    if (((unsigned char)t->name[ncut] & 0xC0) == 0x80) continue;
-    if (nchars == TSIFT_RESULT_NAME_CHARS) break;
-    nchars++;
-  }
+  size_t nlen = strlen(t->name), ncut = tsift_utf8_prefix_chars(t->name, nlen, TSIFT_RESULT_NAME_CHARS);
   tsift_json_key(b, "name");
   if (ncut == nlen) {
     tsift_json_str(b, t->name, nlen);
@@ -129,7 +125,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
     if (!cut) *nomem = 1;
     if (cut) {
       memcpy(cut, t->name, ncut);
-      memcpy(cut + ncut, "\xE2\x80\xA6", 3); /* … */
+      memcpy(cut + ncut, TSIFT_ELLIPSIS, 3);
     }
     tsift_json_str(b, cut ? cut : "", cut ? ncut + 3 : 0);
     tsift_free(cut);
@@ -148,9 +144,13 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
     tsift_json_key(b, "exact");
     tsift_json_bool(b, 1);
   }
+  const tsift_grade *g = &r->grades[h];
+  tsift_json_key(b, "match");
+  tsift_json_cstr(b, tsift_match_name(g->level));
+  tsift_json_key(b, "matched");
+  tsift_json_matched_words(b, q, r, h);
   if (explain) {
     const tsift_hit_parts *hp = &r->parts[h];
-    size_t nt = q->terms.count;
     tsift_json_key(b, "explain");
     tsift_json_begin_object(b);
     tsift_json_key(b, "terms");
@@ -161,9 +161,11 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
       tsift_json_begin_object(b);
       tsift_json_key(b, "term");
       tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
-      if (m >= nt) {
+      if (r->members[m].kind != TSIFT_MEMBER_TERM) {
+        size_t vlen = 0;
+        const char *via = tsift_member_via(r, q, m, &vlen);
         tsift_json_key(b, "via");
-        tsift_json_str(b, tsift_token(&q->xsurface, m - nt), q->xsurface.len[m - nt]);
+        tsift_json_str(b, via, vlen);
       }
       tsift_json_key(b, "score");
       tsift_json_score(b, tp->score);
@@ -195,9 +197,43 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
       }
       tsift_json_end_array(b);
     }
+    /* why the hit got its grade (rank.h) */
+    tsift_json_key(b, "grade");
+    tsift_json_begin_object(b);
+    tsift_json_key(b, "coverage");
+    tsift_json_score(b, g->coverage);
+    tsift_json_key(b, "relative");
+    tsift_json_score(b, g->relative);
+    if (g->phrase) {
+      tsift_json_key(b, "phrase");
+      tsift_json_bool(b, 1);
+    }
+    tsift_json_end_object(b);
     tsift_json_end_object(b);
   }
   tsift_json_end_object(b);
+}
+
+/* The typo corrections the ranker used (rank.h), as [word, correction]
+ * pairs; only when there are any. */
+static void json_corrections(tsift_buf *b, const tsift_query *q, const tsift_ranking *r) {
+  int any = 0;
+  for (size_t m = 0; m < r->nmembers; m++) {
+    const tsift_member *mb = &r->members[m];
+    if (mb->kind != TSIFT_MEMBER_CORRECTION) continue;
+    if (!any) {
+      tsift_json_key(b, "corrections");
+      tsift_json_begin_array(b);
+      any = 1;
+    }
+    size_t vlen = 0;
+    const char *via = tsift_member_via(r, q, m, &vlen);
+    tsift_json_begin_array(b);
+    tsift_json_str(b, tsift_token(&q->surface, mb->owner), q->surface.len[mb->owner]);
+    tsift_json_str(b, via, vlen);
+    tsift_json_end_array(b);
+  }
+  if (any) tsift_json_end_array(b);
 }
 
 /* The surface forms of the query terms whose fate is `fate`. */
@@ -224,7 +260,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_stats stats;
   tsift_stats_fit(ix, NULL, &stats);
   tsift_ranking r;
-  st = tsift_rank(ix, &q, &stats, o.limit, o.explain ? TSIFT_RANK_EXPLAIN : 0, &r, err);
+  st = tsift_rank(ix, &q, &stats, o.limit, TSIFT_RANK_GRADE, NULL, &r, err);
   if (st) {
     tsift_query_free(&q);
     return st;
@@ -267,6 +303,16 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     tsift_json_key(&b, "stopwords");
     json_tokens(&b, &q.stopwords);
     json_terms(&b, &q);
+    json_corrections(&b, &q, &r);
+    /* what each term weighs in the grades' coverage (grade.c) */
+    tsift_json_key(&b, "evidence");
+    tsift_json_begin_object(&b);
+    for (size_t i = 0; i < q.terms.count; i++) {
+      if (!(r.evidence[i] > 0.0)) continue;
+      tsift_json_key(&b, tsift_token(&q.surface, i));
+      tsift_json_score(&b, r.evidence[i]);
+    }
+    tsift_json_end_object(&b);
     tsift_json_end_object(&b);
   }
   tsift_json_end_object(&b);
@@ -294,7 +340,7 @@ tsift_status tsift_index_search(const tsift_index *ix, const char *query, size_t
   tsift_stats stats;
   tsift_stats_fit(ix, NULL, &stats);
   tsift_ranking r;
-  st = tsift_rank(ix, &q, &stats, capacity, 0, &r, err);
+  st = tsift_rank(ix, &q, &stats, capacity, 0, NULL, &r, err);
   tsift_query_free(&q);
   if (st) return st;
   for (size_t i = 0; i < r.nhits; i++) {
@@ -377,7 +423,7 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
     tsift_ranking r = {0};
     if (!st) st = tsift_query_analyze(query->valuestring, strlen(query->valuestring), &ix->stopwords, &q, err);
     if (!st) {
-      st = tsift_rank(ix, &q, &stats, k, 0, &r, err);
+      st = tsift_rank(ix, &q, &stats, k, 0, NULL, &r, err);
       tsift_query_free(&q);
     }
     if (!st) {

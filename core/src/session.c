@@ -12,6 +12,7 @@
 #include "json_out.h"
 #include "sha256.h"
 #include "session_internal.h"
+#include "overview.h"
 #include "spec.h"
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -22,7 +23,7 @@ static int agent_has(const tsift_session *s, const char *id) {
 
 void tsift_session_free(tsift_session *s) {
   if (!s) return;
-  tsift_index_free(s->index);
+  if (!s->index_borrowed) tsift_index_free(s->index);
   tsift_catalog_free(&s->agent);
   tsift_free(s->loop);
   tsift_free(s->tool_name);
@@ -37,6 +38,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_free(s->replay_items);
   tsift_session_drop_pending(s);
   tsift_free(s->ranker_kind);
+  tsift_free(s->overview);
   tsift_skills_free(s->skills);
   tsift_free(s);
 }
@@ -114,6 +116,11 @@ static void compute_fingerprint(tsift_session *s) {
   int n = tsift_snprintf(caps, sizeof caps, "%u/%u/%u/%ld", s->max_per_search, s->max_loaded,
                          s->max_searches, s->max_menu_chars);
   tsift_sha256_update(&h, caps, (size_t)n + 1);
+  n = tsift_snprintf(caps, sizeof caps, "load=%s/%ld/%ld/%ld", s->load_strong ? "strong" : "all",
+                     (long)(s->rule.coverage * 1000.0 + 0.5), (long)(s->rule.pair_coverage * 1000.0 + 0.5),
+                     (long)(s->rule.relative * 1000.0 + 0.5));
+  tsift_sha256_update(&h, caps, (size_t)n + 1);
+  tsift_sha256_update(&h, s->overview ? s->overview : "", (s->overview ? strlen(s->overview) : 0) + 1);
   for (size_t i = 0; i < s->nnamespaces; i++)
     tsift_sha256_update(&h, s->namespaces[i], strlen(s->namespaces[i]) + 1);
   tsift_sha256_update(&h, "|", 2);
@@ -211,44 +218,85 @@ static tsift_status read_skills(tsift_session *s, const cJSON *section, const cJ
   return TSIFT_OK;
 }
 
-static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error *err) {
-  static const char *const top_keys[] = {"loop", "tools", "catalog", "search", "skills", NULL};
-  static const char *const search_keys[] = {"toolName", "alwaysLoaded", "namespaces", "maxPerSearch",
-                                            "maxLoaded", "maxSearches", "maxMenuChars", "stopwords",
-                                            NULL};
-  if (!cJSON_IsObject(cfg)) return tsift_fail(err, TSIFT_E_CONFIG, "config: expected an object");
-  tsift_status st = check_keys(cfg, "config", top_keys, err);
+/* An id-shaped string option (loop, search.toolName), default `def`. */
+static tsift_status read_name(const cJSON *v, const char *where, const char *def, char **out, tsift_error *err) {
+  const char *name = def;
+  if (v && !cJSON_IsNull(v)) {
+    if (!cJSON_IsString(v) || !tsift_id_valid(v->valuestring, strlen(v->valuestring)))
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: %s: expected a string matching ^[A-Za-z0-9_.:-]{1,128}$",
+                        where);
+    name = v->valuestring;
+  }
+  *out = tsift_strndup(name, strlen(name));
+  return *out ? TSIFT_OK : tsift_nomem(err, "reading the configuration");
+}
+
+/* A number from 0 to 1, kept to 1/1000 so the fingerprint states it exactly. */
+static tsift_status read_share(const cJSON *obj, const char *key, const char *where, double *out,
+                               tsift_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v || cJSON_IsNull(v)) return TSIFT_OK;
+  if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.0 && v->valuedouble <= 1.0))
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: %s.%s: expected a number from 0 to 1", where, key);
+  *out = (double)(long)(v->valuedouble * 1000.0 + 0.5) / 1000.0;
+  return TSIFT_OK;
+}
+
+/* The loop's confidence (docs/sessions.md): which hits a search loads
+ * ("load": "strong", the default, or "all"), the grade rule's thresholds
+ * ("strong": {"coverage", "pairCoverage", "relative"}) and the catalog overview in the
+ * meta-tool's description ("overview": true, false or the host's own text;
+ * "overviewChars"). */
+static tsift_status read_loop_options(tsift_session *s, const cJSON *search, tsift_error *err) {
+  s->load_strong = 1;
+  s->rule = tsift_default_grade_rule;
+  s->overview_on = 1;
+  const cJSON *load = cJSON_GetObjectItemCaseSensitive(search, "load");
+  if (load && !cJSON_IsNull(load)) {
+    if (cJSON_IsString(load) && strcmp(load->valuestring, "all") == 0) s->load_strong = 0;
+    else if (!cJSON_IsString(load) || strcmp(load->valuestring, "strong") != 0)
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: search.load: expected \"strong\" or \"all\"");
+  }
+  const cJSON *strong = cJSON_GetObjectItemCaseSensitive(search, "strong");
+  if (strong && !cJSON_IsNull(strong)) {
+    static const char *const keys[] = {"coverage", "pairCoverage", "relative", NULL};
+    tsift_status st;
+    if (!cJSON_IsObject(strong)) return tsift_fail(err, TSIFT_E_CONFIG, "config: search.strong: expected an object");
+    if ((st = check_keys(strong, "config: search.strong", keys, err)) ||
+        (st = read_share(strong, "coverage", "search.strong", &s->rule.coverage, err)) ||
+        (st = read_share(strong, "pairCoverage", "search.strong", &s->rule.pair_coverage, err)) ||
+        (st = read_share(strong, "relative", "search.strong", &s->rule.relative, err)))
+      return st;
+  }
+  unsigned chars = TSIFT_OVERVIEW_CHARS_DEFAULT;
+  tsift_status st = read_cap(search, "overviewChars", TSIFT_OVERVIEW_CHARS_MIN, TSIFT_OVERVIEW_CHARS_MAX,
+                             TSIFT_OVERVIEW_CHARS_DEFAULT, &chars, err);
   if (st) return st;
+  s->overview_chars = chars;
+  const cJSON *ov = cJSON_GetObjectItemCaseSensitive(search, "overview");
+  if (ov && !cJSON_IsNull(ov)) {
+    if (cJSON_IsBool(ov)) {
+      s->overview_on = cJSON_IsTrue(ov);
+    } else if (cJSON_IsString(ov)) {
+      size_t n = strlen(ov->valuestring);
+      if (n > TSIFT_OVERVIEW_HOST_MAX_BYTES)
+        return tsift_fail(err, TSIFT_E_CONFIG, "config: search.overview: at most %d bytes of text",
+                          TSIFT_OVERVIEW_HOST_MAX_BYTES);
+      s->overview = tsift_strndup(ov->valuestring, n);
+      if (!s->overview) return tsift_nomem(err, "reading the configuration");
+    } else {
+      return tsift_fail(err, TSIFT_E_CONFIG, "config: search.overview: expected true, false or a string");
+    }
+  }
+  return TSIFT_OK;
+}
 
-  const cJSON *loop = cJSON_GetObjectItemCaseSensitive(cfg, "loop");
-  const char *loop_s = "agent";
-  if (loop && !cJSON_IsNull(loop)) {
-    if (!cJSON_IsString(loop) || !tsift_id_valid(loop->valuestring, strlen(loop->valuestring)))
-      return tsift_fail(err, TSIFT_E_CONFIG,
-                        "config: loop: expected a string matching ^[A-Za-z0-9_.:-]{1,128}$");
-    loop_s = loop->valuestring;
-  }
-  s->loop = tsift_strndup(loop_s, strlen(loop_s));
-  if (!s->loop) return tsift_nomem(err, "reading the configuration");
-
-  const cJSON *search = cJSON_GetObjectItemCaseSensitive(cfg, "search");
-  if (search && !cJSON_IsNull(search)) {
-    if (!cJSON_IsObject(search)) return tsift_fail(err, TSIFT_E_CONFIG, "config: search: expected an object");
-    if ((st = check_keys(search, "config: search", search_keys, err))) return st;
-  } else {
-    search = NULL;
-  }
-  const cJSON *tool_name = cJSON_GetObjectItemCaseSensitive(search, "toolName");
-  const char *tn = "search_tools";
-  if (tool_name && !cJSON_IsNull(tool_name)) {
-    if (!cJSON_IsString(tool_name) || !tsift_id_valid(tool_name->valuestring, strlen(tool_name->valuestring)))
-      return tsift_fail(err, TSIFT_E_CONFIG,
-                        "config: search.toolName: expected a string matching ^[A-Za-z0-9_.:-]{1,128}$");
-    tn = tool_name->valuestring;
-  }
-  s->tool_name = tsift_strndup(tn, strlen(tn));
-  if (!s->tool_name) return tsift_nomem(err, "reading the configuration");
-  if ((st = read_cap(search, "maxPerSearch", 1, MAX_PER_SEARCH_CEILING, MAX_PER_SEARCH_DEFAULT,
+/* The "search" section's names and caps (an absent section: the defaults). */
+static tsift_status read_search(tsift_session *s, const cJSON *search, tsift_error *err) {
+  tsift_status st;
+  if ((st = read_name(cJSON_GetObjectItemCaseSensitive(search, "toolName"), "search.toolName", "search_tools",
+                      &s->tool_name, err)) ||
+      (st = read_cap(search, "maxPerSearch", 1, MAX_PER_SEARCH_CEILING, MAX_PER_SEARCH_DEFAULT,
                      &s->max_per_search, err)) ||
       (st = read_cap(search, "maxLoaded", 0, MAX_LOADED_CEILING, MAX_LOADED_DEFAULT, &s->max_loaded, err)) ||
       (st = read_cap(search, "maxSearches", 0, MAX_SEARCHES_CEILING, MAX_SEARCHES_DEFAULT,
@@ -261,41 +309,54 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
     if ((st = read_cap(search, "maxMenuChars", 1, MAX_MENU_CHARS_CEILING, 0, &v, err))) return st;
     s->max_menu_chars = (long)v;
   }
+  return read_loop_options(s, search, err);
+}
 
-  /* The searchable catalog, indexed with the session's stopwords — unless
-   * the index came from a snapshot, which fixes the catalog and stopwords. */
-  const cJSON *catalog = cJSON_GetObjectItemCaseSensitive(cfg, "catalog");
-  const cJSON *stop = cJSON_GetObjectItemCaseSensitive(search, "stopwords");
-  if (s->index) {
-    /* The snapshot holds the tools; the catalog may still bring skills. */
-    int skills_only = cJSON_IsObject(catalog) && cJSON_GetArraySize(catalog) == 1 &&
-                      cJSON_GetObjectItemCaseSensitive(catalog, "skills");
-    if (catalog && !cJSON_IsNull(catalog) && !skills_only)
-      return tsift_fail(err, TSIFT_E_CONFIG,
-                        "config: catalog: not allowed with a snapshot (it holds the catalog), except as "
-                        "{\"skills\": [...]}");
-    if (stop && !cJSON_IsNull(stop))
-      return tsift_fail(err, TSIFT_E_CONFIG, "config: search.stopwords: fixed by the snapshot");
-    if (s->index->lenient_ids)
-      return tsift_fail(err, TSIFT_E_CONFIG,
-                        "snapshot: built with lenient ids; a session needs model-facing ids (build it without "
-                        "{\"ids\":\"lenient\"})");
-  } else if (!catalog || cJSON_IsNull(catalog))
-    return tsift_fail(err, TSIFT_E_CONFIG, "config: missing \"catalog\"");
-  if (!s->index && (st = build_catalog_index(s, catalog, stop, err))) return st;
-
-  /* The agent's own tools. */
-  const cJSON *tools = cJSON_GetObjectItemCaseSensitive(cfg, "tools");
-  if (tools && !cJSON_IsNull(tools)) {
-    if (!cJSON_IsArray(tools))
-      return tsift_fail(err, TSIFT_E_CONFIG, "config: tools: expected an array, got %s", tsift_json_type_name(tools));
-    char *text = NULL;
-    if (print_json(tools, &text)) return tsift_nomem(err, "reading the agent's tools");
-    st = tsift_catalog_parse(text, strlen(text), TSIFT_IDS_STRICT, &s->agent, err);
-    cJSON_free(text);
-    if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: agent tools");
+/* The searchable catalog, indexed with the session's stopwords — unless
+ * the index came from a snapshot, which fixes the catalog and stopwords. */
+static tsift_status open_catalog(tsift_session *s, const cJSON *catalog, const cJSON *stop, tsift_error *err) {
+  if (!s->index) {
+    if (!catalog || cJSON_IsNull(catalog)) return tsift_fail(err, TSIFT_E_CONFIG, "config: missing \"catalog\"");
+    return build_catalog_index(s, catalog, stop, err);
   }
+  /* The snapshot holds the tools; the catalog may still bring skills. */
+  int skills_only = cJSON_IsObject(catalog) && cJSON_GetArraySize(catalog) == 1 &&
+                    cJSON_GetObjectItemCaseSensitive(catalog, "skills");
+  if (catalog && !cJSON_IsNull(catalog) && !skills_only)
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "config: catalog: not allowed with a snapshot (it holds the catalog), except as "
+                      "{\"skills\": [...]}");
+  if (stop && !cJSON_IsNull(stop))
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: search.stopwords: fixed by the snapshot");
+  if (s->index->lenient_ids && !s->index_borrowed)
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "snapshot: built with lenient ids; a session needs model-facing ids (build it without "
+                      "{\"ids\":\"lenient\"})");
+  return TSIFT_OK;
+}
 
+/* The agent's own tools (always on the menu). */
+static tsift_status read_agent_tools(tsift_session *s, const cJSON *tools, tsift_error *err) {
+  if (!tools || cJSON_IsNull(tools)) return TSIFT_OK;
+  if (!cJSON_IsArray(tools))
+    return tsift_fail(err, TSIFT_E_CONFIG, "config: tools: expected an array, got %s", tsift_json_type_name(tools));
+  char *text = NULL;
+  if (print_json(tools, &text)) return tsift_nomem(err, "reading the agent's tools");
+  tsift_status st = tsift_catalog_parse(text, strlen(text), TSIFT_IDS_STRICT, &s->agent, err);
+  cJSON_free(text);
+  if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: agent tools");
+  /* The agent's tools are always on the menu, and a tainted tool never is (S2). */
+  for (size_t i = 0; i < s->agent.count; i++)
+    if (s->agent.tools[i].tainted)
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "config: tools[%zu] (\"%.60s\") is tainted and can never be on the menu", i,
+                        s->agent.tools[i].id);
+  return TSIFT_OK;
+}
+
+/* The session's per-tool state, the id order for lookups, and no name used
+ * twice by the meta-tool, the agent's tools and the catalog. */
+static tsift_status index_names(tsift_session *s, tsift_error *err) {
   size_t n = s->index->n;
   s->by_id = tsift_calloc_array(n + 1, sizeof *s->by_id);
   uint32_t *tmp = tsift_calloc_array(n + 1, sizeof *tmp);
@@ -309,8 +370,6 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
   for (size_t i = 0; i < n; i++) s->by_id[i] = (uint32_t)i;
   tsift_sort_docs_by_id(s->index, s->by_id, tmp, n);
   tsift_free(tmp);
-
-  /* Name collisions: the meta-tool, the agent's tools and the catalog. */
   if (agent_has(s, s->tool_name) || tsift_session_find_doc(s, s->tool_name) >= 0)
     return tsift_fail(err, TSIFT_E_CONFIG,
                       "config: search.toolName \"%s\" collides with a tool of the same name", s->tool_name);
@@ -319,41 +378,29 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
       return tsift_fail(err, TSIFT_E_CONFIG,
                         "config: tools[%zu] (\"%.60s\") collides with a catalog tool of the same id", i,
                         s->agent.tools[i].id);
-  /* The agent's tools are always on the menu, and a tainted tool never is (S2). */
-  for (size_t i = 0; i < s->agent.count; i++)
-    if (s->agent.tools[i].tainted)
-      return tsift_fail(err, TSIFT_E_CONFIG,
-                        "config: tools[%zu] (\"%.60s\") is tainted and can never be on the menu", i,
-                        s->agent.tools[i].id);
+  return TSIFT_OK;
+}
 
-  /* Namespaces: id prefixes that narrow the universe. */
-  if ((st = read_string_list(cJSON_GetObjectItemCaseSensitive(search, "namespaces"), "search.namespaces",
-                             &s->namespaces, &s->nnamespaces, err)))
-    return st;
-  for (size_t d = 0; d < n; d++) {
+/* Namespaces: id prefixes that narrow the universe. */
+static tsift_status read_namespaces(tsift_session *s, const cJSON *list, tsift_error *err) {
+  tsift_status st = read_string_list(list, "search.namespaces", &s->namespaces, &s->nnamespaces, err);
+  if (st) return st;
+  for (size_t d = 0; d < s->index->n; d++) {
     int ok = s->nnamespaces == 0;
     const char *id = s->index->catalog.tools[d].id;
     for (size_t k = 0; !ok && k < s->nnamespaces; k++)
       ok = strncmp(id, s->namespaces[k], strlen(s->namespaces[k])) == 0;
     s->ns_allowed[d] = (uint8_t)ok;
   }
+  return TSIFT_OK;
+}
 
-  /* Skills (SPEC S8): off unless the configuration has a "skills" section;
-   * the tools of skills selected up front join the menu first. */
-  const cJSON *skills = cJSON_GetObjectItemCaseSensitive(cfg, "skills");
-  if (skills && !cJSON_IsNull(skills)) {
-    if ((st = read_skills(s, skills, cJSON_IsObject(catalog) ? cJSON_GetObjectItemCaseSensitive(catalog, "skills")
-                                                             : NULL,
-                          err)))
-      return st;
-  }
-
-  /* Always-loaded catalog tools join the menu at turn 0. */
+/* Always-loaded catalog tools join the menu at turn 0. */
+static tsift_status read_always_loaded(tsift_session *s, const cJSON *list, tsift_error *err) {
   char **always = NULL;
   size_t nalways = 0;
-  if ((st = read_string_list(cJSON_GetObjectItemCaseSensitive(search, "alwaysLoaded"), "search.alwaysLoaded",
-                             &always, &nalways, err)))
-    return st;
+  tsift_status st = read_string_list(list, "search.alwaysLoaded", &always, &nalways, err);
+  if (st) return st;
   for (size_t i = 0; i < nalways && !st; i++) {
     long d = tsift_session_find_doc(s, always[i]);
     int twice = 0;
@@ -370,15 +417,52 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
       st = tsift_fail(err, TSIFT_E_CONFIG,
                       "config: search.alwaysLoaded[%zu]: \"%.60s\" is tainted and can never be loaded", i,
                       always[i]);
-    else {
-      s->on_menu[d] = 1;
-      s->menu[s->nmenu++] = (uint32_t)d;
-    }
+    else
+      tsift_session_menu_add(s, (uint32_t)d);
   }
   for (size_t i = 0; i < nalways; i++) tsift_free(always[i]);
   tsift_free(always);
   s->nalways = s->nmenu;
   return st;
+}
+
+static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error *err) {
+  static const char *const top_keys[] = {"loop", "tools", "catalog", "search", "skills", NULL};
+  static const char *const search_keys[] = {"toolName",  "alwaysLoaded", "namespaces", "maxPerSearch",
+                                            "maxLoaded", "maxSearches",  "maxMenuChars", "stopwords",
+                                            "load",      "strong",       "overview",   "overviewChars",
+                                            NULL};
+  if (!cJSON_IsObject(cfg)) return tsift_fail(err, TSIFT_E_CONFIG, "config: expected an object");
+  tsift_status st = check_keys(cfg, "config", top_keys, err);
+  if (st) return st;
+  if ((st = read_name(cJSON_GetObjectItemCaseSensitive(cfg, "loop"), "loop", "agent", &s->loop, err))) return st;
+  const cJSON *search = cJSON_GetObjectItemCaseSensitive(cfg, "search");
+  if (search && !cJSON_IsNull(search)) {
+    if (!cJSON_IsObject(search)) return tsift_fail(err, TSIFT_E_CONFIG, "config: search: expected an object");
+    if ((st = check_keys(search, "config: search", search_keys, err))) return st;
+  } else {
+    search = NULL;
+  }
+  const cJSON *catalog = cJSON_GetObjectItemCaseSensitive(cfg, "catalog");
+  const cJSON *skills = cJSON_GetObjectItemCaseSensitive(cfg, "skills");
+  if ((st = read_search(s, search, err)) ||
+      (st = open_catalog(s, catalog, cJSON_GetObjectItemCaseSensitive(search, "stopwords"), err)) ||
+      (st = read_agent_tools(s, cJSON_GetObjectItemCaseSensitive(cfg, "tools"), err)) ||
+      (st = index_names(s, err)) ||
+      (st = read_namespaces(s, cJSON_GetObjectItemCaseSensitive(search, "namespaces"), err)))
+    return st;
+  /* Skills (SPEC S8): off unless the configuration has a "skills" section;
+   * the tools of skills selected up front join the menu first. */
+  if (skills && !cJSON_IsNull(skills) &&
+      (st = read_skills(s, skills, cJSON_IsObject(catalog) ? cJSON_GetObjectItemCaseSensitive(catalog, "skills") : NULL,
+                        err)))
+    return st;
+  if ((st = read_always_loaded(s, cJSON_GetObjectItemCaseSensitive(search, "alwaysLoaded"), err))) return st;
+  /* The overview of the universe for the meta-tool's description (overview.c). */
+  if (s->overview_on && !s->overview &&
+      !(s->overview = tsift_overview(s->index, s->ns_allowed, s->overview_chars, NULL)))
+    return tsift_nomem(err, "writing the catalog overview");
+  return TSIFT_OK;
 }
 
 /* ---- journal input ---------------------------------------------------- */
@@ -438,16 +522,17 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
 }
 
 /* Create a session; `index` (may be NULL) is a prebuilt index the session
- * takes over, e.g. one loaded from a snapshot. */
-static tsift_status session_new(const char *config_json, size_t config_len, tsift_index *index,
+ * takes over, e.g. one loaded from a snapshot, or borrows (eval). */
+static tsift_status session_new(const char *config_json, size_t config_len, tsift_index *index, int borrowed,
                                 const char *journal, size_t journal_len, const char *options_json,
                                 size_t options_len, tsift_session **out, tsift_error *err) {
   tsift_session *s = tsift_calloc_array(1, sizeof *s);
   if (!s) {
-    tsift_index_free(index);
+    if (!borrowed) tsift_index_free(index);
     return tsift_nomem(err, "creating the session");
   }
   s->index = index;
+  s->index_borrowed = (uint8_t)borrowed;
   tsift_buf_init(&s->journal);
   cJSON *cfg = NULL;
   tsift_status st = tsift_json_parse(config_json, config_len, "config", &cfg, err);
@@ -490,7 +575,7 @@ tsift_status tsift_session_new(const char *config_json, size_t config_len, const
                                tsift_session **out, tsift_error *err) {
   if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_new: out is NULL");
   *out = NULL;
-  return session_new(config_json, config_len, NULL, journal, journal_len, options_json, options_len, out, err);
+  return session_new(config_json, config_len, NULL, 0, journal, journal_len, options_json, options_len, out, err);
 }
 
 tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t config_len, const char *snapshot,
@@ -502,7 +587,13 @@ tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t con
   tsift_index *index = NULL;
   tsift_status st = tsift_index_from_snapshot(snapshot, snapshot_len, &index, err);
   if (st) return st;
-  return session_new(config_json, config_len, index, journal, journal_len, options_json, options_len, out, err);
+  return session_new(config_json, config_len, index, 0, journal, journal_len, options_json, options_len, out, err);
+}
+
+tsift_status tsift_session_over_index(const char *config_json, size_t config_len, tsift_index *index,
+                                      tsift_session **out, tsift_error *err) {
+  *out = NULL;
+  return session_new(config_json, config_len, index, 1, NULL, 0, NULL, 0, out, err);
 }
 
 /* A meta-tool call: arguments read (bounded, valid JSON) before `handle`
@@ -588,6 +679,29 @@ static int parse_format(const char *f, tsift_format *out) {
   return 0;
 }
 
+/* The search meta-tool's description: how to search, what a result means
+ * under the load policy, select: and +word, then the catalog overview
+ * (overview.c) — all fixed for the run, so the prompt prefix stays
+ * cache-stable. */
+static void meta_tool_description(const tsift_session *s, tsift_buf *b) {
+  const char *how =
+      s->load_strong
+          ? "Search the tool catalog with a natural-language query: name the action and the product or object in "
+            "a few words. Tools that match the request well are added to your tools for the next step; weaker "
+            "matches are listed with loaded: false. Load listed tools by name with the query "
+            "select:name1,name2. Put + before a word every result must contain (+postgres). Tools you already "
+            "have are not returned."
+          : "Search the tool catalog with a natural-language query: name the action and the product or object in "
+            "a few words. Matching tools are added to your tools for the next step. Load tools by name with "
+            "the query select:name1,name2. Put + before a word every result must contain (+postgres). Tools "
+            "you already have are not returned.";
+  tsift_buf_append(b, how, strlen(how));
+  if (s->overview) {
+    tsift_buf_append(b, "\n\n", 2);
+    tsift_buf_append(b, s->overview, strlen(s->overview));
+  }
+}
+
 tsift_status tsift_session_menu_json(const tsift_session *s, const char *format, char **out,
                                      size_t *out_len, tsift_error *err) {
   if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_menu_json: NULL argument");
@@ -607,11 +721,15 @@ tsift_status tsift_session_menu_json(const tsift_session *s, const char *format,
     tsift_json_key(&b, "tools");
   }
   tsift_json_begin_array(&b);
-  tsift_spec_write_raw(&b, s->tool_name,
-                       "Search the tool catalog with a natural-language query. Matching tools are "
-                       "added to your tools for the next step; tools you already have are not "
-                       "returned.",
-                       schema, f);
+  tsift_buf desc;
+  tsift_buf_init(&desc);
+  meta_tool_description(s, &desc);
+  if (desc.failed) {
+    tsift_buf_free(&desc);
+    return tsift_nomem(err, "writing the menu");
+  }
+  tsift_spec_write_raw(&b, s->tool_name, desc.data, schema, f);
+  tsift_buf_free(&desc);
   if (s->skills)
     tsift_spec_write_raw(&b, s->skills->tool_name,
                          "Activate a skill by its name: returns the skill's instructions and adds its tools "

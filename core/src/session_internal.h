@@ -39,6 +39,25 @@ typedef struct call_ref {
   const char *tool;
 } call_ref;
 
+/* The grade of a hit on a page. */
+enum { PAGE_UNGRADED = 0, PAGE_PARTIAL = 1, PAGE_STRONG = 2, PAGE_SELECTED = 3 };
+
+/* A search's page, live or replayed: what it shows and records. */
+typedef struct search_page {
+  size_t n;
+  uint32_t *hits;      /* catalog docs, best first */
+  uint8_t *grade;      /* per hit: PAGE_* */
+  uint8_t *permit;     /* per hit, replayed: the recorded loaded flag */
+  tsift_tokens words;  /* every hit's matched words, hit after hit */
+  uint32_t *words_end; /* per hit: the end of its words in `words` */
+  tsift_tokens unmatched; /* query words that matched nothing */
+  tsift_tokens unknown;   /* select: names no searchable tool has */
+  tsift_tokens on_menu;   /* select: names already on the menu */
+  uint8_t graded;   /* the hits carry grades */
+  uint8_t selected; /* a select: page */
+  uint8_t replayed; /* served from a recorded decision */
+} search_page;
+
 /* A live search waiting for a host ranker's answer: first the tools, then,
  * with skill discovery and a host skill ranker, the skills. */
 typedef struct pending_search {
@@ -48,12 +67,12 @@ typedef struct pending_search {
   unsigned round;
   char *divergence_warning; /* carried into the final output, or NULL */
   int skills_phase;         /* 1: waiting for the skill ranking */
-  uint32_t *tool_hits;      /* the tools' page, once ranked */
-  size_t ntool_hits;
+  search_page tool_page; /* the tools' page, once ranked */
 } pending_search;
 
 struct tsift_session {
   tsift_index *index;   /* the searchable catalog */
+  uint8_t index_borrowed; /* not the session's to free (tsift_session_over_index) */
   tsift_catalog agent;  /* the agent's own tools (always on the menu) */
   char *loop, *tool_name;
   unsigned max_per_search, max_loaded, max_searches;
@@ -87,12 +106,26 @@ struct tsift_session {
 
   tsift_skills *skills; /* SPEC S8; NULL when off */
 
+  /* The loop's confidence (docs/sessions.md, read_loop_options). */
+  uint8_t load_strong;    /* load only strong hits ("load": "strong") */
+  tsift_grade_rule rule;  /* the grade rule's thresholds */
+  uint8_t overview_on;    /* the catalog overview in the meta-tool's description */
+  unsigned overview_chars;
+  char *overview;         /* its text (built, or the host's), or NULL */
+
   struct {
     size_t searches, refusals, hits, no_match, loaded, ranker_calls, replayed;
   } metrics;
   char fingerprint[65];
 };
 
+
+/* ---- session.c ---- */
+/* A session over `index`, which it borrows: for the loop evaluation
+ * (eval_loop.c), which runs one fresh session per query over one index. The
+ * index may have lenient ids (never shown to a model there). */
+tsift_status tsift_session_over_index(const char *config_json, size_t config_len, tsift_index *index,
+                                      tsift_session **out, tsift_error *err);
 
 /* ---- session_common.c ---- */
 /* Put catalog doc d on the menu (no-op when it is there). */
@@ -124,7 +157,48 @@ void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b);
 void tsift_warnings_free(warnings *w);
 void tsift_write_warnings(tsift_buf *b, const warnings *w);
 
+/* ---- session_page.c ---- */
+/* The ranker kinds a decision records: the session's for a live search, the
+ * record's own for a replayed one (the results are the record's, so is the
+ * kind that ranked them; a replayed run's journal equals the original). */
+typedef struct ranker_kinds {
+  const char *ranker, *skill_ranker; /* skill_ranker NULL: none recorded */
+} ranker_kinds;
+
+void tsift_page_init(search_page *p);
+void tsift_page_free(search_page *p);
+/* Room for cap hits; -1 when out of memory. */
+int tsift_page_reserve(search_page *p, size_t cap);
+/* The hits, grades and matched words of a graded ranking, and the query's unmatched words. */
+tsift_status tsift_page_from_ranking(search_page *p, const tsift_query *q, const tsift_ranking *r,
+                                     tsift_error *err);
+/* Append hit d with grade (PAGE_*) and no matched words. */
+void tsift_page_add(search_page *p, uint32_t d, uint8_t grade);
+/* Re-admit a recorded decision's value against the live universe (SPEC S9):
+ * only strings, no duplicates, known ids inside the universe, at most cap;
+ * grades, matched words and select: lists only as far as the recorded
+ * query bears them out. */
+tsift_status tsift_page_readmit(tsift_session *s, const cJSON *value, size_t cap, search_page *p, warnings *w,
+                                tsift_error *err);
+/* Why catalog doc d cannot be on a page of n hits (cap at most), or NULL. */
+const char *tsift_page_inadmissible(const tsift_session *s, long d, const uint32_t *page, size_t n, size_t cap);
+/* A warning that `id` was dropped from `what`, and why. */
+void tsift_warn_dropped(warnings *w, const char *what, const char *id, const char *why);
+/* Plan loading, write the result and the decision, then commit (nothing
+ * changes unless all of it was written). */
+tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *q, const search_page *p,
+                               const uint32_t *skill_hits, size_t ns, const ranker_kinds *kinds, warnings *w,
+                               char **out, size_t *out_len, tsift_error *err);
+
 /* ---- session_search.c ---- */
+/* The names of a "select:a,b" query (after the prefix, split at commas,
+ * trimmed, duplicates dropped) into out; with detail, a refusal message
+ * for names that cannot be (empty list, control characters, more than max
+ * names, a name over 1024 bytes); TSIFT_E_ARG then. */
+tsift_status tsift_select_names(const char *q, size_t n, size_t max, tsift_tokens *out, const char **detail,
+                                tsift_error *err);
+/* A query that starts with "select:" (after white space). */
+int tsift_is_select(const char *q);
 /* Answer a search_tools call with parsed arguments. */
 tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
                                   size_t *out_len, tsift_error *err);

@@ -502,7 +502,7 @@ static void index_line(tsift_buf *b, const tsift_skill *k) {
   if (ll) {
     tsift_buf_append(b, ": ", 2);
     tsift_buf_append(b, line.data, ll);
-    if (cut) tsift_buf_append(b, "\xE2\x80\xA6", 3);
+    if (cut) tsift_buf_append(b, TSIFT_ELLIPSIS, 3);
   }
   if (line.failed) b->failed = 1;
   tsift_buf_free(&line);

@@ -9,6 +9,7 @@
 #include "cJSON.h"
 #include "docs.h"
 #include "index.h"
+#include "text.h"
 
 char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
   if (!tsift_description_visible(tool)) {
@@ -16,14 +17,8 @@ char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
     return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);
   }
   const char *d = tool->description ? tool->description : "";
-  size_t n = strlen(d), chars = 0, i = 0;
-  while (i < n && chars < TSIFT_SPEC_DESCRIPTION_CHARS) {
-    i++;
-    while (i < n && ((unsigned char)d[i] & 0xC0) == 0x80) i++;
-    chars++;
-  }
-  *len = i;
-  return tsift_strndup(d, i);
+  *len = tsift_utf8_prefix_chars(d, strlen(d), TSIFT_SPEC_DESCRIPTION_CHARS);
+  return tsift_strndup(d, *len);
 }
 
 typedef struct copy_state {

@@ -100,6 +100,16 @@ size_t tsift_utf8_cut(const char *s, size_t n, size_t max) {
 }
 
 /* Copy s with every invalid sequence replaced by U+FFFD. */
+size_t tsift_utf8_prefix_chars(const char *s, size_t n, size_t chars) {
+  size_t i = 0, c = 0;
+  while (i < n && c < chars) {
+    i++;
+    while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+    c++;
+  }
+  return i;
+}
+
 char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
   if (n > ((size_t)-1) / 3 - 1) return NULL;
   char *out = tsift_alloc_bytes(n * 3 + 1);

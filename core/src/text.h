@@ -42,6 +42,14 @@ int tsift_utf8_valid(const char *s, size_t n, size_t *bad);
  * split a UTF-8 sequence. */
 size_t tsift_utf8_cut(const char *s, size_t n, size_t max);
 
+/* Length in bytes of the first `chars` characters of s[0..n) (a character:
+ * a byte that is not a continuation byte, and the continuation bytes after
+ * it), the whole of s when it is shorter. */
+size_t tsift_utf8_prefix_chars(const char *s, size_t n, size_t chars);
+
+/* "…", what a text cut for display ends with. */
+#define TSIFT_ELLIPSIS "\xE2\x80\xA6"
+
 /* Copy of s[0..n) with each invalid UTF-8 sequence replaced by U+FFFD,
  * NUL-terminated; NULL when out of memory. */
 char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len);
@@ -86,6 +94,11 @@ typedef struct tsift_query {
                              argument value rather than tool vocabulary:
                              inside quotes, from a word with a digit, or a
                              single ASCII character */
+  uint8_t *term_required; /* per term: 1 when a word it comes from was written
+                             +word (a + right before a letter): with
+                             TSIFT_RANK_REQUIRED every hit must match it */
+  size_t plus_lost;       /* +words that left no term (only stopwords) */
+  size_t plus_alone;      /* a "+" standing alone as a word */
   uint8_t *term_soft;     /* per term: 1 when every occurrence is weak (as
                              term_weak) or a question word: it looks like an
                              argument value or phrases the request rather than
@@ -98,6 +111,11 @@ typedef struct tsift_query {
   tsift_tokens xterms;   /* analysed, distinct, none of them in terms */
   tsift_tokens xsurface; /* their surface forms, for display */
   uint32_t *xof;
+  uint8_t *term_covered; /* per term: 1 when its word lies inside a longer
+                            vocabulary key whose expansions another term
+                            carries (a CJK run's later bigrams, the second
+                            word of "mot de passe"): the match grade does not
+                            count it on its own */
   uint8_t *xsyn;         /* per expansion: 1 when it comes from an English
                             synonym group (weight TSIFT_SYNONYM_WEIGHT), 0 for
                             a translation (TSIFT_VOCAB_WEIGHT) */

@@ -127,6 +127,8 @@ tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err) {
   tsift_tokens_init(&surf);
   size_t xcap = 0, scap = 0;
   tsift_status st = TSIFT_OK;
+  q->term_covered = tsift_calloc_array(q->terms.count + 1, 1);
+  if (!q->term_covered) st = tsift_nomem(err, "expanding the query");
   for (size_t i = 0; i < t->count && st == TSIFT_OK;) {
     size_t span = 1, e = match_at(t, i, &span);
     if (e == NONE) {
@@ -138,6 +140,11 @@ tsift_status tsift_vocab_expand(tsift_query *q, tsift_error *err) {
     long term = -1;
     for (size_t k = i; k < i + span && term < 0; k++)
       term = tsift_tokens_find(&q->terms, tsift_token(t, k), t->len[k]);
+    /* the key's other words are covered by it (the grade counts the key once) */
+    for (size_t k = i; term >= 0 && k < i + span; k++) {
+      long other = tsift_tokens_find(&q->terms, tsift_token(t, k), t->len[k]);
+      if (other >= 0 && other != term) q->term_covered[other] = 1;
+    }
     i += span;
     for (const char *c = KEYS + e + key_len(e) + 1; term >= 0 && *c != '\n' && st == TSIFT_OK;) {
       const char *tg = VOCAB_TARGETS;

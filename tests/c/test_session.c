@@ -298,8 +298,8 @@ static void test_namespaces_and_fitted_stats(void) {
   tsift_query q;
   tsift_query_analyze("red fox jumps", 13, &a->stopwords, &q, &err);
   tsift_ranking ra, rb;
-  tsift_rank(a, &q, &sa, 3, 0, &ra, &err);
-  tsift_rank(b, &q, &sb, 3, 0, &rb, &err);
+  tsift_rank(a, &q, &sa, 3, 0, NULL, &ra, &err);
+  tsift_rank(b, &q, &sb, 3, 0, NULL, &rb, &err);
   const tsift_scored *ha = ra.hits, *hb = rb.hits;
   size_t na = ra.nhits, nb = rb.nhits;
   CHECK_EQ_INT(na, 2);

@@ -1,0 +1,82 @@
+/* typo.c — typo tolerance (rank.h): the dictionary words near a query word
+ * the dictionary lacks. A scan of the dictionary with a length filter and a
+ * bounded edit distance (optimal string alignment: insertions, deletions,
+ * substitutions and swaps of neighbours, each one edit), run only for
+ * words no tool has at all — a misspelled word, or a word of a need the
+ * catalog does not serve. Byte-wise over ASCII words: a typo in another
+ * script is left alone rather than "corrected" by bytes. */
+#include "rank_internal.h"
+
+#include <string.h>
+
+static int ascii_word(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x80 || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return 0;
+  }
+  return 1;
+}
+
+/* The edit distance of a[0..na) and b[0..nb) when it is at most k, else
+ * k + 1. Rows of the optimal-string-alignment table; a row whose smallest
+ * entry passes k ends the scan. Words are at most TSIFT_TOKEN_MAX_BYTES. */
+static unsigned edit_distance(const char *a, size_t na, const char *b, size_t nb, unsigned k) {
+  unsigned rows[3][TSIFT_TOKEN_MAX_BYTES + 2];
+  unsigned *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+  for (size_t j = 0; j <= nb; j++) prev[j] = (unsigned)j;
+  for (size_t i = 1; i <= na; i++) {
+    cur[0] = (unsigned)i;
+    unsigned low = cur[0];
+    for (size_t j = 1; j <= nb; j++) {
+      unsigned cost = a[i - 1] != b[j - 1];
+      unsigned v = prev[j] + 1;                                  /* deletion */
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;                /* insertion */
+      if (prev[j - 1] + cost < v) v = prev[j - 1] + cost;        /* substitution */
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+        v = prev2[j - 2] + 1;                                    /* swap of neighbours */
+      cur[j] = v;
+      if (v < low) low = v;
+    }
+    if (low > k) return k + 1;
+    unsigned *t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[nb] <= k ? prev[nb] : k + 1;
+}
+
+/* c is a better correction than d. */
+static int closer(const tsift_typo *c, const tsift_typo *d, const tsift_index *ix) {
+  if (c->distance != d->distance) return c->distance < d->distance;
+  if (c->df != d->df) return c->df > d->df;
+  size_t lc = ix->term_len[c->id], ld = ix->term_len[d->id];
+  int cmp = memcmp(ix->term_bytes + ix->term_off[c->id], ix->term_bytes + ix->term_off[d->id], lc < ld ? lc : ld);
+  return cmp < 0 || (cmp == 0 && lc < ld);
+}
+
+size_t tsift_typo_corrections(const rank_ctx *c, const char *s, size_t n, tsift_typo *out) {
+  if (n < TSIFT_TYPO_MIN_BYTES || n > TSIFT_TOKEN_MAX_BYTES || !ascii_word(s, n)) return 0;
+  const tsift_index *ix = c->ix;
+  unsigned k = n >= TSIFT_TYPO_TWO_EDITS_BYTES ? 2 : 1;
+  size_t nout = 0;
+  for (uint32_t t = 0; t < ix->nterms; t++) {
+    size_t len = ix->term_len[t];
+    if (len + k < n || len > n + k) continue;
+    const char *w = ix->term_bytes + ix->term_off[t];
+    unsigned dist = edit_distance(s, n, w, len, k);
+    if (dist > k || dist == 0) continue;
+    if (tsift_stopwords_has(&ix->stopwords, w, len) || !ascii_word(w, len)) continue;
+    tsift_typo cand = {t, dist, tsift_term_df(ix, c->stats, t)};
+    if (!cand.df) continue; /* no tool of the universe has it */
+    /* keep the best TSIFT_TYPO_MAX_CORRECTIONS, best first (insertion) */
+    size_t at = nout;
+    while (at > 0 && closer(&cand, &out[at - 1], ix)) at--;
+    if (at >= TSIFT_TYPO_MAX_CORRECTIONS) continue;
+    size_t last = nout < TSIFT_TYPO_MAX_CORRECTIONS ? nout : TSIFT_TYPO_MAX_CORRECTIONS - 1;
+    memmove(&out[at + 1], &out[at], (last - at) * sizeof *out);
+    out[at] = cand;
+    if (nout < TSIFT_TYPO_MAX_CORRECTIONS) nout++;
+  }
+  return nout;
+}
