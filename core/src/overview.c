@@ -296,8 +296,13 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
     /* room left for this entry and, if groups remain, the closing count */
     char more[64];
     int mn = k + 1 < b.ngroups ? tsift_snprintf(more, sizeof more, "; and %zu more groups.", b.ngroups - k - 1) : 1;
-    size_t ec = chars_of(entry.data ? entry.data : "", entry.len);
-    if (entry.failed || chars + ec + (size_t)mn > max_chars) {
+    if (entry.failed) { /* out of memory: the whole overview fails */
+      out.failed = 1;
+      tsift_buf_free(&entry);
+      break;
+    }
+    size_t ec = chars_of(entry.data, entry.len);
+    if (chars + ec + (size_t)mn > max_chars) {
       tsift_buf_free(&entry);
       break;
     }

@@ -726,6 +726,7 @@ tsift_status tsift_session_menu_json(const tsift_session *s, const char *format,
   meta_tool_description(s, &desc);
   if (desc.failed) {
     tsift_buf_free(&desc);
+    tsift_buf_free(&b);
     return tsift_nomem(err, "writing the menu");
   }
   tsift_spec_write_raw(&b, s->tool_name, desc.data, schema, f);
