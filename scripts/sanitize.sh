@@ -4,14 +4,15 @@
 # -DTSIFT_SANITIZE=ON (the default compiler, RelWithDebInfo), builds it and
 # runs ctest there. Any ASan report, leak or UB stops the test that hit it.
 #
-#   scripts/sanitize.sh [ctest arguments…]      e.g. -R test_limits, -L fuzz-corpus
+#   scripts/sanitize.sh [ctest arguments…]      e.g. -L limits, -R test_scale, -L fuzz-corpus
 #   npm run test:sanitize
 #
 # Environment: CC (default: cc), JOBS (default nproc), TSIFT_TIME_SCALE
-# (default 20: test_limits' time bounds are multiplied by it. Sanitized code
-# runs several times slower, and on a shared 2-core machine test_limits runs
-# beside test_snapshot: its 10k-line rank over 100k tools took 95.6 s there,
-# 5.9 s natively. A quadratic regression still overshoots by far.)
+# (default 20: the time bounds of the `limits` tests — tests/c/bounds.h — are
+# multiplied by it. Sanitized code runs several times slower, and on a shared
+# 2-core machine they run beside test_snapshot: test_scale's 10k-line rank
+# over 100k tools took 95.6 s there, 5.9 s natively. A quadratic regression
+# still overshoots by far.)
 # Logs: build/logs/sanitize-build.log.
 set -euo pipefail
 

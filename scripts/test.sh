@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # test.sh — build everything, then run every test stage:
 #   build      scripts/build.sh (bootstrap + native + both wasm modules)
-#   ctest      C unit tests (build/native), with test_limits (pathological
-#              inputs with time bounds, allocation-failure sweeps) and the
-#              fuzz corpus replays
+#   ctest      C unit tests (build/native), one executable per module or
+#              concern, with the `limits` tests (pathological inputs with
+#              time bounds, allocation-failure sweeps) and the fuzz corpus
+#              replays
 #   sanitize   the whole ctest suite again under ASan + UBSan + LeakSanitizer
 #              (scripts/sanitize.sh, build/sanitize)
 #   fuzz-smoke every libFuzzer target for 12 s from the committed seeds
 #              (scripts/fuzz.sh --smoke, build/fuzz; ≈ 60 s + the first build)
 #   js-wasi    node --test tests/js against build/wasm/toolsift.wasm
 #   js-emcc    node --test tests/js against build/wasm/toolsift.emcc.wasm
-#   parity     tests/parity/parity.mjs (native CLI vs wasm CLI), if present
+#   parity     tests/parity/parity.mjs (native CLI vs wasm CLI)
 #   integrations  the SDK adapters (toolsift/ai-sdk, /openai, /anthropic)
 #              against the pinned ai, openai and @anthropic-ai/sdk packages:
 #              scripted conversations over the SDKs' mock model or a
@@ -34,8 +35,7 @@
 #              and the corpus (smoke run: it checks the benchmark runs, no
 #              timing is asserted; results in build/bench-quick/)
 # Every stage runs even when an earlier one failed (a stage whose inputs are
-# missing fails). Stages with nothing to run yet are reported as skipped.
-# The last line is "N passed, N failed"; the exit status is 1 if any failed.
+# missing fails). The last line is "N passed, N failed"; the exit status is 1 if any failed.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,10 +58,6 @@ stage() {
     FAILED=$((FAILED + 1))
     REPORT+=("  FAIL  $name")
   fi
-}
-skip() {
-  printf '\n=== %s\nskipped: %s\n' "$1" "$2"
-  REPORT+=("  skip  $1 ($2)")
 }
 
 # Test files under tests/js by node --test's own naming conventions
@@ -93,36 +89,27 @@ run_js() {
     echo "$module was not built"
     return 1
   fi
+  if [ "$#" -eq 0 ]; then
+    echo "no test files in tests/js"
+    return 1
+  fi
   echo "TOOLSIFT_WASM=$module"
   TOOLSIFT_WASM="$module" node --test "$@"
 }
 
 stage build bash scripts/build.sh
 
-if [ -n "$(find tests/c -maxdepth 1 -name 'test_*.c' 2>/dev/null | head -n 1)" ]; then
-  stage ctest run_ctest
-else
-  skip ctest "no tests/c/test_*.c yet"
-fi
+stage ctest run_ctest
 
 # Hardening (issue 8, docs/reliability.md).
 stage sanitize bash scripts/sanitize.sh
 stage fuzz-smoke bash scripts/fuzz.sh --smoke
 
 mapfile -t JS_FILES < <(js_test_files)
-if [ "${#JS_FILES[@]}" -gt 0 ]; then
-  stage js-wasi run_js "$ROOT/build/wasm/toolsift.wasm" "${JS_FILES[@]}"
-  stage js-emcc run_js "$ROOT/build/wasm/toolsift.emcc.wasm" "${JS_FILES[@]}"
-else
-  skip js-wasi "no test files in tests/js yet"
-  skip js-emcc "no test files in tests/js yet"
-fi
+stage js-wasi run_js "$ROOT/build/wasm/toolsift.wasm" "${JS_FILES[@]}"
+stage js-emcc run_js "$ROOT/build/wasm/toolsift.emcc.wasm" "${JS_FILES[@]}"
 
-if [ -f tests/parity/parity.mjs ]; then
-  stage parity env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node tests/parity/parity.mjs
-else
-  skip parity "tests/parity/parity.mjs not present yet"
-fi
+stage parity env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node tests/parity/parity.mjs
 
 # run_integrations : the adapter tests against the clang/wasi module.
 run_integrations() {
@@ -140,11 +127,7 @@ run_integrations() {
   TOOLSIFT_WASM="$module" node --test "${files[@]}"
 }
 
-if [ -d tests/integrations ]; then
-  stage integrations run_integrations
-else
-  skip integrations "tests/integrations not present"
-fi
+stage integrations run_integrations
 
 run_runtimes() {
   local rc=0
@@ -153,37 +136,21 @@ run_runtimes() {
   return "$rc"
 }
 
-if [ -f tests/runtimes/run.mjs ]; then
-  stage runtimes run_runtimes
-else
-  skip runtimes "tests/runtimes/run.mjs not present"
-fi
+stage runtimes run_runtimes
 
 run_playground() {
   TOOLSIFT_WASM="$ROOT/build/wasm/toolsift.wasm" node --test --test-concurrency=1 \
     tests/playground/model.test.mjs tests/playground/playground.test.mjs
 }
 
-if [ -f tests/playground/playground.test.mjs ]; then
-  stage playground run_playground
-else
-  skip playground "tests/playground/playground.test.mjs not present"
-fi
+stage playground run_playground
 
-if [ -f tests/component/component.test.mjs ]; then
-  stage component env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test tests/component/component.test.mjs
-else
-  skip component "tests/component/component.test.mjs not present"
-fi
+stage component env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test tests/component/component.test.mjs
 
 # Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).
-if [ -f corpus/queries.jsonl ]; then
-  stage eval-gates "$ROOT/build/native/toolsift" eval --corpus corpus
-  stage eval-gates-confidence "$ROOT/build/native/toolsift" eval --corpus corpus \
-    --options '{"ids":"lenient","minCoverage":0.5}' --gates corpus/gates-confidence.json
-else
-  skip eval-gates "corpus/queries.jsonl not present"
-fi
+stage eval-gates "$ROOT/build/native/toolsift" eval --corpus corpus
+stage eval-gates-confidence "$ROOT/build/native/toolsift" eval --corpus corpus \
+  --options '{"ids":"lenient","minCoverage":0.5}' --gates corpus/gates-confidence.json
 
 # The MCP gateway, with the official SDK client and real upstream servers
 # (installed by npm ci, run offline).
@@ -201,18 +168,10 @@ run_mcp() {
   TOOLSIFT_WASM="$ROOT/build/wasm/toolsift.wasm" node --test --test-concurrency=2 "${files[@]}"
 }
 
-if [ -d tests/mcp ]; then
-  stage mcp run_mcp
-else
-  skip mcp "tests/mcp not present"
-fi
+stage mcp run_mcp
 
 # Benchmark smoke run (issue 9): must run to the end; no timing assertions.
-if [ -f bench/run.mjs ]; then
-  stage bench-quick node --expose-gc bench/run.mjs --quick
-else
-  skip bench-quick "bench/run.mjs not present"
-fi
+stage bench-quick node --expose-gc bench/run.mjs --quick
 
 printf '\n=== summary\n'
 printf '%s\n' "${REPORT[@]}"

@@ -4,7 +4,7 @@
 // tsift_wasm_session_ranked) with a synchronous JS function. A hostile or
 // broken ranker can narrow results but never widen them; over-asking and
 // widening rounds; failures are search_unavailable; replay never calls it.
-// Mirrors tests/c/test_ranker.c where it applies.
+// Mirrors tests/c/test_session_ranker.c where it applies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
 const ts = await load(WASM);
 
-// The configuration of tests/c/test_ranker.c: the universe is a__one, a__two,
+// The configuration of tests/c/test_session_ranker.c: the universe is a__one, a__two,
 // a__three and a__bad (tainted); b__denied is outside the namespaces and
 // a__four is on the menu from the start.
 const CONFIG = {
@@ -607,11 +607,8 @@ test('ranked sessions do not grow memory over many searches and failures', () =>
     search(replay, 1, 'q1');
     replay.finish();
     replay.free();
-    try {
-      ts.createSession(CONFIG, { ranker: { kind: '', rank: () => [] } });
-    } catch {
-      /* expected: the session made before set_ranker failed must be freed */
-    }
+    // the session made before set_ranker failed must be freed
+    throwsCode(() => ts.createSession(CONFIG, { ranker: { kind: '', rank: () => [] } }), 'arg', /1 to 64 bytes/);
     return i;
   };
   try {

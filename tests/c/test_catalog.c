@@ -1,18 +1,13 @@
-/* test_errors.c — every error class of SPEC S1/S12 with its message, the
- * public API's argument checks, and allocation failure at every point of
- * index build and search (nothing leaks, nothing half-built). */
+/* test_catalog.c — reading a catalog (catalog.c, SPEC S1/S12): every error
+ * class with its message, the MCP, OpenAI (nested and flat), Anthropic and
+ * native shapes, MCP tools/list results and bare arrays, and labels
+ * normalised, de-duplicated and bounded. Hostile JSON at every entry point
+ * (nesting, invalid UTF-8, NUL, duplicate keys, numbers): test_json_input.c. */
 #include <stdlib.h>
 
 #include "harness.h"
+#include "index_helpers.h"
 #include "toolsift.h"
-
-static tsift_status build_err(const char *json, size_t len, const char *opts, tsift_error *err) {
-  tsift_index *ix = (tsift_index *)0x1;
-  tsift_status st = tsift_index_build(json, len, opts, opts ? strlen(opts) : 0, &ix, err);
-  if (st != TSIFT_OK) CHECK(ix == NULL); /* nothing half-built handed out */
-  tsift_index_free(st == TSIFT_OK ? ix : NULL);
-  return st;
-}
 
 #define EXPECT_ERROR(json, code, fragment)                         \
   do {                                                             \
@@ -119,97 +114,28 @@ static void test_shapes(void) {
   CHECK_EQ_INT(build_err("[]", 2, NULL, &err), TSIFT_OK);
 }
 
-static void test_options_and_args(void) {
-  tsift_error err;
-  const char *cat = "[{\"name\":\"a b\"}]";
-  CHECK_EQ_INT(build_err(cat, strlen(cat), "{\"ids\":\"lenient\"}", &err), TSIFT_OK);
-  CHECK_EQ_INT(build_err(cat, strlen(cat), "{\"ids\":\"loose\"}", &err), TSIFT_E_CONFIG);
-  CHECK_EQ_INT(build_err("[]", 2, "{\"colour\":1}", &err), TSIFT_E_CONFIG);
-  CHECK_CONTAINS(err.message, "options: unknown key \"colour\"");
-  CHECK_EQ_INT(build_err("[]", 2, "{\"stopwords\":[1]}", &err), TSIFT_E_CONFIG);
-  CHECK_CONTAINS(err.message, "stopwords[0]: expected a string");
-  CHECK_EQ_INT(build_err("[]", 2, "{\"weights\":{\"nmae\":1}}", &err), TSIFT_E_CONFIG);
-  CHECK_CONTAINS(err.message, "unknown field \"nmae\"");
-  CHECK_EQ_INT(build_err("[]", 2, "{\"weights\":{\"name\":-1}}", &err), TSIFT_E_CONFIG);
-
-  tsift_index *ix = NULL;
-  CHECK_EQ_INT(tsift_index_build("[{\"name\":\"t\"}]", 14, NULL, 0, &ix, &err), TSIFT_OK);
-  char *out = NULL;
-  size_t len = 0;
-  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"limit\":0}", 11, &out, &len, &err), TSIFT_E_ARG);
-  CHECK_CONTAINS(err.message, "\"limit\" must be an integer from 1 to 1000");
-  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"limit\":2.5}", 13, &out, &len, &err), TSIFT_E_ARG);
-  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"explain\":1}", 13, &out, &len, &err), TSIFT_E_ARG);
-  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{\"limt\":1}", 10, &out, &len, &err), TSIFT_E_ARG);
-  CHECK_EQ_INT(tsift_index_search_json(ix, "t", 1, "{", 1, &out, &len, &err), TSIFT_E_ARG);
-  CHECK_EQ_INT(tsift_index_search_json(NULL, "t", 1, NULL, 0, &out, &len, &err), TSIFT_E_ARG);
-  CHECK(out == NULL);
-  /* A huge query is cut, never an error. */
-  size_t big = 1 << 20;
-  char *q = malloc(big);
-  memset(q, 'x', big);
-  CHECK_EQ_INT(tsift_index_search_json(ix, q, big, NULL, 0, &out, &len, &err), TSIFT_OK);
-  tsift_free(out);
-  free(q);
-  /* rank: a bad line names its line. */
-  const char *jsonl = "{\"id\":1,\"query\":\"t\"}\n\n{\"id\":2,\"query\":5}\n";
-  CHECK_EQ_INT(tsift_index_rank_jsonl(ix, jsonl, strlen(jsonl), 5, &out, &len, &err), TSIFT_E_ARG);
-  CHECK_CONTAINS(err.message, "queries line 3: field \"query\": expected a string");
-  jsonl = "{\"id\":1,\"query\":\"t\"}\n{\"id\":\"q2\",\"query\":\"none\"}\n{\"id\":[1],\"query\":\"T\"}";
-  CHECK_EQ_INT(tsift_index_rank_jsonl(ix, jsonl, strlen(jsonl), 5, &out, &len, &err), TSIFT_OK);
-  CHECK_EQ_STR(out, "{\"id\":1,\"hits\":[\"t\"]}\n{\"id\":\"q2\",\"hits\":[]}\n{\"id\":[1],\"hits\":[\"t\"]}\n");
-  tsift_free(out);
-  /* A query is never an error: a \u0000 escape in it reads as a space. */
-  jsonl = "{\"id\":1,\"query\":\"zz\\u0000t\"}\n";
-  CHECK_EQ_INT(tsift_index_rank_jsonl(ix, jsonl, strlen(jsonl), 5, &out, &len, &err), TSIFT_OK);
-  CHECK_EQ_STR(out, "{\"id\":1,\"hits\":[\"t\"]}\n");
-  tsift_free(out);
-  tsift_index_free(ix);
-  CHECK_EQ_STR(tsift_status_name(TSIFT_E_NOMEM), "nomem");
-  CHECK_EQ_STR(tsift_strerror(TSIFT_E_CONFIG), "configuration error");
-}
-
-/* ---- allocation failure injection ------------------------------------- */
-
-#include "fail_alloc.h"
-
-static void test_allocation_failures(void) {
+static void test_labels_normalised(void) {
+  /* NFKC, case fold, whitespace collapse, de-duplication, 16 per tool. */
   const char *cat =
-      "{\"tools\":[{\"name\":\"createIssue\",\"description\":\"Open an issue \xE6\x96\x87\xE6\x9C\xAC\","
-      "\"tags\":[\"Bug\"],\"inputSchema\":{\"properties\":{\"title\":{\"description\":\"the title\"}}}},"
-      "{\"name\":\"list_repos\",\"origin\":\"remote\",\"aliases\":[\"repositories\"]}],"
-      "\"annotations\":{\"list_repos\":{\"tags\":[\"git\"]}}}";
-  tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
-  int swept = 0, nomem_ok = 1, leaks = 0;
-  for (g_fail_at = 1;; g_fail_at++) {
-    g_allocs = 0;
-    g_live = 0;
-    tsift_index *ix = NULL;
-    tsift_error err;
-    tsift_status st = tsift_index_build(cat, strlen(cat), NULL, 0, &ix, &err);
-    char *out = NULL;
-    size_t len = 0;
-    if (st == TSIFT_OK) {
-      st = tsift_index_search_json(ix, "create issue", 12, "{\"explain\":true}", 16, &out, &len, &err);
-      tsift_free(out);
-      tsift_index_free(ix);
-    }
-    if (g_live != 0) leaks++;
-    if (g_allocs < g_fail_at) break; /* no allocation failed: every point swept */
-    swept++;
-    if (st != TSIFT_E_NOMEM) nomem_ok = 0;
-  }
-  tsift_set_allocator(NULL, NULL, NULL);
-  printf("allocation failure injected at %d points\n", swept);
-  CHECK(swept > 50);
-  CHECK(nomem_ok);
-  CHECK_EQ_INT(leaks, 0);
+      "[{\"name\":\"t\",\"tags\":[\"  Data   Base \",\"data base\",\"\xEF\xBC\xA4\xEF\xBC\xA2\","
+      "\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\",\"l\",\"m\",\"n\",\"o\",\"p\"]}]";
+  tsift_index *ix = build(cat);
+  CHECK(ix != NULL);
+  if (!ix) return;
+  char *docs = NULL;
+  size_t len = 0;
+  tsift_error err;
+  tsift_index_documents_json(ix, &docs, &len, &err);
+  /* 16 distinct labels kept: "data base" (twice -> once), "db", a..n */
+  CHECK_CONTAINS(docs, "\"tags\":[\"data\",\"base\",\"db\",\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\","
+                       "\"h\",\"i\",\"j\",\"k\",\"l\",\"m\",\"n\"]");
+  tsift_free(docs);
+  tsift_index_free(ix);
 }
 
 int main(void) {
   test_catalog_errors();
   test_shapes();
-  test_options_and_args();
-  test_allocation_failures();
-  return harness_finish("test_errors");
+  test_labels_normalised();
+  return harness_finish("test_catalog");
 }

@@ -1,7 +1,8 @@
-/* test_ranker.c — host rankers in sessions: a hostile or broken ranker can
- * narrow results but never widen them; over-asking and widening rounds;
- * the two-phase protocol used through wasm; replay without ranker calls;
- * random hostile rankers (fixed seed) and forged replays of their journals. */
+/* test_session_ranker.c — host rankers in search_tools (session_search.c;
+ * SPEC S6, S9): a hostile or broken ranker can narrow results but never
+ * widen them; over-asking and widening rounds; the two-phase protocol used
+ * through wasm; replay without ranker calls; random hostile rankers (fixed
+ * seed) and forged replays of their journals. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -472,5 +473,5 @@ int main(void) {
   test_two_phase();
   test_replay_calls_no_ranker();
   test_random_hostile_rankers();
-  return harness_finish("test_ranker");
+  return harness_finish("test_session_ranker");
 }
