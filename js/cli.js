@@ -21,7 +21,7 @@ commands:
   --options JSON   index build options, verbatim (stopwords, ids, weights);
                    replaces rank's default {"ids":"lenient"}
   analyze QUERY...                                          show how a query is analysed
-  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--json]
+  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]
                                                             relevance vs plain BM25; exit 1 on a failed gate
   info --catalog FILE                                       index facts and fingerprint
   verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
@@ -72,7 +72,7 @@ const VALUE_OPTIONS = {
 // Options are accepted for every command, as natively; other words (a bare
 // `--` included) are the query, joined by single spaces.
 function parseArgs(argv) {
-  const a = { explain: false, strictIds: false, json: false, words: [] };
+  const a = { explain: false, strictIds: false, json: false, loop: false, words: [] };
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     if (Object.hasOwn(VALUE_OPTIONS, s)) {
@@ -81,6 +81,8 @@ function parseArgs(argv) {
         return null;
       }
       a[VALUE_OPTIONS[s]] = argv[++i];
+    } else if (s === '--loop') {
+      a.loop = true;
     } else if (s === '--json') {
       a.json = true;
     } else if (s === '--explain') {
@@ -803,6 +805,8 @@ async function evaluate(a) {
   if (a.options !== undefined) parts.push(text('"index":'), text(a.options));
   if (a.options !== undefined && g) parts.push(text(','));
   if (g) parts.push(text('"gates":'), g);
+  if (a.loop && parts.length) parts.push(text(','));
+  if (a.loop) parts.push(text('"loop":true'));
   const opts = Buffer.concat([text('{'), ...parts, text('}')]);
   const ts = await loadModule();
   const out = call(() => ts.evalJSON(c, q, opts));

@@ -10,7 +10,7 @@ bash scripts/build.sh --quiet >/dev/null || { echo "eval: build failed" >&2; exi
 BIN=build/native/toolsift
 rc=0
 if [ -f corpus/queries.jsonl ]; then
-  "$BIN" eval --corpus corpus "$@" || rc=1
+  "$BIN" eval --corpus corpus --loop "$@" || rc=1
   # The same corpus with the confidence rule on (docs/relevance.md): no-match
   # accuracy and nDCG measured together, floors in corpus/gates-confidence.json.
   echo
@@ -27,18 +27,19 @@ if [ -d "$SHARED" ]; then
   for set in toollens metatool sealtools; do
     [ -f "$SHARED/$set/tools.jsonl" ] || continue
     echo
-    "$BIN" eval --catalog "$SHARED/$set/tools.jsonl" --queries "$SHARED/$set/queries_dev.jsonl" \
+    "$BIN" eval --catalog "$SHARED/$set/tools.jsonl" --queries "$SHARED/$set/queries_dev.jsonl" --loop \
       ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} "$@" || rc=1
   done
 else
   echo "eval: ../shared/datasets not present; skipping the public development sets"
 fi
-# Our hand-graded queries over the real MCP catalog (corpus/mcp/README.md):
-# reported, no gates; skipped when ../shared/catalogs/all.json is absent.
+# Our hand-graded queries over the real MCP catalog (corpus/mcp/README.md),
+# with the floors of corpus/mcp/gates.json; skipped when
+# ../shared/catalogs/all.json is absent.
 MCP_CATALOG="$ROOT/../shared/catalogs/all.json"
 if [ -f "$MCP_CATALOG" ] && [ -f corpus/mcp/queries.jsonl ]; then
   echo
-  "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl "$@"
+  "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl --loop --gates corpus/mcp/gates.json "$@" || rc=1
 else
   echo "eval: ../shared/catalogs/all.json not present; skipping corpus/mcp"
 fi

@@ -26,8 +26,9 @@
 #   component  the WebAssembly component transpiled with jco: the runtimes
 #              smoke scenario vs the native CLI, errors, resource lifetimes
 #              (tests/component/component.test.mjs)
-#   eval-gates relevance on corpus/ against the floors in corpus/gates.json
-#   eval-gates-confidence  the corpus with the confidence rule on, against corpus/gates-confidence.json
+#   eval-gates relevance and the loop (what one search loads) against the
+#              floors in corpus/gates.json, gates-confidence.json, and with
+#              ../shared the dev sets' and corpus/mcp's (scripts/eval.sh)
 #   mcp        the toolsift-mcp gateway (tests/mcp): the MCP SDK client against
 #              the gateway in front of real upstream servers from npm and the
 #              in-repo catalog upstream
@@ -147,10 +148,11 @@ stage playground run_playground
 
 stage component env TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test tests/component/component.test.mjs
 
-# Relevance gates on our corpus (floors in corpus/gates.json; ratchet them up).
-stage eval-gates "$ROOT/build/native/toolsift" eval --corpus corpus
-stage eval-gates-confidence "$ROOT/build/native/toolsift" eval --corpus corpus \
-  --options '{"ids":"lenient","minCoverage":0.5}' --gates corpus/gates-confidence.json
+# Relevance and loop gates (floors measured, ratchet them up): the corpus
+# (corpus/gates.json), the corpus with the confidence rule
+# (gates-confidence.json), and, when ../shared is present, the public dev sets
+# (corpus/dev-gates) and corpus/mcp — scripts/eval.sh, `npm run eval`.
+stage eval-gates bash scripts/eval.sh
 
 # The MCP gateway, with the official SDK client and real upstream servers
 # (installed by npm ci, run offline).

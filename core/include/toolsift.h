@@ -34,7 +34,7 @@ extern "C" {
 
 #define TSIFT_VERSION "0.1.0"
 /* Changes whenever scoring changes (recorded in results and decisions). */
-#define TSIFT_RANKER_VERSION "bm25f-5"
+#define TSIFT_RANKER_VERSION "bm25f-6"
 
 typedef enum tsift_status {
   TSIFT_OK = 0,

@@ -65,7 +65,8 @@ typedef struct tsift_member {
  * not look like an argument value, is matched through the dictionary words
  * at most one edit away (two from TSIFT_TYPO_TWO_EDITS_BYTES bytes; an edit
  * is an insertion, deletion, substitution or a swap of neighbours) that some
- * tool of the universe has: the nearest first, then the most common, then
+ * tool of the universe has, starting with the same letter: the nearest
+ * first, then the most common, then
  * by bytes, at most TSIFT_TYPO_MAX_CORRECTIONS, each scored at
  * TSIFT_CORRECTION_WEIGHT. A query whose words all exist gets none, so an
  * exact name is never corrected.

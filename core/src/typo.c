@@ -4,7 +4,11 @@
  * substitutions and swaps of neighbours, each one edit), run only for
  * words no tool has at all — a misspelled word, or a word of a need the
  * catalog does not serve. Byte-wise over ASCII words: a typo in another
- * script is left alone rather than "corrected" by bytes. */
+ * script is left alone rather than "corrected" by bytes. The first letter
+ * must agree: typing slips rarely hit it, and a correctly spelled word the
+ * catalog lacks ("light", "night", "black") otherwise finds neighbours one
+ * letter away at the front ("flight", "right", "slack") — measured in
+ * docs/relevance.md. */
 #include "rank_internal.h"
 
 #include <string.h>
@@ -64,6 +68,7 @@ size_t tsift_typo_corrections(const rank_ctx *c, const char *s, size_t n, tsift_
     size_t len = ix->term_len[t];
     if (len + k < n || len > n + k) continue;
     const char *w = ix->term_bytes + ix->term_off[t];
+    if (w[0] != s[0]) continue; /* people rarely mistype the first letter */
     unsigned dist = edit_distance(s, n, w, len, k);
     if (dist > k || dist == 0) continue;
     if (tsift_stopwords_has(&ix->stopwords, w, len) || !ascii_word(w, len)) continue;

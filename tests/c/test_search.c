@@ -20,11 +20,17 @@ static void test_explain(void) {
   CHECK_EQ_INT(tsift_index_search_json(ix, "beta zeta the", 13, opts, strlen(opts), &out, &len, &err),
                TSIFT_OK);
   CHECK_EQ_STR(out,
-               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-5\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
+               "{\"query\":\"beta zeta the\",\"ranker\":\"bm25f-6\",\"terms\":[\"beta\"],\"hits\":[{\"id\":"
                "\"alpha_beta\",\"name\":\"alpha_beta\",\"description\":\"\",\"trust\":\"first-party\","
-               "\"score\":1.392145,\"explain\":{\"terms\":[{\"term\":\"beta\",\"score\":1.392145,"
-               "\"fields\":{\"name\":1.392145}}]}}],\"unmatched\":[\"zeta\"],\"analysis\":{\"tokens\":"
-               "[\"beta\",\"zeta\",\"the\"],\"stopwords\":[\"the\"],\"terms\":[\"beta\",\"zeta\"]}}");
+               "\"score\":1.392145,\"match\":\"partial\",\"matched\":[\"beta\"],\"explain\":{\"terms\":"
+               "[{\"term\":\"beta\",\"score\":1.392145,\"fields\":{\"name\":1.392145}}],\"grade\":"
+               "{\"coverage\":0.485427,\"relative\":1.000000}}}],\"unmatched\":[\"zeta\"],\"analysis\":"
+               "{\"tokens\":[\"beta\",\"zeta\",\"the\"],\"stopwords\":[\"the\"],\"terms\":[\"beta\",\"zeta\"],"
+               "\"evidence\":{\"beta\":0.980829,\"zeta\":1.039721}}}");
+  /* The grade, by hand: N = 3 tools, "beta" in one (df 1): idf = ln(1 + 2.5/1.5)
+   * = 0.980829; "zeta" in none: half the idf of a term in no tool (rank.h),
+   * 0.5 x ln(1 + 3.5/0.5) = 1.039721; coverage 0.980829 / 2.020550 = 0.485427,
+   * under the 0.5 a strong hit needs (no proximity pair): partial. */
   tsift_free(out);
   tsift_index_free(ix);
 }

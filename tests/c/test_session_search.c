@@ -17,8 +17,9 @@ static void test_unloaded_notes(void) {
   if (!s) return;
   tsift_status st;
   char *r = call(s, 0, 0, "search_tools", "{\"query\":\"issue\"}", &st);
+  /* a one-word query every hit matches: each is strong, the tainted one still never loads */
   CHECK_CONTAINS(r, "{\"name\":\"evil__issue\",\"description\":\"Third-party tool; description withheld\","
-                    "\"loaded\":false}");
+                    "\"loaded\":false,\"match\":\"strong\",\"matched\":[\"issue\"]}");
   CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false have untrusted descriptions and cannot be called.\"");
   tsift_free(r);
   tsift_session_free(s);

@@ -382,9 +382,11 @@ static void test_discovery(void) {
   const cJSON *sk = cJSON_GetObjectItem(res, "skills");
   CHECK(cJSON_IsArray(sk) && cJSON_GetArraySize(sk) >= 1);
   CHECK_EQ_STR(str_at(cJSON_GetArrayItem(sk, 0), "name", NULL), "refunds");
-  /* Tools keep their exact shape; the page is shared (maxPerSearch 4). */
+  /* Tools keep their exact shape (name, description, loaded and the grade);
+   * the page is shared (maxPerSearch 4). */
   const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItem(res, "tools"), 0);
-  CHECK(t && cJSON_GetArraySize((cJSON *)t) == 3 && cJSON_GetObjectItem(t, "loaded"));
+  CHECK(t && cJSON_GetArraySize((cJSON *)t) == 5 && cJSON_GetObjectItem(t, "loaded") &&
+        cJSON_GetObjectItem(t, "match") && cJSON_GetObjectItem(t, "matched"));
   CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(res, "tools")) + cJSON_GetArraySize((cJSON *)sk) <= 4);
   const cJSON *val = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "decision"), "value");
   const cJSON *first_skill = cJSON_GetArrayItem(cJSON_GetObjectItem(val, "skills"), 0);

@@ -353,7 +353,7 @@ test('info(): counts, ranker, weights, order-independent fingerprint', () => {
   const a = withIndex(NATIVE, (index) => index.info());
   assert.equal(a.tools, 7);
   assert.ok(a.terms > 10);
-  assert.equal(a.ranker, 'bm25f-5');
+  assert.equal(a.ranker, 'bm25f-6');
   assert.match(a.fingerprint, /^[0-9a-f]{64}$/);
   assert.equal(a.version, ts.version);
   assert.deepEqual(a.trust, { 'first-party': 4, remote: 1, vouched: 1, tainted: 1 });

@@ -503,7 +503,7 @@ test('ranker option: shape and kind are checked; null means BM25F', () => {
     assert.equal(search(s, 0).decision.value.ranker, 'k'.repeat(64));
   });
   for (const none of [null, undefined]) {
-    withSession(none, (s) => assert.equal(search(s, 0, 'one').decision.value.ranker, 'bm25f-5'));
+    withSession(none, (s) => assert.equal(search(s, 0, 'one').decision.value.ranker, 'bm25f-6'));
   }
   // A configuration error comes first, whatever the ranker.
   throwsCode(() => ts.createSession({ catalog: 7 }, { ranker: { kind: 'k', rank: () => [] } }), 'config');

@@ -71,19 +71,24 @@ test('menu order: meta-tool, agent tools, alwaysLoaded, then searched tools in l
     assert.deepEqual(names(s), ['search_tools', 'reply', 'mail__send']);
     const r = search(s, 0, 0, 'create issue');
     assert.deepEqual(r.call, { turn: 0, call: 0, tool: 'search_tools' });
-    // Both are exact name matches; the shorter Jira document scores higher.
+    // Both match both words in their names: strong, loaded; the shorter Jira
+    // document scores higher.
+    const graded = { loaded: true, match: 'strong', matched: ['create', 'issue'] };
     assert.deepEqual(r.result.tools, [
-      { name: 'jira__create_issue', description: 'Create a Jira issue', loaded: true },
-      { name: 'gh__create_issue', description: 'Open a new issue in a repository', loaded: true },
+      { name: 'jira__create_issue', description: 'Create a Jira issue', ...graded },
+      { name: 'gh__create_issue', description: 'Open a new issue in a repository', ...graded },
     ]);
     assert.deepEqual(r.decision, {
       id: 't#turn:0:tool:0:search',
       source: 'agent-tool-search',
       value: {
-        ranker: 'bm25f-5',
+        ranker: 'bm25f-6',
         query: 'create issue',
         results: ['jira__create_issue', 'gh__create_issue'],
         loaded: ['jira__create_issue', 'gh__create_issue'],
+        grades: ['strong', 'strong'],
+        matched: [['create', 'issue'], ['create', 'issue']],
+        unmatched: [],
       },
     });
     const before = s.menu('anthropic');
@@ -170,7 +175,8 @@ test('maxPerSearch bounds the page; limit narrows it further', () => {
 });
 
 test('maxLoaded: hits beyond it are reported loaded:false with a note and stay off the menu', () => {
-  withSession(config({ maxLoaded: 1, maxPerSearch: 3 }), (s) => {
+  // load: "all" loads every hit the caps allow, so only the cap decides here
+  withSession(config({ maxLoaded: 1, maxPerSearch: 3, load: 'all' }), (s) => {
     const r = search(s, 0, 0, 'create issue');
     assert.deepEqual(r.result.tools.map((t) => t.loaded), [true, false, false]);
     assert.equal(r.result.note, 'Tools marked loaded: false did not fit the menu and cannot be called.');
@@ -293,7 +299,12 @@ test('refusals are typed results that record nothing and change nothing', () => 
 test('no hit: an accepted search with a note, recorded with empty results', () => {
   withSession(config(), (s) => {
     const r = search(s, 0, 0, 'xylophone quantum');
-    assert.deepEqual(r.result, { tools: [], note: 'No matching tools found. Try other words.' });
+    // the words that matched nothing are named, so the model can rephrase
+    assert.deepEqual(r.result, {
+      tools: [],
+      unmatched: ['xylophone', 'quantum'],
+      note: 'No matching tools found. Words that matched nothing: xylophone, quantum. Try other words.',
+    });
     assert.deepEqual(r.decision.value.results, []);
     assert.deepEqual(r.decision.value.loaded, []);
     assert.equal(s.metrics().noMatch, 1);

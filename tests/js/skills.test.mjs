@@ -99,7 +99,9 @@ test('discovery: a skills array beside the tools; search never activates', () =>
   const out = s.call(0, 0, 'search_tools', { query: 'customer refund request policy' });
   assert.ok(out.result.skills.some((k) => k.name === 'refund-policy'));
   assert.ok(out.result.tools.length + out.result.skills.length <= 4);
-  for (const t of out.result.tools) assert.deepEqual(Object.keys(t), ['name', 'description', 'loaded']);
+  // tools keep their shape (with the grade of a built-in ranking); skills have no loaded flag
+  for (const t of out.result.tools) assert.deepEqual(Object.keys(t), ['name', 'description', 'loaded', 'match', 'matched']);
+  for (const k of out.result.skills) assert.deepEqual(Object.keys(k), ['name', 'description']);
   assert.deepEqual(out.decision.value.skills, out.result.skills.map((k) => k.name));
   assert.equal(s.metrics().activeSkills, 0);
   s.free();
