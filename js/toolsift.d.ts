@@ -67,13 +67,29 @@ export interface Hit {
   score: number;
   /** Present when the query equals the tool's full name or id (SPEC S4). */
   exact?: boolean;
+  /** How sure the ranker is that this is the tool asked for (docs/sessions.md). */
+  match: MatchGrade;
+  /** The query words this hit matches (surface forms, in query order). */
+  matched: string[];
   /** Present with `explain: true`. */
   explain?: {
     terms: TermExplain[];
     /** Present when the hit has a proximity pair; terms and pairs add up to the score. */
     pairs?: PairExplain[];
+    /** Why the hit got its grade. */
+    grade: {
+      /** The share of the query's evidence (idf of its content words) the hit matches. */
+      coverage: number;
+      /** Its score / the best hit's. */
+      relative: number;
+      /** Present when two consecutive query words stand close together in its text. */
+      phrase?: true;
+    };
   };
 }
+
+/** strong: loaded by a session; partial: listed only. */
+export type MatchGrade = 'strong' | 'partial';
 
 export interface Analysis {
   /** Every token of the query. */
@@ -89,6 +105,12 @@ export interface SearchAnalysis {
   tokens: string[];
   stopwords: string[];
   terms?: string[];
+  /** [term, English term] pairs from the vocabulary table. */
+  expansions?: [string, string][];
+  /** [query word, dictionary word] typo corrections the ranker used. */
+  corrections?: [string, string][];
+  /** What each content word weighs in the grades' coverage. */
+  evidence: Record<string, number>;
 }
 
 export interface SearchResult {
@@ -252,6 +274,22 @@ export interface SessionSearchConfig {
   maxMenuChars?: number | null;
   /** Stopwords of the catalog index: null = built-in list, [] = none. */
   stopwords?: string[] | null;
+  /**
+   * Which hits a search loads: 'strong' (default) only those the grade rule is
+   * sure of — partial hits are listed with loaded: false, for select: — or
+   * 'all' (every hit the caps allow, the behaviour before match grades).
+   */
+  load?: 'strong' | 'all' | null;
+  /** The grade rule's thresholds, each 0..1 (docs/sessions.md): defaults 0.5, 0.25, 0.6. */
+  strong?: { coverage?: number | null; pairCoverage?: number | null; relative?: number | null } | null;
+  /**
+   * The catalog overview appended to the search meta-tool's description:
+   * true (default: groups, counts, distinctive name words), false, or the
+   * host's own text (at most 20,000 bytes).
+   */
+  overview?: boolean | string | null;
+  /** The built overview's budget in characters: 100..20,000, default 1,500. */
+  overviewChars?: number | null;
 }
 
 /** The session configuration (the same object as the C API and the CLI's config file). */
@@ -374,6 +412,15 @@ export interface SearchDecision {
     results: string[];
     /** The results that were loaded onto the menu. */
     loaded: string[];
+    /** Per result, its grade (built-in ranking or select:; absent for a host ranker's page). */
+    grades?: ('strong' | 'partial' | 'selected')[];
+    /** Per result, the query words it matched. */
+    matched?: string[][];
+    /** Query words that matched nothing. */
+    unmatched?: string[];
+    /** select: names no searchable tool has, and names already on the menu. */
+    unknown?: string[];
+    onMenu?: string[];
     /** Skill hits (only when skills.discovery is 'search' or 'both'). */
     skills?: string[];
   };
@@ -393,8 +440,12 @@ export interface SearchToolsHit {
   name: string;
   /** One line, bounded; withheld for un-vouched and tainted tools. */
   description: string;
-  /** False when it did not fit maxLoaded / maxMenuChars or is tainted. */
+  /** False when it is a partial match (load: 'strong'), did not fit maxLoaded / maxMenuChars, or is tainted. */
   loaded: boolean;
+  /** The hit's grade; 'selected' for a select: query. Absent on a host ranker's page. */
+  match?: 'strong' | 'partial' | 'selected';
+  /** The query words it matched (absent for selected hits). */
+  matched?: string[];
 }
 
 /** The answer to an accepted search_tools call. */
@@ -402,6 +453,13 @@ export interface SearchToolsResult {
   tools: SearchToolsHit[];
   /** Skill hits, when skills.discovery is 'search' or 'both'. */
   skills?: { name: string; description: string }[];
+  /** Query words that matched nothing. */
+  unmatched?: string[];
+  /** select: names no searchable tool has. */
+  unknown?: string[];
+  /** When nothing matched well: catalog words near the request (namespaces and name words of the listed hits). */
+  vocabulary?: string[];
+  /** Why listed tools are not loaded, or what to do after a miss. */
   note?: string;
   /** Present when a hit names a remote un-vouched or tainted tool: fence the page as data. */
   tainted?: true;

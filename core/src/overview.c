@@ -269,8 +269,10 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
   }
   char head[96];
   int named = b.ngroups > 1 || (b.ngroups == 1 && b.groups[0].len > 0);
-  int hn = named ? tsift_snprintf(head, sizeof head, "The catalog has %zu tools in %zu groups:", tools, b.ngroups)
-                 : tsift_snprintf(head, sizeof head, "The catalog has %zu tools; words in their names:", tools);
+  const char *tool_s = tools == 1 ? "" : "s", *group_s = b.ngroups == 1 ? "" : "s";
+  int hn = named ? tsift_snprintf(head, sizeof head, "The catalog has %zu tool%s in %zu group%s:", tools, tool_s,
+                                  b.ngroups, group_s)
+                 : tsift_snprintf(head, sizeof head, "The catalog has %zu tool%s; words in their names:", tools, tool_s);
   tsift_buf_append(&out, head, (size_t)hn);
   size_t chars = (size_t)hn, shown_groups = 0;
   for (size_t k = 0; k < b.ngroups; k++) {
@@ -295,7 +297,8 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
     }
     /* room left for this entry and, if groups remain, the closing count */
     char more[64];
-    int mn = k + 1 < b.ngroups ? tsift_snprintf(more, sizeof more, "; and %zu more groups.", b.ngroups - k - 1) : 1;
+    size_t left = b.ngroups - k - 1;
+    int mn = left ? tsift_snprintf(more, sizeof more, "; and %zu more group%s.", left, left == 1 ? "" : "s") : 1;
     if (entry.failed) { /* out of memory: the whole overview fails */
       out.failed = 1;
       tsift_buf_free(&entry);
@@ -313,8 +316,9 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
   }
   if (shown_groups < b.ngroups) {
     char more[64];
-    int mn = tsift_snprintf(more, sizeof more, "%s and %zu more groups.", shown_groups ? ";" : "",
-                            b.ngroups - shown_groups);
+    size_t left = b.ngroups - shown_groups;
+    int mn = tsift_snprintf(more, sizeof more, "%s and %zu more group%s.", shown_groups ? ";" : "", left,
+                            left == 1 ? "" : "s");
     tsift_buf_append(&out, more, (size_t)mn);
   } else {
     tsift_buf_putc(&out, '.');

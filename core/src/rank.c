@@ -318,13 +318,14 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
     tsift_ranking_free(r);
     return tsift_nomem(err, "searching");
   }
-  if (ix->n == 0 || c.nt == 0) return TSIFT_OK; /* every term unmatched, no hits */
   c.members = r->members;
   c.fate = r->fate;
   c.pairs = r->pairs;
-  c.gdf = tsift_calloc_array(c.nt, sizeof *c.gdf);
-  c.acc = tsift_calloc_array(ix->n, sizeof *c.acc);
-  c.touched = tsift_calloc_array(ix->n, sizeof *c.touched);
+  /* (an empty catalog or query goes through every step too: no term
+   * matches, there are no hits, and the grade still has its evidence) */
+  c.gdf = tsift_calloc_array(c.nt + 1, sizeof *c.gdf);
+  c.acc = tsift_calloc_array(ix->n + 1, sizeof *c.acc);
+  c.touched = tsift_calloc_array(ix->n + 1, sizeof *c.touched);
   tsift_status st = TSIFT_OK;
   if (!c.gdf || !c.acc || !c.touched) st = tsift_nomem(err, "searching");
   if (!st) st = select_terms(&c, err);

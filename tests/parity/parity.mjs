@@ -288,9 +288,14 @@ for (const q of ODD.filter((s) => s.trim() && !s.includes('\u0000'))) {
   if (existsSync(path.join(corpusDir, 'queries.jsonl'))) {
     add('eval --corpus (report, gates)', ['eval', '--corpus', corpusDir], { expectStatus: 0 });
     add('eval --corpus --json', ['eval', '--corpus', corpusDir, '--json'], { expectStatus: 0 });
+    // a floor no ranking reaches, so the gate fails whatever the corpus's own floors are
+    const failing = path.join(tmp, 'failing-gates.json');
+    writeFileSync(failing, '{"overall":{"ndcg10":0.99},"loop":{"overall":{"junkPerSearch":0.01}}}');
     add('eval with index options and a failing gate', ['eval', '--catalog', path.join(corpusDir, 'catalog.json'),
-      '--queries', path.join(corpusDir, 'queries.jsonl'), '--gates', path.join(corpusDir, 'gates.json'),
+      '--queries', path.join(corpusDir, 'queries.jsonl'), '--gates', failing,
       '--options', '{"ids":"lenient","minCoverage":0.3}'], { expectStatus: 1 });
+    add('eval --loop with a failing loop gate', ['eval', '--loop', '--catalog', path.join(corpusDir, 'catalog.json'),
+      '--queries', path.join(corpusDir, 'queries.jsonl'), '--gates', failing], { expectStatus: 1 });
   }
   const metatool = path.join(ROOT, '../shared/datasets/metatool');
   if (existsSync(path.join(metatool, 'tools.jsonl'))) {
