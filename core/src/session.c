@@ -445,22 +445,22 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
 }
 
 tsift_status tsift_session_create(const char *config_json, size_t config_len, tsift_index *index,
-                                  const char *catalog_file, size_t catalog_file_len, const char *journal,
-                                  size_t journal_len, const char *options_json, size_t options_len,
-                                  tsift_session **out, tsift_error *err) {
+                                  cJSON *catalog_file, const char *journal, size_t journal_len,
+                                  const char *options_json, size_t options_len, tsift_session **out,
+                                  tsift_error *err) {
   tsift_session *s = tsift_calloc_array(1, sizeof *s);
   if (!s) {
     tsift_index_free(index);
+    cJSON_Delete(catalog_file);
     return tsift_nomem(err, "creating the session");
   }
   s->index = index;
   tsift_buf_init(&s->journal);
-  cJSON *cfg = NULL, *file = NULL;
+  cJSON *cfg = NULL;
   tsift_status st = tsift_json_parse(config_json, config_len, "config", &cfg, err);
-  if (!st && catalog_file) st = tsift_session_parse_catalog_file(cfg, catalog_file, catalog_file_len, &file, err);
-  if (!st) st = read_config(s, cfg, &file, err);
+  if (!st) st = read_config(s, cfg, &catalog_file, err);
   cJSON_Delete(cfg);
-  cJSON_Delete(file); /* when no index took it over (a snapshot's skills, or an error) */
+  cJSON_Delete(catalog_file); /* when no index took it over (a snapshot's skills, or an error) */
   if (!st && options_json && options_len) {
     cJSON *opts = NULL;
     st = tsift_json_parse(options_json, options_len, "session options", &opts, err);
@@ -498,8 +498,8 @@ tsift_status tsift_session_new(const char *config_json, size_t config_len, const
                                tsift_session **out, tsift_error *err) {
   if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_new: out is NULL");
   *out = NULL;
-  return tsift_session_create(config_json, config_len, NULL, NULL, 0, journal, journal_len, options_json, options_len,
-                              out, err);
+  return tsift_session_create(config_json, config_len, NULL, NULL, journal, journal_len, options_json, options_len, out,
+                              err);
 }
 
 tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t config_len, const char *snapshot,
@@ -511,8 +511,8 @@ tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t con
   tsift_index *index = NULL;
   tsift_status st = tsift_index_from_snapshot(snapshot, snapshot_len, &index, err);
   if (st) return st;
-  return tsift_session_create(config_json, config_len, index, NULL, 0, journal, journal_len, options_json,
-                              options_len, out, err);
+  return tsift_session_create(config_json, config_len, index, NULL, journal, journal_len, options_json, options_len,
+                              out, err);
 }
 
 /* A meta-tool call: arguments read (bounded, valid JSON) before `handle`

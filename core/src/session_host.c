@@ -32,16 +32,27 @@ tsift_status tsift_session_config_catalog(const char *config_json, size_t config
   return st;
 }
 
-tsift_status tsift_session_parse_catalog_file(const cJSON *cfg, const char *bytes, size_t len, cJSON **doc,
-                                              tsift_error *err) {
+/* The catalog file the configuration names, parsed into *doc: its errors
+ * name the file. The configuration is read for the name first (it is small
+ * when its catalog is in a file), and its errors come first, as
+ * tsift_session_new would report them. */
+static tsift_status parse_catalog_file(const char *config_json, size_t config_len, const char *bytes,
+                                       size_t len, cJSON **doc, tsift_error *err) {
+  cJSON *cfg = NULL;
+  tsift_status st = tsift_json_parse(config_json, config_len, "config", &cfg, err);
+  if (st) return st;
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(cfg, "catalog");
-  if (!cJSON_IsString(name))
-    return tsift_fail(err, TSIFT_E_ARG,
-                      "tsift_session_open: a catalog file was given, but the configuration's \"catalog\" is not "
-                      "a file name");
-  char what[256];
-  tsift_snprintf(what, sizeof what, "catalog file %.200s", name->valuestring);
-  return tsift_json_parse(bytes, len, what, doc, err);
+  if (!cJSON_IsString(name)) {
+    st = tsift_fail(err, TSIFT_E_ARG,
+                    "tsift_session_open: a catalog file was given, but the configuration's \"catalog\" is not "
+                    "a file name");
+  } else {
+    char what[256];
+    tsift_snprintf(what, sizeof what, "catalog file %.200s", name->valuestring);
+    st = tsift_json_parse(bytes, len, what, doc, err);
+  }
+  cJSON_Delete(cfg);
+  return st;
 }
 
 tsift_status tsift_session_open(const char *config_json, size_t config_len, const char *catalog,
@@ -51,12 +62,15 @@ tsift_status tsift_session_open(const char *config_json, size_t config_len, cons
   if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_open: out is NULL");
   *out = NULL;
   tsift_index *index = NULL;
-  if (snapshot) {
-    tsift_status st = tsift_index_from_snapshot(snapshot, snapshot_len, &index, err);
-    if (st) return st;
+  cJSON *file = NULL;
+  tsift_status st = snapshot ? tsift_index_from_snapshot(snapshot, snapshot_len, &index, err) : TSIFT_OK;
+  if (!st && catalog) st = parse_catalog_file(config_json, config_len, catalog, catalog_len, &file, err);
+  if (st) {
+    tsift_index_free(index);
+    return st;
   }
-  return tsift_session_create(config_json, config_len, index, catalog, catalog_len, journal, journal_len,
-                              options_json, options_len, out, err);
+  return tsift_session_create(config_json, config_len, index, file, journal, journal_len, options_json, options_len,
+                              out, err);
 }
 
 static const char CALL_SHAPE[] =

@@ -94,17 +94,15 @@ struct tsift_session {
 };
 
 
-/* Create a session (session.c): `index` (may be NULL) is a prebuilt index
- * the session takes over, e.g. one loaded from a snapshot; `catalog_file`
- * (may be NULL) the bytes of the catalog file the configuration names. */
+/* ---- session.c ---- */
+/* Create a session: `index` (may be NULL) is a prebuilt index the session
+ * takes over, e.g. one loaded from a snapshot; `catalog_file` (may be NULL)
+ * the parsed catalog file the configuration names, which stands for its
+ * "catalog" and is taken over too (also on failure). */
 tsift_status tsift_session_create(const char *config_json, size_t config_len, tsift_index *index,
-                                  const char *catalog_file, size_t catalog_file_len, const char *journal,
-                                  size_t journal_len, const char *options_json, size_t options_len,
-                                  tsift_session **out, tsift_error *err);
-/* The catalog file `cfg` names ("catalog": "file"), parsed into *doc, whose
- * errors name the file (session_host.c). */
-tsift_status tsift_session_parse_catalog_file(const cJSON *cfg, const char *bytes, size_t len, cJSON **doc,
-                                              tsift_error *err);
+                                  cJSON *catalog_file, const char *journal, size_t journal_len,
+                                  const char *options_json, size_t options_len, tsift_session **out,
+                                  tsift_error *err);
 /* ---- session_common.c ---- */
 /* Put catalog doc d on the menu (no-op when it is there). */
 void tsift_session_menu_add(tsift_session *s, uint32_t d);
