@@ -1,60 +1,51 @@
 /* session_cmd.c — `toolsift session run | replay | menu | prompt`: reads a session
- * configuration (resolving a catalog path relative to it) and a calls file,
- * drives a tsift_session and prints one JSON line per call. The JS CLI
- * (js/cli.js) does the same over wasm and prints the same bytes. */
+ * configuration, the catalog file it names (relative to it) and a calls
+ * file, hands their bytes to the core (tsift_session_open,
+ * tsift_session_call_next: the core reads every byte of JSON) and prints one
+ * JSON line per call. The JS CLI (js/cli.js) does the same over wasm and
+ * prints the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cJSON.h"
 #include "cli.h"
 #include "toolsift.h"
 
-/* The configuration text with "catalog": "path" replaced by the file's JSON. */
-static char *load_config(const char *path, size_t *len) {
-  size_t n = 0;
-  char *text = cli_read_file(path, &n);
-  if (!text) return NULL;
-  cJSON *cfg = cJSON_ParseWithLength(text, n);
-  const cJSON *catalog = cfg ? cJSON_GetObjectItemCaseSensitive(cfg, "catalog") : NULL;
-  if (!cJSON_IsString(catalog)) { /* the core reports any problem */
-    cJSON_Delete(cfg);
-    *len = n;
-    return text;
+/* The catalog file a configuration names: relative to the configuration
+ * file's folder, an absolute path as it is. malloc'd; NULL when out of memory. */
+static char *catalog_path(const char *config_path, const char *file) {
+  const char *slash = strrchr(config_path, '/');
+  size_t dir = (file[0] == '/' || !slash) ? 0 : (size_t)(slash - config_path) + 1;
+  char *path = malloc(dir + strlen(file) + 1);
+  if (path) {
+    memcpy(path, config_path, dir);
+    strcpy(path + dir, file);
   }
-  /* Relative to the configuration file's folder. */
-  const char *rel = catalog->valuestring;
-  char *cat_path;
-  const char *slash = strrchr(path, '/');
-  {
-    size_t dir = (rel[0] == '/' || !slash) ? 0 : (size_t)(slash - path) + 1;
-    cat_path = malloc(dir + strlen(rel) + 1);
-    if (cat_path) {
-      memcpy(cat_path, path, dir);
-      strcpy(cat_path + dir, rel);
-    }
+  return path;
+}
+
+/* The configuration's bytes and, when it names one, its catalog file's
+ * (*catalog, else NULL); 0, or 1 after a message. */
+static int load_config(const char *path, char **config, size_t *config_len, char **catalog, size_t *catalog_len) {
+  *catalog = NULL;
+  *config = cli_read_file(path, config_len);
+  if (!*config) return 1;
+  char *file = NULL;
+  tsift_error err;
+  if (tsift_session_config_catalog(*config, *config_len, &file, NULL, &err)) {
+    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    free(*config);
+    return 1;
   }
-  size_t cat_len = 0;
-  char *cat_text = cat_path ? cli_read_file(cat_path, &cat_len) : NULL;
+  if (!file) return 0;
+  char *cat_path = catalog_path(path, file);
+  tsift_free(file);
+  if (!cat_path) fputs("toolsift: nomem: out of memory\n", stderr);
+  *catalog = cat_path ? cli_read_file(cat_path, catalog_len) : NULL;
   free(cat_path);
-  free(text);
-  if (!cat_text) {
-    cJSON_Delete(cfg);
-    return NULL;
-  }
-  cJSON *cat = cJSON_ParseWithLength(cat_text, cat_len);
-  free(cat_text);
-  if (!cat) {
-    fprintf(stderr, "toolsift: json: catalog file %s is not valid JSON\n", catalog->valuestring);
-    cJSON_Delete(cfg);
-    return NULL;
-  }
-  cJSON_ReplaceItemInObjectCaseSensitive(cfg, "catalog", cat);
-  char *out = cJSON_PrintUnformatted(cfg);
-  cJSON_Delete(cfg);
-  if (!out) return NULL;
-  *len = strlen(out);
-  return out;
+  if (*catalog) return 0;
+  free(*config);
+  return 1;
 }
 
 static int write_file(const char *path, const char *data, size_t len) {
@@ -69,51 +60,24 @@ static int write_file(const char *path, const char *data, size_t len) {
 /* Run every call of CALLS through the session; 0 when all went through. */
 static int run_calls(tsift_session *s, const char *calls, size_t len) {
   int rc = 0;
-  size_t pos = 0, line_no = 0;
-  while (pos < len) {
-    size_t end = pos;
-    while (end < len && calls[end] != '\n') end++;
-    line_no++;
-    const char *line = calls + pos;
-    size_t n = end - pos;
-    pos = end + 1;
-    size_t blank = 0;
-    while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) blank++;
-    if (blank == n) continue;
-    cJSON *c = cJSON_ParseWithLength(line, n);
-    const cJSON *turn = cJSON_GetObjectItemCaseSensitive(c, "turn");
-    const cJSON *call = cJSON_GetObjectItemCaseSensitive(c, "call");
-    const cJSON *tool = cJSON_GetObjectItemCaseSensitive(c, "tool");
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(c, "args");
-    if (!cJSON_IsObject(c) || !cJSON_IsNumber(turn) || !cJSON_IsNumber(call) || !cJSON_IsString(tool) ||
-        turn->valuedouble < 0 || call->valuedouble < 0 || turn->valuedouble > 4294967295.0 ||
-        call->valuedouble > 4294967295.0) {
-      fprintf(stderr,
-              "toolsift: calls line %zu: expected {\"turn\": integer, \"call\": integer, \"tool\": string, "
-              "\"args\": {…}}\n",
-              line_no);
-      cJSON_Delete(c);
-      rc = 1;
-      continue;
-    }
-    char *args_text = args ? cJSON_PrintUnformatted(args) : NULL;
-    const char *a = args_text ? args_text : "{}";
+  size_t pos = 0, line = 0;
+  for (;;) {
     char *out = NULL;
     size_t out_len = 0;
     tsift_error err;
-    tsift_status st = tsift_session_call(s, (uint32_t)turn->valuedouble, (uint32_t)call->valuedouble,
-                                         tool->valuestring, strlen(tool->valuestring), a, strlen(a), &out,
-                                         &out_len, &err);
-    if (st != TSIFT_OK) {
-      fprintf(stderr, "toolsift: %s: calls line %zu: %s\n", tsift_status_name(st), line_no, err.message);
+    tsift_status st = tsift_session_call_next(s, calls, len, &pos, &line, &out, &out_len, &err);
+    if (st == TSIFT_OK && !out) break; /* the end */
+    if (st == TSIFT_E_CONFIG) { /* a line that is not a call: printed without a code, as it always was */
+      fprintf(stderr, "toolsift: %s\n", err.message);
+      rc = 1;
+    } else if (st != TSIFT_OK) {
+      fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(st), err.message);
       rc = 1;
     } else {
       fwrite(out, 1, out_len, stdout);
       fputc('\n', stdout);
     }
     tsift_free(out);
-    cJSON_free(args_text);
-    cJSON_Delete(c);
   }
   return rc;
 }
@@ -156,14 +120,15 @@ int cli_session(int argc, char **argv) {
     fputs("toolsift: session: --divergence must be fail, warn or off\n", stderr);
     return 2;
   }
-  size_t cfg_len = 0, j_len = 0, calls_len = 0, snap_len = 0;
-  char *cfg = load_config(config, &cfg_len);
-  if (!cfg) return 1;
+  size_t cfg_len = 0, cat_len = 0, j_len = 0, calls_len = 0, snap_len = 0;
+  char *cfg = NULL, *cat = NULL;
+  if (load_config(config, &cfg, &cfg_len, &cat, &cat_len)) return 1;
   char *jtext = journal ? cli_read_file(journal, &j_len) : NULL;
   char *ctext = calls ? cli_read_file(calls, &calls_len) : NULL;
   char *snap = index ? cli_read_file(index, &snap_len) : NULL;
   if ((journal && !jtext) || (calls && !ctext) || (index && !snap)) {
     free(cfg);
+    free(cat);
     free(jtext);
     free(ctext);
     free(snap);
@@ -174,10 +139,9 @@ int cli_session(int argc, char **argv) {
   tsift_session *s = NULL;
   tsift_error err;
   int rc = 0;
-  tsift_status created =
-      snap ? tsift_session_new_from_snapshot(cfg, cfg_len, snap, snap_len, jtext, j_len, opts[0] ? opts : NULL,
-                                             strlen(opts), &s, &err)
-           : tsift_session_new(cfg, cfg_len, jtext, j_len, opts[0] ? opts : NULL, strlen(opts), &s, &err);
+  tsift_status created = tsift_session_open(cfg, cfg_len, cat, cat_len, snap, snap_len, jtext, j_len,
+                                            opts[0] ? opts : NULL, strlen(opts), &s, &err);
+  free(cat);
   free(snap);
   if (created) {
     fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);

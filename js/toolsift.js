@@ -237,12 +237,13 @@ export class Toolsift {
    * Run one ABI call. `inputs` are byte arrays copied into linear memory (or
    * null for "absent": ptr 0, len 0); `call(ptrs, out)` invokes the export
    * with the 8-byte out area. Returns the output bytes (copied out and freed),
-   * or with `handleResult` the handle in slot 0. A nonzero status throws the
+   * or with `handleResult` the handle in slot 0, or with `nullable` null
+   * when the export wrote no buffer. A nonzero status throws the
    * core's error as a ToolsiftError. Every buffer is freed on every path,
    * except input number `taken` once the export has been called: that export
    * takes the buffer over (it keeps it or frees it itself).
    */
-  _call(inputs, call, { handleResult = false, taken = -1 } = {}) {
+  _call(inputs, call, { handleResult = false, nullable = false, taken = -1 } = {}) {
     const ex = this.#ex;
     const ptrs = [];
     let out = 0;
@@ -258,6 +259,7 @@ export class Toolsift {
       const a = view.getUint32(out, true);
       const b = view.getUint32(out + 4, true);
       if (status === 0 && handleResult) return a;
+      if (status === 0 && nullable && !a) return null;
       let bytes = null;
       if (a) {
         bytes = new Uint8Array(ex.memory.buffer, a, b).slice();
@@ -310,7 +312,28 @@ export class Toolsift {
    * `skillRanker`: the same for skills, when the configuration's
    * skills.discovery is 'search' or 'both' (SPEC S8).
    */
-  createSession(config, { journal, divergence, ranker, skillRanker, snapshot } = {}) {
+  createSession(config, options = {}) {
+    return this._openSession(config, null, options);
+  }
+
+  // The catalog file a session configuration names (its "catalog" string),
+  // as the core's strict JSON reader reads the configuration, or null. For
+  // the CLI, which reads the file and hands it to _openSession.
+  _sessionConfigCatalog(config) {
+    const cfg = asBytes(config);
+    const ex = this.#ex;
+    const name = this._call([cfg], ([cp], out) => ex.tsift_wasm_session_config_catalog(cp, cfg.length, out), {
+      nullable: true,
+    });
+    return name === null ? null : decoder.decode(name);
+  }
+
+  // createSession, with `catalog` the bytes of the catalog file the
+  // configuration names ("catalog": "file"), or null (tsift_session_open).
+  _openSession(config, catalog, { journal, divergence, ranker, skillRanker, snapshot } = {}) {
+    if (catalog !== null && !isBytes(catalog)) {
+      throw new ToolsiftError('arg', 'createSession: a catalog file must be bytes', STATUS_ARG);
+    }
     const kind = checkRanker(ranker);
     const skillKind = checkRanker(skillRanker, 'skillRanker');
     const cfg =
@@ -336,11 +359,22 @@ export class Toolsift {
     const o = divergence === undefined ? null : encoder.encode(JSON.stringify({ divergence }));
     const ex = this.#ex;
     let handle;
-    if (snapshot !== undefined && snapshot !== null) {
+    const hasSnapshot = snapshot !== undefined && snapshot !== null;
+    if (hasSnapshot && !isBytes(snapshot)) {
+      throw new ToolsiftError('arg', 'createSession: snapshot must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
+    }
+    if (catalog !== null) {
+      const cat = asBytes(catalog);
+      const snap = hasSnapshot ? asBytes(snapshot) : null;
+      handle = this._call(
+        [cfg, cat, snap, j, o],
+        ([cp, kp, sp, jp, op], out) =>
+          ex.tsift_wasm_session_open(cp, cfg.length, kp, cat.length, sp, snap ? snap.length : 0, jp,
+            j ? j.length : 0, op, o ? o.length : 0, out),
+        { handleResult: true },
+      );
+    } else if (hasSnapshot) {
       // Over an index snapshot: the config has no "catalog" (SPEC S11).
-      if (!(snapshot instanceof ArrayBuffer || ArrayBuffer.isView(snapshot))) {
-        throw new ToolsiftError('arg', 'createSession: snapshot must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
-      }
       const snap = asBytes(snapshot);
       handle = this._call(
         [cfg, snap, j, o],
@@ -696,10 +730,10 @@ export class Session {
     return this.#handle;
   }
 
-  #run(inputs, call) {
+  #run(inputs, call, options) {
     const h = this.#live();
     if (this.#cancelPending) this.#endPendingSearch();
-    return this.#ts._call(inputs, (ptrs, out) => call(h, ptrs, out));
+    return this.#ts._call(inputs, (ptrs, out) => call(h, ptrs, out), options);
   }
 
   // The core's output bytes of one call (the CLI writes these as they are).
@@ -727,9 +761,56 @@ export class Session {
     }
     const t = textOrBytes(tool);
     this.#rankerError = null;
-    let bytes = this.#run([t, a], (h, [tp, ap], out) =>
+    const bytes = this.#run([t, a], (h, [tp, ap], out) =>
       this.#ex.tsift_wasm_session_call(h, turn, callIndex, tp, t.length, ap, a.length, out),
     );
+    return this.#answerRankings(bytes);
+  }
+
+  // Every call of a calls file (JSON Lines of {"turn","call","tool","args"}),
+  // each line read by the core (tsift_session_call_next): per non-blank line
+  // { bytes } (the call's output) or { error } (a ToolsiftError whose message
+  // names the line; code 'config' for a line that is not a call). For the CLI.
+  _callLines(calls) {
+    this.#live();
+    if (!isBytes(calls)) throw new ToolsiftError('arg', 'session calls: must be bytes', STATUS_ARG);
+    const c = asBytes(calls);
+    const ts = this.#ts;
+    const ex = this.#ex;
+    const results = [];
+    let cp = 0;
+    let cursor = 0;
+    try {
+      cp = ts._put(c);
+      cursor = ts._put(new Uint8Array(8)); // (position, line): both 0 to start
+      const position = () => new DataView(ex.memory.buffer).getUint32(cursor, true);
+      for (;;) {
+        const before = position();
+        this.#rankerError = null;
+        let bytes;
+        try {
+          bytes = this.#run([], (h, _, out) => ex.tsift_wasm_session_call_next(h, cp, c.length, cursor, out), {
+            nullable: true,
+          });
+          if (bytes !== null) bytes = this.#answerRankings(bytes);
+        } catch (e) {
+          // A line the core read and refused; anything else (no line read) ends the run.
+          if (!(e instanceof ToolsiftError) || position() === before) throw e;
+          results.push({ error: e });
+          continue;
+        }
+        if (bytes === null) break;
+        results.push({ bytes });
+      }
+    } finally {
+      if (cp) ex.tsift_wasm_free(cp);
+      if (cursor) ex.tsift_wasm_free(cursor);
+    }
+    return results;
+  }
+
+  #answerRankings(output) {
+    let bytes = output;
     // Two-phase host ranking: while the core answers a ranking request
     // {"call","rank":{"kind","query","want"[,"of":"skills"]}}, ask the JS
     // ranker (or skill ranker) and hand its answer back (a widening round

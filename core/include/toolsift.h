@@ -253,6 +253,56 @@ TSIFT_API tsift_status tsift_session_new_from_snapshot(const char *config_json, 
 TSIFT_API void tsift_session_free(tsift_session *session);
 
 /*
+ * For hosts that read a session from files (the CLIs), so that none of them
+ * parses or prints JSON itself:
+ *
+ * The catalog file a configuration names ("catalog": "file", a path the host
+ * resolves, e.g. relative to the configuration file). The configuration is
+ * read as tsift_session_new reads it (its errors are the same). On success
+ * *file is the string (caller frees it with tsift_free; no NUL inside) and
+ * *file_len its length, or *file is NULL when "catalog" is not a string.
+ */
+TSIFT_API tsift_status tsift_session_config_catalog(const char *config_json, size_t config_len,
+                                                    char **file, size_t *file_len, tsift_error *err);
+/*
+ * A session as tsift_session_new or, with `snapshot` (may be NULL),
+ * tsift_session_new_from_snapshot makes it, with `catalog` (may be NULL):
+ * the bytes of the catalog file the configuration names, which then stand
+ * for its "catalog" (the configuration's "catalog" must be a string).
+ * Errors in the file's JSON name it ("catalog file F: malformed JSON at
+ * byte …"); errors in the catalog it holds are "config: catalog: …", as for
+ * a catalog inside the configuration. Nothing is kept of the caller's
+ * buffers. On failure *out is NULL.
+ */
+TSIFT_API tsift_status tsift_session_open(const char *config_json, size_t config_len, const char *catalog,
+                                          size_t catalog_len, const char *snapshot, size_t snapshot_len,
+                                          const char *journal, size_t journal_len, const char *options_json,
+                                          size_t options_len, tsift_session **out, tsift_error *err);
+/*
+ * Handle the next call of a calls file: JSON Lines, one
+ *   {"turn": integer, "call": integer, "tool": string, "args": {…}}
+ * per line (0 <= turn, call <= 4294967295; "args", the arguments the model
+ * sent, may be any JSON value — a meta-tool refuses a non-object with
+ * invalid_input — or left out for {}; other keys are ignored), blank lines
+ * skipped. The cursor is
+ * *pos, where reading goes on, and *line, the number of the last line read:
+ * start both at 0. It skips blank lines, handles the next line as
+ * tsift_session_call and leaves *pos past it and *line its number (lines
+ * count from 1, blank ones included). At the end (nothing but blank lines
+ * left) it returns TSIFT_OK with *out NULL. The output is tsift_session_call's
+ * (caller frees *out with tsift_free). A line that is not such an object
+ * (the strict JSON reader decides: a duplicate key, a fractional turn or
+ * trailing data are not) is TSIFT_E_CONFIG with the message
+ *   calls line N: expected {"turn": integer, "call": integer, "tool": string, "args": {…}}
+ * — the only TSIFT_E_CONFIG it returns; every other error is the call's, its
+ * message prefixed "calls line N: ". The cursor is past the line after an
+ * error too, so a host can report it and go on.
+ */
+TSIFT_API tsift_status tsift_session_call_next(tsift_session *session, const char *calls, size_t len,
+                                               size_t *pos, size_t *line, char **out, size_t *out_len,
+                                               tsift_error *err);
+
+/*
  * Handle one model tool call (turn i, call j, tool name, arguments JSON).
  * Writes {"call": {"turn","call","tool"}, "result": …, "decision": {…} | null
  * [, "warnings": [...]]} to *out

@@ -454,7 +454,13 @@ tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids
   cJSON *root = NULL;
   tsift_status st = tsift_json_parse(json, len, "catalog", &root, err);
   if (st != TSIFT_OK) return st;
+  return tsift_catalog_read(root, ids, out, err);
+}
+
+tsift_status tsift_catalog_read(cJSON *root, tsift_id_rule ids, tsift_catalog *out, tsift_error *err) {
+  memset(out, 0, sizeof *out);
   out->root = root;
+  tsift_status st = TSIFT_OK;
 
   const cJSON *tools = NULL, *annotations = NULL;
   if (cJSON_IsArray(root)) {

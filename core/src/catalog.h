@@ -61,6 +61,10 @@ typedef enum { TSIFT_IDS_STRICT = 0, TSIFT_IDS_LENIENT } tsift_id_rule;
 
 tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids,
                                  tsift_catalog *out, tsift_error *err);
+/* The same over a document already parsed with tsift_json_parse: the
+ * catalog takes `root` over (it is freed with the catalog, or on failure). */
+tsift_status tsift_catalog_read(struct cJSON *root, tsift_id_rule ids, tsift_catalog *out,
+                                tsift_error *err);
 void tsift_catalog_free(tsift_catalog *c);
 /* The tool's input schema as a tree (NULL when it has none): the catalog's
  * own, or, for a tool loaded from a snapshot, its stored text parsed into

@@ -12,6 +12,7 @@
 #include "rank.h"
 #include "json_check.h"
 #include "json_out.h"
+#include "jsonl.h"
 #include "mathx.h"
 
 #define EVAL_K 10
@@ -175,17 +176,15 @@ static char *lines_to_array(const char *s, size_t n, size_t *out_len) {
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_buf_putc(&b, '[');
-  size_t pos = 0, items = 0;
-  while (pos < n) {
-    size_t end = pos;
-    while (end < n && s[end] != '\n') end++;
-    size_t a = pos;
-    while (a < end && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r')) a++;
-    if (a < end) {
-      if (items++) tsift_buf_putc(&b, ',');
-      tsift_buf_append(&b, s + a, end - a);
-    }
-    pos = end + 1;
+  tsift_jsonl lines;
+  tsift_jsonl_init(&lines, s, n);
+  const char *line;
+  size_t len, items = 0;
+  while (tsift_jsonl_next(&lines, &line, &len)) {
+    size_t a = 0; /* the line without its leading blanks */
+    while (line[a] == ' ' || line[a] == '\t' || line[a] == '\r') a++;
+    if (items++) tsift_buf_putc(&b, ',');
+    tsift_buf_append(&b, line + a, len - a);
   }
   tsift_buf_putc(&b, ']');
   return tsift_buf_take(&b, out_len);
@@ -250,17 +249,12 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
   metrics ours = {0}, theirs = {0};
   tsift_stats stats;
   if (!st) tsift_stats_fit(ix, NULL, &stats);
-  size_t pos = 0, line_no = 0;
-  while (!st && pos < queries_len) {
-    size_t end = pos;
-    while (end < queries_len && queries[end] != '\n') end++;
-    line_no++;
-    const char *line = queries + pos;
-    size_t n = end - pos;
-    pos = end + 1;
-    size_t blank = 0;
-    while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) blank++;
-    if (blank == n) continue;
+  tsift_jsonl lines;
+  tsift_jsonl_init(&lines, queries, queries_len);
+  const char *line;
+  size_t n;
+  while (!st && tsift_jsonl_next(&lines, &line, &n)) {
+    size_t line_no = lines.line;
     char what[40];
     tsift_snprintf(what, sizeof what, "queries line %zu", line_no);
     cJSON *q = NULL;

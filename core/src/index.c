@@ -200,19 +200,22 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
 
 /* ---- build ------------------------------------------------------------ */
 
-tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
-                               const char *options_json, size_t options_len, tsift_index **out,
-                               tsift_error *err) {
-  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_build: out is NULL");
-  *out = NULL;
-  if (!catalog_json && catalog_len)
-    return tsift_fail(err, TSIFT_E_ARG, "tsift_index_build: catalog is NULL");
+/* From catalog text, or from `tree` (a parsed catalog, taken over) when it
+ * is not NULL. */
+static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJSON *tree,
+                                const char *options_json, size_t options_len, tsift_index **out,
+                                tsift_error *err) {
   tsift_index *ix = tsift_calloc_array(1, sizeof *ix);
-  if (!ix) return tsift_nomem(err, "creating the index");
+  if (!ix) {
+    cJSON_Delete(tree);
+    return tsift_nomem(err, "creating the index");
+  }
   tsift_id_rule ids;
   tsift_status st = read_build_options(options_json, options_len, &ix->stopwords, &ids, ix->weights,
                                        &ix->min_coverage, err);
-  if (!st) st = tsift_catalog_parse(catalog_json, catalog_len, ids, &ix->catalog, err);
+  if (st) cJSON_Delete(tree);
+  else if (tree) st = tsift_catalog_read(tree, ids, &ix->catalog, err);
+  else st = tsift_catalog_parse(catalog_json, catalog_len, ids, &ix->catalog, err);
   ix->lenient_ids = ids == TSIFT_IDS_LENIENT;
   if (st) {
     tsift_index_free(ix);
@@ -272,6 +275,22 @@ tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
   tsift_ok(err);
   *out = ix;
   return TSIFT_OK;
+}
+
+tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,
+                               const char *options_json, size_t options_len, tsift_index **out,
+                               tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_build: out is NULL");
+  *out = NULL;
+  if (!catalog_json && catalog_len)
+    return tsift_fail(err, TSIFT_E_ARG, "tsift_index_build: catalog is NULL");
+  return index_build(catalog_json, catalog_len, NULL, options_json, options_len, out, err);
+}
+
+tsift_status tsift_index_build_tree(cJSON *catalog, const char *options_json, size_t options_len,
+                                    tsift_index **out, tsift_error *err) {
+  *out = NULL;
+  return index_build(NULL, 0, catalog, options_json, options_len, out, err);
 }
 
 void tsift_index_count_fields(tsift_index *ix) {

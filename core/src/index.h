@@ -90,6 +90,11 @@ void tsift_index_count_fields(tsift_index *ix);
  * freed then). For the wasm binding, which has already copied the snapshot
  * into linear memory once. */
 tsift_status tsift_index_from_snapshot_take(char *bytes, size_t len, tsift_index **out, tsift_error *err);
+/* tsift_index_build over a catalog already parsed with tsift_json_parse,
+ * which the index takes over (also when building fails: it is freed then).
+ * For a session over a catalog file: one parse, whose errors name the file. */
+tsift_status tsift_index_build_tree(struct cJSON *catalog, const char *options_json, size_t options_len,
+                                    tsift_index **out, tsift_error *err);
 
 /* ---- dict.c: the term dictionary ---- */
 /* Term id of s[0..n) or -1. */

@@ -211,3 +211,45 @@ size_t tsift_json_blank_nul_escapes(char *s, size_t n) {
     count++;
   }
 }
+
+/* Past the value at c->i of valid JSON: strings by their grammar (a bracket
+ * inside one does not count), containers by depth, a scalar up to the next
+ * delimiter. */
+static void skip_value(cursor *c) {
+  size_t depth = 0;
+  do {
+    char ch = c->s[c->i];
+    if (ch == '"') {
+      scan_string(c);
+    } else if (ch == '{' || ch == '[') {
+      depth++;
+      c->i++;
+    } else if (ch == '}' || ch == ']') {
+      depth--;
+      c->i++;
+    } else if (depth == 0) {
+      while (c->i < c->n && !memchr(",}] \t\r\n", c->s[c->i], 7)) c->i++;
+    } else {
+      c->i++;
+    }
+  } while (depth > 0);
+}
+
+void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, size_t *end) {
+  cursor c = {s, n, 0};
+  skip_ws(&c);
+  c.i++; /* { */
+  for (size_t m = 0;; m++) {
+    skip_ws(&c);
+    scan_string(&c); /* the key */
+    skip_ws(&c);
+    c.i++; /* : */
+    skip_ws(&c);
+    *start = c.i;
+    skip_value(&c);
+    *end = c.i;
+    if (m == k) return;
+    skip_ws(&c);
+    c.i++; /* , */
+  }
+}

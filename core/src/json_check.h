@@ -21,6 +21,13 @@ typedef enum {
 
 tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos);
 
+/* The byte span [*start, *end) of the value of member k (0-based, in
+ * document order: cJSON's child order) of the object s[0..n). Only for
+ * text that passed tsift_json_check and whose value is an object with more
+ * than k members: nothing is checked again. Lets a caller hand on a member's
+ * own bytes instead of printing its parsed tree back to text. */
+void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, size_t *end);
+
 /* Offset of the first \u0000 escape in s, or -1. cJSON would end the string
  * there (C strings), silently turning "a\u0000b" into "a"; the core refuses
  * such input instead. */

@@ -10,6 +10,7 @@
 #include "ranking_json.h"
 #include "json_check.h"
 #include "json_out.h"
+#include "jsonl.h"
 #include "vocab.h"
 
 /* ---- options ---------------------------------------------------------- */
@@ -387,17 +388,12 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_status st = TSIFT_OK;
-  size_t pos = 0, line_no = 0;
-  while (pos < len && st == TSIFT_OK) {
-    size_t end = pos;
-    while (end < len && jsonl[end] != '\n') end++;
-    line_no++;
-    const char *line = jsonl + pos;
-    size_t n = end - pos;
-    pos = end + 1;
-    size_t blank = 0;
-    while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) blank++;
-    if (blank == n) continue;
+  tsift_jsonl lines;
+  tsift_jsonl_init(&lines, jsonl, len);
+  const char *line;
+  size_t n;
+  while (st == TSIFT_OK && tsift_jsonl_next(&lines, &line, &n)) {
+    size_t line_no = lines.line;
     /* Queries are never an error for their bytes: replace invalid UTF-8. */
     size_t fixed_len = 0;
     char *fixed = tsift_utf8_sanitize(line, n, &fixed_len);

@@ -148,13 +148,15 @@ static void compute_fingerprint(tsift_session *s) {
   tsift_sha256_hex(d, s->fingerprint);
 }
 
-static tsift_status build_catalog_index(tsift_session *s, const cJSON *catalog, const cJSON *stop,
-                                        tsift_error *err) {
+/* The index of the catalog: `catalog` from the configuration, or *file (a
+ * catalog file the host read, already parsed), which the index takes over. */
+static tsift_status build_catalog_index(tsift_session *s, const cJSON *catalog, cJSON **file,
+                                        const cJSON *stop, tsift_error *err) {
   if (cJSON_IsString(catalog))
     return tsift_fail(err, TSIFT_E_CONFIG,
                       "config: catalog: a path must be resolved by the host (the CLI does)");
   char *catalog_text = NULL, *opts_text = NULL;
-  if (print_json(catalog, &catalog_text)) return tsift_nomem(err, "reading the catalog");
+  if (!*file && print_json(catalog, &catalog_text)) return tsift_nomem(err, "reading the catalog");
   if (stop && !cJSON_IsNull(stop)) {
     cJSON *opts = cJSON_CreateObject();
     cJSON *dup = cJSON_Duplicate(stop, 1);
@@ -171,8 +173,10 @@ static tsift_status build_catalog_index(tsift_session *s, const cJSON *catalog, 
       return tsift_nomem(err, "reading the configuration");
     }
   }
-  tsift_status st = tsift_index_build(catalog_text, strlen(catalog_text), opts_text,
-                                      opts_text ? strlen(opts_text) : 0, &s->index, err);
+  size_t opts_len = opts_text ? strlen(opts_text) : 0;
+  tsift_status st = *file ? tsift_index_build_tree(*file, opts_text, opts_len, &s->index, err)
+                          : tsift_index_build(catalog_text, strlen(catalog_text), opts_text, opts_len, &s->index, err);
+  *file = NULL; /* taken over */
   cJSON_free(catalog_text);
   cJSON_free(opts_text);
   if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: catalog");
@@ -313,11 +317,13 @@ static tsift_status read_search(tsift_session *s, const cJSON *search, tsift_err
 }
 
 /* The searchable catalog, indexed with the session's stopwords — unless
- * the index came from a snapshot, which fixes the catalog and stopwords. */
-static tsift_status open_catalog(tsift_session *s, const cJSON *catalog, const cJSON *stop, tsift_error *err) {
+ * the index came from a snapshot, which fixes the catalog and stopwords.
+ * `catalog` is the configuration's, or the parsed catalog file (*file). */
+static tsift_status open_catalog(tsift_session *s, const cJSON *catalog, cJSON **file, const cJSON *stop,
+                                 tsift_error *err) {
   if (!s->index) {
     if (!catalog || cJSON_IsNull(catalog)) return tsift_fail(err, TSIFT_E_CONFIG, "config: missing \"catalog\"");
-    return build_catalog_index(s, catalog, stop, err);
+    return build_catalog_index(s, catalog, file, stop, err);
   }
   /* The snapshot holds the tools; the catalog may still bring skills. */
   int skills_only = cJSON_IsObject(catalog) && cJSON_GetArraySize(catalog) == 1 &&
@@ -426,7 +432,9 @@ static tsift_status read_always_loaded(tsift_session *s, const cJSON *list, tsif
   return st;
 }
 
-static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error *err) {
+/* `file` (*file may be NULL): the catalog file the configuration names,
+ * parsed; the catalog's index takes it over. */
+static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file, tsift_error *err) {
   static const char *const top_keys[] = {"loop", "tools", "catalog", "search", "skills", NULL};
   static const char *const search_keys[] = {"toolName",  "alwaysLoaded", "namespaces", "maxPerSearch",
                                             "maxLoaded", "maxSearches",  "maxMenuChars", "stopwords",
@@ -444,9 +452,10 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, tsift_error 
     search = NULL;
   }
   const cJSON *catalog = cJSON_GetObjectItemCaseSensitive(cfg, "catalog");
+  if (*file) catalog = *file; /* stays valid: the index or the caller owns it */
   const cJSON *skills = cJSON_GetObjectItemCaseSensitive(cfg, "skills");
   if ((st = read_search(s, search, err)) ||
-      (st = open_catalog(s, catalog, cJSON_GetObjectItemCaseSensitive(search, "stopwords"), err)) ||
+      (st = open_catalog(s, catalog, file, cJSON_GetObjectItemCaseSensitive(search, "stopwords"), err)) ||
       (st = read_agent_tools(s, cJSON_GetObjectItemCaseSensitive(cfg, "tools"), err)) ||
       (st = index_names(s, err)) ||
       (st = read_namespaces(s, cJSON_GetObjectItemCaseSensitive(search, "namespaces"), err)))
@@ -522,13 +531,15 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
 }
 
 /* Create a session; `index` (may be NULL) is a prebuilt index the session
- * takes over, e.g. one loaded from a snapshot, or borrows (eval). */
+ * takes over, e.g. one loaded from a snapshot, or borrows (eval); `file` the
+ * parsed catalog file the configuration names (taken over too). */
 static tsift_status session_new(const char *config_json, size_t config_len, tsift_index *index, int borrowed,
-                                const char *journal, size_t journal_len, const char *options_json,
+                                cJSON *file, const char *journal, size_t journal_len, const char *options_json,
                                 size_t options_len, tsift_session **out, tsift_error *err) {
   tsift_session *s = tsift_calloc_array(1, sizeof *s);
   if (!s) {
     if (!borrowed) tsift_index_free(index);
+    cJSON_Delete(file);
     return tsift_nomem(err, "creating the session");
   }
   s->index = index;
@@ -536,8 +547,9 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
   tsift_buf_init(&s->journal);
   cJSON *cfg = NULL;
   tsift_status st = tsift_json_parse(config_json, config_len, "config", &cfg, err);
-  if (!st) st = read_config(s, cfg, err);
+  if (!st) st = read_config(s, cfg, &file, err);
   cJSON_Delete(cfg);
+  cJSON_Delete(file); /* when no index took it over (a snapshot's skills, or an error) */
   if (!st && options_json && options_len) {
     cJSON *opts = NULL;
     st = tsift_json_parse(options_json, options_len, "session options", &opts, err);
@@ -575,7 +587,8 @@ tsift_status tsift_session_new(const char *config_json, size_t config_len, const
                                tsift_session **out, tsift_error *err) {
   if (!out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_new: out is NULL");
   *out = NULL;
-  return session_new(config_json, config_len, NULL, 0, journal, journal_len, options_json, options_len, out, err);
+  return session_new(config_json, config_len, NULL, 0, NULL, journal, journal_len, options_json, options_len, out,
+                     err);
 }
 
 tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t config_len, const char *snapshot,
@@ -587,13 +600,22 @@ tsift_status tsift_session_new_from_snapshot(const char *config_json, size_t con
   tsift_index *index = NULL;
   tsift_status st = tsift_index_from_snapshot(snapshot, snapshot_len, &index, err);
   if (st) return st;
-  return session_new(config_json, config_len, index, 0, journal, journal_len, options_json, options_len, out, err);
+  return session_new(config_json, config_len, index, 0, NULL, journal, journal_len, options_json, options_len, out,
+                     err);
+}
+
+tsift_status tsift_session_create(const char *config_json, size_t config_len, tsift_index *index,
+                                  cJSON *catalog_file, const char *journal, size_t journal_len,
+                                  const char *options_json, size_t options_len, tsift_session **out,
+                                  tsift_error *err) {
+  return session_new(config_json, config_len, index, 0, catalog_file, journal, journal_len, options_json, options_len,
+                     out, err);
 }
 
 tsift_status tsift_session_over_index(const char *config_json, size_t config_len, tsift_index *index,
                                       tsift_session **out, tsift_error *err) {
   *out = NULL;
-  return session_new(config_json, config_len, index, 1, NULL, 0, NULL, 0, out, err);
+  return session_new(config_json, config_len, index, 1, NULL, NULL, 0, NULL, 0, out, err);
 }
 
 /* A meta-tool call: arguments read (bounded, valid JSON) before `handle`

@@ -127,6 +127,15 @@ struct tsift_session {
 tsift_status tsift_session_over_index(const char *config_json, size_t config_len, tsift_index *index,
                                       tsift_session **out, tsift_error *err);
 
+/* Create a session: `index` (may be NULL) is a prebuilt index the session
+ * takes over, e.g. one loaded from a snapshot; `catalog_file` (may be NULL)
+ * the parsed catalog file the configuration names, which stands for its
+ * "catalog" and is taken over too (also on failure). */
+tsift_status tsift_session_create(const char *config_json, size_t config_len, tsift_index *index,
+                                  cJSON *catalog_file, const char *journal, size_t journal_len,
+                                  const char *options_json, size_t options_len, tsift_session **out,
+                                  tsift_error *err);
+
 /* ---- session_common.c ---- */
 /* Put catalog doc d on the menu (no-op when it is there). */
 void tsift_session_menu_add(tsift_session *s, uint32_t d);

@@ -123,6 +123,27 @@ const CONFIG = {
   catalog: CATALOG,
   search: { maxPerSearch: 4, maxLoaded: 12 },
 };
+// The CLI's path (js/cli.js): the configuration names a catalog file, whose
+// bytes the session is opened over, and a calls file read line by line.
+const FILE_CONFIG = Buffer.from(JSON.stringify({ ...CONFIG, catalog: 'catalog.json' }));
+const CATALOG_FILE = Buffer.from(JSON.stringify({ tools: CATALOG }));
+const CALLS_FILE = Buffer.from(QUERIES.map((q, i) =>
+  JSON.stringify({ turn: i, call: 0, tool: 'search_tools', args: { query: q } })).join('\n') + '\nnot a call\n');
+// One step, so a failed run can be run again as it is: a fresh session, a
+// NOMEM on any line thrown (the CLI reports it and goes on).
+function sessionFromFiles(ts) {
+  const name = ts._sessionConfigCatalog(FILE_CONFIG);
+  const s = ts._openSession(FILE_CONFIG, CATALOG_FILE);
+  try {
+    const lines = s._callLines(CALLS_FILE);
+    const nomem = lines.find((l) => l.error && l.error.code === 'nomem');
+    if (nomem) throw nomem.error;
+    const text = lines.map((l) => (l.bytes ? Buffer.from(l.bytes).toString() : l.error.message));
+    return [name, ...text, s.journalJSONL()].join('\n');
+  } finally {
+    s.free();
+  }
+}
 // A deterministic host ranker: ids whose name holds the query's first word.
 const rankerFor = () => ({
   kind: 'mem-1',
@@ -138,7 +159,7 @@ const hex = (u8) => Buffer.from(u8).toString('hex');
 // calls that only read), so a step that failed can be run again as it is.
 // It touches index build, search, rank batches, info, documents, snapshot
 // write and load, sessions with the built-in and a host ranker, journals,
-// replay, finish and eval.
+// replay, finish, the CLI's session from files and eval.
 const STEPS = [
   ['createIndex', (ts, st) => { st.index = ts.createIndex(CATALOG); return 'created'; }],
   ['info', (ts, st) => st.index.infoJSON()],
@@ -162,6 +183,7 @@ const STEPS = [
   ['replay session', (ts, st) => { st.replay = ts.createSession(CONFIG, { journal: st.journal }); return 'created'; }],
   ...QUERIES.map((q, i) => [`replay call ${i}`, (ts, st) => st.replay.callJSON(i, 0, 'search_tools', { query: q })]),
   ['finish', (ts, st) => st.replay.finishJSON()],
+  ['session from files (the CLI)', (ts) => sessionFromFiles(ts)],
   ['eval', (ts) => ts.evalJSON(JSON.stringify(CATALOG.slice(0, 60)),
     '{"id":"q1","query":"create issue","relevance":{"ns__create_issue_0":3}}\n')],
 ];

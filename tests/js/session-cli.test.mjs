@@ -203,7 +203,8 @@ test('a catalog path is relative to the configuration file; absolute paths as th
   await writeFile(brokenCfg, JSON.stringify({ catalog: 'catalogs/broken.json' }));
   const b = cli(['session', 'menu', '--config', brokenCfg]);
   assert.equal(b.status, 1);
-  assert.equal(b.stderr, 'toolsift: json: catalog file catalogs/broken.json is not valid JSON\n');
+  // The core reads the file: its errors name it and point into it.
+  assert.equal(b.stderr, 'toolsift: json: catalog file catalogs/broken.json: malformed JSON at byte 11 (line 1, column 12)\n');
 });
 
 test('bad calls lines are reported with their number; the run goes on and the journal is kept', async () => {
@@ -229,34 +230,39 @@ test('bad calls lines are reported with their number; the run goes on and the jo
   assert.equal(written.length, 2);
 });
 
-test('calls lines are read as the native CLI reads them (cJSON)', async () => {
-  const calls = file('lenient.jsonl');
+test('calls lines are read by the core, strictly, as the native CLI reads them', async () => {
+  const calls = file('strict.jsonl');
   await writeFile(calls, Buffer.concat([
-    Buffer.from([0xef, 0xbb, 0xbf]), // a BOM before the first line
+    Buffer.from([0xef, 0xbb, 0xbf]), // a BOM before the first line: not JSON
     Buffer.from([
-      // data after the value is ignored by the CLI's reader; the duplicate key
-      // in args reaches the core, which refuses duplicate keys
+      // a duplicate key, data after the value: not JSON either
       '{"turn":0,"call":0,"tool":"search_tools","args":{"query":"create issue","query":"send"}} trailing',
-      // a fractional turn/call is cut; limit 1.0 is the integer 1
+      // "args" may come first; its own bytes reach the session
+      '{"args":{ "query" : "create issue" },"turn":0,"call":1,"tool":"search_tools"}',
+      // a fractional turn/call is not an integer
       '{"turn":1.9,"call":0.5,"tool":"search_tools","args":{"query":"send","limit":1.0}}',
-      // args may be any JSON value: a string is not an object
+      // limit 1.0 is the integer 1
+      '{"turn":1,"call":0,"tool":"search_tools","args":{"query":"send","limit":1.0}}',
+      // args may be any JSON value: a string is not an object (the session refuses it)
       '{"turn":2,"call":0,"tool":"search_tools","args":"send"}',
       // no args: {}
       '{"turn":2,"call":1,"tool":"search_tools"}',
-      // \\u escapes, an escaped NUL ends the C string
+      // an escaped NUL is refused, not a cut
       '{"turn":2,"call":2,"tool":"gh__create_issue\\u0000ignored","args":{}}',
     ].join('\r\n')),
   ]));
   const r = cli(['session', 'run', '--config', configPath, '--calls', calls]);
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, 1);
+  const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}}';
+  assert.equal(r.stderr, [1, 3, 7].map((n) => `toolsift: calls line ${n}: ${msg}\n`).join(''));
   const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-  assert.equal(lines[0].result.error, 'invalid_input');
-  assert.equal(lines[0].decision, null);
+  assert.equal(lines.length, 4);
+  assert.deepEqual(lines[0].call, { turn: 0, call: 1, tool: 'search_tools' });
+  assert.equal(lines[0].decision.value.query, 'create issue');
   assert.deepEqual(lines[1].call, { turn: 1, call: 0, tool: 'search_tools' });
   assert.equal(lines[1].result.tools.length, 1);
   assert.equal(lines[2].result.message, 'query must be a non-empty string');
   assert.equal(lines[3].result.message, 'query must be a non-empty string');
-  assert.deepEqual(lines[4].call.tool, 'gh__create_issue');
 });
 
 test('session config errors: "toolsift: <code>: <message>", exit 1', async () => {

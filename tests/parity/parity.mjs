@@ -12,8 +12,9 @@
 //   - sessions (tests/fixtures/session): `session run --journal-out`, `session
 //     replay` on the native journal and on tampered copies, `session menu` in
 //     every format with and without a journal, odd calls lines and config
-//     files (the CLIs parse them with cJSON), and their error paths, comparing
-//     stderr too; the journals each CLI writes must be byte-identical;
+//     and catalog files (the core reads them, strictly: both CLIs hand it the
+//     bytes), and their error paths, comparing stderr too; the journals each
+//     CLI writes must be byte-identical;
 //   - snapshots: `build -o` (the .tsi files each CLI writes must be
 //     byte-identical), search/rank/info/docs with --index on a native
 //     snapshot, and their error paths (corrupt, truncated, wrong magic,
@@ -369,9 +370,13 @@ function addSessionCases() {
   add('menu --calls --journal-out', ['menu', '--config', config, '--calls', calls, '--format', 'openai',
     '--journal-out', JOURNAL_OUT], ok);
 
-  // Calls lines as cJSON reads them: a BOM, CRLF, duplicate keys, trailing
-  // data, fractional and huge numbers, escapes (an escaped NUL ends a C
-  // string), invalid UTF-8, wrong types, blank lines, bad lines.
+  // Calls lines as the core reads them (tsift_session_call_next): refused
+  // (not a call) for a BOM, duplicate keys, trailing data, an escaped NUL,
+  // a fractional or out-of-range turn, invalid UTF-8, wrong types; read for
+  // CRLF, huge and fractional argument numbers, escapes, blank lines,
+  // arguments that are not an object (the session's refusal), "args" before
+  // the other keys or spelt with an escape, whitespace and brackets inside
+  // the arguments (handed on as the line's own bytes).
   const odd = path.join(tmp, 'session-odd.jsonl');
   writeFileSync(odd, Buffer.concat([
     Buffer.from([0xef, 0xbb, 0xbf]),
@@ -398,15 +403,26 @@ function addSessionCases() {
     Buffer.from('"}}\n{"turn":3,"call":1,"tool":"'),
     Buffer.from([0xff]),
     Buffer.from(' bad name"}\n'),
+    Buffer.from([
+      '{"args":{"query":"slack message"},"tool":"search_tools","call":0,"turn":6}',
+      '{"turn":6,"call":1,"tool":"search_tools","\\u0061rgs":{"query":"github issue"}}',
+      '{ "turn" : 6 , "call" : 2 , "tool" : "search_tools" , "args" : { "query" : "caf\\u00e9 \\ud83d\\ude00 \\/ ' +
+        '\\"pods\\" [logs] {x}" , "limit" : 2 } , "extra" : [ 1 , { "args" : 2 } ] }\r',
+      '{"turn":6,"call":3,"tool":"search_tools","args":"find a tool"}',
+      '{"turn":6,"call":4,"tool":"search_tools","args":null}',
+      '{"turn":6,"call":5,"tool":"search_tools","args":{"query":"x","limit":1e999}}',
+      '{"turn":6,"call":6,"tool":"reply"}',
+    ].join('\n')),
   ]));
   add('run (odd calls lines)', ['run', '--config', config, '--calls', odd, '--journal-out', JOURNAL_OUT],
     { expectStatus: 1 });
   add('replay (odd calls lines, empty journal, warn)', ['replay', '--config', config, '--calls', odd,
     '--journal', empty, '--divergence', 'warn'], { expectStatus: 1 });
 
-  // Configuration files as cJSON reads and re-serialises them: numbers and
+  // Configuration and catalog files as the core reads them: numbers and
   // escapes in the config and the catalog (their specs reach the menu), a
-  // BOM, trailing data, a repeated key, bare catalog paths, error paths.
+  // repeated key, bare catalog paths, what the strict reader refuses, error
+  // paths.
   const catalogFile = path.join(tmp, 'session-odd-catalog.json');
   const catalogText = JSON.stringify({
     tools: [
@@ -419,14 +435,14 @@ function addSessionCases() {
       { id: 'other__tool', name: 'other_tool', description: 'Another numbers tool' },
     ],
   });
-  writeFileSync(catalogFile, '\ufeff' + catalogText.replace('12345678.5', '1.23456785e7').replace('0.25', '25e-2') +
-    '  trailing text');
+  const oddCatalogText = catalogText.replace('12345678.5', '1.23456785e7').replace('0.25', '25e-2');
+  writeFileSync(catalogFile, oddCatalogText);
   const oddConfig = path.join(tmp, 'session-odd-config.json');
   writeFileSync(oddConfig, '{"loop":"odd","tools":[{"name":"reply","description":"Reply \\u00e9 \\/","inputSchema":' +
     '{"type":"object","properties":{"k":{"type":"integer","minimum":1.0,"maximum":1e2,"default":-0,' +
     '"multipleOf":0.30000000000000004,"const":1e400}}}}],' +
     `"catalog":${JSON.stringify(catalogFile)},"search":{"maxPerSearch":2.0,"alwaysLoaded":["num__tool"],` +
-    '"maxLoaded":6e0}} trailing');
+    '"maxLoaded":6e0}}');
   const oddCalls = path.join(tmp, 'session-odd-config-calls.jsonl');
   writeFileSync(oddCalls, '{"turn":0,"call":0,"tool":"search_tools","args":{"query":"numbers tool"}}\n' +
     '{"turn":0,"call":1,"tool":"num__tool","args":{"n":1.0}}\n');
@@ -434,6 +450,28 @@ function addSessionCases() {
     '--journal-out', JOURNAL_OUT], ok);
   for (const format of ['mcp', 'openai', 'anthropic']) {
     add(`menu --format ${format} (odd config and catalog files)`, ['menu', '--config', oddConfig, '--format', format], ok);
+  }
+  // What the core refuses in a configuration or the catalog file it names
+  // (the CLIs' cJSON read these leniently until they handed the core bytes).
+  const strictErrors = {
+    'config with trailing data': [readFileSync(oddConfig, 'utf8') + ' trailing', null],
+    'catalog file with a BOM': [null, '\ufeff' + oddCatalogText],
+    'catalog file with trailing data': [null, oddCatalogText + '  trailing text'],
+    'catalog file with a duplicate key': [null, '{"tools":[],"tools":[{"name":"a"}]}'],
+    'catalog file with a \\u0000 escape': [null, '[{"name":"a","description":"x\\u0000y"}]'],
+    'catalog file with a raw control character': [null, '[{"name":"a","description":"x\u0001y"}]'],
+    'catalog file with invalid UTF-8': [null, Buffer.concat([Buffer.from('[{"name":"a","description":"'),
+      Buffer.from([0xc3, 0x28]), Buffer.from('"}]')])],
+    'empty catalog file': [null, ''],
+    'catalog file that is not a catalog': [null, '42'],
+  };
+  for (const [name, [configText, catalogBytes]] of Object.entries(strictErrors)) {
+    const stem = `session-strict-${name.replace(/\W+/g, '-')}`;
+    const cat = path.join(tmp, `${stem}-catalog.json`);
+    const cfgFile = path.join(tmp, `${stem}-config.json`);
+    if (catalogBytes !== null) writeFileSync(cat, catalogBytes);
+    writeFileSync(cfgFile, configText ?? JSON.stringify({ catalog: path.basename(cat) }));
+    add(`strict: ${name}`, ['menu', '--config', cfgFile], { expectStatus: 1 });
   }
   // A repeated key is refused by the core (cJSON would silently keep the first).
   const dupConfig = path.join(tmp, 'session-dup-key-config.json');
@@ -523,6 +561,13 @@ function addSkillCases() {
   cfg.catalog = { skills: JSON.parse(readFileSync(path.join(ROOT, F, 'catalog.json'), 'utf8')).skills };
   const snapConfig = path.join(snapDir, 'config.json');
   writeFileSync(snapConfig, JSON.stringify(cfg));
+  // The same with the skills in a catalog file the configuration names.
+  writeFileSync(path.join(snapDir, 'skills.json'), JSON.stringify(cfg.catalog));
+  const snapFileConfig = path.join(snapDir, 'config-file.json');
+  writeFileSync(snapFileConfig, JSON.stringify({ ...cfg, catalog: 'skills.json' }));
+  // ... and a catalog file with tools, which a snapshot does not allow.
+  const snapToolsConfig = path.join(snapDir, 'config-tools.json');
+  writeFileSync(snapToolsConfig, JSON.stringify({ ...cfg, catalog: 'tools.json' }));
 
   const add = (name, args, opts = {}) =>
     cases.push({ name: `skills ${name}`, args: ['session', ...args], compareStderr: true, ...opts });
@@ -542,6 +587,10 @@ function addSkillCases() {
   add('prompt', ['prompt', '--config', config], ok);
   add('run over a snapshot (--index)', ['run', '--config', snapConfig, '--index', snap, '--calls', calls], ok);
   add('prompt over a snapshot', ['prompt', '--config', snapConfig, '--index', snap], ok);
+  add('run over a snapshot, skills in a catalog file', ['run', '--config', snapFileConfig, '--index', snap, '--calls',
+    calls], ok);
+  add('menu over a snapshot, tools in a catalog file', ['menu', '--config', snapToolsConfig, '--index', snap],
+    { expectStatus: 1 });
 }
 
 // ---- snapshots ------------------------------------------------------------------
