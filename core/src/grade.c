@@ -14,34 +14,16 @@
  * English ones are stopwords already. They are not stopwords — a catalog
  * may use them — but a query word no tool has is a need nothing serves
  * only when it is a content word: "für" in "Wetter für München" is not.
- * Sorted by bytes (tests/c check every entry against the analyser). */
-static const char *const k_function_words[] = {
-    "a", "al", "alle", "am", "an", "as", "au", "auf", "aus", "aux", "avec", "bei", "bitte", "ce", "ces",
-    "cet", "cette", "com", "con", "d", "da", "dan", "das", "de", "del", "dem", "den", "der", "des", "di",
-    "die", "do", "dos", "du", "durch", "e", "ein", "eine", "einem", "einen", "einer", "eines", "el", "elle",
-    "em", "en", "es", "esa", "ese", "esta", "este", "esto", "et", "für", "gli", "il", "im", "in", "ins",
-    "je", "l", "la", "las", "le", "les", "leur", "lo", "los", "ma", "mais", "me", "mein", "meine", "mes",
-    "mi", "mich", "mir", "mis", "mit", "mon", "na", "nach", "no", "nos", "notre", "nous", "o", "oder", "os",
-    "ou", "où", "par", "para", "per", "pero", "por", "pour", "qu", "que", "qui", "qué", "san", "se", "ses",
-    "sin", "sobre", "son", "sous", "su", "sur", "sus", "ta", "te", "tu", "tus", "um", "uma", "un", "una",
-    "und", "une", "uno", "unter", "vom", "von", "vor", "votre", "vous", "y", "zu", "zum", "zur", "à",
-    "über",
-};
+ * One string, '|' around every word: no pointer table in the module. */
+static const char k_function_words[] =
+    "|a|al|alle|am|an|as|au|auf|aus|aux|avec|bei|bitte|ce|ces|cet|cette|com|con|d|da|dan|das|de|del|"
+    "dem|den|der|des|di|die|do|dos|du|durch|e|ein|eine|einem|einen|einer|eines|el|elle|em|en|es|esa|"
+    "ese|esta|este|esto|et|für|gli|il|im|in|ins|je|l|la|las|le|les|leur|lo|los|ma|mais|me|mein|meine|"
+    "mes|mi|mich|mir|mis|mit|mon|na|nach|no|nos|notre|nous|o|oder|os|ou|où|par|para|per|pero|por|"
+    "pour|qu|que|qui|qué|san|se|ses|sin|sobre|son|sous|su|sur|sus|ta|te|tu|tus|um|uma|un|una|und|une|"
+    "uno|unter|vom|von|vor|votre|vous|y|zu|zum|zur|à|über|";
 
-static int is_function_word(const char *s, size_t n) {
-  size_t lo = 0, hi = sizeof k_function_words / sizeof *k_function_words;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    const char *w = k_function_words[mid];
-    size_t m = strlen(w);
-    int c = memcmp(w, s, m < n ? m : n);
-    if (c == 0) c = (m > n) - (m < n);
-    if (c == 0) return 1;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return 0;
-}
+static int is_function_word(const char *s, size_t n) { return tsift_word_listed(k_function_words, s, n); }
 
 /* Content terms carry the need: not argument values or request phrasing
  * (soft terms), not terms the 16-term cut dropped, not words inside a

@@ -21,31 +21,60 @@
 #define WORDS_UNGROUPED 60
 #define WORD_MIN_BYTES 3
 
+/* The bytes a group or word is known by: both structs start with it, so one
+ * binary search serves their sorted arrays. */
+typedef struct key {
+  const char *s;
+  size_t n;
+} key;
+
 /* One distinct word of tool names, counted per group. */
 typedef struct word {
-  const char *s;
-  uint8_t n;
+  key k;
   uint32_t groups;   /* groups having it */
   uint32_t last;     /* the last group counted (to count groups once) */
   uint32_t count;    /* in the group being ranked */
 } word;
 
 typedef struct group {
-  const char *name; /* the id prefix before "__" ("" for tools without one) */
-  size_t len;
+  key k;            /* the id prefix before "__" ("" for tools without one) */
   uint32_t tools;
 } group;
 
-/* The namespace of an id: the part before the first "__", or none. */
-static size_t ns_len(const char *id) {
+size_t tsift_id_namespace(const char *id) {
   const char *sep = strstr(id, "__");
   return sep && sep > id ? (size_t)(sep - id) : 0;
 }
+#define ns_len tsift_id_namespace
 
-static int group_cmp_name(const group *a, const char *s, size_t n) {
-  size_t m = a->len < n ? a->len : n;
-  int c = memcmp(a->name, s, m);
-  return c ? c : (a->len > n) - (a->len < n);
+tsift_status tsift_id_name_words(const char *id, tsift_tokens *words, tsift_error *err) {
+  size_t skip = ns_len(id);
+  if (skip) skip += 2;
+  tsift_tokens stems;
+  tsift_tokens_init(&stems);
+  tsift_status st =
+      tsift_analyze_surface(id + skip, strlen(id + skip), TSIFT_FIELD_MAX_BYTES, 1, (size_t)-1, &stems, words, err);
+  tsift_tokens_free(&stems);
+  return st;
+}
+
+static int key_cmp(const key *a, const char *s, size_t n) {
+  size_t m = a->n < n ? a->n : n;
+  int c = memcmp(a->s, s, m);
+  return c ? c : (a->n > n) - (a->n < n);
+}
+
+/* Position of s[0..n) in a sorted array of `count` structs `stride` bytes
+ * apart, each starting with a key: where it is, or where it belongs. */
+static size_t key_find(const void *arr, size_t count, size_t stride, const char *s, size_t n, int *found) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (key_cmp((const key *)((const char *)arr + mid * stride), s, n) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  *found = lo < count && key_cmp((const key *)((const char *)arr + lo * stride), s, n) == 0;
+  return lo;
 }
 
 typedef struct builder {
@@ -83,31 +112,21 @@ static int collect_groups(builder *b) {
   for (size_t d = 0; d < ix->n; d++) {
     if (!shown(b, d)) continue;
     const char *id = ix->catalog.tools[d].id;
-    size_t n = ns_len(id), lo = 0, hi = b->ngroups;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (group_cmp_name(&b->groups[mid], id, n) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo == b->ngroups || group_cmp_name(&b->groups[lo], id, n) != 0) {
-      memmove(&b->groups[lo + 1], &b->groups[lo], (b->ngroups - lo) * sizeof *b->groups);
-      b->groups[lo] = (group){id, n, 0};
+    int found;
+    size_t at = key_find(b->groups, b->ngroups, sizeof *b->groups, id, ns_len(id), &found);
+    if (!found) {
+      memmove(&b->groups[at + 1], &b->groups[at], (b->ngroups - at) * sizeof *b->groups);
+      b->groups[at] = (group){{id, ns_len(id)}, 0};
       b->ngroups++;
     }
-    b->groups[lo].tools++;
+    b->groups[at].tools++;
   }
   /* each doc's group, once the groups stand still */
   for (size_t d = 0; d < ix->n; d++) {
-    b->tool_group[d] = UINT32_MAX;
-    if (!shown(b, d)) continue;
+    int found;
     const char *id = ix->catalog.tools[d].id;
-    size_t n = ns_len(id), lo = 0, hi = b->ngroups;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (group_cmp_name(&b->groups[mid], id, n) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    b->tool_group[d] = (uint32_t)lo;
+    b->tool_group[d] = shown(b, d) ? (uint32_t)key_find(b->groups, b->ngroups, sizeof *b->groups, id, ns_len(id), &found)
+                                   : UINT32_MAX;
   }
   return 0;
 }
@@ -119,15 +138,9 @@ static int worth_showing(const builder *b, const group *g, const char *s, size_t
   int letter = 0;
   for (size_t i = 0; i < n; i++) letter |= (s[i] >= 'a' && s[i] <= 'z') || (unsigned char)s[i] >= 0x80;
   if (!letter || tsift_stopwords_has(&b->ix->stopwords, s, n)) return 0;
-  for (size_t i = 0; i + n <= g->len; i++)
-    if (memcmp(g->name + i, s, n) == 0) return 0;
+  for (size_t i = 0; i + n <= g->k.n; i++)
+    if (memcmp(g->k.s + i, s, n) == 0) return 0;
   return 1;
-}
-
-static int word_cmp(const word *a, const char *s, size_t n) {
-  size_t m = a->n < n ? a->n : n;
-  int c = memcmp(a->s, s, m);
-  return c ? c : (a->n > n) - (a->n < n);
 }
 
 /* The words of every shown tool's name (after its namespace), through the
@@ -139,15 +152,10 @@ static int collect_words(builder *b) {
   size_t cap = 0;
   for (size_t d = 0; d < ix->n; d++) {
     if (b->tool_group[d] == UINT32_MAX) continue;
-    const char *id = ix->catalog.tools[d].id;
-    size_t skip = ns_len(id);
-    if (skip) skip += 2;
-    tsift_tokens stems, words;
-    tsift_tokens_init(&stems);
+    tsift_tokens words;
     tsift_tokens_init(&words);
     tsift_error err;
-    tsift_status st = tsift_analyze_surface(id + skip, strlen(id + skip), TSIFT_FIELD_MAX_BYTES, 1, (size_t)-1,
-                                            &stems, &words, &err);
+    tsift_status st = tsift_id_name_words(ix->catalog.tools[d].id, &words, &err);
     const group *g = &b->groups[b->tool_group[d]];
     for (size_t i = 0; st == TSIFT_OK && i < words.count; i++) {
       const char *w = tsift_token(&words, i);
@@ -158,7 +166,6 @@ static int collect_words(builder *b) {
       else
         b->name_doc[b->names.count - 1] = (uint32_t)d;
     }
-    tsift_tokens_free(&stems);
     tsift_tokens_free(&words);
     if (st) return -1;
   }
@@ -168,28 +175,19 @@ static int collect_words(builder *b) {
   if (!b->words || !b->word_of) return -1;
   for (size_t i = 0; i < b->names.count; i++) {
     const char *w = tsift_token(&b->names, i);
-    size_t n = b->names.len[i], lo = 0, hi = b->nwords;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (word_cmp(&b->words[mid], w, n) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo == b->nwords || word_cmp(&b->words[lo], w, n) != 0) {
-      memmove(&b->words[lo + 1], &b->words[lo], (b->nwords - lo) * sizeof *b->words);
-      b->words[lo] = (word){w, (uint8_t)n, 0, UINT32_MAX, 0};
+    int found;
+    size_t at = key_find(b->words, b->nwords, sizeof *b->words, w, b->names.len[i], &found);
+    if (!found) {
+      memmove(&b->words[at + 1], &b->words[at], (b->nwords - at) * sizeof *b->words);
+      b->words[at] = (word){{w, b->names.len[i]}, 0, UINT32_MAX, 0};
       b->nwords++;
     }
   }
   for (size_t i = 0; i < b->names.count; i++) {
-    const char *w = tsift_token(&b->names, i);
-    size_t n = b->names.len[i], lo = 0, hi = b->nwords;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (word_cmp(&b->words[mid], w, n) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    b->word_of[i] = (uint32_t)lo;
-    word *wd = &b->words[lo];
+    int found;
+    size_t at = key_find(b->words, b->nwords, sizeof *b->words, tsift_token(&b->names, i), b->names.len[i], &found);
+    b->word_of[i] = (uint32_t)at;
+    word *wd = &b->words[at];
     uint32_t g = b->tool_group[b->name_doc[i]];
     if (wd->last != g) {
       wd->last = g;
@@ -202,7 +200,7 @@ static int collect_words(builder *b) {
 /* Group a before group b: more tools first, then by name. */
 static int group_before(const group *a, const group *b) {
   if (a->tools != b->tools) return a->tools > b->tools;
-  return group_cmp_name(a, b->name, b->len) < 0;
+  return key_cmp(&a->k, b->k.s, b->k.n) < 0;
 }
 
 /* The most distinctive words of group g: the words its tools' names use
@@ -268,7 +266,7 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
     order[at] = (uint32_t)g;
   }
   char head[96];
-  int named = b.ngroups > 1 || (b.ngroups == 1 && b.groups[0].len > 0);
+  int named = b.ngroups > 1 || (b.ngroups == 1 && b.groups[0].k.n > 0);
   const char *tool_s = tools == 1 ? "" : "s", *group_s = b.ngroups == 1 ? "" : "s";
   int hn = named ? tsift_snprintf(head, sizeof head, "The catalog has %zu tool%s in %zu group%s:", tools, tool_s,
                                   b.ngroups, group_s)
@@ -285,15 +283,16 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
     if (named) {
       char count[48];
       int cn = tsift_snprintf(count, sizeof count, " (%u)", g->tools);
-      tsift_buf_append(&entry, g->len ? g->name : "other", g->len ? g->len : 5);
+      tsift_buf_append(&entry, g->k.n ? g->k.s : "other", g->k.n ? g->k.n : 5);
       tsift_buf_append(&entry, count, (size_t)cn);
       if (nt) tsift_buf_append(&entry, ": ", 2);
     }
     for (size_t i = 0; i < nt; i++) {
       /* ungrouped: as many words as fit, then "." */
-      if (!named && chars + chars_of(entry.data, entry.len) + 2 + b.words[top[i]].n + 1 > max_chars) break;
+      const key *w = &b.words[top[i]].k;
+      if (!named && chars + chars_of(entry.data, entry.len) + 2 + w->n + 1 > max_chars) break;
       if (i) tsift_buf_append(&entry, ", ", 2);
-      tsift_buf_append(&entry, b.words[top[i]].s, b.words[top[i]].n);
+      tsift_buf_append(&entry, w->s, w->n);
     }
     /* room left for this entry and, if groups remain, the closing count */
     char more[64];

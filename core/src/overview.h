@@ -14,6 +14,14 @@
 /* The host's own overview text ("overview": "…") may be this long. */
 #define TSIFT_OVERVIEW_HOST_MAX_BYTES 20000
 
+/* The namespace of an id: the length of the part before its first "__"
+ * (0 when it has none). */
+size_t tsift_id_namespace(const char *id);
+/* The words of an id's name (after its namespace) as the analyser's surface
+ * forms (camelCase and snake_case split, case and plural folded), appended
+ * to words. Ids are model-facing names: no description text. */
+tsift_status tsift_id_name_words(const char *id, tsift_tokens *words, tsift_error *err);
+
 /* The overview of the tools of ix that `allowed` admits (NULL: all), except
  * tainted ones: the groups (id prefixes before "__") by size with their
  * tool counts and most distinctive name words, as many groups as fit in

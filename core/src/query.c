@@ -30,40 +30,18 @@ static int byte_in(char c, const char *set) { return c != 0 && strchr(set, c) !=
 /* Words of request phrasing rather than of the need: wanting and asking
  * ("I need…", "I would like to know…", "can you help…") and discourse
  * connectives between the parts of a long request. Matched on the surface
- * form (case-folded, plural folded). Sorted. */
-static const char *const k_filler[] = {
-    "additionally", "after",  "assist", "assistance", "finally", "help",    "interested",
-    "know",         "like",   "looking", "need",      "needed",  "next",    "now",
-    "specifically", "tell",   "then",   "want",       "wanted",  "wish",
-};
+ * form (case-folded, plural folded). */
+static const char k_filler[] =
+    "|additionally|after|assist|assistance|finally|help|interested|know|like|looking|"
+    "need|needed|next|now|specifically|tell|then|want|wanted|wish|";
 
 /* Question words: not stopwords (SPEC S3), but they phrase the request
- * rather than name the need ("what is the weather like"). Sorted. */
-static const char *const k_question[] = {
-    "how", "what", "when", "where", "which", "who", "whom", "whose", "why",
-};
+ * rather than name the need ("what is the weather like"). */
+static const char k_question[] = "|how|what|when|where|which|who|whom|whose|why|";
 
-static int in_sorted(const char *const *list, size_t count, const char *s, size_t n) {
-  size_t lo = 0, hi = count;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    size_t m = strlen(list[mid]);
-    int c = memcmp(list[mid], s, m < n ? m : n);
-    if (c == 0) c = m < n ? -1 : m > n ? 1 : 0;
-    if (c == 0) return 1;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return 0;
-}
+static int is_filler(const char *s, size_t n) { return tsift_word_listed(k_filler, s, n); }
 
-static int is_filler(const char *s, size_t n) {
-  return in_sorted(k_filler, sizeof k_filler / sizeof *k_filler, s, n);
-}
-
-static int is_question(const char *s, size_t n) {
-  return in_sorted(k_question, sizeof k_question / sizeof *k_question, s, n);
-}
+static int is_question(const char *s, size_t n) { return tsift_word_listed(k_question, s, n); }
 
 static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 

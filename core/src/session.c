@@ -706,18 +706,15 @@ static int parse_format(const char *f, tsift_format *out) {
  * (overview.c) — all fixed for the run, so the prompt prefix stays
  * cache-stable. */
 static void meta_tool_description(const tsift_session *s, tsift_buf *b) {
-  const char *how =
-      s->load_strong
-          ? "Search the tool catalog with a natural-language query: name the action and the product or object in "
-            "a few words. Tools that match the request well are added to your tools for the next step; weaker "
-            "matches are listed with loaded: false. Load listed tools by name with the query "
-            "select:name1,name2. Put + before a word every result must contain (+postgres). Tools you already "
-            "have are not returned."
-          : "Search the tool catalog with a natural-language query: name the action and the product or object in "
-            "a few words. Matching tools are added to your tools for the next step. Load tools by name with "
-            "the query select:name1,name2. Put + before a word every result must contain (+postgres). Tools "
-            "you already have are not returned.";
-  tsift_buf_append(b, how, strlen(how));
+  const char *parts[] = {
+      "Search the tool catalog with a natural-language query: name the action and the product or object in a "
+      "few words. ",
+      s->load_strong ? "Tools that match the request well are added to your tools for the next step; weaker matches "
+                       "are listed with loaded: false. Load listed tools"
+                     : "Matching tools are added to your tools for the next step. Load tools",
+      " by name with the query select:name1,name2. Put + before a word every result must contain (+postgres). "
+      "Tools you already have are not returned."};
+  for (size_t i = 0; i < 3; i++) tsift_buf_append(b, parts[i], strlen(parts[i]));
   if (s->overview) {
     tsift_buf_append(b, "\n\n", 2);
     tsift_buf_append(b, s->overview, strlen(s->overview));

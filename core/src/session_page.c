@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "fmt.h"
+#include "overview.h"
 #include "ranking_json.h"
 #include "session_internal.h"
 #include "spec.h"
@@ -334,17 +335,12 @@ static void write_hit(tsift_buf *b, const tsift_tool *t, int loaded, const searc
 static int vocabulary(const tsift_session *s, const search_page *p, tsift_tokens *out) {
   for (size_t i = 0; i < p->n && out->count < VOCABULARY_WORDS; i++) {
     const char *id = s->index->catalog.tools[p->hits[i]].id;
-    const char *sep = strstr(id, "__");
-    size_t nsl = sep ? (size_t)(sep - id) : 0;
+    size_t nsl = tsift_id_namespace(id);
     if (nsl && nsl <= PAGE_WORD_MAX_BYTES && !word_listed(out, id, nsl) && tsift_tokens_push(out, id, nsl)) return -1;
-    const char *name = nsl ? sep + 2 : id;
-    tsift_tokens stems, words;
-    tsift_tokens_init(&stems);
+    tsift_tokens words;
     tsift_tokens_init(&words);
     tsift_error err;
-    int rc = tsift_analyze_surface(name, strlen(name), TSIFT_FIELD_MAX_BYTES, 1, (size_t)-1, &stems, &words, &err)
-                 ? -1
-                 : 0;
+    int rc = tsift_id_name_words(id, &words, &err) ? -1 : 0;
     for (size_t k = 0; !rc && k < words.count && out->count < VOCABULARY_WORDS; k++) {
       const char *wd = tsift_token(&words, k);
       if (words.len[k] < 3 || tsift_stopwords_has(&s->index->stopwords, wd, words.len[k]) ||
@@ -352,7 +348,6 @@ static int vocabulary(const tsift_session *s, const search_page *p, tsift_tokens
         continue;
       if (tsift_tokens_push(out, wd, words.len[k])) rc = -1;
     }
-    tsift_tokens_free(&stems);
     tsift_tokens_free(&words);
     if (rc) return -1;
   }

@@ -47,6 +47,10 @@ size_t tsift_utf8_cut(const char *s, size_t n, size_t max);
  * it), the whole of s when it is shorter. */
 size_t tsift_utf8_prefix_chars(const char *s, size_t n, size_t chars);
 
+/* s[0..n) is one of the words of `list`, a string with '|' before and
+ * after every word ("|how|what|"): word lists without pointer tables. */
+int tsift_word_listed(const char *list, const char *s, size_t n);
+
 /* "…", what a text cut for display ends with. */
 #define TSIFT_ELLIPSIS "\xE2\x80\xA6"
 
