@@ -82,7 +82,13 @@ tsift_status tsift_grade_hits(const rank_ctx *c, tsift_ranking *r, const tsift_g
       }
     g->coverage = total > 0.0 ? covered / total : 0.0;
     g->relative = best > 0.0 ? r->hits[h].score / best : 0.0;
-    g->phrase = hp->npairs > 0;
+    /* a phrase of the request: a pair of two content terms (a pair with an
+     * argument value, "customer cus_42", says nothing about the need) */
+    g->phrase = 0;
+    for (size_t k = 0; k < hp->npairs && !g->phrase; k++) {
+      const tsift_qpair *p = &r->pairs[hp->pairs[k].pair];
+      g->phrase = content[p->a] && content[p->b];
+    }
     double needed = g->phrase && rule->pair_coverage < rule->coverage ? rule->pair_coverage : rule->coverage;
     int strong = r->hits[h].exact || (g->relative >= rule->relative && g->coverage >= needed);
     g->level = strong ? TSIFT_MATCH_STRONG : TSIFT_MATCH_PARTIAL;

@@ -146,8 +146,8 @@ typedef struct tsift_hit_parts {
  * the evidence of the terms it matches. It is strong when the query names it
  * exactly, or when it scores at least `relative` of the best hit and covers
  * at least `coverage` of the evidence — or `pair_coverage` when two
- * consecutive words of the query stand close together in its text (a
- * proximity pair: a phrase of the request). Anything else is partial.
+ * consecutive content words of the query stand close together in its text
+ * (a proximity pair: a phrase of the request). Anything else is partial.
  * Measured in docs/relevance.md ("The loop").
  */
 enum { TSIFT_MATCH_PARTIAL = 0, TSIFT_MATCH_STRONG = 1 };

@@ -1,7 +1,9 @@
 // offline.mjs — scripted stand-ins for the OpenAI and Anthropic APIs on
 // 127.0.0.1, so the examples run without a key. Each plays a model that
 // searches with the user's words, calls the first tool the search loaded
-// (with placeholder arguments), then answers. The official clients talk to
+// (with placeholder arguments), then answers. When a search loads nothing but
+// lists near matches, it does what the result's note says: loads the first
+// one with select:<name>. The official clients talk to
 // it over HTTP exactly as they would to the real API.
 import { createServer } from 'node:http';
 import { placeholderArgs } from './catalog.mjs';
@@ -56,7 +58,12 @@ export function offlineAnthropic() {
     if (results.length === 0) {
       return { ...base, content: [{ type: 'tool_use', id: 'toolu_search', name: 'search_tools', input: { query: text(messages[0].content) } }], stop_reason: 'tool_use' };
     }
-    if (results.length === 1 && refs.length > 0) {
+    // Nothing loaded, near matches listed ("found: a (not loaded), …"): select the first.
+    const listed = results.length === 1 && refs.length === 0 && /^found: ([^ ,]+) \(not loaded\)/.exec(text(results[0].content));
+    if (listed) {
+      return { ...base, content: [{ type: 'tool_use', id: 'toolu_select', name: 'search_tools', input: { query: `select:${listed[1]}` } }], stop_reason: 'tool_use' };
+    }
+    if (refs.length > 0 && !results.some((r) => r.tool_use_id === 'toolu_call')) {
       const def = tools.find((t) => t.name === refs[0].tool_name);
       return { ...base, content: [{ type: 'tool_use', id: 'toolu_call', name: def.name, input: placeholderArgs(def.input_schema) }], stop_reason: 'tool_use' };
     }

@@ -14,16 +14,13 @@
 
 import { asSchema, jsonSchema, NoSuchToolError } from 'ai';
 import {
-  checkOptions, fail, menuNames, openSession, parseArgs, refusalText, SEARCH_ARGUMENTS, searchToolName,
+  checkOptions, fail, menuNames, openSession, parseArgs, refusalText, SEARCH_ARGUMENTS, searchDescription, searchToolName,
   ToolsiftIntegrationError,
 } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
 
 const W = 'toolsift/ai-sdk';
-
-const SEARCH_DESCRIPTION =
-  'Search the tool catalog by what you want to do. Matching tools are loaded and can be called from your next step.';
 
 const SEARCH_SCHEMA = {
   type: 'object',
@@ -68,7 +65,7 @@ export async function createToolSearch(options) {
   const call = (tool, args) => session.call(turn, callIndex++, tool, args);
 
   const searchTool = {
-    description: options.description ?? SEARCH_DESCRIPTION,
+    description: options.description ?? searchDescription(session),
     inputSchema: jsonSchema(SEARCH_SCHEMA),
     execute: async (input) => call(searchToolName(config), input ?? {}).result,
   };

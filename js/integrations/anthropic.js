@@ -14,7 +14,7 @@
 // so the prompt prefix stays cacheable.
 
 import {
-  SEARCH_ARGUMENTS, SEARCH_DESCRIPTION, checkOptions, fail, loadedIds, openSession, refusalText, searchToolName,
+  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, refusalText, searchToolName,
 } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
@@ -52,7 +52,7 @@ export function createToolSearch(options) {
 
   const searchTool = {
     name: searchName,
-    description: options.description ?? SEARCH_DESCRIPTION,
+    description: options.description ?? searchDescription(session),
     input_schema: SEARCH_INPUT_SCHEMA,
   };
 

@@ -10,8 +10,13 @@ const DECISION_ID = /#turn:(\d+):tool:(\d+):/;
 
 /** Error thrown for a misuse of an adapter (a bad option, an unknown tool). */
 /** What every adapter's search tool says of itself, and its two arguments. */
-export const SEARCH_DESCRIPTION =
-  'Search the deferred tools by what you want to do. Matching tools are loaded and can be called next.';
+/**
+ * The search meta-tool's description: the core's (how to search, select:,
+ * +word, the load policy and the catalog overview), fixed for the session.
+ */
+export function searchDescription(session) {
+  return session.menu('mcp').tools[0].description;
+}
 export const SEARCH_ARGUMENTS = Object.freeze({
   query: Object.freeze({ type: 'string', description: 'What the tool should do, in a few words.' }),
   limit: Object.freeze({ type: 'integer', minimum: 1, description: 'At most this many tools.' }),
@@ -128,6 +133,7 @@ export function refusalText(result) {
     const parts = [];
     if (names.length) parts.push(`found: ${names.join(', ')}`);
     if (result.note) parts.push(result.note);
+    if (Array.isArray(result.vocabulary) && result.vocabulary.length) parts.push(`vocabulary: ${result.vocabulary.join(', ')}`);
     return parts.join('. ') || 'no tools matched';
   }
   return 'no result';

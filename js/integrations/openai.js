@@ -15,7 +15,7 @@
 // the end of the conversation, so the prompt prefix stays cacheable.
 
 import {
-  SEARCH_ARGUMENTS, SEARCH_DESCRIPTION, checkOptions, fail, loadedIds, openSession, parseArgs, refusalText, searchToolName,
+  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, parseArgs, refusalText, searchToolName,
 } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
@@ -80,7 +80,7 @@ export function createToolSearch(options) {
   const searchTool = {
     type: 'tool_search',
     execution: 'client',
-    description: options.description ?? SEARCH_DESCRIPTION,
+    description: options.description ?? searchDescription(session),
     parameters: SEARCH_PARAMETERS,
   };
 

@@ -53,7 +53,10 @@ async function conversation(ts, server) {
 test('openai: tool_search_call → tool_search_output with namespaced definitions → the loaded tool is called; a tool never loaded is refused', async () => {
   const server = await replayServer(recorded);
   try {
-    const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { maxPerSearch: 5 } });
+    // The recorded model calls both tools the search finds; with load: 'all'
+    // both are loaded whatever their grade (the protocol is what is tested here;
+    // the graded loop has its own tests).
+    const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { maxPerSearch: 5, load: 'all' } });
     const { response, executed, sent } = await conversation(ts, server);
     assert.equal(response.output_text, 'C-42 has one open order, O-7.');
     assert.equal(server.requests.length, 3);
@@ -101,7 +104,7 @@ test('openai: tool_search_call → tool_search_output with namespaced definition
     // Replay from the journal: the same requests byte for byte, zero ranker calls.
     const again = await replayServer(recorded);
     try {
-      const replay = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { maxPerSearch: 5 }, journal: ts.session.journalJSONL() });
+      const replay = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { maxPerSearch: 5, load: 'all' }, journal: ts.session.journalJSONL() });
       await conversation(replay, again);
       assert.deepEqual(again.requests.map((r) => r.body), server.requests.map((r) => r.body));
       assert.equal(replay.session.metrics().rankerCalls, 0);
