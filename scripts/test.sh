@@ -5,6 +5,8 @@
 #              concern, with the `limits` tests (pathological inputs with
 #              time bounds, allocation-failure sweeps) and the fuzz corpus
 #              replays
+#   layers     scripts/check-layers.mjs: no call circles between core files,
+#              no function over 120 lines without a "long:" reason
 #   sanitize   the whole ctest suite again under ASan + UBSan + LeakSanitizer
 #              (scripts/sanitize.sh, build/sanitize)
 #   fuzz-smoke every libFuzzer target for 12 s from the committed seeds
@@ -103,6 +105,9 @@ stage build bash scripts/build.sh
 stage ctest run_ctest
 
 # Hardening (issue 8, docs/reliability.md).
+# The core's structure: no file-level call circles, no over-long function
+# without a reason (scripts/check-layers.mjs, from the native objects).
+stage layers node scripts/check-layers.mjs
 stage sanitize bash scripts/sanitize.sh
 stage fuzz-smoke bash scripts/fuzz.sh --smoke
 

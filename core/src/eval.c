@@ -206,6 +206,242 @@ static void write_top(tsift_buf *b, const tsift_catalog *cat, const uint32_t *hi
   tsift_json_end_array(b);
 }
 
+/* One evaluation: the index, its baseline, the optional loop evaluation,
+ * the metrics so far, the class rows and the worst queries. */
+typedef struct evaluation {
+  tsift_index *ix;
+  tsift_baseline *base;
+  eval_loop *loop;
+  tsift_stats stats;
+  metrics ours, theirs;
+  class_row *rows;
+  size_t nrows, nqueries;
+  worst *worsts;
+  size_t nworst, nw;
+} evaluation;
+
+static void eval_free(evaluation *e) {
+  for (size_t i = 0; i < e->nw; i++) {
+    cJSON_free(e->worsts[i].id);
+    tsift_free(e->worsts[i].query);
+    tsift_free(e->worsts[i].expected);
+    tsift_free(e->worsts[i].got);
+  }
+  tsift_free(e->worsts);
+  tsift_free(e->rows);
+  tsift_eval_loop_free(e->loop);
+  tsift_baseline_free(e->base);
+  tsift_index_free(e->ix);
+}
+
+/* The index (a JSON Lines catalog becomes an array first), the baseline, the
+ * loop evaluation when asked for, and room for the rows. */
+static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog_len, const cJSON *opts,
+                              tsift_error *err) {
+  const cJSON *index_opts = cJSON_GetObjectItemCaseSensitive(opts, "index");
+  const cJSON *worst_n = cJSON_GetObjectItemCaseSensitive(opts, "worst");
+  const cJSON *loop_opts = cJSON_GetObjectItemCaseSensitive(opts, "loop");
+  e->nworst = cJSON_IsNumber(worst_n) && worst_n->valuedouble >= 0 && worst_n->valuedouble <= 100
+                  ? (size_t)worst_n->valuedouble
+                  : 10;
+  tsift_status st = TSIFT_OK;
+  char *index_text = index_opts ? cJSON_PrintUnformatted(index_opts) : NULL;
+  const char *itext = index_text ? index_text : "{\"ids\":\"lenient\"}";
+  char *cat_array = NULL;
+  size_t cat_array_len = 0;
+  if (index_opts && !index_text) st = tsift_nomem(err, "evaluating");
+  if (!st && looks_like_jsonl(catalog, catalog_len)) {
+    cat_array = lines_to_array(catalog, catalog_len, &cat_array_len);
+    if (!cat_array) st = tsift_nomem(err, "reading the catalog");
+  }
+  if (!st)
+    st = tsift_index_build(cat_array ? cat_array : catalog, cat_array ? cat_array_len : catalog_len, itext,
+                           strlen(itext), &e->ix, err);
+  tsift_free(cat_array);
+  cJSON_free(index_text);
+  if (!st) st = tsift_baseline_build(&e->ix->catalog, &e->base, err);
+  if (!st && loop_opts && !cJSON_IsNull(loop_opts) && !cJSON_IsFalse(loop_opts))
+    st = tsift_eval_loop_new(e->ix, loop_opts, &e->loop, err);
+  e->rows = tsift_calloc_array(MAX_CLASSES, sizeof *e->rows);
+  e->worsts = tsift_calloc_array(e->nworst + 1, sizeof *e->worsts);
+  if (!st && (!e->rows || !e->worsts)) st = tsift_nomem(err, "evaluating");
+  if (!st) tsift_stats_fit(e->ix, NULL, &e->stats);
+  return st;
+}
+
+/* The row of class `name` (the first MAX_CLASSES classes, by first
+ * appearance), or NULL. */
+static class_row *class_of(evaluation *e, const char *name) {
+  for (size_t i = 0; i < e->nrows; i++)
+    if (strncmp(e->rows[i].name, name, sizeof e->rows[i].name - 1) == 0) return &e->rows[i];
+  if (e->nrows >= MAX_CLASSES) return NULL;
+  class_row *row = &e->rows[e->nrows++];
+  tsift_snprintf(row->name, sizeof row->name, "%s", name);
+  return row;
+}
+
+/* Keep query q among the worst by nDCG (stable: earlier queries win ties). */
+static void keep_worst(evaluation *e, const cJSON *q, size_t line_no, double ndcg, const uint32_t *hits, size_t nh) {
+  if (!e->nworst) return;
+  size_t at = e->nw < e->nworst ? e->nw : e->nworst;
+  while (at > 0 && e->worsts[at - 1].ndcg > ndcg) at--;
+  if (at >= e->nworst) return;
+  if (e->nw == e->nworst) {
+    worst *last = &e->worsts[e->nworst - 1];
+    cJSON_free(last->id);
+    tsift_free(last->query);
+    tsift_free(last->expected);
+    tsift_free(last->got);
+  }
+  size_t top = e->nw < e->nworst ? e->nw : e->nworst - 1;
+  memmove(&e->worsts[at + 1], &e->worsts[at], (top - at) * sizeof *e->worsts);
+  worst *w = &e->worsts[at];
+  memset(w, 0, sizeof *w);
+  w->line = line_no;
+  w->ndcg = ndcg;
+  const cJSON *qid = cJSON_GetObjectItemCaseSensitive(q, "id");
+  const cJSON *text = cJSON_GetObjectItemCaseSensitive(q, "query");
+  const cJSON *rel = cJSON_GetObjectItemCaseSensitive(q, "relevance");
+  if (!rel) rel = cJSON_GetObjectItemCaseSensitive(q, "relevant");
+  w->id = qid ? cJSON_PrintUnformatted(qid) : NULL;
+  w->query = tsift_strndup(text->valuestring, strlen(text->valuestring));
+  tsift_buf eb;
+  tsift_buf_init(&eb);
+  tsift_json_begin_array(&eb);
+  const cJSON *g;
+  for (int grade = 3; grade >= 1; grade--) /* best judged first */
+    cJSON_ArrayForEach(g, rel) if (cJSON_IsNumber(g) && (int)g->valuedouble == grade && eb.len < 400)
+        tsift_json_cstr(&eb, g->string);
+  tsift_json_end_array(&eb);
+  w->expected = tsift_buf_take(&eb, NULL);
+  tsift_buf gb;
+  tsift_buf_init(&gb);
+  write_top(&gb, &e->ix->catalog, hits, nh);
+  w->got = tsift_buf_take(&gb, NULL);
+  if (e->nw < e->nworst) e->nw++;
+}
+
+/* One line of the queries: toolsift's ranking, the baseline's, the loop's
+ * search when on, each scored overall and in the query's class. */
+static tsift_status eval_query(evaluation *e, const char *line, size_t n, size_t line_no, tsift_error *err) {
+  char what[40];
+  tsift_snprintf(what, sizeof what, "queries line %zu", line_no);
+  cJSON *q = NULL;
+  char *copy = tsift_strndup(line, n);
+  if (!copy) return tsift_nomem(err, "evaluating");
+  tsift_json_blank_nul_escapes(copy, n); /* a NUL in a query is a space */
+  tsift_status st = tsift_json_parse(copy, n, what, &q, err);
+  tsift_free(copy);
+  if (st) return st;
+  const cJSON *text = cJSON_GetObjectItemCaseSensitive(q, "query");
+  const cJSON *rel = cJSON_GetObjectItemCaseSensitive(q, "relevance");
+  if (!rel) rel = cJSON_GetObjectItemCaseSensitive(q, "relevant");
+  const cJSON *cls = cJSON_GetObjectItemCaseSensitive(q, "class");
+  if (!cJSON_IsString(text) || !cJSON_IsObject(rel)) {
+    cJSON_Delete(q);
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected {\"id\", \"query\": string, \"relevance\": {id: grade}}", what);
+  }
+  e->nqueries++;
+  tsift_query tq;
+  tsift_ranking ranking = {0};
+  uint32_t hits[EVAL_K], bhits[EVAL_K];
+  size_t nh = 0, nb = 0;
+  st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &e->ix->stopwords, &tq, err);
+  if (!st) {
+    st = tsift_rank(e->ix, &tq, &e->stats, EVAL_K, 0, NULL, &ranking, err);
+    tsift_query_free(&tq);
+  }
+  if (!st) {
+    nh = ranking.nhits;
+    for (size_t i = 0; i < nh; i++) hits[i] = ranking.hits[i].doc;
+    tsift_ranking_free(&ranking);
+  }
+  if (!st) st = tsift_baseline_rank(e->base, text->valuestring, EVAL_K, bhits, &nb, err);
+  const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
+  if (!st && e->loop) st = tsift_eval_loop_query(e->loop, text->valuestring, rel, cname, err);
+  if (!st) {
+    class_row *row = class_of(e, cname);
+    double nd_ours = 0, nd_base = 0;
+    score_query(rel, &e->ix->catalog, hits, nh, &e->ours, &nd_ours);
+    score_query(rel, &e->ix->catalog, bhits, nb, &e->theirs, &nd_base);
+    if (row) {
+      double tmp;
+      score_query(rel, &e->ix->catalog, hits, nh, &row->ours, &tmp);
+      score_query(rel, &e->ix->catalog, bhits, nb, &row->base, &tmp);
+    }
+    keep_worst(e, q, line_no, nd_ours, hits, nh);
+  }
+  cJSON_Delete(q);
+  return st;
+}
+
+static void write_worst(tsift_buf *b, const worst *w) {
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "id");
+  if (w->id) tsift_json_raw(b, w->id, strlen(w->id));
+  else tsift_json_null(b);
+  tsift_json_key(b, "query");
+  tsift_json_cstr(b, w->query ? w->query : "");
+  tsift_json_key(b, "ndcg10");
+  tsift_json_score(b, w->ndcg);
+  tsift_json_key(b, "expected");
+  if (w->expected) tsift_json_raw(b, w->expected, strlen(w->expected));
+  else tsift_json_null(b);
+  tsift_json_key(b, "got");
+  if (w->got) tsift_json_raw(b, w->got, strlen(w->got));
+  else tsift_json_null(b);
+  tsift_json_end_object(b);
+}
+
+/* The metrics JSON, the gates checked last. */
+static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_buf *b, tsift_error *err) {
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "queries");
+  tsift_json_int(b, (long long)e->nqueries);
+  tsift_json_key(b, "tools");
+  tsift_json_int(b, (long long)e->ix->n);
+  tsift_json_key(b, "ranker");
+  tsift_json_cstr(b, TSIFT_RANKER_VERSION);
+  tsift_json_key(b, "toolsift");
+  write_metrics(b, &e->ours);
+  tsift_json_key(b, "baseline");
+  write_metrics(b, &e->theirs);
+  tsift_json_key(b, "classes");
+  tsift_json_begin_object(b);
+  for (size_t i = 0; i < e->nrows; i++) {
+    tsift_json_key(b, e->rows[i].name);
+    tsift_json_begin_object(b);
+    tsift_json_key(b, "toolsift");
+    write_metrics(b, &e->rows[i].ours);
+    tsift_json_key(b, "baseline");
+    write_metrics(b, &e->rows[i].base);
+    tsift_json_end_object(b);
+  }
+  tsift_json_end_object(b);
+  tsift_json_key(b, "worst");
+  tsift_json_begin_array(b);
+  for (size_t i = 0; i < e->nw; i++) write_worst(b, &e->worsts[i]);
+  tsift_json_end_array(b);
+  if (e->loop) {
+    tsift_json_key(b, "loop");
+    tsift_eval_loop_write(e->loop, b);
+  }
+  tsift_json_key(b, "gates");
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "failures");
+  tsift_json_begin_array(b);
+  size_t nfail = 0;
+  tsift_status st = check_gates(gates, &e->ours, e->rows, e->nrows, b, &nfail, err);
+  const cJSON *loop_gates = cJSON_GetObjectItemCaseSensitive(gates, "loop");
+  if (!st && e->loop && loop_gates) st = tsift_eval_loop_gates(e->loop, loop_gates, b, &nfail, err);
+  tsift_json_end_array(b);
+  tsift_json_key(b, "passed");
+  tsift_json_bool(b, nfail == 0);
+  tsift_json_end_object(b);
+  tsift_json_end_object(b);
+  return st;
+}
+
 tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
                              const char *options_json, size_t options_len, char **out, size_t *out_len,
                              tsift_error *err) {
@@ -216,229 +452,24 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
   tsift_status st = TSIFT_OK;
   if (options_json && options_len && (st = tsift_json_parse(options_json, options_len, "eval options", &opts, err)))
     return st;
-  const cJSON *index_opts = cJSON_GetObjectItemCaseSensitive(opts, "index");
-  const cJSON *gates = cJSON_GetObjectItemCaseSensitive(opts, "gates");
-  const cJSON *worst_n = cJSON_GetObjectItemCaseSensitive(opts, "worst");
-  const cJSON *loop_opts = cJSON_GetObjectItemCaseSensitive(opts, "loop");
-  size_t nworst = cJSON_IsNumber(worst_n) && worst_n->valuedouble >= 0 && worst_n->valuedouble <= 100
-                      ? (size_t)worst_n->valuedouble
-                      : 10;
-  char *index_text = index_opts ? cJSON_PrintUnformatted(index_opts) : NULL;
-  const char *itext = index_text ? index_text : "{\"ids\":\"lenient\"}";
-  char *cat_array = NULL;
-  size_t cat_array_len = 0;
-  if (looks_like_jsonl(catalog, catalog_len)) {
-    cat_array = lines_to_array(catalog, catalog_len, &cat_array_len);
-    if (!cat_array) st = tsift_nomem(err, "reading the catalog");
-  }
-  tsift_index *ix = NULL;
-  if (!st)
-    st = tsift_index_build(cat_array ? cat_array : catalog, cat_array ? cat_array_len : catalog_len, itext,
-                           strlen(itext), &ix, err);
-  tsift_free(cat_array);
-  cJSON_free(index_text);
-  tsift_baseline *base = NULL;
-  if (!st) st = tsift_baseline_build(&ix->catalog, &base, err);
-  eval_loop *loop = NULL;
-  if (!st && loop_opts && !cJSON_IsNull(loop_opts) && !cJSON_IsFalse(loop_opts))
-    st = tsift_eval_loop_new(ix, loop_opts, &loop, err);
-  class_row *rows = tsift_calloc_array(MAX_CLASSES, sizeof *rows);
-  worst *worsts = tsift_calloc_array(nworst + 1, sizeof *worsts);
-  if (!st && (!rows || !worsts)) st = tsift_nomem(err, "evaluating");
-  size_t nrows = 0, nqueries = 0, nw = 0;
-  metrics ours = {0}, theirs = {0};
-  tsift_stats stats;
-  if (!st) tsift_stats_fit(ix, NULL, &stats);
+  evaluation e;
+  memset(&e, 0, sizeof e);
+  st = eval_open(&e, catalog, catalog_len, opts, err);
   tsift_jsonl lines;
   tsift_jsonl_init(&lines, queries, queries_len);
   const char *line;
   size_t n;
-  while (!st && tsift_jsonl_next(&lines, &line, &n)) {
-    size_t line_no = lines.line;
-    char what[40];
-    tsift_snprintf(what, sizeof what, "queries line %zu", line_no);
-    cJSON *q = NULL;
-    char *copy = tsift_strndup(line, n);
-    if (!copy) {
-      st = tsift_nomem(err, "evaluating");
-      break;
-    }
-    tsift_json_blank_nul_escapes(copy, n); /* a NUL in a query is a space */
-    st = tsift_json_parse(copy, n, what, &q, err);
-    tsift_free(copy);
-    if (st) break;
-    const cJSON *text = cJSON_GetObjectItemCaseSensitive(q, "query");
-    const cJSON *rel = cJSON_GetObjectItemCaseSensitive(q, "relevance");
-    if (!rel) rel = cJSON_GetObjectItemCaseSensitive(q, "relevant");
-    const cJSON *cls = cJSON_GetObjectItemCaseSensitive(q, "class");
-    if (!cJSON_IsString(text) || !cJSON_IsObject(rel)) {
-      st = tsift_fail(err, TSIFT_E_CONFIG, "%s: expected {\"id\", \"query\": string, \"relevance\": {id: grade}}",
-                      what);
-      cJSON_Delete(q);
-      break;
-    }
-    nqueries++;
-    tsift_query tq;
-    tsift_ranking ranking = {0};
-    uint32_t hits[EVAL_K], bhits[EVAL_K];
-    size_t nh = 0, nb = 0;
-    st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &ix->stopwords, &tq, err);
-    if (!st) {
-      st = tsift_rank(ix, &tq, &stats, EVAL_K, 0, NULL, &ranking, err);
-      tsift_query_free(&tq);
-    }
-    if (!st) {
-      nh = ranking.nhits;
-      for (size_t i = 0; i < nh; i++) hits[i] = ranking.hits[i].doc;
-      tsift_ranking_free(&ranking);
-    }
-    if (!st) st = tsift_baseline_rank(base, text->valuestring, EVAL_K, bhits, &nb, err);
-    const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
-    if (!st && loop) st = tsift_eval_loop_query(loop, text->valuestring, rel, cname, err);
-    if (st) {
-      cJSON_Delete(q);
-      break;
-    }
-    /* the class row (first EVAL classes by first appearance) */
-    class_row *row = NULL;
-    for (size_t i = 0; i < nrows && !row; i++)
-      if (strncmp(rows[i].name, cname, sizeof rows[i].name - 1) == 0) row = &rows[i];
-    if (!row && nrows < MAX_CLASSES) {
-      row = &rows[nrows++];
-      tsift_snprintf(row->name, sizeof row->name, "%s", cname);
-    }
-    double nd_ours = 0, nd_base = 0;
-    score_query(rel, &ix->catalog, hits, nh, &ours, &nd_ours);
-    score_query(rel, &ix->catalog, bhits, nb, &theirs, &nd_base);
-    if (row) {
-      double tmp;
-      score_query(rel, &ix->catalog, hits, nh, &row->ours, &tmp);
-      score_query(rel, &ix->catalog, bhits, nb, &row->base, &tmp);
-    }
-    /* keep the worst by nDCG (stable: earlier queries win ties) */
-    if (nworst) {
-      size_t at = nw < nworst ? nw : nworst;
-      while (at > 0 && worsts[at - 1].ndcg > nd_ours) at--;
-      if (at < nworst) {
-        if (nw == nworst) {
-          worst *last = &worsts[nworst - 1];
-          cJSON_free(last->id);
-          tsift_free(last->query);
-          tsift_free(last->expected);
-          tsift_free(last->got);
-        }
-        size_t top = nw < nworst ? nw : nworst - 1;
-        memmove(&worsts[at + 1], &worsts[at], (top - at) * sizeof *worsts);
-        worst *w = &worsts[at];
-        memset(w, 0, sizeof *w);
-        w->line = line_no;
-        w->ndcg = nd_ours;
-        const cJSON *qid = cJSON_GetObjectItemCaseSensitive(q, "id");
-        w->id = qid ? cJSON_PrintUnformatted(qid) : NULL;
-        w->query = tsift_strndup(text->valuestring, strlen(text->valuestring));
-        tsift_buf eb;
-        tsift_buf_init(&eb);
-        tsift_json_begin_array(&eb);
-        const cJSON *g;
-        for (int grade = 3; grade >= 1; grade--) /* best judged first */
-          cJSON_ArrayForEach(g, rel) if (cJSON_IsNumber(g) && (int)g->valuedouble == grade && eb.len < 400)
-              tsift_json_cstr(&eb, g->string);
-        tsift_json_end_array(&eb);
-        w->expected = tsift_buf_take(&eb, NULL);
-        tsift_buf gb;
-        tsift_buf_init(&gb);
-        write_top(&gb, &ix->catalog, hits, nh);
-        w->got = tsift_buf_take(&gb, NULL);
-        if (nw < nworst) nw++;
-      }
-    }
-    cJSON_Delete(q);
-  }
-
+  while (!st && tsift_jsonl_next(&lines, &line, &n)) st = eval_query(&e, line, n, lines.line, err);
   tsift_buf b;
   tsift_buf_init(&b);
-  if (!st) {
-    tsift_json_begin_object(&b);
-    tsift_json_key(&b, "queries");
-    tsift_json_int(&b, (long long)nqueries);
-    tsift_json_key(&b, "tools");
-    tsift_json_int(&b, (long long)ix->n);
-    tsift_json_key(&b, "ranker");
-    tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
-    tsift_json_key(&b, "toolsift");
-    write_metrics(&b, &ours);
-    tsift_json_key(&b, "baseline");
-    write_metrics(&b, &theirs);
-    tsift_json_key(&b, "classes");
-    tsift_json_begin_object(&b);
-    for (size_t i = 0; i < nrows; i++) {
-      tsift_json_key(&b, rows[i].name);
-      tsift_json_begin_object(&b);
-      tsift_json_key(&b, "toolsift");
-      write_metrics(&b, &rows[i].ours);
-      tsift_json_key(&b, "baseline");
-      write_metrics(&b, &rows[i].base);
-      tsift_json_end_object(&b);
-    }
-    tsift_json_end_object(&b);
-    tsift_json_key(&b, "worst");
-    tsift_json_begin_array(&b);
-    for (size_t i = 0; i < nw; i++) {
-      tsift_json_begin_object(&b);
-      tsift_json_key(&b, "id");
-      if (worsts[i].id) tsift_json_raw(&b, worsts[i].id, strlen(worsts[i].id));
-      else tsift_json_null(&b);
-      tsift_json_key(&b, "query");
-      tsift_json_cstr(&b, worsts[i].query ? worsts[i].query : "");
-      tsift_json_key(&b, "ndcg10");
-      tsift_json_score(&b, worsts[i].ndcg);
-      tsift_json_key(&b, "expected");
-      if (worsts[i].expected) tsift_json_raw(&b, worsts[i].expected, strlen(worsts[i].expected));
-      else tsift_json_null(&b);
-      tsift_json_key(&b, "got");
-      if (worsts[i].got) tsift_json_raw(&b, worsts[i].got, strlen(worsts[i].got));
-      else tsift_json_null(&b);
-      tsift_json_end_object(&b);
-    }
-    tsift_json_end_array(&b);
-    if (loop) {
-      tsift_json_key(&b, "loop");
-      tsift_eval_loop_write(loop, &b);
-    }
-    tsift_json_key(&b, "gates");
-    tsift_json_begin_object(&b);
-    tsift_json_key(&b, "failures");
-    tsift_json_begin_array(&b);
-    size_t nfail = 0;
-    st = check_gates(gates, &ours, rows, nrows, &b, &nfail, err);
-    const cJSON *loop_gates = cJSON_GetObjectItemCaseSensitive(gates, "loop");
-    if (!st && loop && loop_gates) st = tsift_eval_loop_gates(loop, loop_gates, &b, &nfail, err);
-    tsift_json_end_array(&b);
-    tsift_json_key(&b, "passed");
-    tsift_json_bool(&b, nfail == 0);
-    tsift_json_end_object(&b);
-    tsift_json_end_object(&b);
-  }
-  for (size_t i = 0; i < nw; i++) {
-    cJSON_free(worsts[i].id);
-    tsift_free(worsts[i].query);
-    tsift_free(worsts[i].expected);
-    tsift_free(worsts[i].got);
-  }
-  tsift_free(worsts);
-  tsift_free(rows);
-  tsift_eval_loop_free(loop);
-  tsift_baseline_free(base);
-  tsift_index_free(ix);
+  if (!st) st = eval_write(&e, cJSON_GetObjectItemCaseSensitive(opts, "gates"), &b, err);
+  eval_free(&e);
   cJSON_Delete(opts);
   if (st) {
     tsift_buf_free(&b);
     return st;
   }
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "writing the evaluation");
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_buf_finish(&b, out, out_len, "writing the evaluation", err);
 }
 
 /* ---- the text report -------------------------------------------------- */
@@ -576,8 +607,5 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
     }
   }
   cJSON_Delete(e);
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "writing the report");
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_buf_finish(&b, out, out_len, "writing the report", err);
 }

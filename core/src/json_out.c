@@ -27,6 +27,13 @@ void tsift_buf_append(tsift_buf *b, const char *s, size_t n) {
 
 void tsift_buf_putc(tsift_buf *b, char c) { tsift_buf_append(b, &c, 1); }
 
+tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const char *what, tsift_error *err) {
+  *out = tsift_buf_take(b, out_len);
+  if (!*out) return tsift_nomem(err, what);
+  tsift_ok(err);
+  return TSIFT_OK;
+}
+
 char *tsift_buf_take(tsift_buf *b, size_t *len) {
   if (!b->failed && !b->data) tsift_buf_append(b, "", 0);
   if (b->failed) {

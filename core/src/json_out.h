@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "toolsift.h"
+
 #define TSIFT_JSON_MAX_DEPTH 64
 
 typedef struct tsift_buf {
@@ -24,6 +26,10 @@ void tsift_buf_putc(tsift_buf *b, char c);
 /* Hand the NUL-terminated bytes to the caller (free with tsift_free); NULL
  * (and the buffer freed) when any write failed. */
 char *tsift_buf_take(tsift_buf *b, size_t *len);
+/* The finished output: *out (and *out_len) take the buffer's bytes and the
+ * result is TSIFT_OK, or TSIFT_E_NOMEM "out of memory while <what>" when
+ * writing failed (the buffer is freed either way). */
+tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const char *what, tsift_error *err);
 
 void tsift_json_begin_object(tsift_buf *b);
 void tsift_json_end_object(tsift_buf *b);

@@ -73,11 +73,22 @@ size_t tsift_sentence_count(const char *s, size_t n) {
   return count + (size_t)content;
 }
 
-tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
-                                 tsift_query *q, tsift_error *err) {
-  memset(q, 0, sizeof *q);
-  tsift_status st = TSIFT_OK;
-  /* The text as analysed: invalid UTF-8 replaced, cut at 512 bytes. */
+/* Per token of a query: how its word looks (query_words). */
+typedef struct token_flags {
+  uint8_t *weak, *soft, *req;
+  size_t weak_cap, soft_cap, req_cap;
+  tsift_tokens surface; /* each token before suffix folding */
+} token_flags;
+
+static void token_flags_free(token_flags *f) {
+  tsift_free(f->weak);
+  tsift_free(f->soft);
+  tsift_free(f->req);
+  tsift_tokens_free(&f->surface);
+}
+
+/* The text as analysed: invalid UTF-8 replaced, cut at 512 bytes. */
+static tsift_status query_text(tsift_query *q, const char *s, size_t n, tsift_error *err) {
   size_t bad;
   if (tsift_utf8_valid(s, n, &bad)) {
     n = tsift_utf8_cut(s, n, TSIFT_QUERY_MAX_BYTES);
@@ -97,19 +108,20 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
       tsift_free(fixed);
     }
   }
-  if (!q->text) {
-    tsift_query_free(q);
-    return tsift_nomem(err, "analysing the query");
-  }
-  /* Word by word (white space separates tokens anyway, so the tokens are
-   * those of the whole text), noting for every token whether it looks like an
-   * argument value rather than tool vocabulary: inside quotes, from a word
-   * that has a digit ("8sA3Yh", "500mg", "2019"), or a single ASCII
-   * character. The ranker keeps such terms last when it must drop some. */
-  uint8_t *tok_weak = NULL, *tok_soft = NULL, *tok_req = NULL;
-  size_t weak_cap = 0, soft_cap = 0, req_cap = 0;
-  tsift_tokens surface; /* each token before suffix folding */
-  tsift_tokens_init(&surface);
+  return q->text ? TSIFT_OK : tsift_nomem(err, "analysing the query");
+}
+
+/*
+ * Word by word (white space separates tokens anyway, so the tokens are
+ * those of the whole text), noting for every token whether it looks like an
+ * argument value rather than tool vocabulary: inside quotes, from a word
+ * that has a digit ("8sA3Yh", "500mg", "2019"), or a single ASCII
+ * character (weak; the ranker keeps such terms last when it must drop
+ * some), or a question word as well (soft), and whether its word was
+ * written +word (required).
+ */
+static tsift_status query_words(tsift_query *q, const tsift_stopwords *sw, token_flags *f, tsift_error *err) {
+  tsift_status st = TSIFT_OK;
   int quote = 0; /* the open quote character, or 0 */
   const char *tx = q->text;
   size_t tn = q->text_len;
@@ -140,19 +152,19 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     if (c == '+' && end == at + 1) q->plus_alone++;
     size_t before = q->tokens.count;
     st = tsift_analyze_surface(tx + at, end - at, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens,
-                               &surface, err);
+                               &f->surface, err);
     if (st == TSIFT_OK && q->tokens.count > before) {
-      if (tsift_grow((void **)&tok_weak, &weak_cap, q->tokens.count, 1) ||
-          tsift_grow((void **)&tok_soft, &soft_cap, q->tokens.count, 1) ||
-          tsift_grow((void **)&tok_req, &req_cap, q->tokens.count, 1))
+      if (tsift_grow((void **)&f->weak, &f->weak_cap, q->tokens.count, 1) ||
+          tsift_grow((void **)&f->soft, &f->soft_cap, q->tokens.count, 1) ||
+          tsift_grow((void **)&f->req, &f->req_cap, q->tokens.count, 1))
         st = tsift_nomem(err, "analysing the query");
       int kept = 0; /* a token of the word that is not a stopword */
       for (size_t i = before; st == TSIFT_OK && i < q->tokens.count; i++) {
-        const char *sf = tsift_token(&surface, i);
-        int filler = is_filler(sf, surface.len[i]);
-        tok_weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1 || filler);
-        tok_soft[i] = (uint8_t)(tok_weak[i] || is_question(sf, surface.len[i]));
-        tok_req[i] = (uint8_t)required;
+        const char *sf = tsift_token(&f->surface, i);
+        int filler = is_filler(sf, f->surface.len[i]);
+        f->weak[i] = (uint8_t)(quoted || digit || q->tokens.len[i] == 1 || filler);
+        f->soft[i] = (uint8_t)(f->weak[i] || is_question(sf, f->surface.len[i]));
+        f->req[i] = (uint8_t)required;
         kept |= !(sw && tsift_stopwords_has(sw, tsift_token(&q->tokens, i), q->tokens.len[i]));
       }
       if (st == TSIFT_OK && required && !kept) q->plus_lost++;
@@ -162,7 +174,14 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     if (closes) quote = 0;
     at = end;
   }
-  /* Distinct terms in first-seen order, stopwords set aside. */
+  return st;
+}
+
+/* Distinct terms in first-seen order, stopwords set aside (a query of
+ * nothing but stopwords keeps them); a term is weak or soft when every
+ * occurrence is, required when one is. */
+static tsift_status query_terms(tsift_query *q, const tsift_stopwords *sw, const token_flags *f, tsift_error *err) {
+  tsift_status st = TSIFT_OK;
   tsift_tokens distinct, dsurface;
   tsift_tokens_init(&distinct);
   tsift_tokens_init(&dsurface);
@@ -175,16 +194,16 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
     size_t len = q->tokens.len[i];
     long seen = tsift_tokens_find(&distinct, t, len);
     if (seen >= 0) {
-      dweak[seen] &= tok_weak[i];
-      dsoft[seen] &= tok_soft[i];
-      dreq[seen] |= tok_req[i];
+      dweak[seen] &= f->weak[i];
+      dsoft[seen] &= f->soft[i];
+      dreq[seen] |= f->req[i];
       continue;
     }
-    dweak[distinct.count] = tok_weak[i];
-    dsoft[distinct.count] = tok_soft[i];
-    dreq[distinct.count] = tok_req[i];
+    dweak[distinct.count] = f->weak[i];
+    dsoft[distinct.count] = f->soft[i];
+    dreq[distinct.count] = f->req[i];
     if (tsift_tokens_push(&distinct, t, len) ||
-        tsift_tokens_push(&dsurface, tsift_token(&surface, i), surface.len[i]))
+        tsift_tokens_push(&dsurface, tsift_token(&f->surface, i), f->surface.len[i]))
       st = tsift_nomem(err, "analysing the query");
   }
   q->term_weak = tsift_calloc_array(distinct.count + 1, 1);
@@ -221,13 +240,22 @@ tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords 
   }
   tsift_tokens_free(&distinct);
   tsift_tokens_free(&dsurface);
-  tsift_tokens_free(&surface);
   tsift_free(dweak);
   tsift_free(dsoft);
   tsift_free(dreq);
-  tsift_free(tok_weak);
-  tsift_free(tok_soft);
-  tsift_free(tok_req);
+  return st;
+}
+
+tsift_status tsift_query_analyze(const char *s, size_t n, const tsift_stopwords *sw,
+                                 tsift_query *q, tsift_error *err) {
+  memset(q, 0, sizeof *q);
+  token_flags f;
+  memset(&f, 0, sizeof f);
+  tsift_tokens_init(&f.surface);
+  tsift_status st = query_text(q, s, n, err);
+  if (st == TSIFT_OK) st = query_words(q, sw, &f, err);
+  if (st == TSIFT_OK) st = query_terms(q, sw, &f, err);
+  token_flags_free(&f);
   if (st == TSIFT_OK) st = tsift_vocab_expand(q, err);
   if (st != TSIFT_OK) tsift_query_free(q);
   return st;

@@ -92,16 +92,6 @@ static void json_terms(tsift_buf *b, const tsift_query *q) {
 
 /* ---- JSON search ------------------------------------------------------ */
 
-static tsift_status finish(tsift_buf *b, char **out, size_t *out_len, tsift_error *err,
-                           const char *what) {
-  size_t len = 0;
-  char *bytes = tsift_buf_take(b, &len);
-  if (!bytes) return tsift_nomem(err, what);
-  *out = bytes;
-  if (out_len) *out_len = len;
-  tsift_ok(err);
-  return TSIFT_OK;
-}
 
 /* One hit; with explain, its breakdown as the ranker computed it (rank.h):
  * each scored member (a term, or an expansion "via" a word of the query),
@@ -323,7 +313,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     tsift_buf_free(&b);
     return tsift_nomem(err, "writing search results");
   }
-  return finish(&b, out, out_len, err, "writing search results");
+  return tsift_buf_finish(&b, out, out_len, "writing search results", err);
 }
 
 /* ---- typed search ----------------------------------------------------- */
@@ -440,7 +430,7 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
     tsift_buf_free(&b);
     return st;
   }
-  return finish(&b, out, out_len, err, "ranking");
+  return tsift_buf_finish(&b, out, out_len, "ranking", err);
 }
 
 /* ---- index facts and documents ---------------------------------------- */
@@ -485,7 +475,7 @@ tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *ou
   tsift_json_key(&b, "fingerprint");
   tsift_json_cstr(&b, ix->fingerprint);
   tsift_json_end_object(&b);
-  return finish(&b, out, out_len, err, "writing index facts");
+  return tsift_buf_finish(&b, out, out_len, "writing index facts", err);
 }
 
 tsift_status tsift_index_documents_json(const tsift_index *ix, char **out, size_t *out_len,
@@ -520,7 +510,7 @@ tsift_status tsift_index_documents_json(const tsift_index *ix, char **out, size_
   }
   tsift_json_end_array(&b);
   tsift_json_end_object(&b);
-  return finish(&b, out, out_len, err, "writing search documents");
+  return tsift_buf_finish(&b, out, out_len, "writing search documents", err);
 }
 
 /* ---- analysis as JSON ------------------------------------------------- */
@@ -557,7 +547,7 @@ tsift_status tsift_analyze_query_json(const char *text, size_t len, const char *
   json_terms(&b, &q);
   tsift_json_end_object(&b);
   tsift_query_free(&q);
-  return finish(&b, out, out_len, err, "writing the analysis");
+  return tsift_buf_finish(&b, out, out_len, "writing the analysis", err);
 }
 
 tsift_status tsift_analyze_field_json(const char *text, size_t len, char **out, size_t *out_len,
@@ -576,5 +566,5 @@ tsift_status tsift_analyze_field_json(const char *text, size_t len, char **out, 
   tsift_buf_init(&b);
   json_tokens(&b, &t);
   tsift_tokens_free(&t);
-  return finish(&b, out, out_len, err, "writing the analysis");
+  return tsift_buf_finish(&b, out, out_len, "writing the analysis", err);
 }

@@ -761,10 +761,7 @@ tsift_status tsift_session_menu_json(const tsift_session *s, const char *format,
   for (size_t i = 0; i < s->nmenu; i++) tsift_spec_write(&b, &s->index->catalog.tools[s->menu[i]], f);
   tsift_json_end_array(&b);
   if (f == TSIFT_FORMAT_MCP) tsift_json_end_object(&b);
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "writing the menu");
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_buf_finish(&b, out, out_len, "writing the menu", err);
 }
 
 tsift_status tsift_session_journal_jsonl(const tsift_session *s, char **out, size_t *out_len,
@@ -803,10 +800,7 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
   tsift_json_key(&b, "fingerprint");
   tsift_json_cstr(&b, s->fingerprint);
   tsift_json_end_object(&b);
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "writing metrics");
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_buf_finish(&b, out, out_len, "writing metrics", err);
 }
 
 /* The rest of a journal decision id after "<loop>#turn:", read as
@@ -906,10 +900,7 @@ tsift_status tsift_session_finish(tsift_session *s, char **out, size_t *out_len,
     return tsift_fail(err, TSIFT_E_DIVERGED, "replay: %zu journal decision(s) never asked for, first \"%.80s\"",
                       total - s->replay_pos, cJSON_IsString(id) ? id->valuestring : "");
   }
-  *out = tsift_buf_take(&b, out_len);
-  if (!*out) return tsift_nomem(err, "finishing the session");
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_buf_finish(&b, out, out_len, "finishing the session", err);
 }
 
 tsift_status tsift_session_skill_index(const tsift_session *s, char **out, size_t *out_len, tsift_error *err) {

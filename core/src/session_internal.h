@@ -199,7 +199,9 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
                                const uint32_t *skill_hits, size_t ns, const ranker_kinds *kinds, warnings *w,
                                char **out, size_t *out_len, tsift_error *err);
 
-/* ---- session_search.c ---- */
+/* ---- session_select.c ---- */
+/* A select: name is at most this long (an id is at most 128 bytes). */
+#define TSIFT_SELECT_NAME_MAX_BYTES 128
 /* The names of a "select:a,b" query (after the prefix, split at commas,
  * trimmed, duplicates dropped) into out; with detail, a refusal message
  * for names that cannot be (empty list, control characters, more than max
@@ -208,6 +210,8 @@ tsift_status tsift_select_names(const char *q, size_t n, size_t max, tsift_token
                                 tsift_error *err);
 /* A query that starts with "select:" (after white space). */
 int tsift_is_select(const char *q);
+
+/* ---- session_search.c ---- */
 /* Answer a search_tools call with parsed arguments. */
 tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
                                   size_t *out_len, tsift_error *err);

@@ -75,41 +75,6 @@ static size_t readmit_skills(tsift_session *s, const cJSON *value, size_t room, 
 
 /* ---- select: ---------------------------------------------------------- */
 
-#define SELECT_PREFIX "select:"
-#define SELECT_NAME_MAX_BYTES 128
-
-int tsift_is_select(const char *q) {
-  while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
-  return strncmp(q, SELECT_PREFIX, strlen(SELECT_PREFIX)) == 0;
-}
-
-tsift_status tsift_select_names(const char *q, size_t n, size_t max, tsift_tokens *out, const char **detail,
-                                tsift_error *err) {
-  size_t i = 0;
-  while (i < n && (q[i] == ' ' || q[i] == '\t' || q[i] == '\n' || q[i] == '\r')) i++;
-  if (n - i >= strlen(SELECT_PREFIX) && memcmp(q + i, SELECT_PREFIX, strlen(SELECT_PREFIX)) == 0)
-    i += strlen(SELECT_PREFIX);
-  const char *why = NULL;
-  while (i <= n && !why) {
-    size_t end = i;
-    while (end < n && q[end] != ',') end++;
-    size_t a = i, b = end;
-    while (a < b && (q[a] == ' ' || q[a] == '\t' || q[a] == '\n' || q[a] == '\r')) a++;
-    while (b > a && (q[b - 1] == ' ' || q[b - 1] == '\t' || q[b - 1] == '\n' || q[b - 1] == '\r')) b--;
-    for (size_t k = a; k < b && !why; k++)
-      if ((unsigned char)q[k] < 0x20 || q[k] == 0x7f) why = "select: names must not contain control characters";
-    if (!why && b - a > SELECT_NAME_MAX_BYTES) why = "select: a name is at most 128 bytes";
-    if (!why && b > a && tsift_tokens_find(out, q + a, b - a) < 0) {
-      if (out->count >= max) why = "select: too many names for one search (at most the search's limit)";
-      else if (tsift_tokens_push(out, q + a, b - a)) return tsift_nomem(err, "reading select:");
-    }
-    i = end + 1;
-  }
-  if (!why && out->count == 0) why = "select: name at least one tool, as select:name or select:name1,name2";
-  if (detail) *detail = why;
-  return why ? tsift_fail(err, TSIFT_E_ARG, "%s", why) : TSIFT_OK;
-}
-
 /* A select: page: the named tools that are searchable (inside the
  * namespaces, not on the menu), in the order named; the others are listed
  * as unknown (a hidden tool is reported like one that does not exist) or
@@ -118,7 +83,7 @@ static tsift_status select_page(tsift_session *s, const tsift_tokens *names, sea
   p->graded = 1;
   p->selected = 1;
   for (size_t i = 0; i < names->count; i++) {
-    char name[SELECT_NAME_MAX_BYTES + 1];
+    char name[TSIFT_SELECT_NAME_MAX_BYTES + 1];
     memcpy(name, tsift_token(names, i), names->len[i]);
     name[names->len[i]] = 0;
     long d = tsift_session_find_doc(s, name);

@@ -290,6 +290,12 @@ static tsift_status build_skill_index(tsift_skills *sk, tsift_error *err) {
   return TSIFT_OK;
 }
 
+static tsift_status take_skills(tsift_skills *sk, const cJSON *sec, tsift_skill *all, size_t nall,
+                                tsift_error *err);
+static tsift_status read_selected(tsift_skills *sk, const cJSON *sec, tsift_error *err);
+
+/* The "skills" section: its keys, caps, discovery and meta-tool name, then
+ * the skills it offers and those selected up front. */
 static tsift_status read_section(tsift_skills *sk, const cJSON *sec, tsift_skill *all, size_t nall,
                                  tsift_error *err) {
   static const char *const keys[] = {"catalog", "selected", "maxActive", "maxIndex", "maxIndexBytes",
@@ -326,15 +332,20 @@ static tsift_status read_section(tsift_skills *sk, const cJSON *sec, tsift_skill
     name = tn->valuestring;
   }
   if (!(sk->tool_name = tsift_strndup(name, strlen(name)))) return tsift_nomem(err, "reading skills");
+  if ((st = take_skills(sk, sec, all, nall, err))) return st;
+  return read_selected(sk, sec, err);
+}
 
-  /* Which of the catalog's skills this session offers: all of them
-   * ("registry", the default) or the listed ids. Each taken skill moves from
-   * `all` into sk->items. */
-  const cJSON *which = cJSON_GetObjectItemCaseSensitive(sec, "catalog");
+/* Which of the catalog's skills this session offers: all of them
+ * ("registry", the default) or the listed ids. Each taken skill moves from
+ * `all` into sk->items, sorted by id. */
+static tsift_status take_skills(tsift_skills *sk, const cJSON *sec, tsift_skill *all, size_t nall,
+                                tsift_error *err) {
+  const cJSON *which = cJSON_GetObjectItemCaseSensitive(sec, "catalog"), *item;
   uint8_t *take = tsift_calloc_array(nall + 1, 1);
   if (!take) return tsift_nomem(err, "reading skills");
   size_t ntake = 0;
-  st = TSIFT_OK;
+  tsift_status st = TSIFT_OK;
   if (!which || cJSON_IsNull(which) || (cJSON_IsString(which) && strcmp(which->valuestring, "registry") == 0)) {
     memset(take, 1, nall);
     ntake = nall;
@@ -375,17 +386,19 @@ static tsift_status read_section(tsift_skills *sk, const cJSON *sec, tsift_skill
     tsift_free(tmp);
   }
   tsift_free(take);
-  if (st) return st;
+  return st;
+}
 
+/* Skills selected up front: active from turn 0, their text delivered by
+ * the host, so it must be deliverable. */
+static tsift_status read_selected(tsift_skills *sk, const cJSON *sec, tsift_error *err) {
+  const cJSON *item;
   size_t n = sk->n;
   sk->selected = tsift_calloc_array(n + 1, 1);
   sk->active = tsift_calloc_array(n + 1, 1);
   sk->warned = tsift_calloc_array(n + 1, 1);
   sk->pinned = tsift_calloc_array(n + 1, sizeof *sk->pinned);
   if (!sk->selected || !sk->active || !sk->warned || !sk->pinned) return tsift_nomem(err, "reading skills");
-
-  /* Skills selected up front: active from turn 0, their text delivered by
-   * the host, so it must be deliverable. */
   const cJSON *sel = cJSON_GetObjectItemCaseSensitive(sec, "selected");
   if (sel && !cJSON_IsNull(sel) && !cJSON_IsArray(sel))
     return tsift_fail(err, TSIFT_E_CONFIG, "config: skills.selected: expected an array of skill ids, got %s",
