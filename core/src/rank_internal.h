@@ -38,11 +38,6 @@ void tsift_heap_sift_up(const tsift_index *ix, tsift_scored *h, size_t i, int or
 /* A member that adds to scores: its term is kept, some doc has it, and its
  * weight is positive. */
 int tsift_member_scores(const rank_ctx *c, const tsift_member *mb);
-/* The factor of a term's contribution after `covered` earlier hits matched it. */
-double tsift_diversity_factor(uint32_t covered);
-/* What a pair adds to a hit that has it: its bonus, halved as often as the
- * more covered of its two terms (covered NULL: not diversified). */
-double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered);
 /*
  * What the scored members and pairs give doc d, summed in member order, then
  * pair order, like the accumulator, so with covered NULL it equals acc[d]

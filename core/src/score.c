@@ -11,14 +11,17 @@ int tsift_member_scores(const rank_ctx *c, const tsift_member *mb) {
   return c->fate[mb->owner] == TSIFT_TERM_USED && mb->df && mb->weight > 0.0;
 }
 
-double tsift_diversity_factor(uint32_t covered) {
+/* The factor of a term's contribution after `covered` earlier hits matched it. */
+static double tsift_diversity_factor(uint32_t covered) {
   double f = 1.0; /* powers of two: exact, the same everywhere */
   if (covered > TSIFT_DIVERSIFY_MAX_HALVINGS) covered = TSIFT_DIVERSIFY_MAX_HALVINGS;
   while (covered--) f *= 0.5;
   return f;
 }
 
-double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered) {
+/* What a pair adds to a hit that has it: its bonus, halved as often as the
+ * more covered of its two terms (covered NULL: not diversified). */
+static double tsift_pair_score(const tsift_qpair *p, const uint32_t *covered) {
   if (!covered) return p->bonus;
   uint32_t c = covered[p->a] > covered[p->b] ? covered[p->a] : covered[p->b];
   return p->bonus * tsift_diversity_factor(c);

@@ -253,6 +253,28 @@ tsift_status tsift_session_set_skill_ranker(tsift_session *s, const char *kind, 
   return set_ranker(s, &sk->ranker_kind, &sk->rank_fn, &sk->rank_user, kind, fn, user, err);
 }
 
+/* A search that waits for a host ranker, as s->pending (carrying the
+ * replay's divergence warning into the final output); NULL when out of
+ * memory. */
+static pending_search *new_pending(tsift_session *s, const call_ref *c, const char *q, size_t page, warnings *w) {
+  pending_search *p = tsift_calloc_array(1, sizeof *p);
+  if (p) p->query = tsift_strndup(q, strlen(q));
+  if (p && w->n) p->divergence_warning = tsift_strndup(w->items[0], strlen(w->items[0]));
+  if (!p || !p->query || (w->n && !p->divergence_warning)) {
+    if (p) {
+      tsift_free(p->query);
+      tsift_free(p->divergence_warning);
+      tsift_free(p);
+    }
+    return NULL;
+  }
+  p->turn = c->turn;
+  p->call = c->call;
+  p->page = page;
+  s->pending = p;
+  return p;
+}
+
 /* The tools' page is final: rank the skills (discovery on), share the page
  * and finish; or ask the host's skill ranker first (the page moves into the
  * pending search then, and *tp is left empty). `tool_scored` holds the
@@ -265,24 +287,8 @@ static tsift_status tools_ranked(tsift_session *s, const call_ref *c, const char
   tsift_skills *sk = s->skills;
   if (sk->ranker_kind) {
     /* Two phases: keep the tools' page and ask for the skills. */
-    pending_search *p = s->pending;
-    if (!p) {
-      p = tsift_calloc_array(1, sizeof *p);
-      if (p) p->query = tsift_strndup(q, strlen(q));
-      if (p && w->n) p->divergence_warning = tsift_strndup(w->items[0], strlen(w->items[0]));
-      if (!p || !p->query || (w->n && !p->divergence_warning)) {
-        if (p) {
-          tsift_free(p->query);
-          tsift_free(p->divergence_warning);
-          tsift_free(p);
-        }
-        return tsift_nomem(err, "asking the skill ranker");
-      }
-      p->turn = c->turn;
-      p->call = c->call;
-      p->page = page;
-      s->pending = p;
-    }
+    pending_search *p = s->pending ? s->pending : new_pending(s, c, q, page, w);
+    if (!p) return tsift_nomem(err, "asking the skill ranker");
     tsift_page_free(&p->tool_page);
     p->tool_page = *tp;
     tsift_page_init(tp);
@@ -455,22 +461,9 @@ static tsift_status serve_recorded(tsift_session *s, const call_ref *c, const ch
  * by its callback right away). */
 static tsift_status ask_host(tsift_session *s, const call_ref *c, const char *q, size_t page, warnings *w,
                              char **out, size_t *out_len, tsift_error *err) {
-  pending_search *p = tsift_calloc_array(1, sizeof *p);
-  if (p) p->query = tsift_strndup(q, strlen(q));
-  if (p && w->n) p->divergence_warning = tsift_strndup(w->items[0], strlen(w->items[0]));
-  if (!p || !p->query || (w->n && !p->divergence_warning)) {
-    if (p) {
-      tsift_free(p->query);
-      tsift_free(p->divergence_warning);
-      tsift_free(p);
-    }
-    return tsift_nomem(err, "asking the ranker");
-  }
-  p->turn = c->turn;
-  p->call = c->call;
-  p->page = page;
+  pending_search *p = new_pending(s, c, q, page, w);
+  if (!p) return tsift_nomem(err, "asking the ranker");
   p->want = capped_want(page, hidden_count(s));
-  s->pending = p;
   return rank_with_host(s, request_ranking(s, out, out_len, err), out, out_len, err);
 }
 

@@ -16,6 +16,8 @@
 #include "text.h"
 #include "utf8proc.h"
 
+static int tsift_skills_listed(const tsift_skills *sk, size_t k);
+
 static void free_list(char **l, size_t n) {
   for (size_t i = 0; i < n; i++) tsift_free(l[i]);
   tsift_free(l);
@@ -60,7 +62,9 @@ long tsift_skills_find(const tsift_skills *sk, const char *id) {
 
 /* An id the model can name in the index: at most 128 bytes, no control,
  * format or line/paragraph separator characters. */
-int tsift_skills_nameable(const char *id) {
+/* 1 when the model could name `id` in the index: at most 128 bytes, no
+ * control, format or line/paragraph separator characters. */
+static int tsift_skills_nameable(const char *id) {
   size_t n = strlen(id);
   if (n == 0 || n > SKILLS_INDEX_ID_BYTES) return 0;
   const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)id;
@@ -474,7 +478,9 @@ tsift_status tsift_skills_read(const cJSON *section, const cJSON *catalog_skills
 
 /* Listed in the index: not selected up front, nameable, and not tainted (a
  * tainted skill's text is third-party text that never reaches the prompt). */
-int tsift_skills_listed(const tsift_skills *sk, size_t k) {
+/* 1 when skill k has a line in the index (not selected up front, nameable,
+ * not tainted). */
+static int tsift_skills_listed(const tsift_skills *sk, size_t k) {
   return !sk->selected[k] && !sk->items[k].tainted && tsift_skills_nameable(sk->items[k].id);
 }
 

@@ -79,13 +79,7 @@ long tsift_skills_find(const tsift_skills *sk, const char *id);
 tsift_status tsift_skills_prompt(const tsift_skills *sk, const char *search_tool, char **out,
                                  size_t *out_len, tsift_error *err);
 
-/* 1 when the model could name `id` in the index: at most 128 bytes, no
- * control, format or line/paragraph separator characters. */
-int tsift_skills_nameable(const char *id);
 
-/* 1 when skill k has a line in the index (not selected up front, nameable,
- * not tainted). */
-int tsift_skills_listed(const tsift_skills *sk, size_t k);
 
 /* 1 when search may return skill k: not active and not tainted. */
 static inline int tsift_skills_searchable(const tsift_skills *sk, size_t k) {

@@ -11,7 +11,9 @@
 #include "index.h"
 #include "text.h"
 
-char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
+/* The description a model sees for `tool`: withheld text for un-vouched or
+ * tainted tools, otherwise cut at 1000 characters. Caller frees. */
+static char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
   if (!tsift_description_visible(tool)) {
     *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
     return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);

@@ -25,8 +25,5 @@ void tsift_spec_write_raw(tsift_buf *b, const char *name, const char *descriptio
  * (size_t)-1 when out of memory. */
 size_t tsift_spec_chars(const tsift_tool *tool);
 
-/* The description a model sees for `tool`: withheld text for un-vouched or
- * tainted tools, otherwise cut at 1000 characters. Caller frees. */
-char *tsift_spec_description(const tsift_tool *tool, size_t *len);
 
 #endif
