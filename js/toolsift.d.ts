@@ -280,7 +280,7 @@ export interface SessionSearchConfig {
    * 'all' (every hit the caps allow, the behaviour before match grades).
    */
   load?: 'strong' | 'all' | null;
-  /** The grade rule's thresholds, each 0..1 (docs/sessions.md): defaults 0.5, 0.25, 0.6. */
+  /** The grade rule's thresholds, each 0..1 (docs/sessions.md): defaults 0.5, 0.25, 0.75. */
   strong?: { coverage?: number | null; pairCoverage?: number | null; relative?: number | null } | null;
   /**
    * The catalog overview appended to the search meta-tool's description:

@@ -160,7 +160,7 @@ typedef struct tsift_grade_rule {
 
 #define TSIFT_GRADE_COVERAGE_DEFAULT 0.5
 #define TSIFT_GRADE_PAIR_COVERAGE_DEFAULT 0.25
-#define TSIFT_GRADE_RELATIVE_DEFAULT 0.6
+#define TSIFT_GRADE_RELATIVE_DEFAULT 0.75
 #define TSIFT_GRADE_UNMATCHED_WEIGHT 0.5
 
 /* Why a hit got its grade. */

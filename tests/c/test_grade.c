@@ -88,7 +88,7 @@ static void test_coverage(void) {
   tsift_index_free(ix);
 }
 
-/* A hit that covers the query but scores under 0.6 of the best is partial;
+/* A hit that covers the query but scores under 0.75 of the best is partial;
  * the grade follows the reported coverage and relative score everywhere. */
 static void test_relative(void) {
   tsift_index *ix = build(
@@ -100,14 +100,14 @@ static void test_relative(void) {
   cJSON *o = explain(ix, "mail");
   CHECK_EQ_STR(match_of(o, "mail_send"), "strong");
   double rel = grade_num(o, "archive", "relative");
-  CHECK(rel > 0.0 && rel < 0.6);
+  CHECK(rel > 0.0 && rel < 0.75);
   CHECK_EQ_STR(match_of(o, "archive"), "partial");
   const cJSON *h;
   cJSON_ArrayForEach(h, cJSON_GetObjectItem(o, "hits")) {
     const cJSON *g = cJSON_GetObjectItem(cJSON_GetObjectItem(h, "explain"), "grade");
     double cov = cJSON_GetObjectItem(g, "coverage")->valuedouble, r = cJSON_GetObjectItem(g, "relative")->valuedouble;
     int phrase = cJSON_IsTrue(cJSON_GetObjectItem(g, "phrase"));
-    int strong = cJSON_IsTrue(cJSON_GetObjectItem(h, "exact")) || (r >= 0.6 && cov >= (phrase ? 0.25 : 0.5));
+    int strong = cJSON_IsTrue(cJSON_GetObjectItem(h, "exact")) || (r >= 0.75 && cov >= (phrase ? 0.25 : 0.5));
     CHECK_EQ_STR(cJSON_GetObjectItem(h, "match")->valuestring, strong ? "strong" : "partial");
   }
   cJSON_Delete(o);

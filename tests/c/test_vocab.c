@@ -252,7 +252,7 @@ static void test_synonym_weight(void) {
     CHECK_CONTAINS(out, "\"score\":0.980829,\"match\":\"strong\",\"matched\":[\"picture\"],\"explain\":{\"terms\":"
                         "[{\"term\":\"picture\",\"score\":0.980829");
     CHECK_CONTAINS(out, "{\"id\":\"alpha\"");
-    /* through a synonym only: 0.4 of the direct hit, under the 0.6 of the best a strong hit needs */
+    /* through a synonym only: 0.4 of the direct hit, under the 0.75 of the best a strong hit needs */
     CHECK_CONTAINS(out, "\"score\":0.392332,\"match\":\"partial\",\"matched\":[\"picture\"],\"explain\":{\"terms\":"
                         "[{\"term\":\"picture\",\"via\":\"image\",\"score\":0.392332,\"fields\":{\"description\":"
                         "0.392332}}],\"grade\":{\"coverage\":1.000000,\"relative\":0.400000}}");
