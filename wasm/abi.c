@@ -32,6 +32,7 @@
  *   tsift_wasm_session_free(s)
  *   tsift_wasm_index_snapshot(h, out) -> status        (out: the snapshot bytes)
  *   tsift_wasm_index_from_snapshot_take(bytes, len, out) -> status (slot 0: handle; takes `bytes` over)
+ *   tsift_wasm_index_verify(h, out) -> status         (re-derive a snapshot's fingerprint)
  *   tsift_wasm_eval(cat, cat_len, queries, q_len, opt, opt_len, out) -> status
  *   tsift_wasm_eval_report(json, len, title_cstr, out) -> status
  *

@@ -112,15 +112,22 @@ TSIFT_API size_t tsift_index_size(const tsift_index *index);
 
 /*
  * Search and return a JSON document (caller frees *out with tsift_free):
- *   {"query":…,"terms":[…],"hits":[{"id","name","description","trust","score"[,"exact"][,"explain"]}],
- *    "unmatched":[…][,"tainted":true][,"analysis":{…}]}
+ *   {"query":…,"terms":[…],"hits":[{"id","name","description","trust","score"[,"exact"],
+ *     "match":"strong"|"partial","matched":[…][,"explain"]}],
+ *    "unmatched":[…][,"capped":[…]][,"tainted":true][,"analysis":{…}]}
  * `options_json` may be NULL or { "limit": 1..1000 (default 10), "explain": bool }.
  * The query is never an error: invalid UTF-8 is replaced, oversize is cut.
  * Hits are bounded: "name" at most 128 characters, "description" (first line,
  * withheld for un-vouched remote and tainted tools) at most 160, each then "…".
- * "explain" is {"terms":[{"term","score","fields":{…}[,"via"]}…][,"pairs":
- * [{"terms":[a,b],"score"}…]]}: each scored term's contribution by field and
- * the proximity pairs the hit has; together they add up to its score.
+ * "match" is the hit's grade and "matched" the query words it matches
+ * (docs/sessions.md, "The match grade"). "explain" is {"terms":[{"term",
+ * "score","fields":{…}[,"via"]}…][,"pairs":[{"terms":[a,b],"score"}…]],
+ * "grade":{"coverage","relative"[,"phrase"]}}: each scored term's
+ * contribution by field (an expansion or typo correction names its word in
+ * "via") and the proximity pairs the hit has, which add up to its score, and
+ * why it got its grade. With explain, "analysis" holds the tokens, stopwords,
+ * terms, expansions, "corrections" ([word, correction] pairs, when any) and
+ * "evidence" (what each content word weighs in the grade).
  */
 TSIFT_API tsift_status tsift_index_search_json(const tsift_index *index, const char *query,
                                                size_t query_len, const char *options_json,
@@ -155,7 +162,7 @@ TSIFT_API tsift_status tsift_index_rank_jsonl(const tsift_index *index, const ch
                                               size_t len, unsigned k, char **out, size_t *out_len,
                                               tsift_error *err);
 
-/* Index facts as JSON {"tools":N,"terms":N,"ranker":"bm25f-1","fingerprint":"<sha256 hex>",
+/* Index facts as JSON {"tools":N,"terms":N,"ranker":"bm25f-6","fingerprint":"<sha256 hex>",
  * "fields":{…weights…}}. Caller frees *out with tsift_free. */
 TSIFT_API tsift_status tsift_index_info_json(const tsift_index *index, char **out, size_t *out_len,
                                              tsift_error *err);
@@ -232,7 +239,10 @@ typedef struct tsift_session tsift_session;
  *     "catalog": { "tools": [], "skills": [], "annotations": {} },
  *     "search": { "toolName": "search_tools", "alwaysLoaded": [], "namespaces": [],
  *                 "maxPerSearch": 5, "maxLoaded": 20, "maxSearches": 25,
- *                 "maxMenuChars": null, "stopwords": null } }
+ *                 "maxMenuChars": null, "stopwords": null,
+ *                 "load": "strong", "strong": {"coverage": 0.5, "pairCoverage": 0.25,
+ *                 "relative": 0.75}, "overview": true, "overviewChars": 1500 } }
+ * (docs/sessions.md has every key; "load": "strong" loads only strong hits).
  * `journal` (may be NULL) holds recorded decisions, as a JSON array or JSON
  * Lines; with it the session serves recorded decisions instead of ranking.
  * `options_json` may be NULL or { "divergence": "fail" | "warn" | "off" }
@@ -306,14 +316,16 @@ TSIFT_API tsift_status tsift_session_call_next(tsift_session *session, const cha
  * Handle one model tool call (turn i, call j, tool name, arguments JSON).
  * Writes {"call": {"turn","call","tool"}, "result": …, "decision": {…} | null
  * [, "warnings": [...]]} to *out
- * (free with tsift_free). Refusals (invalid_input, search_limit_reached,
- * not_on_menu, …) are results with an "error" code and record nothing.
- * A call to a non-meta tool is answered {"allowed": true} when it is on the
- * menu. Errors (status != OK) are reserved for bad API arguments, malformed
- * argument JSON structure the host sent, a search at a (turn, call) that
- * does not advance past the last decision's (ids must stay unique), out of
- * memory and divergence in "fail" mode; the session stays usable after any
- * of them.
+ * (free with tsift_free). A search_tools result lists its hits with their
+ * loaded flags and grades, the unmatched words, a note and, after a miss,
+ * catalog words (docs/sessions.md); a "select:a,b" query loads named tools.
+ * Refusals (invalid_input — arguments that are not a JSON object among
+ * others —, search_limit_reached, not_on_menu, …) are results with an
+ * "error" code and record nothing. A call to a non-meta tool is answered
+ * {"allowed": true} when it is on the menu. Errors (status != OK) are
+ * reserved for bad API arguments, a search at a (turn, call) that does not
+ * advance past the last decision's (ids must stay unique), out of memory and
+ * divergence in "fail" mode; the session stays usable after any of them.
  */
 TSIFT_API tsift_status tsift_session_call(tsift_session *session, uint32_t turn, uint32_t call,
                                           const char *tool, size_t tool_len, const char *args_json,
@@ -379,7 +391,8 @@ TSIFT_API tsift_status tsift_session_journal_jsonl(const tsift_session *session,
 
 /* Counters a host can log (no query text):
  * {"searches","refusals","hits","noMatch","loaded","rankerCalls","replayed",
- *  "fingerprint"}. Caller frees *out. */
+ *  ["activations","activeSkills",] "menu","menuChars","fingerprint"} (the
+ *  skill counters with skills on). Caller frees *out. */
 TSIFT_API tsift_status tsift_session_metrics_json(const tsift_session *session, char **out,
                                                   size_t *out_len, tsift_error *err);
 
@@ -389,8 +402,8 @@ TSIFT_API tsift_status tsift_session_metrics_json(const tsift_session *session, 
 TSIFT_API tsift_status tsift_session_apply_journal(tsift_session *session, tsift_error *err);
 
 /* End of a replayed run: journal decisions never asked for are divergence
- * (an error in "fail" mode, listed as warnings in "warn" mode). Writes
- * {"unasked":[ids…]} to *out. Caller frees *out. */
+ * (an error in "fail" mode; in "warn" and "off" mode they are only listed).
+ * Writes {"unasked":[ids…]} to *out. Caller frees *out. */
 TSIFT_API tsift_status tsift_session_finish(tsift_session *session, char **out, size_t *out_len,
                                             tsift_error *err);
 
