@@ -256,6 +256,9 @@ const explained = queries.filter((q, i) => i % 13 === 0 && q.trim()).slice(0, 24
 explained.push('Create a new issue in the repository and assign it to the on-call engineer. Then send a message ' +
   'to the team channel and schedule a meeting on the calendar for tomorrow morning.');
 explained.push('🚀 deploy the app', '翻译文本', 'Straße öffnen', 'the of and a an', 'x'.repeat(600), 'HTTPServer createPullRequest');
+// the graded loop: typo corrections, a miss with unmatched words, foreign function words, +words (searched as text)
+explained.push('creat a jira tiket', 'deploymnets in kubernets', 'order a large pepperoni pizza', 'Wetter für München',
+  'send a message +slack');
 for (const q of explained) {
   cases.push({
     name: `search --explain ${JSON.stringify(q.slice(0, 40))}`,
