@@ -62,3 +62,29 @@ long tsift_dict_intern(tsift_index *ix, const char *s, size_t n) {
   ix->slots[i] = (uint32_t)t + 1;
   return (long)t;
 }
+
+int tsift_dict_letters(tsift_index *ix) {
+  /* a counting sort on (first byte, length): 256 x 256 keys at most */
+  enum { KEYS = 256 * 256 };
+  uint32_t *count = tsift_calloc_array(KEYS + 1, sizeof *count);
+  uint32_t *order = tsift_calloc_array(ix->nterms + 1, sizeof *order);
+  if (!count || !order) {
+    tsift_free(count);
+    tsift_free(order);
+    return -1;
+  }
+  for (size_t t = 0; t < ix->nterms; t++) {
+    unsigned c = ix->term_len[t] ? (unsigned char)ix->term_bytes[ix->term_off[t]] : 0;
+    count[c * 256 + ix->term_len[t] + 1]++;
+  }
+  for (size_t k = 0; k < KEYS; k++) count[k + 1] += count[k];
+  for (size_t c = 0; c <= 256; c++) ix->letter_off[c] = count[c < 256 ? c * 256 : KEYS];
+  for (size_t t = 0; t < ix->nterms; t++) {
+    unsigned c = ix->term_len[t] ? (unsigned char)ix->term_bytes[ix->term_off[t]] : 0;
+    order[count[c * 256 + ix->term_len[t]]++] = (uint32_t)t;
+  }
+  tsift_free(count);
+  tsift_free(ix->by_letter);
+  ix->by_letter = order;
+  return 0;
+}

@@ -22,6 +22,7 @@ void tsift_index_free(tsift_index *ix) {
   tsift_catalog_free(&ix->catalog);
   tsift_free(ix->trust);
   tsift_free(ix->slots);
+  tsift_free(ix->by_letter);
   if (ix->blob) { /* the arrays point into it */
     tsift_free(ix->blob);
   } else {
@@ -268,6 +269,7 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     st = build_postings(ix, err);
   }
   if (!st) st = tsift_index_fingerprint(ix, ix->fingerprint, err);
+  if (!st && tsift_dict_letters(ix)) st = tsift_nomem(err, "indexing");
   if (st) {
     tsift_index_free(ix);
     return st;

@@ -58,6 +58,12 @@ struct tsift_index {
   size_t nterms, terms_cap;
   uint32_t *slots;
   size_t nslots;
+  /* The term ids by first byte, then length, then id: the terms starting
+   * with byte c are by_letter[letter_off[c] .. letter_off[c + 1]) (typo.c
+   * scans only those of the right first letter and length). Derived at build
+   * and load, never stored. */
+  uint32_t *by_letter;
+  uint32_t letter_off[257];
 
   /* Postings, sorted by doc within each term. */
   uint32_t *post_off; /* nterms + 1 */
@@ -103,6 +109,8 @@ long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 long tsift_dict_intern(tsift_index *ix, const char *s, size_t n);
 /* Rebuild the term hash table with `nslots` (a power of two) slots. */
 int tsift_index_rehash(tsift_index *ix, size_t nslots);
+/* Fill ix->by_letter and ix->letter_off; -1 when out of memory. */
+int tsift_dict_letters(tsift_index *ix);
 
 /* ---- fingerprint.c ---- */
 /* The fingerprint (64 hex digits) of the documents, weights and stopwords. */

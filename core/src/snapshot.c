@@ -498,7 +498,7 @@ static tsift_status read_documents(tsift_index *ix, reader *r, tsift_error *err)
   tsift_index_count_fields(ix); /* derived, not stored: the ranker's average field lengths need it */
   size_t slots = 1024;
   while (slots < (size_t)nterms * 2 + 2) slots *= 2;
-  if (tsift_index_rehash(ix, slots)) return tsift_nomem(err, "loading a snapshot");
+  if (tsift_index_rehash(ix, slots) || tsift_dict_letters(ix)) return tsift_nomem(err, "loading a snapshot");
   return TSIFT_OK;
 }
 

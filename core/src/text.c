@@ -101,8 +101,9 @@ size_t tsift_utf8_cut(const char *s, size_t n, size_t max) {
 
 /* Copy s with every invalid sequence replaced by U+FFFD. */
 int tsift_word_listed(const char *list, const char *s, size_t n) {
-  for (const char *p = list; *p; p++)
-    if (p[0] == '|' && strncmp(p + 1, s, n) == 0 && p[1 + n] == '|') return 1;
+  if (!n) return 0;
+  for (const char *p = list; (p = strchr(p, '|')) != NULL && p[1]; p++)
+    if (p[1] == s[0] && memcmp(p + 1, s, n) == 0 && p[1 + n] == '|') return 1;
   return 0;
 }
 

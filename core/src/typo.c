@@ -3,7 +3,9 @@
  * bounded edit distance (optimal string alignment: insertions, deletions,
  * substitutions and swaps of neighbours, each one edit), run only for
  * words no tool has at all — a misspelled word, or a word of a need the
- * catalog does not serve. Byte-wise over ASCII words: a typo in another
+ * catalog does not serve. Only the dictionary words with the query word's
+ * first letter and a length within reach are read (index.h, by_letter).
+ * Byte-wise over ASCII words: a typo in another
  * script is left alone rather than "corrected" by bytes. The first letter
  * must agree: typing slips rarely hit it, and a correctly spelled word the
  * catalog lacks ("light", "night", "black") otherwise finds neighbours one
@@ -22,32 +24,37 @@ static int ascii_word(const char *s, size_t n) {
 }
 
 /* The edit distance of a[0..na) and b[0..nb) when it is at most k, else
- * k + 1. Rows of the optimal-string-alignment table; a row whose smallest
+ * k + 1. Rows of the optimal-string-alignment table, only the band of cells
+ * within k of the diagonal (any other cell is over k); a row whose smallest
  * entry passes k ends the scan. Words are at most TSIFT_TOKEN_MAX_BYTES. */
 static unsigned edit_distance(const char *a, size_t na, const char *b, size_t nb, unsigned k) {
   unsigned rows[3][TSIFT_TOKEN_MAX_BYTES + 2];
   unsigned *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
-  for (size_t j = 0; j <= nb; j++) prev[j] = (unsigned)j;
+  const unsigned over = k + 1;
+  for (size_t j = 0; j <= nb; j++) prev[j] = j <= k ? (unsigned)j : over;
   for (size_t i = 1; i <= na; i++) {
-    cur[0] = (unsigned)i;
-    unsigned low = cur[0];
-    for (size_t j = 1; j <= nb; j++) {
+    size_t lo = i > k ? i - k : 1, hi = i + k < nb ? i + k : nb;
+    cur[0] = i <= k ? (unsigned)i : over;
+    if (lo > 1) cur[lo - 1] = over;
+    unsigned low = lo == 1 ? cur[0] : over;
+    for (size_t j = lo; j <= hi; j++) {
       unsigned cost = a[i - 1] != b[j - 1];
       unsigned v = prev[j] + 1;                                  /* deletion */
       if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;                /* insertion */
       if (prev[j - 1] + cost < v) v = prev[j - 1] + cost;        /* substitution */
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
         v = prev2[j - 2] + 1;                                    /* swap of neighbours */
-      cur[j] = v;
-      if (v < low) low = v;
+      cur[j] = v > over ? over : v;
+      if (cur[j] < low) low = cur[j];
     }
-    if (low > k) return k + 1;
+    if (hi < nb) cur[hi + 1] = over;
+    if (low > k) return over;
     unsigned *t = prev2;
     prev2 = prev;
     prev = cur;
     cur = t;
   }
-  return prev[nb] <= k ? prev[nb] : k + 1;
+  return prev[nb] <= k ? prev[nb] : over;
 }
 
 /* c is a better correction than d. */
@@ -64,23 +71,26 @@ size_t tsift_typo_corrections(const rank_ctx *c, const char *s, size_t n, tsift_
   const tsift_index *ix = c->ix;
   unsigned k = n >= TSIFT_TYPO_TWO_EDITS_BYTES ? 2 : 1;
   size_t nout = 0;
-  for (uint32_t t = 0; t < ix->nterms; t++) {
+  /* the terms with the same first letter, by length: from n - k to n + k */
+  uint32_t lo = ix->letter_off[(unsigned char)s[0]], hi = ix->letter_off[(unsigned char)s[0] + 1];
+  while (lo < hi && ix->term_len[ix->by_letter[lo]] + k < n) lo++;
+  for (uint32_t at = lo; at < hi; at++) {
+    uint32_t t = ix->by_letter[at];
     size_t len = ix->term_len[t];
-    if (len + k < n || len > n + k) continue;
+    if (len > n + k) break;
     const char *w = ix->term_bytes + ix->term_off[t];
-    if (w[0] != s[0]) continue; /* people rarely mistype the first letter */
     unsigned dist = edit_distance(s, n, w, len, k);
     if (dist > k || dist == 0) continue;
     if (tsift_stopwords_has(&ix->stopwords, w, len) || !ascii_word(w, len)) continue;
     tsift_typo cand = {t, dist, tsift_term_df(ix, c->stats, t)};
     if (!cand.df) continue; /* no tool of the universe has it */
     /* keep the best TSIFT_TYPO_MAX_CORRECTIONS, best first (insertion) */
-    size_t at = nout;
-    while (at > 0 && closer(&cand, &out[at - 1], ix)) at--;
-    if (at >= TSIFT_TYPO_MAX_CORRECTIONS) continue;
+    size_t pos = nout;
+    while (pos > 0 && closer(&cand, &out[pos - 1], ix)) pos--;
+    if (pos >= TSIFT_TYPO_MAX_CORRECTIONS) continue;
     size_t last = nout < TSIFT_TYPO_MAX_CORRECTIONS ? nout : TSIFT_TYPO_MAX_CORRECTIONS - 1;
-    memmove(&out[at + 1], &out[at], (last - at) * sizeof *out);
-    out[at] = cand;
+    memmove(&out[pos + 1], &out[pos], (last - pos) * sizeof *out);
+    out[pos] = cand;
     if (nout < TSIFT_TYPO_MAX_CORRECTIONS) nout++;
   }
   return nout;
