@@ -406,7 +406,7 @@ export interface SearchDecision {
     ranker: string;
     /** The skill ranker's kind, when one is set. */
     skillRanker?: string;
-    /** The query, cut at 200 characters. */
+    /** The query, whole. */
     query: string;
     /** Result ids in rank order. */
     results: string[];

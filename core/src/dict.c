@@ -63,27 +63,21 @@ long tsift_dict_intern(tsift_index *ix, const char *s, size_t n) {
   return (long)t;
 }
 
+static unsigned first_byte(const tsift_index *ix, size_t t) {
+  return ix->term_len[t] ? (unsigned char)ix->term_bytes[ix->term_off[t]] : 0;
+}
+
 int tsift_dict_letters(tsift_index *ix) {
-  /* a counting sort on (first byte, length): 256 x 256 keys at most */
-  enum { KEYS = 256 * 256 };
-  uint32_t *count = tsift_calloc_array(KEYS + 1, sizeof *count);
+  /* a counting sort on the first byte, stable: by id within a letter */
   uint32_t *order = tsift_calloc_array(ix->nterms + 1, sizeof *order);
-  if (!count || !order) {
-    tsift_free(count);
-    tsift_free(order);
-    return -1;
-  }
-  for (size_t t = 0; t < ix->nterms; t++) {
-    unsigned c = ix->term_len[t] ? (unsigned char)ix->term_bytes[ix->term_off[t]] : 0;
-    count[c * 256 + ix->term_len[t] + 1]++;
-  }
-  for (size_t k = 0; k < KEYS; k++) count[k + 1] += count[k];
-  for (size_t c = 0; c <= 256; c++) ix->letter_off[c] = count[c < 256 ? c * 256 : KEYS];
-  for (size_t t = 0; t < ix->nterms; t++) {
-    unsigned c = ix->term_len[t] ? (unsigned char)ix->term_bytes[ix->term_off[t]] : 0;
-    order[count[c * 256 + ix->term_len[t]]++] = (uint32_t)t;
-  }
-  tsift_free(count);
+  if (!order) return -1;
+  uint32_t *off = ix->letter_off;
+  memset(off, 0, sizeof ix->letter_off);
+  for (size_t t = 0; t < ix->nterms; t++) off[first_byte(ix, t) + 1]++;
+  for (size_t c = 0; c < 256; c++) off[c + 1] += off[c];
+  uint32_t next[256];
+  memcpy(next, off, sizeof next);
+  for (size_t t = 0; t < ix->nterms; t++) order[next[first_byte(ix, t)]++] = (uint32_t)t;
   tsift_free(ix->by_letter);
   ix->by_letter = order;
   return 0;

@@ -58,7 +58,7 @@ struct tsift_index {
   size_t nterms, terms_cap;
   uint32_t *slots;
   size_t nslots;
-  /* The term ids by first byte, then length, then id: the terms starting
+  /* The term ids by first byte, then id: the terms starting
    * with byte c are by_letter[letter_off[c] .. letter_off[c + 1]) (typo.c
    * scans only those of the right first letter and length). Derived at build
    * and load, never stored. */

@@ -264,7 +264,9 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
     tsift_json_cstr(b, kinds->skill_ranker);
   }
   tsift_json_key(b, "query");
-  tsift_json_str(b, query, tsift_utf8_prefix_chars(query, strlen(query), QUERY_RECORD_CHARS));
+  /* Whole: replay re-reads it, and a cut could end inside a +word or drop
+   * the words the recorded grades matched. */
+  tsift_json_cstr(b, query);
   tsift_json_key(b, "results");
   tsift_json_begin_array(b);
   for (size_t i = 0; i < p->n; i++) tsift_json_cstr(b, s->index->catalog.tools[p->hits[i]].id);

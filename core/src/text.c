@@ -99,11 +99,12 @@ size_t tsift_utf8_cut(const char *s, size_t n, size_t max) {
   return cut;
 }
 
-/* Copy s with every invalid sequence replaced by U+FFFD. */
+/* s[0..n) is one of the words of a '|'-packed list ("|a|b|"); the first
+ * byte is checked before the compare (the lists are scanned per word). */
 int tsift_word_listed(const char *list, const char *s, size_t n) {
   if (!n) return 0;
   for (const char *p = list; (p = strchr(p, '|')) != NULL && p[1]; p++)
-    if (p[1] == s[0] && memcmp(p + 1, s, n) == 0 && p[1 + n] == '|') return 1;
+    if (p[1] == s[0] && strncmp(p + 1, s, n) == 0 && p[1 + n] == '|') return 1;
   return 0;
 }
 
@@ -117,6 +118,7 @@ size_t tsift_utf8_prefix_chars(const char *s, size_t n, size_t chars) {
   return i;
 }
 
+/* Copy s with every invalid sequence replaced by U+FFFD. */
 char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
   if (n > ((size_t)-1) / 3 - 1) return NULL;
   char *out = tsift_alloc_bytes(n * 3 + 1);

@@ -24,37 +24,32 @@ static int ascii_word(const char *s, size_t n) {
 }
 
 /* The edit distance of a[0..na) and b[0..nb) when it is at most k, else
- * k + 1. Rows of the optimal-string-alignment table, only the band of cells
- * within k of the diagonal (any other cell is over k); a row whose smallest
+ * k + 1. Rows of the optimal-string-alignment table; a row whose smallest
  * entry passes k ends the scan. Words are at most TSIFT_TOKEN_MAX_BYTES. */
 static unsigned edit_distance(const char *a, size_t na, const char *b, size_t nb, unsigned k) {
   unsigned rows[3][TSIFT_TOKEN_MAX_BYTES + 2];
   unsigned *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
-  const unsigned over = k + 1;
-  for (size_t j = 0; j <= nb; j++) prev[j] = j <= k ? (unsigned)j : over;
+  for (size_t j = 0; j <= nb; j++) prev[j] = (unsigned)j;
   for (size_t i = 1; i <= na; i++) {
-    size_t lo = i > k ? i - k : 1, hi = i + k < nb ? i + k : nb;
-    cur[0] = i <= k ? (unsigned)i : over;
-    if (lo > 1) cur[lo - 1] = over;
-    unsigned low = lo == 1 ? cur[0] : over;
-    for (size_t j = lo; j <= hi; j++) {
+    cur[0] = (unsigned)i;
+    unsigned low = cur[0];
+    for (size_t j = 1; j <= nb; j++) {
       unsigned cost = a[i - 1] != b[j - 1];
       unsigned v = prev[j] + 1;                                  /* deletion */
       if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;                /* insertion */
       if (prev[j - 1] + cost < v) v = prev[j - 1] + cost;        /* substitution */
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
         v = prev2[j - 2] + 1;                                    /* swap of neighbours */
-      cur[j] = v > over ? over : v;
-      if (cur[j] < low) low = cur[j];
+      cur[j] = v;
+      if (v < low) low = v;
     }
-    if (hi < nb) cur[hi + 1] = over;
-    if (low > k) return over;
+    if (low > k) return k + 1;
     unsigned *t = prev2;
     prev2 = prev;
     prev = cur;
     cur = t;
   }
-  return prev[nb] <= k ? prev[nb] : over;
+  return prev[nb] <= k ? prev[nb] : k + 1;
 }
 
 /* c is a better correction than d. */
@@ -71,13 +66,11 @@ size_t tsift_typo_corrections(const rank_ctx *c, const char *s, size_t n, tsift_
   const tsift_index *ix = c->ix;
   unsigned k = n >= TSIFT_TYPO_TWO_EDITS_BYTES ? 2 : 1;
   size_t nout = 0;
-  /* the terms with the same first letter, by length: from n - k to n + k */
-  uint32_t lo = ix->letter_off[(unsigned char)s[0]], hi = ix->letter_off[(unsigned char)s[0] + 1];
-  while (lo < hi && ix->term_len[ix->by_letter[lo]] + k < n) lo++;
-  for (uint32_t at = lo; at < hi; at++) {
+  /* the terms with the same first letter, of a length within reach */
+  for (uint32_t at = ix->letter_off[(unsigned char)s[0]]; at < ix->letter_off[(unsigned char)s[0] + 1]; at++) {
     uint32_t t = ix->by_letter[at];
     size_t len = ix->term_len[t];
-    if (len > n + k) break;
+    if (len + k < n || len > n + k) continue;
     const char *w = ix->term_bytes + ix->term_off[t];
     unsigned dist = edit_distance(s, n, w, len, k);
     if (dist > k || dist == 0) continue;

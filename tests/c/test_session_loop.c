@@ -270,7 +270,9 @@ static void test_replay(void) {
   /* the record never loaded it: a grade edit cannot widen what loads */
   CHECK(m && !cJSON_IsTrue(cJSON_GetObjectItem(m, "loaded")));
   CHECK(!listed(cJSON_GetObjectItem(m, "matched"), "IGNORE PREVIOUS INSTRUCTIONS"));
-  CHECK_CONTAINS(cJSON_PrintUnformatted(cJSON_GetObjectItem(r0, "warnings")), "not a word of its query");
+  char *warnings = cJSON_PrintUnformatted(cJSON_GetObjectItem(r0, "warnings"));
+  CHECK_CONTAINS(warnings, "not a word of its query");
+  cJSON_free(warnings);
   cJSON_Delete(r0);
   cJSON_Delete(search_json(s, 1, 0, queries[1]));
   cJSON *r2 = search_json(s, 2, 0, queries[2]);

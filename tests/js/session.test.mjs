@@ -311,13 +311,43 @@ test('no hit: an accepted search with a note, recorded with empty results', () =
   });
 });
 
-test('the recorded query is cut at 200 characters', () => {
+test('the recorded query is whole, so a long one replays byte-identically', () => {
+  const q = `issue ${'é'.repeat(300)}`;
   withSession(config(), (s) => {
-    const q = `issue ${'é'.repeat(300)}`;
     const r = search(s, 0, 0, q);
-    assert.equal(r.decision.value.query, q.slice(0, 200));
-    assert.equal(s.journal()[0].value.query, q.slice(0, 200));
+    assert.equal(r.decision.value.query, q);
+    assert.equal(s.journal()[0].value.query, q);
   });
+  // A cut record could end inside a +word ("+the" is refused) or drop the
+  // words the recorded grades matched; the whole query re-reads as asked.
+  const cfg = {
+    loop: 't',
+    tools: AGENT,
+    catalog: {
+      tools: [
+        { id: 'notes__therapy_notes', name: 'therapy_notes', description: 'Write therapy session notes' },
+        { id: 'chat__send_message', name: 'send_message', description: 'Send a chat message' },
+      ],
+    },
+  };
+  const long = `${'x'.repeat(189)} notes +therapy`;
+  const live = withSession(cfg, (s) => {
+    const r = search(s, 0, 0, long);
+    assert.deepEqual(r.decision.value.loaded, ['notes__therapy_notes']);
+    return { journal: s.journalJSONL(), menu: s.menuJSON(), value: r.decision.value };
+  });
+  withSession(
+    cfg,
+    (s) => {
+      const r = search(s, 0, 0, live.value.query);
+      assert.deepEqual(r.decision.value, live.value);
+      assert.deepEqual(r.warnings ?? [], []);
+      assert.equal(s.journalJSONL(), live.journal);
+      assert.equal(s.menuJSON(), live.menu);
+      assert.deepEqual(s.finish(), { unasked: [] });
+    },
+    { journal: live.journal, divergence: 'fail' },
+  );
 });
 
 // ---- namespaces --------------------------------------------------------------------
