@@ -22,9 +22,12 @@ await client.connect(new StdioClientTransport({
 }));
 
 const show = async (what) => console.log(`${what}:`, (await client.listTools()).tools.map((t) => t.name).join(', '));
+// Tools that match well are loaded; weaker matches are only listed (load
+// one with the query select:name); a miss says why in its note.
 const search = async (query) => {
-  const r = await client.callTool({ name: 'search_tools', arguments: { query } });
-  console.log(`search_tools(${JSON.stringify(query)}) →`, JSON.parse(r.content[0].text).tools.map((t) => t.name).join(', ') || '(nothing)');
+  const r = JSON.parse((await client.callTool({ name: 'search_tools', arguments: { query } })).content[0].text);
+  const hits = r.tools.map((t) => (t.loaded ? t.name : `${t.name} (${t.match}, listed)`)).join(', ');
+  console.log(`search_tools(${JSON.stringify(query)}) →`, hits || '(nothing)', r.note ? `— ${r.note}` : '');
 };
 
 await show('listed at start');

@@ -124,10 +124,16 @@ function checkServer(key, s, baseDir) {
   return out;
 }
 
-const SEARCH_KEYS = [
+// The keys handed to every segment's toolsift session as they are
+// (toolsift checks their values and names the key: a bad one fails the
+// gateway's start). `load`, `strong`, `overview` and `overviewChars` are the
+// confident loop's: which hits a search loads, the grade rule's thresholds,
+// the catalog overview in the search tool's description and its budget.
+const SESSION_SEARCH_KEYS = [
   'toolName', 'maxPerSearch', 'maxLoaded', 'maxSearches', 'maxMenuChars', 'namespaces', 'stopwords',
-  'alwaysLoaded', 'includeSchemas',
+  'load', 'strong', 'overview', 'overviewChars',
 ];
+const SEARCH_KEYS = [...SESSION_SEARCH_KEYS, 'alwaysLoaded', 'includeSchemas'];
 
 /**
  * Check a configuration object. `baseDir` resolves relative paths (a stdio
@@ -152,7 +158,7 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   if (!isObject(s)) fail('config.search', 'expected an object');
   checkKeys(s, SEARCH_KEYS, 'search');
   const search = {};
-  for (const k of ['toolName', 'maxPerSearch', 'maxLoaded', 'maxSearches', 'maxMenuChars', 'namespaces', 'stopwords']) {
+  for (const k of SESSION_SEARCH_KEYS) {
     if (s[k] !== undefined) search[k] = s[k]; // toolsift checks these and names the key
   }
   const alwaysLoaded = stringList(s.alwaysLoaded, 'search.alwaysLoaded');

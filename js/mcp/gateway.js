@@ -22,10 +22,25 @@ import { VERSION } from './version.js';
 
 export { VERSION };
 
+// What the gateway says of itself. How to search, what a search loads and
+// select: are the search tool's own description (the core's, with the
+// catalog overview), so they are not repeated here.
 const instructionsFor = (search) =>
   `This server is a gateway to many tools. Only a few are listed at first: call ${search} with a few words ` +
-  'describing what you want to do, and the matching tools are added to your tool list (listed again after ' +
-  `notifications/tools/list_changed). Then call them by the names ${search} returned.`;
+  'describing what you want to do (its description says how to search and which tools it loads). The tools it ' +
+  'loads are added to your tool list (listed again after notifications/tools/list_changed); call them by the ' +
+  `names ${search} returned.`;
+
+// A meta-tool's answer: the core's result object as it is (grades, matched
+// and unmatched words, vocabulary, unknown names, the note, tainted — plus
+// inputSchema per loaded hit with includeSchemas) as JSON text, which every
+// client shows the model, and as structuredContent for clients that read it.
+// A refusal (invalid_input, search_limit_reached, …) is a tool error.
+const metaResult = (result) => ({
+  content: [{ type: 'text', text: JSON.stringify(result) }],
+  structuredContent: result,
+  isError: typeof result.error === 'string',
+});
 
 export class Gateway {
   /**
@@ -168,8 +183,10 @@ export class Gateway {
       changed = cs.adopt(universe, turn);
       if (cs.isMeta(name)) {
         const r = cs.callMeta(turn, name, args);
+        // Only a listed menu that changed is announced: a miss, a select: of
+        // unknown names or a refusal loads nothing and sends nothing.
         if (changed || r.menuChanged) await this._listChanged(extra);
-        return { content: [{ type: 'text', text: JSON.stringify(r.result) }], isError: typeof r.result.error === 'string' };
+        return metaResult(r.result);
       }
       decision = cs.gate(turn, name, args, universe);
     } catch (e) {

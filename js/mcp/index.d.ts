@@ -1,6 +1,6 @@
 // Types of `toolsift/mcp` (js/mcp/index.js): the toolsift-mcp gateway as a library.
 
-import type { Toolsift, Session } from '../toolsift.js';
+import type { Toolsift, Session, SessionSearchConfig, SearchToolsResult } from '../toolsift.js';
 
 /** The SDK's Server (@modelcontextprotocol/sdk/server/index.js), as far as a host needs it. */
 export interface McpServerLike {
@@ -35,7 +35,12 @@ export interface GatewayServer {
 /** A checked gateway configuration (docs/mcp-gateway.md). */
 export interface GatewayConfig {
   servers: GatewayServer[];
-  search: Record<string, unknown>;
+  /**
+   * Handed to every segment's toolsift session as it is (toolsift checks the
+   * values): the caps, namespaces, stopwords, toolName and the confident
+   * loop's load, strong, overview and overviewChars.
+   */
+  search: Omit<SessionSearchConfig, 'alwaysLoaded'>;
   alwaysLoaded: string[];
   includeSchemas: boolean;
   skills: { list: unknown[]; settings: Record<string, unknown> } | null;
@@ -91,6 +96,12 @@ export interface ReplayStep {
   generation?: number;
   decision?: string;
   turn: number;
+  /** A search decision's ranker kind ('bm25f-…', 'select', a host ranker's). */
+  ranker?: string;
+  /** A search decision's results, re-admitted. */
+  results?: string[];
+  /** Per result, its grade, when the page was graded. */
+  grades?: ('strong' | 'partial' | 'selected')[];
   loaded?: string[];
   menu: string[];
 }
@@ -108,7 +119,16 @@ export declare class ClientSession {
   nextTurn(): number;
   adopt(universe: Universe, turn: number): boolean;
   isMeta(name: string): boolean;
-  callMeta(turn: number, name: string, args?: unknown): { output: any; result: any; menuChanged: boolean };
+  /**
+   * A search_tools or activate_skill call: the core's output, the result the
+   * client gets (the core's, with inputSchema per loaded hit when
+   * includeSchemas), and whether the listed menu changed.
+   */
+  callMeta(turn: number, name: string, args?: unknown): {
+    output: any;
+    result: (SearchToolsResult & { tools: (SearchToolsResult['tools'][number] & { inputSchema?: unknown })[] }) | Record<string, any>;
+    menuChanged: boolean;
+  };
   gate(turn: number, name: string, args: unknown, universe: Universe): { forward: string } | { error: string };
   listTools(): { name: string; description?: string; inputSchema: unknown; annotations?: Record<string, boolean> }[];
   close(): void;

@@ -63,8 +63,9 @@ export function readJournal(text) {
 /**
  * Replay a journal's text. Returns { steps, tools, warnings }: steps are
  * { segment, turn, menu } at each segment start and { decision, turn,
- * loaded, menu } after each decision (menu: the tool names listed then);
- * tools: the final MCP tool list.
+ * ranker, results, grades?, loaded, menu } after each search decision
+ * ({ decision, turn, loaded, menu } after a skill activation; menu: the tool
+ * names listed then); tools: the final MCP tool list.
  */
 export function replayJournal(toolsift, text) {
   const segments = readJournal(text);
@@ -96,7 +97,19 @@ export function replayJournal(toolsift, text) {
         const args = search ? { query: String(rec.value?.query ?? '') || '-' } : { name: String(rec.value?.skill ?? '') || '-' };
         const { output } = cs.callMeta(at.turn, tool, args);
         for (const w of output.warnings ?? []) warnings.push(`${rec.id}: ${typeof w === 'string' ? w : JSON.stringify(w)}`);
-        steps.push({ decision: rec.id, turn: at.turn, loaded: output.decision?.value?.loaded ?? [], menu: names() });
+        // The decision as the replayed session wrote it (re-admitted, so an
+        // edited record shows what it was narrowed to): its results, their
+        // grades when the page was graded, what loaded.
+        const v = output.decision?.value ?? {};
+        const step = { decision: rec.id, turn: at.turn };
+        if (search) {
+          step.ranker = v.ranker;
+          step.results = v.results ?? [];
+          if (Array.isArray(v.grades)) step.grades = v.grades;
+        }
+        step.loaded = v.loaded ?? [];
+        step.menu = names();
+        steps.push(step);
       }
     }
     cs.segment.session.finish();

@@ -270,9 +270,9 @@ export class ClientSession {
     const output = this.segment.session.call(turn, 0, name, args ?? {});
     if (output.result?.allowed === true) return { forward: name };
     if (universe.routes.has(name)) {
-      return { error: `The tool "${name}" is not loaded in this session. Call ${this.searchToolName} first with a few words describing what you want to do; matching tools are loaded and can then be called.` };
+      return { error: `The tool "${name}" is not loaded in this session. Call ${this.searchToolName} first, with the query select:${name} to load it by name or with a few words describing what you want to do; then call the tools it loaded.` };
     }
-    return { error: `There is no tool named "${name.slice(0, 128)}" in this session. Call ${this.searchToolName} with a few words describing what you want to do; it loads matching tools.` };
+    return { error: `There is no tool named "${name.slice(0, 128)}" in this session. Call ${this.searchToolName} with a few words describing what you want to do, to find and load the tools you need.` };
   }
 
   /**

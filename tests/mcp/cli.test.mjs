@@ -43,4 +43,13 @@ test('session settings toolsift refuses fail the start, not the first client', (
   assert.match(r.stderr, /warning: alwaysLoaded "cat__nope" is not offered by any connected server now/);
   assert.match(r.stderr, /config: search\.maxPerSearch: expected an integer from 1 to 50/);
   assert.doesNotMatch(r.stderr, /listening/);
+  // the loop's keys are passed through to toolsift, which names a bad one
+  const loop = writeConfig(dir, {
+    mcpServers: { cat: { command: process.execPath, args: [FIXTURE, '--products', 'slack'] } },
+    search: { load: 'some' },
+  }, 'loop.json');
+  const l = run(['--config', loop, '--http', '0']);
+  assert.equal(l.status, 2, l.stderr);
+  assert.match(l.stderr, /search\.load/);
+  assert.doesNotMatch(l.stderr, /listening/);
 });

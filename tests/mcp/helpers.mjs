@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { load } from '../../js/toolsift.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = path.join(ROOT, 'js/mcp/cli.js');
@@ -107,8 +108,25 @@ export async function connectHttp(url) {
 
 export const names = async (client) => (await client.listTools()).tools.map((t) => t.name);
 export const text = (result) => result.content.map((c) => c.text ?? '').join('');
-export const search = async (client, query, limit) =>
-  JSON.parse(text(await client.callTool({ name: 'search_tools', arguments: limit ? { query, limit } : { query } })));
+/** A search_tools call's raw MCP result (content, structuredContent, isError). */
+export const searchRaw = (client, query, limit) =>
+  client.callTool({ name: 'search_tools', arguments: limit ? { query, limit } : { query } });
+export const search = async (client, query, limit) => JSON.parse(text(await searchRaw(client, query, limit)));
+
+/**
+ * The core's own search meta-tool description, without a catalog overview
+ * (`search` settings as in a gateway configuration): what the gateway's
+ * search_tools description must start with.
+ */
+export async function coreSearchDescription(search = {}) {
+  const toolsift = await load();
+  const session = toolsift.createSession({ tools: [], catalog: { tools: [] }, search: { ...search, overview: false } });
+  try {
+    return session.menu('mcp').tools[0].description;
+  } finally {
+    session.free();
+  }
+}
 
 /** The one journal file in `dir` (there must be exactly `count`). */
 export function journals(dir) {

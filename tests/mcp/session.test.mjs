@@ -6,8 +6,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { load } from '../../js/toolsift.js';
-import { checkConfig, GatewayConfigError } from '../../js/mcp/config.js';
+import { checkConfig, readConfig, GatewayConfigError } from '../../js/mcp/config.js';
 import { buildUniverse } from '../../js/mcp/catalog.js';
 import { ClientSession } from '../../js/mcp/session.js';
 import { replayJournal, JournalError } from '../../js/mcp/replay.js';
@@ -219,4 +220,76 @@ test('a generation toolsift refuses for a session leaves it running in its segme
   assert.ok(!cs.segment.session.freed);
   assert.deepEqual(cs.gate(cs.nextTurn(), 'mail__send_email', {}, u0), { forward: 'mail__send_email' });
   cs.close();
+});
+
+test('the loop\'s search keys (load, strong, overview, overviewChars) reach every segment\'s session', () => {
+  const lists = { ...TOOLS, chat: [...TOOLS.chat, tool('send_sms', 'Send a text message to a phone')] };
+  const run = (search) => {
+    const config = baseConfig({ maxPerSearch: 5, ...search });
+    const lines = [];
+    const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
+    cs.adopt(universeOf(config, lists), 0);
+    const description = cs.listTools()[0].description;
+    const r = cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'send an email to my landlord' });
+    const listed = cs.listTools();
+    // a new generation carries them too
+    const u1 = universeOf(config, { mail: TOOLS.mail, chat: lists.chat.slice(1) }, 1);
+    cs.adopt(u1, cs.nextTurn());
+    const description1 = cs.listTools()[0].description;
+    const segments = lines.filter((l) => l.includes('"toolsift-mcp-segment"')).map((l) => JSON.parse(l).value.config.search);
+    const final = cs.listTools();
+    cs.close();
+    return { config, description, description1, result: r.result, menuChanged: r.menuChanged, listed, segments, lines, final };
+  };
+  const dflt = run({});
+  const loaded = (x) => x.result.tools.filter((h) => h.loaded).map((h) => h.name);
+  const partial = dflt.result.tools.filter((h) => h.match === 'partial');
+  assert.ok(partial.length > 0 && partial.every((h) => !h.loaded), JSON.stringify(dflt.result));
+  assert.deepEqual(loaded(dflt), ['mail__send_email']);
+  assert.match(dflt.description, /\n\nThe catalog has 6 tools in 2 groups: /);
+  assert.doesNotMatch(dflt.description1, /6 tools/, 'the overview follows the new generation');
+  assert.match(dflt.description1, /\n\nThe catalog has 5 tools in 2 groups: /);
+  // load: "all" — every hit the caps allow loads, partial ones too
+  const all = run({ load: 'all' });
+  assert.deepEqual(all.config.search.load, 'all');
+  assert.deepEqual(loaded(all), all.result.tools.map((h) => h.name));
+  assert.ok(all.result.tools.some((h) => h.match === 'partial'));
+  // strong: a rule that wants every word matched ("landlord" is in no tool)
+  const strict = run({ strong: { coverage: 1, pairCoverage: 1, relative: 1 } });
+  assert.deepEqual(loaded(strict), []);
+  assert.equal(strict.menuChanged, false);
+  assert.match(strict.result.note, /^No tool matches this request well/);
+  // overview: off, the host's own text, a budget
+  const off = run({ overview: false });
+  assert.doesNotMatch(off.description, /The catalog has/);
+  const own = run({ overview: 'Mail and chat tools.' });
+  assert.ok(own.description.endsWith('\n\nMail and chat tools.'), own.description);
+  assert.ok(own.description1.endsWith('\n\nMail and chat tools.'));
+  const short = run({ overviewChars: 100 });
+  const overviewOf = (d) => d.slice(d.indexOf('\n\nThe catalog has') + 2);
+  assert.ok(overviewOf(dflt.description).length > 100, 'the default overview is longer than the budget below');
+  assert.ok(overviewOf(short.description).length <= 100, short.description);
+  assert.match(overviewOf(short.description), /and 1 more group\.$/);
+  for (const x of [all, strict, off, own, short]) {
+    for (const seg of x.segments) {
+      for (const k of ['load', 'strong', 'overview', 'overviewChars']) assert.deepEqual(seg[k], x.config.search[k], k);
+    }
+    // each segment's recorded configuration replays into the same menu
+    const r = replayJournal(toolsift, x.lines.join('\n'));
+    assert.deepEqual(r.tools, x.final);
+    assert.deepEqual(r.warnings, []);
+  }
+  // bad values are toolsift's to refuse, naming the key (the gateway's start
+  // makes a session first, so they fail the start)
+  for (const [search, re] of [[{ load: 'some' }, /search\.load/], [{ strong: { cover: 0.5 } }, /unknown key "cover"/],
+    [{ overview: 3 }, /search\.overview/], [{ overviewChars: 5 }, /search\.overviewChars/]]) {
+    const config = baseConfig(search);
+    const cs = new ClientSession(toolsift, config, null);
+    assert.throws(() => cs.adopt(universeOf(config, TOOLS), 0), re, JSON.stringify(search));
+    cs.close();
+  }
+  // the example configuration is a valid one and names the loop's keys
+  const example = readConfig(fileURLToPath(new URL('../../examples/mcp/gateway.json', import.meta.url)));
+  assert.deepEqual(Object.keys(example.search).filter((k) => ['load', 'overview', 'overviewChars'].includes(k)),
+    ['load', 'overview', 'overviewChars']);
 });
