@@ -255,7 +255,7 @@ function runSearch() {
   const analysis = clear($('search-analysis'));
   showError('search-error', null);
   if (!state.index || q.trim() === '') {
-    if (!q.trim()) analysis.append(h('p', { class: 'muted' }, 'Type a query: hits are ranked with BM25F and explained by field and term.'));
+    if (!q.trim()) analysis.append(h('p', { class: 'muted' }, 'Type a query: hits are ranked with BM25F, graded strong or partial, and explained by field and term.'));
     return;
   }
   let r;
@@ -273,24 +273,36 @@ function runSearch() {
     return;
   }
   if (r.tainted) hits.append(h('li', { class: 'note' }, 'This page names a remote un-vouched tool: a host fences it as data (tainted: true).'));
+  const counts = M.gradeCounts(r.hits);
+  hits.append(h('li', { class: 'grade-summary muted', id: 'grade-summary' },
+    `${counts.strong ?? 0} strong · ${counts.partial ?? 0} partial (${r.ranker}). A session loads the strong hits and lists the partial ones with loaded: false; select:name loads one.`));
   const max = r.hits[0].score || 1;
-  r.hits.forEach((hit, i) => hits.append(renderHit(hit, i + 1, max, r.terms)));
+  const corrections = r.analysis?.corrections ?? [];
+  r.hits.forEach((hit, i) => hits.append(renderHit(hit, i + 1, max, r.terms, corrections)));
   say(`${r.hits.length} hits, top ${r.hits[0].id}`);
 }
 
 function renderAnalysis(box, r) {
-  const a = r.analysis ?? { tokens: r.terms, stopwords: [] };
-  const stop = new Set(a.stopwords);
-  const unmatched = new Set(r.unmatched);
+  const v = M.queryView(r);
+  const weight = (w) => (w.evidence === null ? '—' : fmt(w.evidence));
   append(box, [
     h('div', null, h('strong', null, 'Analysed query: '),
-      a.tokens.length ? a.tokens.map((t) => {
-        const cls = stop.has(t) ? 'stop' : unmatched.has(t) ? 'unmatched' : 'term';
-        const title = cls === 'stop' ? 'stopword: dropped' : cls === 'unmatched' ? 'matches no tool' : 'query term';
-        return h('span', { class: `tok ${cls}`, title, 'data-kind': cls }, t, cls === 'unmatched' ? ' ✗' : '');
+      v.tokens.length ? v.tokens.map(({ text, kind }) => {
+        const title = kind === 'stop' ? 'stopword: dropped' : kind === 'unmatched' ? 'matches no tool' : 'query term';
+        return h('span', { class: `tok ${kind}`, title, 'data-kind': kind }, text, kind === 'unmatched' ? ' ✗' : '');
       }) : h('span', { class: 'muted' }, '(no tokens)')),
+    v.words.length ? h('div', { id: 'query-evidence', class: 'evidence' },
+      h('span', { class: 'muted', title: 'analysis.evidence: what each word weighs in a hit’s coverage (the idf of its rarest form; a word no tool has weighs half the most a word can)' }, 'Evidence per word: '),
+      v.words.map((w) => h('span', {
+        class: `ev${w.unmatched ? ' unmatched' : ''}`, 'data-word': w.word,
+        title: `${w.word}: evidence ${weight(w)}${w.unmatched ? ' — matched nothing' : ''}${w.correction ? ` — read as ${w.correction}` : ''}`,
+      }, h('span', { class: 'mono' }, w.word), w.correction ? h('span', { class: 'correction' }, ` → ${w.correction}`) : null,
+      w.unmatched ? ' ✗' : '', ' ', h('span', { class: 'evbar', style: `width:${w.evidence === null || !v.maxEvidence ? 0 : Math.max(2, (w.evidence / v.maxEvidence) * 40).toFixed(0)}px` }),
+      h('span', { class: 'muted num' }, ` ${weight(w)}`)))) : null,
     h('div', { class: 'muted' }, `terms: ${r.terms.join(' ') || '(none)'}`,
-      a.stopwords.length ? ` · stopwords dropped: ${a.stopwords.join(' ')}` : '',
+      v.stopwords.length ? ` · stopwords dropped: ${v.stopwords.join(' ')}` : '',
+      v.corrections.length ? [' · ', h('span', { id: 'query-corrections' }, 'typo corrections: ',
+        v.corrections.map(([w, to], i) => [i ? ', ' : '', h('span', { class: 'mono', 'data-correction': w }, `${w} → ${to}`)]))] : '',
       r.unmatched.length ? [' · ', h('span', { class: 'refusal', id: 'unmatched-terms' }, `unmatched: ${r.unmatched.join(' ')}`)] : ''),
   ]);
 }
@@ -302,9 +314,18 @@ function renderLegend() {
   ])]);
 }
 
-function renderHit(hit, rank, max, queryTerms) {
+const GRADE_TITLES = {
+  strong: 'strong: the ranker is sure — a session loads it',
+  partial: 'partial: matches only part of the request — a session lists it with loaded: false (select: loads it)',
+  selected: 'selected: loaded by name with select:',
+};
+const gradeBadge = (grade) => (grade ? h('span', { class: `badge grade grade-${grade}`, 'data-grade': grade, title: GRADE_TITLES[grade] ?? grade }, grade) : null);
+const pct = (x) => `${Math.round(x * 100)}%`;
+
+function renderHit(hit, rank, max, queryTerms, corrections) {
   const terms = hit.explain?.terms ?? [];
   const pairs = hit.explain?.pairs ?? [];
+  const grade = hit.explain?.grade;
   const byField = {};
   for (const t of terms) for (const [f, s] of Object.entries(t.fields)) byField[f] = (byField[f] ?? 0) + s;
   // proximity bonuses (two query terms close together) belong to no one field
@@ -317,22 +338,34 @@ function renderHit(hit, rank, max, queryTerms) {
   const fields = Object.keys(byField).filter((f) => f !== 'proximity');
   const table = h('table', { class: 'terms' },
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'term'), h('th', { scope: 'col' }, 'score'), fields.map((f) => h('th', { scope: 'col' }, f)), h('th', { scope: 'col' }, ''))),
-    h('tbody', null, queryTerms.map((term) => {
-      const t = terms.find((x) => x.term === term);
+    h('tbody', null, M.termRows(queryTerms, terms, corrections).map(({ term, via, kind, entry: t }) => {
       if (!t) return h('tr', { class: 'refusal' }, h('td', null, term), h('td', null, '—'), fields.map(() => h('td', null, '')), h('td', null, 'no match in this tool'));
-      return h('tr', null, h('td', null, term), h('td', null, fmt(t.score)),
+      return h('tr', { 'data-via': kind ?? undefined },
+        h('td', null, term, via ? h('span', { class: 'muted', title: kind === 'typo' ? 'a typo correction' : 'a vocabulary word (translation or synonym)' }, ` → ${via}${kind === 'typo' ? ' (typo)' : ''}`) : null),
+        h('td', null, fmt(t.score)),
         fields.map((f) => h('td', null, t.fields[f] ? fmt(t.fields[f]) : '')),
         h('td', null, h('span', { class: 'tbar', style: `width:${Math.max(1, (t.score / max) * 120).toFixed(0)}px` })));
     }), pairs.map((p) => h('tr', { class: 'pair' }, h('td', null, `${p.terms[0]} … ${p.terms[1]}`), h('td', null, fmt(p.score)),
       fields.map(() => h('td', null, '')), h('td', null, 'proximity: close together in one field')))));
   const raw = state.raw.get(hit.id);
-  return h('li', { class: 'hit', 'data-id': hit.id },
+  const evidence = grade ? h('div', { class: 'grade-evidence muted', 'data-coverage': grade.coverage, 'data-relative': grade.relative },
+    'why ', h('strong', null, hit.match), ': ',
+    h('span', { title: 'the share of the query\'s evidence (see “Evidence per word”) this tool matches' }, `coverage ${pct(grade.coverage)}`),
+    h('span', { class: 'mini', 'aria-hidden': 'true' }, h('span', { style: `width:${pct(Math.min(1, grade.coverage))}` })),
+    ' · ', h('span', { title: 'its score / the best hit\'s' }, `relative ${pct(grade.relative)}`),
+    h('span', { class: 'mini', 'aria-hidden': 'true' }, h('span', { style: `width:${pct(Math.min(1, grade.relative))}` })),
+    grade.phrase ? [' · ', h('span', { class: 'phrase', title: 'two consecutive query words stand close together in its text' }, 'phrase')] : '',
+    hit.exact ? ' · exact name' : '') : null;
+  return h('li', { class: 'hit', 'data-id': hit.id, 'data-grade': hit.match },
     h('div', { class: 'hit-head' },
-      h('span', { class: 'rank' }, `${rank}.`), h('span', { class: 'id mono' }, hit.id), trustBadge(hit.trust),
+      h('span', { class: 'rank' }, `${rank}.`), h('span', { class: 'id mono' }, hit.id), gradeBadge(hit.match), trustBadge(hit.trust),
       hit.exact ? h('span', { class: 'badge exact', title: 'the query is this tool’s full name or id' }, 'exact name') : null,
       raw ? h('span', { class: 'badge shape' }, M.toolShape(raw)) : null,
       h('span', { class: 'score' }, fmt(hit.score))),
     h('div', { class: 'desc muted' }, hit.description),
+    hit.matched ? h('div', { class: 'matched' }, 'matched: ', hit.matched.length
+      ? hit.matched.map((w) => h('span', { class: 'tok term' }, w)) : h('span', { class: 'muted' }, '(no query word)')) : null,
+    evidence,
     bar, rank <= 3 ? table : h('details', { class: 'json' }, h('summary', null, 'score by term and field'), table));
 }
 
@@ -442,7 +475,7 @@ function startLive() {
   state.live = session;
   state.run = {
     kind: 'live', label: 'live session', title: 'Live session', config, catalog: state.catalog.value, calls: [],
-    journal: [], original: [], result: { start: { menu: session.menu('mcp').tools.map((t) => t.name), metrics: session.metrics() }, steps: [], metrics: session.metrics() },
+    journal: [], original: [], result: { start: M.startOf(session), steps: [], metrics: session.metrics() },
   };
   state.replayShown = false;
   state.tamper = null;
@@ -558,8 +591,11 @@ function renderStep(s, i, run) {
   const body = [];
   const args = s.call.args ?? {};
   if (kind === 'search') {
-    body.push(h('div', null, 'query ', h('q', { class: 'mono' }, String(args.query ?? '')), args.limit !== undefined ? ` · limit ${args.limit}` : ''));
-    body.push(renderPage(res, recorded, trustOfFor(effectiveCatalog(run))));
+    const page = M.pageView(res, s.output?.decision ?? null, recorded);
+    body.push(h('div', null, page?.select ? h('span', { class: 'badge grade-selected', 'data-select': '', title: 'select: loads exactly the named tools (no ranking)' }, 'select') : 'query ',
+      ' ', h('q', { class: 'mono' }, String(args.query ?? '')), args.limit !== undefined ? ` · limit ${args.limit}` : '',
+      page?.ranker ? h('span', { class: 'muted ranker', 'data-ranker': page.ranker }, ` · ranker ${page.ranker}`) : null));
+    body.push(renderPage(page, trustOfFor(effectiveCatalog(run)), run.kind === 'live'));
   } else if (kind === 'skill') {
     if (res.error) body.push(h('div', { class: 'refusal' }, h('strong', null, res.error), `: ${res.message ?? ''}`));
     body.push(renderSkillResult(res, s.output?.decision ?? recorded, args));
@@ -593,24 +629,44 @@ function renderStep(s, i, run) {
     body);
 }
 
-function renderPage(res, recorded, trustOf) {
-  if (!Array.isArray(res.tools)) return null;
-  const recLoaded = new Set(recorded?.value?.loaded ?? []);
-  const list = h('ul', { class: 'page' }, res.tools.map((t) => {
+/** A search_tools page (M.pageView): loaded and listed hits with their grades, the note, unmatched words, vocabulary, unknown names. */
+function renderPage(page, trustOf, live) {
+  if (!page) return null;
+  const chips = (label, words, cls, id) => (words.length
+    ? h('div', { class: 'words', 'data-words': id }, h('span', { class: 'muted' }, label), words.map((w) => h('span', { class: `tok ${cls}` }, w))) : null);
+  const list = h('ul', { class: 'page' }, page.tools.map((t) => {
     const trust = trustOf(t.name);
-    return h('li', null,
-      t.loaded ? h('span', { class: 'loaded-yes', title: 'loaded onto the menu' }, '✓ loaded ') : h('span', { class: 'loaded-no', title: 'not loaded' }, '✗ not loaded '),
-      h('span', { class: 'mono' }, t.name), ' ', trust ? trustBadge(trust) : null,
-      recorded && !t.loaded && recLoaded.has(t.name) ? h('span', { class: 'refusal' }, ' (the record claims loaded)') : null,
+    return h('li', { 'data-tool': t.name, 'data-loaded': String(t.loaded), 'data-grade': t.match ?? undefined },
+      t.loaded ? h('span', { class: 'loaded-yes', title: 'loaded onto the menu' }, '✓ loaded ') : h('span', { class: 'loaded-no', title: 'listed, not loaded: the model cannot call it' }, '✗ listed '),
+      gradeBadge(t.match), ' ', h('span', { class: 'mono' }, t.name), ' ', trust ? trustBadge(trust) : null,
+      t.matched.length ? h('span', { class: 'muted matched' }, ` matched ${t.matched.join(', ')}`) : null,
+      t.claimed ? h('span', { class: 'refusal' }, ' (the record claims loaded)') : null,
+      live && !t.loaded && trust !== 'tainted' ? [' ', h('button', {
+        type: 'button', class: 'linkish select-fill', title: 'put select:<name> in the live form (then send it)',
+        onclick: () => fillLiveSelect(t.name),
+      }, 'load with select:')] : null,
       h('div', { class: 'muted desc' }, t.description));
   }));
+  const grades = Object.entries(page.grades).map(([g, n]) => `${n} ${g}`).join(', ');
   return [
-    res.tools.length === 0 ? h('div', { class: 'muted' }, 'no hit') : list,
-    Array.isArray(res.skills) && res.skills.length
-      ? h('div', null, 'skills: ', res.skills.map((sk) => h('span', { class: 'tok' }, typeof sk === 'string' ? sk : sk.name ?? sk.id ?? JSON.stringify(sk)))) : null,
-    res.note ? h('div', { class: 'note' }, res.note) : null,
-    res.tainted ? h('div', { class: 'note' }, 'tainted: true — the page names an un-vouched remote or tainted tool; fence it as data') : null,
+    page.tools.length === 0 ? h('div', { class: 'muted' }, 'no hit')
+      : [h('div', { class: 'muted page-summary' }, `${page.loaded} loaded · ${page.listed} listed, not loaded${grades ? ` · ${grades}` : ''}`), list],
+    page.skills.length ? h('div', null, 'skills: ', page.skills.map((sk) => h('span', { class: 'tok' }, sk))) : null,
+    chips('matched nothing: ', page.unmatched, 'unmatched', 'unmatched'),
+    chips('no such tool (select:): ', page.unknown, 'unmatched', 'unknown'),
+    chips('already on the menu (select:): ', page.onMenu, 'term', 'onMenu'),
+    chips('vocabulary (catalog words near the request): ', page.vocabulary, 'vocab', 'vocabulary'),
+    page.note ? h('div', { class: 'note', 'data-note': '' }, page.note) : null,
+    page.tainted ? h('div', { class: 'note' }, 'tainted: true — the page names an un-vouched remote or tainted tool; fence it as data') : null,
   ];
+}
+
+/** The live form, ready to load `name` with select: (the user sends it). */
+function fillLiveSelect(name) {
+  $('live-tool').value = M.metaTools(state.run?.config).search;
+  $('live-args').value = JSON.stringify({ query: `select:${name}` });
+  $('live-args').focus();
+  say(`The live form holds select:${name}: send it to load the tool`);
 }
 
 /**
@@ -674,6 +730,7 @@ function renderMenu(run, upto = run.result.steps.length) {
         cap ? h('div', { class: 'track', role: 'meter', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': String(cap), 'aria-valuenow': String(v) },
           h('div', { class: `fill${v >= cap ? ' full' : ''}`, style: `width:${pct.toFixed(1)}%` })) : null);
     }),
+    renderMetaTool(r.start.specs ?? r.menu, effectiveConfig(run)),
     h('div', { class: 'menu-group' }, h('div', { class: 'from' }, 'from the start'), h('ol', null, r.start.menu.map((x) => h('li', { class: 'mono' }, x)))),
   ]);
   let count = r.start.menu.length;
@@ -684,6 +741,17 @@ function renderMenu(run, upto = run.result.steps.length) {
       h('ol', { start: String(count + 1) }, s.added.map((x) => h('li', { class: 'mono' }, x)))));
     count += s.added.length;
   });
+}
+
+/** What the model reads about the search meta-tool: its instructions and the catalog overview (search.overview). */
+function renderMetaTool(specs, config) {
+  const meta = M.metaToolText(specs, config);
+  if (!meta) return null;
+  return h('details', { class: 'json overview', id: 'meta-tool' },
+    h('summary', null, `${meta.name}: what the model reads`, meta.overview ? ' (with the catalog overview)' : ''),
+    h('p', { class: 'meta-instructions' }, meta.instructions),
+    meta.overview ? h('div', { class: 'overview-text', id: 'catalog-overview' }, h('div', { class: 'from' }, 'catalog overview'), meta.overview)
+      : h('p', { class: 'muted' }, 'No catalog overview (search.overview is false).'));
 }
 
 function highlightStep(i) {
@@ -761,7 +829,7 @@ function renderGuarantee(r) {
   return h('div', { class: `guarantee ${ok ? 'ok' : 'bad'}`, id: 'tamper-guarantee' },
     h('p', null, `After the edit: menu ${r.menu.length} tools (before: ${state.tamper.baselineMenu.length}). `,
       check.added.length === 0 ? 'Nothing added: the edit could only narrow.' : `Added ${check.added.join(', ')}: `,
-      check.added.length && ok ? 'catalog tools inside the live authority (not tainted, inside the namespaces, caps hold) — replay admits an authorised id; only the live re-ranking below can tell it was not ranked.' : '',
+      check.added.length && ok ? 'catalog tools inside the live authority (not tainted, inside the namespaces, caps hold) — replay admits an authorised record (an id, a grade); only the live re-ranking below can tell it is not what the ranker chose.' : '',
       check.removed.length ? ` Removed: ${check.removed.join(', ')}.` : ''),
     ok ? null : h('p', null, `Beyond authority — a bug, please report it: ${check.violations.join('; ')}`));
 }
@@ -774,9 +842,10 @@ function renderVerdict(v, run) {
       run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted' }, 'edited in the example') : null),
     v.why ? h('div', { class: v.verdict === 'diverged' ? 'refusal' : 'muted' }, v.why) : null,
     v.rerank === 'differs'
-      ? h('div', { class: 'note rerank', 'data-rerank': 'differs' }, 'Ranked live now: ',
+      ? h('div', { class: 'note rerank', 'data-rerank': 'differs', 'data-fields': M.rerankDiff(v.recorded, v.live).join(' ') }, 'Ranked live now: ',
         h('span', { class: 'mono' }, (v.live.value?.results ?? []).join(', ') || '(no hit)'),
-        ' — not the recorded results: an id the ranker did not pick (forged but authorised?), or the catalog or ranker changed.')
+        (v.live.value?.grades ?? []).length ? h('span', { class: 'muted' }, ` (${v.live.value.grades.join(', ')})`) : null,
+        ` — the record differs in ${M.rerankDiff(v.recorded, v.live).join(', ')}: something the ranker did not choose (forged but authorised?), or the catalog or ranker changed.`)
       : v.rerank === 'same' ? h('div', { class: 'muted rerank', 'data-rerank': 'same' }, 'Ranked live now: the same results.') : null,
     v.dropped?.length ? h('ul', { class: 'dropped' }, v.dropped.map((d) =>
       h('li', null, 'dropped ', h('span', { class: 'mono' }, d.id), ` from ${d.field}: ${d.reason}`))) : null,
@@ -806,6 +875,15 @@ function renderVerdict(v, run) {
             val.loaded = [...(val.loaded ?? []), 'forged__tool'];
           })) }, 'Forge an id'),
           h('button', { type: 'button', onclick: guard('replay-error', preset((val) => { val.loaded = [...(val.results ?? [])]; })) }, 'Widen loaded'),
+          Array.isArray(run.journal[k]?.value?.grades) ? h('button', {
+            type: 'button', title: 'turn the first partial grade into strong and claim that result loaded',
+            onclick: guard('replay-error', preset((val) => {
+              const i = val.grades.indexOf('partial');
+              if (i < 0) throw new M.InputError('decision', 'this decision has no partial grade to raise');
+              val.grades[i] = 'strong';
+              if (Array.isArray(val.results) && !val.loaded?.includes(val.results[i])) val.loaded = [...(val.loaded ?? []), val.results[i]];
+            })),
+          }, 'Raise a grade') : null,
           h('button', { type: 'button', class: 'primary', onclick: guard('replay-error', () => applyTamper(k, ta.value)) }, 'Apply and re-check')),
       ]);
       if (focus) ta.focus();

@@ -14,6 +14,10 @@
 //                       refusals (not_on_menu, invalid_input); replays identical
 //   tampered.json       the same run with ONE decision edited after recording
 //                       (see TAMPER below); replay marks it narrowed
+//   graded.json         the graded loop (ranker bm25f-6): a miss that loads
+//                       nothing and offers vocabulary, strong hits loaded and
+//                       partial ones listed, a call to a listed tool refused,
+//                       then select: loading it (one name unknown)
 //   skills.json         a run with activate_skill and skill discovery, written
 //                       only when the binding supports skills (SPEC S8); the
 //                       script says so and leaves it out otherwise
@@ -92,7 +96,8 @@ recordings.push({
     title: 'Support desk (clean run)',
     description:
       'A support agent searches Zendesk (a remote, un-vouched server: a tainted page), files a GitHub issue, ' +
-      'is refused a tool it never searched for, sends an empty query, and fills maxLoaded. Replays identical.',
+      'is refused a tool it never searched for, sends an empty query, and fills maxLoaded: the last search\'s ' +
+      'hits are strong but listed unloaded (they do not fit). Replays identical.',
     catalog: 'bundled',
     config: supportConfig,
     calls: supportCalls,
@@ -140,6 +145,67 @@ recordings.push({
   },
 });
 
+// ---- graded: the loop that knows how sure it is --------------------------------
+// Searches load only strong hits (search.load "strong", the default); partial
+// ones are listed with loaded: false and a note. The model follows the note:
+// after a miss it searches again with the catalog's words, and when a listed
+// partial hit is the tool it needs it loads it by name with select:.
+const gradedConfig = {
+  loop: 'frontdesk',
+  tools: [REPLY],
+  search: { maxPerSearch: 4, maxLoaded: 6, maxSearches: 6 },
+};
+const SELECTED = 'outlook__create_calendar_event';
+const gradedCalls = [
+  search(0, 0, 'send a fax to the clinic'),
+  search(1, 0, 'send an sms reminder'),
+  use(1, 1, 'twilio__send_sms', { to: '+15550100', body: 'Reminder: your check-up is on Friday at 9:00.' }),
+  search(2, 0, 'book a follow-up appointment in the calendar'),
+  use(2, 1, SELECTED, { subject: 'Follow-up', start: '2026-12-11T09:00' }),
+  search(2, 2, `select:${SELECTED},calendar__book_appointment`),
+  use(2, 3, SELECTED, { subject: 'Follow-up', start: '2026-12-11T09:00' }),
+  use(3, 0, 'reply', { text: 'Reminder sent by SMS and the follow-up is in the calendar.' }),
+];
+const graded = record(gradedConfig, bundled, gradedCalls);
+{
+  // The story holds only if the loop answers as described: check it here, so
+  // a core change that breaks it fails this script instead of recording a
+  // run whose description is wrong.
+  const [miss, sms, calendar, refused, select] = [0, 1, 3, 4, 5].map((i) => graded.outputs[i].result);
+  const problems = [];
+  if (miss.tools.some((t) => t.loaded) || !miss.vocabulary?.length || !miss.unmatched?.includes('fax')) problems.push('the fax search is not a miss with vocabulary');
+  if (!sms.tools.some((t) => t.loaded && t.name === 'twilio__send_sms') || !sms.tools.some((t) => t.match === 'partial' && !t.loaded)) {
+    problems.push('the sms search does not load twilio__send_sms and list a partial hit');
+  }
+  if (!calendar.tools.some((t) => t.name === SELECTED && t.match === 'partial' && !t.loaded)) problems.push(`${SELECTED} is not a listed partial hit`);
+  if (refused.error !== 'not_on_menu') problems.push(`the call to ${SELECTED} before select: is not refused`);
+  if (!select.tools.some((t) => t.name === SELECTED && t.loaded && t.match === 'selected') || !select.unknown?.includes('calendar__book_appointment')) {
+    problems.push('select: does not load the listed tool and name the unknown one');
+  }
+  if (problems.length) {
+    console.error(`make-examples: the graded story no longer holds: ${problems.join('; ')}; update gradedCalls`);
+    process.exit(1);
+  }
+}
+recordings.push({
+  file: 'graded.json',
+  recording: {
+    format: FORMAT,
+    title: 'Front desk (graded loop, select:)',
+    description:
+      'Searches load only strong hits. "send a fax" matches only "send": nothing loads, and the page names ' +
+      'the unmatched words and the catalog\'s vocabulary. The agent searches again in those words: the two SMS ' +
+      'tools are strong and load, two partial hits are only listed. For the calendar every hit is partial, so ' +
+      `a call to ${SELECTED} is refused (listed, not loaded); the agent loads it with ` +
+      `select:${SELECTED},calendar__book_appointment (the second name is unknown) and the call is allowed.`,
+    catalog: 'bundled',
+    config: gradedConfig,
+    calls: gradedCalls,
+    journal: graded.journal,
+    fingerprint: graded.fingerprint,
+  },
+});
+
 // ---- skills: the bundled catalog's own skills (SPEC S8) ----------------------
 // corpus/catalog.json carries skills (corpus/tools/parts/skills.cjs), so the
 // recording uses the bundled catalog as it is: discovery through search, two
@@ -159,7 +225,7 @@ const skillsCalls = [
   use(1, 1, 'activate_skill', { name: 'no-such-skill' }),
   use(1, 2, 'activate_skill', { name: 'growth-hacks' }),
   use(2, 0, 'activate_skill', { name: 'security-handbook' }),
-  search(2, 1, 'write release notes for the new version'),
+  search(2, 1, 'draft release notes'),
   use(2, 2, 'activate_skill', { name: 'release-notes' }),
   use(3, 0, 'reply', { text: 'Incident opened; release notes drafted.' }),
 ];
@@ -193,9 +259,11 @@ if (skills.ok) {
       format: FORMAT,
       title: 'On-call with skills',
       description:
-        'Skill discovery through search_tools, two activations (their tools join the menu), an unknown skill ' +
-        'refused, and two recorded refusals (tainted and oversized instructions). Activation decisions pin the ' +
-        'instructions by digest and size.',
+        'The first search loads the one strong hit (pagerduty__trigger_incident) and lists three partial ones; the ' +
+        'agent activates incident-response from the skill index, and its tools join the menu. An unknown skill is ' +
+        'refused, two activations are recorded refusals (tainted and oversized instructions), and "draft release ' +
+        'notes" finds the release-notes skill through search_tools beside a strong tool hit, then activates it. ' +
+        'Activation decisions pin the instructions by digest and size.',
       catalog: 'bundled',
       ...(SKILLS ? { skills: SKILLS } : {}),
       config: skillsConfig,

@@ -310,10 +310,29 @@ function menuNames(session) {
  * the start.
  */
 export function runSteps(session, calls) {
-  const start = { menu: menuNames(session), metrics: session.metrics() };
+  const start = startOf(session);
   const steps = [];
   for (const c of calls) steps.push(step(session, c));
   return { start, steps };
+}
+
+/** The menu at the start of a run: names, the MCP specs (what the model reads) and the metrics. */
+export function startOf(session) {
+  const specs = session.menu('mcp').tools;
+  return { menu: specs.map((t) => t.name), specs, metrics: session.metrics() };
+}
+
+/**
+ * The search meta-tool's description split for display: the session's
+ * instructions, then (after the first blank line) the catalog overview the
+ * core appended (search.overview), or '' when there is none.
+ */
+export function metaToolText(specs, config) {
+  const spec = (specs ?? []).find((t) => t.name === metaTools(config).search);
+  if (!spec) return null;
+  const text = String(spec.description ?? '');
+  const cut = text.indexOf('\n\n');
+  return { name: spec.name, description: text, instructions: cut < 0 ? text : text.slice(0, cut), overview: cut < 0 ? '' : text.slice(cut + 2) };
 }
 
 /** One call through a session: { call, output | error, menu, added, metrics, metricsBefore }. */
@@ -375,6 +394,15 @@ export function judge(recorded, replayed, ctx = {}) {
     const a = rv[key];
     const b = pv[key];
     if (canonical(a) === canonical(b)) continue;
+    if (PER_RESULT.has(key) && Array.isArray(b) && Array.isArray(pv.results)) {
+      judgePerResult(key, rv, pv, ctx.warnings ?? [], dropped, changed);
+      continue;
+    }
+    const unread = b === undefined && a !== undefined ? unreadPage(key, rv) : null;
+    if (unread) {
+      dropped.push({ field: key, id: '(all)', reason: unread });
+      continue;
+    }
     if (Array.isArray(a) && Array.isArray(b)) {
       const keep = new Set(b.map(canonical));
       const had = new Set(a.map(canonical));
@@ -410,11 +438,79 @@ export function judge(recorded, replayed, ctx = {}) {
   return { verdict: 'narrowed', dropped };
 }
 
+const GRADES = ['strong', 'partial', 'selected'];
+/** Fields with one entry per result (aligned with `results`), judged per result id. */
+const PER_RESULT = new Set(['grades', 'matched']);
+const GRADED_FIELDS = new Set(['grades', 'matched', 'unmatched']);
+const SELECT_FIELDS = new Set(['unknown', 'onMenu']);
+
+/** Why replay wrote no `key` for this record (it read the page as ungraded or empty), or null. */
+function unreadPage(key, rv) {
+  if (!GRADED_FIELDS.has(key) && !SELECT_FIELDS.has(key)) return null;
+  if (!Array.isArray(rv.results)) return 'value.results is not an array: the page is read as nothing';
+  if (GRADED_FIELDS.has(key) && !Array.isArray(rv.grades)) return 'the record has no grades array: replayed as an ungraded page';
+  if (SELECT_FIELDS.has(key) && rv.ranker !== 'select') return 'the record is not a select: page (its ranker)';
+  return null;
+}
+
+/** The entries of `sup` left out when `sub` is taken from it in order, or null when it is not. */
+function leftOut(sub, sup) {
+  const out = [];
+  let k = 0;
+  for (const x of sup) {
+    if (k < sub.length && canonical(sub[k]) === canonical(x)) k++;
+    else out.push(x);
+  }
+  return k === sub.length ? out : null;
+}
+
+/**
+ * grades and matched, result by result: each result the replay kept is
+ * found in the record by its id (a dropped result takes its entries with
+ * it). A grade the core could not read becomes "partial" and matched words
+ * that are not words of the query are dropped: narrower. Anything else is
+ * a change.
+ */
+function judgePerResult(key, rv, pv, warnings, dropped, changed) {
+  const a = rv[key];
+  const b = pv[key];
+  const at = new Map();
+  (Array.isArray(rv.results) ? rv.results : []).forEach((id, i) => {
+    if (!at.has(id)) at.set(id, i);
+  });
+  const warned = (text) => warnings.find((w) => w.includes(text))?.replace(/^replay: /, '');
+  pv.results.forEach((id, j) => {
+    const i = at.get(id);
+    const ra = i === undefined || !Array.isArray(a) ? undefined : a[i];
+    const pb = b[j];
+    if (canonical(ra) === canonical(pb)) return;
+    if (key === 'grades') {
+      if (pb === 'partial' && !GRADES.includes(ra)) {
+        dropped.push({ field: key, id, reason: `recorded grade ${ra === undefined ? '(missing)' : canonical(ra).slice(0, 40)} read as partial` });
+      } else changed.push(`the grade of ${id}: ${canonical(ra)} → ${canonical(pb)}`);
+      return;
+    }
+    const rest = Array.isArray(pb) ? leftOut(pb, Array.isArray(ra) ? ra : []) : null;
+    if (rest === null) {
+      changed.push(`the ${key} words of ${id}: ${canonical(ra)?.slice(0, 60)} → ${canonical(pb)?.slice(0, 60)}`);
+      return;
+    }
+    if (!Array.isArray(ra)) dropped.push({ field: key, id, reason: 'not an array: read as no words' });
+    for (const word of rest) {
+      dropped.push({ field: key, id: `${id}: ${canonical(word).slice(0, 40)}`, reason: warned(`recorded ${key} word`) ?? 'dropped by replay' });
+    }
+  });
+}
+
 function dropReason(field, id, replayedValue, reasons, ctx) {
   if (typeof id !== 'string') return 'not a string';
   if (reasons.has(id)) return reasons.get(id);
+  const word = (ctx.warnings ?? []).find((w) => w.includes(`recorded ${field} word`));
+  if (word) return word.replace(/^replay: /, '');
   if (field === 'loaded') {
     if (Array.isArray(replayedValue.results) && !replayedValue.results.includes(id)) return 'dropped from results';
+    const grade = Array.isArray(replayedValue.grades) ? replayedValue.grades[replayedValue.results.indexOf(id)] : undefined;
+    if (grade === 'partial' && (ctx.caps?.load ?? 'strong') !== 'all') return 'a partial match: listed, not loaded (search.load "strong")';
     if (ctx.trustOf?.(id) === 'tainted') return 'tainted: never loaded';
     const cap = ctx.caps?.maxLoaded ?? 20;
     const loadedBefore = ctx.metricsBefore?.loaded;
@@ -538,11 +634,17 @@ export function rerankRun(toolsift, run) {
   }
 }
 
+/** The value fields in which a recorded decision and the live one differ (results, grades, loaded, …). */
+export function rerankDiff(recorded, live) {
+  const a = isObject(recorded?.value) ? recorded.value : {};
+  const b = isObject(live?.value) ? live.value : {};
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonical(a[k]) !== canonical(b[k]));
+}
+
 /** 'same' | 'differs' | 'none': a recorded decision against the live re-ranking. */
 export function rerankVerdict(recorded, live) {
   if (!live || !recorded) return 'none';
-  const pick = (d) => canonical({ results: d.value?.results, skills: d.value?.skills, skill: d.value?.skill });
-  return pick(recorded) === pick(live) ? 'same' : 'differs';
+  return rerankDiff(recorded, live).length ? 'differs' : 'same';
 }
 
 /**
@@ -577,6 +679,101 @@ export function authorityCheck({ before, after, config, trustOf, metrics }) {
 export function summarize(verdicts) {
   const out = { identical: 0, narrowed: 0, diverged: 0 };
   for (const v of verdicts) out[v.verdict]++;
+  return out;
+}
+
+// ---- the graded loop, for display ----------------------------------------------
+
+const strings = (v) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+
+/**
+ * A search_tools answer for the timeline, as the session gave it: each
+ * listed tool with its loaded flag, grade (strong / partial / selected, or
+ * null on an ungraded page) and matched words, and whether the record
+ * claimed it loaded; the page's note, unmatched words, vocabulary and, for
+ * select:, the unknown names and those already on the menu. `decision` is
+ * the decision the call wrote (replayed or live), `recorded` the journal's
+ * record when replaying. Nothing is computed but counts.
+ */
+export function pageView(result, decision, recorded) {
+  if (!isObject(result) || !Array.isArray(result.tools)) return null;
+  const value = isObject(decision?.value) ? decision.value : isObject(recorded?.value) ? recorded.value : {};
+  const claimed = new Set(strings(recorded?.value?.loaded));
+  const tools = result.tools.map((t) => ({
+    name: String(t?.name ?? ''),
+    description: String(t?.description ?? ''),
+    loaded: t?.loaded === true,
+    match: typeof t?.match === 'string' ? t.match : null,
+    matched: strings(t?.matched),
+    claimed: t?.loaded !== true && claimed.has(t?.name),
+  }));
+  const grades = {};
+  for (const t of tools) if (t.match) grades[t.match] = (grades[t.match] ?? 0) + 1;
+  return {
+    select: value.ranker === 'select',
+    ranker: typeof value.ranker === 'string' ? value.ranker : null,
+    tools,
+    loaded: tools.filter((t) => t.loaded).length,
+    listed: tools.filter((t) => !t.loaded).length,
+    grades,
+    unmatched: strings(result.unmatched),
+    vocabulary: strings(result.vocabulary),
+    unknown: strings(result.unknown),
+    onMenu: strings(value.onMenu),
+    note: typeof result.note === 'string' ? result.note : '',
+    tainted: result.tainted === true,
+    skills: Array.isArray(result.skills)
+      ? result.skills.map((sk) => (typeof sk === 'string' ? sk : String(sk?.name ?? sk?.id ?? JSON.stringify(sk)))) : [],
+  };
+}
+
+/**
+ * The analysed query of an explained index search, for display: the
+ * analyser's tokens (stopword / unmatched / term), and the query's words
+ * with the evidence the core weighs each with (analysis.evidence, in its
+ * order; an unmatched word without evidence last, with null), whether it
+ * matched nothing, and its typo correction (analysis.corrections).
+ */
+export function queryView(result) {
+  const a = isObject(result?.analysis) ? result.analysis : { tokens: strings(result?.terms), stopwords: [] };
+  const stop = new Set(strings(a.stopwords));
+  const unmatched = strings(result?.unmatched);
+  const unmatchedSet = new Set(unmatched);
+  const corrections = (Array.isArray(a.corrections) ? a.corrections : []).filter((c) => Array.isArray(c) && c.length === 2);
+  const fixed = new Map(corrections.map(([w, to]) => [w, to]));
+  const tokens = strings(a.tokens).map((t) => ({ text: t, kind: stop.has(t) ? 'stop' : unmatchedSet.has(t) ? 'unmatched' : 'term' }));
+  const evidence = isObject(a.evidence) ? a.evidence : {};
+  const words = Object.entries(evidence).map(([word, weight]) => ({
+    word, evidence: weight, unmatched: unmatchedSet.has(word), correction: fixed.get(word) ?? null,
+  }));
+  for (const w of unmatched) if (!(w in evidence)) words.push({ word: w, evidence: null, unmatched: true, correction: fixed.get(w) ?? null });
+  const maxEvidence = Math.max(0, ...words.map((w) => w.evidence ?? 0));
+  return { tokens, words, corrections, unmatched, stopwords: strings(a.stopwords), maxEvidence };
+}
+
+/**
+ * The explain table's rows of one hit: per query term, each way the hit
+ * matched it (the term itself, or `via` a vocabulary word or a typo
+ * correction), or one row with entry null when the hit does not match it.
+ */
+export function termRows(queryTerms, explainTerms, corrections = []) {
+  const typo = new Set(corrections.map(([w, to]) => `${w}\u0000${to}`));
+  const rows = [];
+  for (const term of queryTerms) {
+    const entries = (explainTerms ?? []).filter((t) => t.term === term);
+    if (!entries.length) rows.push({ term, via: null, kind: null, entry: null });
+    for (const e of entries) {
+      const kind = e.via === undefined || e.via === null ? null : typo.has(`${term}\u0000${e.via}`) ? 'typo' : 'vocabulary';
+      rows.push({ term, via: e.via ?? null, kind, entry: e });
+    }
+  }
+  return rows;
+}
+
+/** How many hits have each grade: { strong, partial, … }. */
+export function gradeCounts(hits) {
+  const out = {};
+  for (const h of hits ?? []) if (typeof h?.match === 'string') out[h.match] = (out[h.match] ?? 0) + 1;
   return out;
 }
 

@@ -187,6 +187,135 @@ test('authority check after an edit, and the live re-ranking', () => {
   assert.equal(M.rerankVerdict(rec.journal[0], undefined), 'none');
 });
 
+test('the graded example: a miss, strong and partial hits, select: with an unknown name — replays identical', () => {
+  const rec = example('graded.json');
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: rec.journal, trustOf });
+  assert.deepEqual(M.summarize(r.verdicts), { identical: rec.journal.length, narrowed: 0, diverged: 0 });
+  assert.equal(r.metrics.rankerCalls, 0);
+  assert.equal(rec.journal[0].value.ranker, 'bm25f-6', 'recorded by the graded ranker');
+  const pages = r.steps.map((s) => ({ tool: s.call.tool, page: M.pageView(s.output?.result, s.output?.decision, s.verdict?.recorded) }));
+  const miss = pages[0].page;
+  assert.equal(miss.loaded, 0, 'a miss loads nothing');
+  assert.ok(miss.tools.length > 0 && miss.tools.every((t) => t.match === 'partial' && !t.loaded && t.matched.includes('send')));
+  assert.ok(miss.unmatched.includes('fax'));
+  assert.ok(miss.vocabulary.includes('sms'), `the vocabulary offers the catalog's words: ${miss.vocabulary}`);
+  assert.match(miss.note, /none was loaded/);
+  const sms = pages[1].page;
+  assert.ok(sms.loaded >= 1 && sms.listed >= 1, 'strong hits loaded, partial ones listed');
+  for (const t of sms.tools) assert.equal(t.loaded, t.match === 'strong', `${t.name}: loaded follows the grade`);
+  assert.equal(sms.grades.strong, sms.loaded);
+  assert.equal(r.steps[4].output.result.error, 'not_on_menu', 'a listed partial hit cannot be called');
+  const select = pages[5].page;
+  assert.equal(select.select, true);
+  assert.equal(select.ranker, 'select');
+  assert.deepEqual(select.tools.map((t) => [t.name, t.match, t.loaded]), [['outlook__create_calendar_event', 'selected', true]]);
+  assert.deepEqual(select.unknown, ['calendar__book_appointment']);
+  assert.deepEqual(r.steps[5].added, ['outlook__create_calendar_event'], 'select: adds the tool to the menu');
+  assert.equal(r.steps[6].output.result.allowed, true);
+  assert.equal(M.pageView({ error: 'not_on_menu' }), null, 'a refusal is not a page');
+});
+
+test('judging graded records: per result, narrowed and never wider; a raised grade is the core\'s to admit', () => {
+  const rec = example('graded.json');
+  const run = (journal) => M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal, trustOf });
+  const k = rec.journal.findIndex((d) => d.value.query === 'send an sms reminder');
+  const partial = rec.journal[k].value.grades.indexOf('partial');
+  assert.ok(partial > 0);
+  const edit = (fn) => {
+    const j = structuredClone(rec.journal);
+    fn(j[k].value);
+    return run(j).verdicts[k];
+  };
+  // A dropped result takes its grade and matched words with it: narrowed, not "reordered".
+  let v = edit((val) => {
+    val.results[0] = 'nope__x';
+  });
+  assert.equal(v.verdict, 'narrowed', v.why);
+  assert.deepEqual(v.dropped.filter((d) => d.field === 'results'), [{ field: 'results', id: 'nope__x', reason: 'unknown' }]);
+  // A grade the core cannot read is read as partial.
+  v = edit((val) => {
+    val.grades[0] = 'certain';
+  });
+  assert.equal(v.verdict, 'narrowed', v.why);
+  assert.deepEqual(v.dropped.find((d) => d.field === 'grades'), { field: 'grades', id: rec.journal[k].value.results[0], reason: 'recorded grade "certain" read as partial' });
+  assert.ok(v.dropped.some((d) => d.field === 'loaded' && d.id === rec.journal[k].value.results[0]), 'and a partial hit does not load');
+  // Matched words that are not words of the query are dropped.
+  v = edit((val) => {
+    val.matched[partial] = ['password', ...val.matched[partial]];
+  });
+  assert.equal(v.verdict, 'narrowed', v.why);
+  assert.match(v.dropped[0].id, /: "password"$/);
+  assert.match(v.dropped[0].reason, /not a word of its query/);
+  // Widening loaded over a partial hit: the live loading plan leaves it out.
+  v = edit((val) => {
+    val.loaded = [...val.results];
+  });
+  assert.equal(v.verdict, 'narrowed');
+  assert.ok(v.dropped.every((d) => d.field === 'loaded' && /partial match/.test(d.reason)), JSON.stringify(v.dropped));
+  // Raising a grade (partial -> strong, claimed loaded): an authorised record
+  // is served as it is (SPEC S9) — identical, inside the live authority — and
+  // only the live re-ranking tells it is not what the ranker chose.
+  const j = structuredClone(rec.journal);
+  j[k].value.grades[partial] = 'strong';
+  j[k].value.loaded.push(j[k].value.results[partial]);
+  const raised = run(j);
+  const rv = raised.verdicts[k];
+  assert.ok(['identical', 'narrowed'].includes(rv.verdict), rv.verdict);
+  const clean = run(rec.journal);
+  const check = M.authorityCheck({ before: clean.menu.map((t) => t.name), after: raised.menu.map((t) => t.name), config: rec.config, trustOf, metrics: raised.metrics });
+  assert.deepEqual(check.violations, []);
+  const live = M.rerankRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: j });
+  assert.deepEqual(M.rerankDiff(j[k], live.get(j[k].id)), ['loaded', 'grades']);
+  assert.equal(M.rerankVerdict(rec.journal[k], live.get(j[k].id)), 'same');
+});
+
+test('the analysed query and the explain rows of a graded search', () => {
+  const ix = toolsift.createIndex(bundled);
+  try {
+    const r = ix.search('send a slack mesage', { limit: 5, explain: true });
+    const v = M.queryView(r);
+    assert.deepEqual(v.tokens.find((t) => t.text === 'a'), { text: 'a', kind: 'stop' });
+    const corrections = r.analysis.corrections;
+    assert.ok(corrections.length >= 1, 'the core corrected the typo');
+    assert.deepEqual(v.corrections, corrections);
+    const typo = v.words.find((w) => w.word === corrections[0][0]);
+    assert.equal(typo.correction, corrections[0][1]);
+    assert.deepEqual(v.words.map((w) => w.word), Object.keys(r.analysis.evidence), 'one word per evidence entry, in order');
+    assert.equal(v.maxEvidence, Math.max(...Object.values(r.analysis.evidence)));
+    const counts = M.gradeCounts(r.hits);
+    assert.ok(counts.strong >= 1 && counts.partial >= 1, JSON.stringify(counts));
+    const rows = M.termRows(r.terms, r.hits[0].explain.terms, corrections);
+    assert.ok(rows.some((row) => row.kind === 'typo' && row.term === corrections[0][0]), 'the corrected term is marked as a typo');
+    const partialHit = r.hits.find((x) => x.match === 'partial');
+    assert.ok(M.termRows(r.terms, partialHit.explain.terms, corrections).some((row) => row.entry === null), 'a partial hit misses a term');
+
+    const miss = M.queryView(ix.search('send the xyzzy message', { explain: true }));
+    assert.deepEqual(miss.words.find((w) => w.word === 'xyzzy'), { word: 'xyzzy', evidence: ix.search('send the xyzzy message', { explain: true }).analysis.evidence.xyzzy, unmatched: true, correction: null });
+    assert.deepEqual(miss.tokens.find((t) => t.text === 'xyzzy'), { text: 'xyzzy', kind: 'unmatched' });
+  } finally {
+    ix.free();
+  }
+});
+
+test('the search meta-tool\'s description with the catalog overview', () => {
+  const open = (search) => {
+    const s = toolsift.createSession({ catalog: bundled, search });
+    try {
+      return M.metaToolText(M.startOf(s).specs, { search });
+    } finally {
+      s.free();
+    }
+  };
+  const meta = open({});
+  assert.equal(meta.name, 'search_tools');
+  assert.match(meta.instructions, /select:/);
+  assert.match(meta.overview, /^The catalog has \d+ tools in \d+ groups: /);
+  assert.equal(meta.description, `${meta.instructions}\n\n${meta.overview}`);
+  assert.equal(open({ overview: false }).overview, '');
+  assert.equal(open({ overview: 'Clinic tools: sms, calendar.', toolName: 'find' }).overview, 'Clinic tools: sms, calendar.');
+  assert.equal(M.metaToolText([], {}), null);
+});
+
 test('hash encoding round-trips UTF-8', () => {
   const s = '{"q": "Straße 😀"}';
   assert.equal(M.fromBase64Url(M.toBase64Url(s), 'x'), s);

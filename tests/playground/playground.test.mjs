@@ -4,10 +4,13 @@
 // Serves the page with scripts/start.mjs (port 0: any free port), then in
 // one page: a search whose top hit is an exact tool id (top hit, explain
 // bars, analysed tokens with a stopword and an unmatched term), the catalog
-// explorer, the tampered example journal (timeline, menu count derived from
+// explorer, a graded search (strong and partial badges, evidence, a typo
+// correction), the tampered example journal (timeline, menu count derived from
 // the clean example's journal), the replay check (the tampered decision is
 // narrowed, the others identical), tamper mode (a forged id narrows, the menu
-// never widens), a live session, malformed pasted input (a clear error), and
+// never widens), the graded example (a miss, partial hits, select:, the
+// catalog overview, a raised grade never wider than the live authority), a
+// live session and a live select: load, malformed pasted input (a clear error), and
 // the skills example when it exists. Screenshots go to
 // tests/playground/screenshots/ (git-ignored). Any console error, page error,
 // failed request or HTTP error fails the run.
@@ -123,6 +126,34 @@ test('search: exact tool id on top, explain bars by field, analysed tokens', asy
   assert.match(await page.textContent('#unmatched-terms'), /xyzzy/);
 });
 
+test('search: a graded search — strong and partial badges, matched words, the grade\'s evidence, a typo correction', async () => {
+  await tab('search');
+  await page.fill('#search-query', 'send a slack mesage');
+  await page.press('#search-query', 'Enter');
+  await page.waitForSelector('#search-hits .hit .badge.grade');
+  const hits = await page.$$eval('#search-hits .hit', (l) => l.map((li) => ({
+    id: li.dataset.id,
+    badge: li.querySelector('.hit-head .badge.grade')?.textContent,
+    matched: [...li.querySelectorAll('.matched .tok')].map((t) => t.textContent),
+    evidence: li.querySelector('.grade-evidence')?.textContent ?? '',
+  })));
+  assert.equal(hits[0].id, 'slack__send_message');
+  assert.equal(hits[0].badge, 'strong', 'the top hit is graded strong');
+  assert.ok(hits.some((x) => x.badge === 'partial'), `a partial hit is rendered: ${hits.map((x) => x.badge)}`);
+  assert.ok(hits.every((x) => x.badge === 'strong' || x.badge === 'partial'), 'every hit has a grade');
+  assert.ok(hits[0].matched.includes('slack') && hits[0].matched.includes('send'), `the top hit's matched words: ${hits[0].matched}`);
+  assert.match(hits[0].evidence, /why strong: coverage 100% .*relative 100% .*phrase/);
+  const partial = hits.find((x) => x.badge === 'partial');
+  assert.match(partial.evidence, /why partial: coverage \d+% .*relative \d+%/);
+  assert.match(await page.textContent('#grade-summary'), /^1 strong · 9 partial \(bm25f-\d+\)/);
+  assert.match(await page.textContent('#query-corrections'), /mesage → /, 'the typo correction is shown');
+  const words = await page.$$eval('#query-evidence .ev', (l) => l.map((e) => e.dataset.word));
+  assert.deepEqual(words, ['send', 'slack', 'mesage'], 'the evidence of each query word');
+  assert.match(await page.textContent('#search-hits .hit[data-id="slack__send_message"] tr[data-via="typo"]'), /^mesage → .*\(typo\)/,
+    'the explain table marks the corrected term');
+  await shot('search-graded');
+});
+
 test('catalog explorer: namespaces, trust badges, search documents', async () => {
   await tab('catalog');
   const groups = await page.$$eval('#catalog-groups details.ns', (l) => l.length);
@@ -226,6 +257,55 @@ test('tamper mode: a forged id narrows an identical decision, the menu never wid
   await page.waitForSelector(`${li0}[data-verdict="identical"] .rerank[data-rerank="same"]`);
 });
 
+test('sessions: the graded example — a miss, listed partial hits, select: with an unknown name, the overview', async () => {
+  const rec = readExample('graded.json');
+  await tab('sessions');
+  await page.selectOption('#example-select', 'graded.json');
+  await page.click('#example-open');
+  await page.waitForFunction(() => /graded loop/.test(document.querySelector('#run-title')?.textContent));
+  const first = `#timeline li.step[data-decision="${rec.journal[0].id}"]`;
+  assert.equal(await page.$$eval(`${first} .page li[data-loaded="true"]`, (l) => l.length), 0, 'the miss loads nothing');
+  assert.ok(await page.$$eval(`${first} .page li[data-grade="partial"]`, (l) => l.length) >= 1, 'its hits are listed as partial');
+  assert.match(await page.textContent(`${first} [data-words="unmatched"]`), /fax/);
+  assert.match(await page.textContent(`${first} [data-words="vocabulary"]`), /sms/);
+  assert.match(await page.textContent(`${first} [data-note]`), /none was loaded/);
+  const sms = `#timeline li.step[data-decision="${rec.journal[1].id}"]`;
+  const flags = await page.$$eval(`${sms} .page li`, (l) => l.map((li) => [li.dataset.grade, li.dataset.loaded]));
+  assert.ok(flags.some(([g, l]) => g === 'strong' && l === 'true') && flags.some(([g, l]) => g === 'partial' && l === 'false'), JSON.stringify(flags));
+  const select = rec.journal.find((d) => d.value.ranker === 'select');
+  const sel = `#timeline li.step[data-decision="${select.id}"]`;
+  assert.ok(await page.$(`${sel} [data-select]`), 'the select: search is shown as such');
+  assert.equal(await page.getAttribute(`${sel} .ranker`, 'data-ranker'), 'select');
+  assert.equal(await page.getAttribute(`${sel} .page li[data-tool="outlook__create_calendar_event"]`, 'data-grade'), 'selected');
+  assert.match(await page.textContent(`${sel} [data-words="unknown"]`), /calendar__book_appointment/);
+  assert.ok(await page.$('#timeline li.step[data-kind="refused"]'), 'the call before select: is refused');
+  assert.ok((await page.$$eval('#menu-view .menu-group li', (l) => l.map((x) => x.textContent))).includes('outlook__create_calendar_event'));
+  await openDetails('meta-tool');
+  assert.match(await page.textContent('#meta-tool'), /select:name1,name2/);
+  assert.match(await page.textContent('#catalog-overview'), /The catalog has \d+ tools in \d+ groups: /);
+  await shot('sessions-graded');
+
+  // Raise a grade (partial -> strong, claimed loaded): the core serves an
+  // authorised record as it is, so the verdict is identical or narrowed —
+  // never wider than the live authority — and the live re-ranking names the grade.
+  await tab('replay');
+  await page.click('#replay-run');
+  const li = `#replay-list li[data-decision="${rec.journal[1].id}"]`;
+  await page.waitForSelector(`${li}[data-verdict="identical"]`);
+  await page.click(`${li} button[aria-label^="Tamper"]`);
+  await page.click(`${li} button:text("Raise a grade")`);
+  assert.match(await page.inputValue(`${li} textarea`), /"grades": \[[^\]]*"strong",\s*"strong",\s*"strong"/);
+  await page.click(`${li} button:text("Apply and re-check")`);
+  await page.waitForSelector(`${li} .rerank[data-rerank="differs"]`);
+  assert.ok(['identical', 'narrowed'].includes(await page.getAttribute(li, 'data-verdict')));
+  assert.match(await page.getAttribute(`${li} .rerank`, 'data-fields'), /grades/);
+  const guarantee = await page.textContent('#tamper-guarantee');
+  assert.doesNotMatch(guarantee, /Beyond authority/);
+  assert.match(guarantee, /catalog tools inside the live authority|Nothing added/);
+  await page.click('button:text("Undo my edits")');
+  await page.waitForSelector(`${li}[data-verdict="identical"] .rerank[data-rerank="same"]`);
+});
+
 test('a bare journal (JSON Lines, as --journal-out writes it) with its configuration', async () => {
   const clean = readExample('support-desk.json');
   await tab('sessions');
@@ -317,6 +397,41 @@ test('live session: calls recorded from the page', async () => {
   await tab('replay');
   await page.click('#replay-run');
   await page.waitForSelector('#replay-list li[data-verdict="identical"]');
+});
+
+test('live session: a partial hit loaded with select:', async () => {
+  const rec = readExample('graded.json');
+  const wanted = 'outlook__create_calendar_event';
+  await tab('sessions');
+  await openDetails('session-config-box');
+  await page.fill('#session-config', JSON.stringify(rec.config));
+  await page.click('#live-start');
+  await page.fill('#live-tool', 'search_tools');
+  await page.fill('#live-args', JSON.stringify({ query: 'book a follow-up appointment in the calendar' }));
+  await page.click('#live-form button[type="submit"]');
+  const listed = `#timeline li.step[data-kind="search"] .page li[data-tool="${wanted}"]`;
+  await page.waitForSelector(listed);
+  assert.equal(await page.getAttribute(listed, 'data-grade'), 'partial');
+  assert.equal(await page.getAttribute(listed, 'data-loaded'), 'false', 'a partial hit is listed, not loaded');
+  assert.ok(!(await page.$$eval('#menu-view .menu-group li', (l) => l.map((x) => x.textContent))).includes(wanted));
+  // The button fills the form; the user sends the select: query.
+  await page.click(`${listed} button.select-fill`);
+  assert.deepEqual(JSON.parse(await page.inputValue('#live-args')), { query: `select:${wanted}` });
+  await page.fill('#live-args', JSON.stringify({ query: `select:${wanted},calendar__book_appointment` }));
+  await page.click('#live-form button[type="submit"]');
+  await page.waitForSelector('#timeline li.step[data-kind="search"] [data-select]');
+  const menu = await page.$$eval('#menu-view .menu-group li', (l) => l.map((x) => x.textContent));
+  assert.ok(menu.includes(wanted), `the selected tool is on the menu: ${menu}`);
+  assert.match(await page.textContent('#timeline li.step:last-child [data-words="unknown"]'), /calendar__book_appointment/);
+  await page.fill('#live-tool', wanted);
+  await page.fill('#live-args', '{}');
+  await page.click('#live-form button[type="submit"]');
+  await page.waitForSelector('#timeline li.step[data-kind="allowed"]');
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li[data-verdict]');
+  assert.deepEqual(await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict)), ['identical', 'identical']);
+  await tab('sessions');
 });
 
 test('malformed input: a clear error naming what is wrong, never a blank page', async () => {
@@ -482,10 +597,10 @@ test('no console errors, page errors or failed requests', async () => {
   if (readme) {
     await page.setViewportSize({ width: 1200, height: 720 });
     await page.goto('about:blank');
-    await page.goto(`${server.url}#tab=replay&ex=tampered.json`);
+    await page.goto(`${server.url}#tab=replay&ex=graded.json`);
     await page.waitForSelector('body[data-ready="true"]');
     await page.click('#replay-run');
-    await page.waitForSelector('#replay-list li[data-verdict="narrowed"]');
+    await page.waitForSelector('#replay-list li[data-verdict="identical"]');
     await tab('sessions');
     await page.screenshot({ path: readme });
     console.log(`playground: README screenshot ${readme} (${statSync(readme).size} bytes)`);
