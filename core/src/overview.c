@@ -230,12 +230,6 @@ static size_t top_words(builder *b, uint32_t g, size_t max, uint32_t *out) {
   return n;
 }
 
-static size_t chars_of(const char *s, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
-  return c;
-}
-
 char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_chars, size_t *len) {
   builder b = {0};
   b.ix = ix;
@@ -290,7 +284,7 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
     for (size_t i = 0; i < nt; i++) {
       /* ungrouped: as many words as fit, then "." */
       const key *w = &b.words[top[i]].k;
-      if (!named && chars + chars_of(entry.data, entry.len) + 2 + w->n + 1 > max_chars) break;
+      if (!named && chars + tsift_utf8_chars(entry.data, entry.len) + 2 + w->n + 1 > max_chars) break;
       if (i) tsift_buf_append(&entry, ", ", 2);
       tsift_buf_append(&entry, w->s, w->n);
     }
@@ -303,7 +297,7 @@ char *tsift_overview(const tsift_index *ix, const uint8_t *allowed, size_t max_c
       tsift_buf_free(&entry);
       break;
     }
-    size_t ec = chars_of(entry.data, entry.len);
+    size_t ec = tsift_utf8_chars(entry.data, entry.len);
     if (chars + ec + (size_t)mn > max_chars) {
       tsift_buf_free(&entry);
       break;

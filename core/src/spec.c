@@ -164,9 +164,7 @@ size_t tsift_spec_chars(const tsift_tool *tool) {
     tsift_buf_free(&b);
     return (size_t)-1;
   }
-  size_t chars = 0;
-  for (size_t i = 0; i < b.len; i++)
-    if (((unsigned char)b.data[i] & 0xC0) != 0x80) chars++;
+  size_t chars = tsift_utf8_chars(b.data, b.len);
   tsift_buf_free(&b);
   return chars;
 }

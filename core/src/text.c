@@ -99,12 +99,22 @@ size_t tsift_utf8_cut(const char *s, size_t n, size_t max) {
   return cut;
 }
 
-/* s[0..n) is one of the words of a '|'-packed list ("|a|b|"); the first
- * byte is checked before the compare (the lists are scanned per word). */
+size_t tsift_utf8_chars(const char *s, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return c;
+}
+
+/* s[0..n) is one of the words of a '|'-packed list ("|a|b|") whose words
+ * are in order of their first byte: the scan compares only words of s's
+ * first byte and stops past them (the lists are read for every query word). */
 int tsift_word_listed(const char *list, const char *s, size_t n) {
   if (!n) return 0;
-  for (const char *p = list; (p = strchr(p, '|')) != NULL && p[1]; p++)
-    if (p[1] == s[0] && strncmp(p + 1, s, n) == 0 && p[1 + n] == '|') return 1;
+  const unsigned char first = (unsigned char)s[0];
+  for (const char *p = list; (p = strchr(p, '|')) != NULL && p[1]; p++) {
+    if ((unsigned char)p[1] > first) return 0;
+    if ((unsigned char)p[1] == first && strncmp(p + 1, s, n) == 0 && p[1 + n] == '|') return 1;
+  }
   return 0;
 }
 

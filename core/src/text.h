@@ -47,8 +47,12 @@ size_t tsift_utf8_cut(const char *s, size_t n, size_t max);
  * it), the whole of s when it is shorter. */
 size_t tsift_utf8_prefix_chars(const char *s, size_t n, size_t chars);
 
+/* The characters of s[0..n) (UTF-8: the bytes that start one). */
+size_t tsift_utf8_chars(const char *s, size_t n);
+
 /* s[0..n) is one of the words of `list`, a string with '|' before and
- * after every word ("|how|what|"): word lists without pointer tables. */
+ * after every word ("|how|what|"), the words in order of their first byte:
+ * word lists without pointer tables. */
 int tsift_word_listed(const char *list, const char *s, size_t n);
 
 /* "…", what a text cut for display ends with. */

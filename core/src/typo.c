@@ -23,6 +23,17 @@ static int ascii_word(const char *s, size_t n) {
   return 1;
 }
 
+/* The set of bytes of s[0..n) as bits, by their low six bits (the letters
+ * a-z get one bit each; a digit shares one with a letter, which only lets
+ * more words through). One edit changes the set by at most two bytes (a
+ * substitution drops one and adds one), so sets further apart than 2k rule
+ * a word out before the distance table is filled. */
+static uint64_t byte_set(const char *s, size_t n) {
+  uint64_t m = 0;
+  for (size_t i = 0; i < n; i++) m |= (uint64_t)1 << ((unsigned char)s[i] & 63);
+  return m;
+}
+
 /* The edit distance of a[0..na) and b[0..nb) when it is at most k, else
  * k + 1. Rows of the optimal-string-alignment table; a row whose smallest
  * entry passes k ends the scan. Words are at most TSIFT_TOKEN_MAX_BYTES. */
@@ -66,12 +77,14 @@ size_t tsift_typo_corrections(const rank_ctx *c, const char *s, size_t n, tsift_
   const tsift_index *ix = c->ix;
   unsigned k = n >= TSIFT_TYPO_TWO_EDITS_BYTES ? 2 : 1;
   size_t nout = 0;
+  const uint64_t mine = byte_set(s, n);
   /* the terms with the same first letter, of a length within reach */
   for (uint32_t at = ix->letter_off[(unsigned char)s[0]]; at < ix->letter_off[(unsigned char)s[0] + 1]; at++) {
     uint32_t t = ix->by_letter[at];
     size_t len = ix->term_len[t];
     if (len + k < n || len > n + k) continue;
     const char *w = ix->term_bytes + ix->term_off[t];
+    if ((unsigned)__builtin_popcountll(mine ^ byte_set(w, len)) > 2 * k) continue;
     unsigned dist = edit_distance(s, n, w, len, k);
     if (dist > k || dist == 0) continue;
     if (tsift_stopwords_has(&ix->stopwords, w, len) || !ascii_word(w, len)) continue;
