@@ -363,34 +363,17 @@ export class Toolsift {
     if (hasSnapshot && !isBytes(snapshot)) {
       throw new ToolsiftError('arg', 'createSession: snapshot must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
     }
-    if (catalog !== null) {
-      const cat = asBytes(catalog);
-      const snap = hasSnapshot ? asBytes(snapshot) : null;
-      handle = this._call(
-        [cfg, cat, snap, j, o],
-        ([cp, kp, sp, jp, op], out) =>
-          ex.tsift_wasm_session_open(cp, cfg.length, kp, cat.length, sp, snap ? snap.length : 0, jp,
-            j ? j.length : 0, op, o ? o.length : 0, out),
-        { handleResult: true },
-      );
-    } else if (hasSnapshot) {
-      // Over an index snapshot: the config has no "catalog" (SPEC S11).
-      const snap = asBytes(snapshot);
-      handle = this._call(
-        [cfg, snap, j, o],
-        ([cp, sp, jp, op], out) =>
-          ex.tsift_wasm_session_new_from_snapshot(cp, cfg.length, sp, snap.length, jp, j ? j.length : 0, op,
-            o ? o.length : 0, out),
-        { handleResult: true },
-      );
-    } else {
-      handle = this._call(
-        [cfg, j, o],
-        ([cp, jp, op], out) =>
-          ex.tsift_wasm_session_new(cp, cfg.length, jp, j ? j.length : 0, op, o ? o.length : 0, out),
-        { handleResult: true },
-      );
-    }
+    // One entry point (tsift_session_open): the catalog file's bytes and the
+    // snapshot are each absent (ptr 0) when not given.
+    const cat = catalog !== null ? asBytes(catalog) : null;
+    const snap = hasSnapshot ? asBytes(snapshot) : null;
+    handle = this._call(
+      [cfg, cat, snap, j, o],
+      ([cp, kp, sp, jp, op], out) =>
+        ex.tsift_wasm_session_open(cp, cfg.length, kp, cat ? cat.length : 0, sp, snap ? snap.length : 0, jp,
+          j ? j.length : 0, op, o ? o.length : 0, out),
+      { handleResult: true },
+    );
     const session = new Session(
       this,
       ex,

@@ -15,9 +15,6 @@
  *   tsift_wasm_analyze(text, len, opt, opt_len, out) -> status
  *   tsift_wasm_index_free(h)
  *   tsift_wasm_version() -> ptr to a NUL-terminated static string
- *   tsift_wasm_session_new(cfg, cfg_len, journal, journal_len, opt, opt_len, out) -> status
- *   tsift_wasm_session_new_from_snapshot(cfg, cfg_len, snap, snap_len, journal, journal_len,
- *                                        opt, opt_len, out) -> status  (slot 0: handle)
  *   tsift_wasm_session_call(s, turn, call, tool, tool_len, args, args_len, out) -> status
  *   tsift_wasm_session_config_catalog(cfg, cfg_len, out) -> status  (the catalog file it names)
  *   tsift_wasm_session_open(cfg, cfg_len, cat, cat_len, snap, snap_len, journal, journal_len,
@@ -172,19 +169,6 @@ int32_t tsift_wasm_analyze(const char *text, size_t len, const char *opt, size_t
 
 /* ---- sessions --------------------------------------------------------- */
 
-EXPORT(tsift_wasm_session_new)
-int32_t tsift_wasm_session_new(const char *cfg, size_t cfg_len, const char *journal,
-                               size_t journal_len, const char *opt, size_t opt_len, uint32_t *out) {
-  tsift_error err;
-  tsift_session *s = NULL;
-  reserve_heap(cfg_len, 4);
-  tsift_status st = tsift_session_new(cfg, cfg_len, journal_len ? journal : NULL, journal_len,
-                                      opt_len ? opt : NULL, opt_len, &s, &err);
-  if (st != TSIFT_OK) return fail(out, &err);
-  put_out(out, s, 0);
-  return 0;
-}
-
 EXPORT(tsift_wasm_session_free) void tsift_wasm_session_free(tsift_session *s) {
   tsift_session_free(s);
 }
@@ -338,23 +322,7 @@ int32_t tsift_wasm_eval_report(const char *eval_json, size_t len, const char *ti
   return finish(out, st, bytes, out_len, &err);
 }
 
-EXPORT(tsift_wasm_session_new_from_snapshot)
-int32_t tsift_wasm_session_new_from_snapshot(const char *cfg, size_t cfg_len, const char *snapshot,
-                                             size_t snapshot_len, const char *journal,
-                                             size_t journal_len, const char *opt, size_t opt_len,
-                                             uint32_t *out) {
-  tsift_error err;
-  tsift_session *s = NULL;
-  reserve_heap(snapshot_len, 2);
-  tsift_status st = tsift_session_new_from_snapshot(cfg, cfg_len, snapshot, snapshot_len,
-                                                    journal_len ? journal : NULL, journal_len,
-                                                    opt_len ? opt : NULL, opt_len, &s, &err);
-  if (st != TSIFT_OK) return fail(out, &err);
-  put_out(out, s, 0);
-  return 0;
-}
-
-/* ---- sessions from files (the CLI) -------------------------------------- */
+/* ---- opening a session ---------------------------------------------------- */
 
 /* The catalog file a configuration names: (ptr, len) of the name, or (0, 0)
  * when it names none (an empty name is a non-zero ptr with length 0). */
@@ -367,9 +335,11 @@ int32_t tsift_wasm_session_config_catalog(const char *cfg, size_t cfg_len, uint3
   return finish(out, st, file, len, &err);
 }
 
-/* tsift_session_open: `cat` is the bytes of the catalog file the
- * configuration names and `snap` a snapshot, each ptr 0 when there is none
- * (a zero-length buffer is an empty file); slot 0 is the handle. */
+/* tsift_session_open, the one way the binding opens a session: `cat` is
+ * the bytes of the catalog file the configuration names and `snap` a
+ * snapshot, each ptr 0 when there is none (a zero-length buffer is an empty
+ * file); without either the catalog is the configuration's own. Slot 0 is
+ * the handle. */
 EXPORT(tsift_wasm_session_open)
 int32_t tsift_wasm_session_open(const char *cfg, size_t cfg_len, const char *cat, size_t cat_len,
                                 const char *snap, size_t snap_len, const char *journal,
@@ -380,7 +350,8 @@ int32_t tsift_wasm_session_open(const char *cfg, size_t cfg_len, const char *cat
    * of index_new reserves (236 MB for a 13 MB catalog of 160k small tools):
    * 8 cut the wasm CLI's `session menu` over it from 4.4 s to 3.2 s of CPU
    * (fewer memory.grow calls, each a host GC); 12 and 16 gained nothing more. */
-  if (cat_len > snap_len) reserve_heap(cat_len, 8);
+  if (!cat && !snap) reserve_heap(cfg_len, 4); /* the catalog is inline */
+  else if (cat_len > snap_len) reserve_heap(cat_len, 8);
   else reserve_heap(snap_len, 2);
   tsift_status st = tsift_session_open(cfg, cfg_len, cat, cat_len, snap, snap_len,
                                        journal_len ? journal : NULL, journal_len,
