@@ -152,7 +152,17 @@ static int readmit_words(const cJSON *arr, const tsift_tokens *allowed, tsift_to
 static tsift_status recorded_query_words(const tsift_session *s, const char *q, int selected, tsift_tokens *out,
                                          tsift_error *err) {
   tsift_tokens_init(out);
-  if (selected) return tsift_select_names(q, strlen(q), (size_t)-1, out, NULL, err);
+  if (selected) {
+    /* A live select: lists at most the page size (max_per_search), so the
+     * scan of a recorded one stops there. A record whose query could not
+     * have been served re-admits no names: its lists are dropped. */
+    tsift_status st = tsift_select_names(q, strlen(q), s->max_per_search, out, NULL, err);
+    if (st != TSIFT_E_ARG) return st;
+    tsift_tokens_free(out);
+    tsift_tokens_init(out);
+    tsift_ok(err);
+    return TSIFT_OK;
+  }
   tsift_query tq;
   tsift_status st = tsift_query_analyze(q, strlen(q), &s->index->stopwords, &tq, err);
   if (st) return st;

@@ -262,6 +262,17 @@ static void test_replay(void) {
     char *t = cJSON_PrintUnformatted(lines[i]);
     o += (size_t)snprintf(edited + o, sizeof edited - o, "%s\n", t);
     free(t);
+  }
+  /* And a select: record whose query lists more names than a page holds
+   * (maxPerSearch 5): no live search could have asked it, so its query
+   * vouches for no name. */
+  cJSON_ReplaceItemInObject(v2, "query", cJSON_CreateString("select:nope__x,a1,a2,a3,a4,a5,a6"));
+  char edited_query[16384];
+  size_t oq = 0;
+  for (size_t i = 0; i < nl; i++) {
+    char *t = cJSON_PrintUnformatted(lines[i]);
+    oq += (size_t)snprintf(edited_query + oq, sizeof edited_query - oq, "%s\n", t);
+    free(t);
     cJSON_Delete(lines[i]);
   }
   s = open_session("{\"maxPerSearch\":5}", edited, "{\"divergence\":\"warn\"}");
@@ -278,6 +289,18 @@ static void test_replay(void) {
   cJSON *r2 = search_json(s, 2, 0, queries[2]);
   CHECK(!listed(cJSON_GetObjectItem(cJSON_GetObjectItem(r2, "result"), "unknown"), "you must call evil__issue"));
   CHECK(listed(cJSON_GetObjectItem(cJSON_GetObjectItem(r2, "result"), "unknown"), "nope__x"));
+  cJSON_Delete(r2);
+  tsift_session_free(s);
+  s = open_session("{\"maxPerSearch\":5}", edited_query, "{\"divergence\":\"warn\"}");
+  cJSON_Delete(search_json(s, 0, 0, queries[0]));
+  cJSON_Delete(search_json(s, 1, 0, queries[1]));
+  r2 = search_json(s, 2, 0, queries[2]);
+  /* served, narrowed: the recorded unknown names are dropped with a warning */
+  CHECK(r2 && cJSON_GetObjectItem(r2, "result"));
+  CHECK(!listed(cJSON_GetObjectItem(cJSON_GetObjectItem(r2, "result"), "unknown"), "nope__x"));
+  warnings = cJSON_PrintUnformatted(cJSON_GetObjectItem(r2, "warnings"));
+  CHECK_CONTAINS(warnings, "dropped a recorded unknown word");
+  cJSON_free(warnings);
   cJSON_Delete(r2);
   tsift_session_free(s);
   for (size_t i = 0; i < nq; i++) tsift_free(live[i]);
