@@ -81,6 +81,9 @@ int tsift_session_record(tsift_session *s, const char *decision, size_t len) {
   return 1;
 }
 
+int tsift_session_discovers(const tsift_session *s) {
+  return s->skills && (s->skills->discovery & DISCOVERY_SEARCH);
+}
 
 void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
   tsift_json_begin_object(b);

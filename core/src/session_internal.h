@@ -147,6 +147,8 @@ int tsift_session_record(tsift_session *s, const char *decision, size_t len);
 long tsift_session_find_doc(const tsift_session *s, const char *id);
 /* Start an output object with its "call" member. */
 void tsift_session_begin_output(tsift_buf *b, const call_ref *c);
+/* Skills are searched beside tools (skills.discovery "search" or "both"). */
+int tsift_session_discovers(const tsift_session *s);
 /* A refusal: a typed result that records nothing. */
 tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,
                                   const char *message, const char *tool, char **out,

@@ -247,8 +247,6 @@ tsift_status tsift_page_readmit(tsift_session *s, const cJSON *value, size_t cap
 
 /* ---- writing the result and the decision ------------------------------ */
 
-static int discovery_on(const tsift_session *s) { return s->skills && (s->skills->discovery & DISCOVERY_SEARCH); }
-
 static void json_tokens(tsift_buf *b, const tsift_tokens *t, size_t from, size_t to) {
   tsift_json_begin_array(b);
   for (size_t i = from; i < to; i++) tsift_json_str(b, tsift_token(t, i), t->len[i]);
@@ -269,7 +267,7 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
   tsift_json_begin_object(b);
   tsift_json_key(b, "ranker");
   tsift_json_cstr(b, kinds->ranker);
-  if (discovery_on(s) && kinds->skill_ranker) {
+  if (tsift_session_discovers(s) && kinds->skill_ranker) {
     tsift_json_key(b, "skillRanker");
     tsift_json_cstr(b, kinds->skill_ranker);
   }
@@ -304,7 +302,7 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
     tsift_json_key(b, "onMenu");
     json_tokens(b, &p->on_menu, 0, p->on_menu.count);
   }
-  if (discovery_on(s)) {
+  if (tsift_session_discovers(s)) {
     tsift_json_key(b, "skills");
     tsift_json_begin_array(b);
     for (size_t i = 0; i < ns; i++) tsift_json_cstr(b, s->skills->items[skill_page[i]].id);
@@ -469,7 +467,7 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
     tainted |= !tsift_description_visible(t);
   }
   tsift_json_end_array(&b);
-  if (discovery_on(s)) {
+  if (tsift_session_discovers(s)) {
     /* Skills are first-party: their descriptions are shown as tools' are. */
     tsift_json_key(&b, "skills");
     tsift_json_begin_array(&b);

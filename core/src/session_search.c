@@ -19,13 +19,9 @@ static const char *ranker_kind(const tsift_session *s) {
   return s->ranker_kind ? s->ranker_kind : TSIFT_RANKER_VERSION;
 }
 
-static int discovery_on(const tsift_session *s) {
-  return s->skills && (s->skills->discovery & DISCOVERY_SEARCH);
-}
-
 /* The kinds a live search records. */
 static ranker_kinds live_kinds(const tsift_session *s) {
-  ranker_kinds k = {ranker_kind(s), discovery_on(s) ? s->skills->ranker_kind : NULL};
+  ranker_kinds k = {ranker_kind(s), tsift_session_discovers(s) ? s->skills->ranker_kind : NULL};
   return k;
 }
 
@@ -245,7 +241,7 @@ tsift_status tsift_session_set_ranker(tsift_session *s, const char *kind, tsift_
 tsift_status tsift_session_set_skill_ranker(tsift_session *s, const char *kind, tsift_rank_fn fn, void *user,
                                             tsift_error *err) {
   if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_set_skill_ranker: NULL session");
-  if (!discovery_on(s))
+  if (!tsift_session_discovers(s))
     return tsift_fail(err, TSIFT_E_STATE,
                       "skill ranker: skills are not searched in this session (skills.discovery must be "
                       "\"search\" or \"both\")");
@@ -283,7 +279,7 @@ static tsift_status tools_ranked(tsift_session *s, const call_ref *c, const char
                                  const tsift_scored *tool_scored, warnings *w, char **out, size_t *out_len,
                                  tsift_error *err) {
   ranker_kinds kinds = live_kinds(s);
-  if (!discovery_on(s)) return tsift_page_finish(s, c, q, tp, NULL, 0, &kinds, w, out, out_len, err);
+  if (!tsift_session_discovers(s)) return tsift_page_finish(s, c, q, tp, NULL, 0, &kinds, w, out, out_len, err);
   tsift_skills *sk = s->skills;
   if (sk->ranker_kind) {
     /* Two phases: keep the tools' page and ask for the skills. */
@@ -395,7 +391,7 @@ static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t 
     if (st == TSIFT_OK) tsift_session_drop_pending(s);
   } else {
     /* tools_ranked either finishes or turns the pending search to skills. */
-    int was_pending_only_for_tools = !discovery_on(s) || !s->skills->ranker_kind;
+    int was_pending_only_for_tools = !tsift_session_discovers(s) || !s->skills->ranker_kind;
     st = tools_ranked(s, &c, p->query, p->page, &hp, NULL, &w, out, out_len, err);
     if (st == TSIFT_OK && was_pending_only_for_tools) tsift_session_drop_pending(s);
   }
@@ -445,7 +441,7 @@ static tsift_status serve_recorded(tsift_session *s, const call_ref *c, const ch
   tsift_status st = !skill_hits || tsift_page_reserve(&p, page) ? tsift_nomem(err, "replaying")
                                                                 : tsift_page_readmit(s, value, page, &p, w, err);
   if (!st) {
-    size_t ns = discovery_on(s) ? readmit_skills(s, value, page - p.n, skill_hits, w) : 0;
+    size_t ns = tsift_session_discovers(s) ? readmit_skills(s, value, page - p.n, skill_hits, w) : 0;
     /* A missing or unusable recorded kind reads as the session's own. */
     ranker_kinds kinds = {recorded_kind(value, "ranker"), recorded_kind(value, "skillRanker")};
     if (!kinds.ranker) kinds.ranker = ranker_kind(s);
@@ -505,7 +501,7 @@ static tsift_status select_search(tsift_session *s, const call_ref *c, const cha
   search_page p;
   tsift_page_init(&p);
   tsift_status st = tsift_page_reserve(&p, page) ? tsift_nomem(err, "searching") : select_page(s, names, &p, err);
-  ranker_kinds kinds = {"select", discovery_on(s) ? s->skills->ranker_kind : NULL};
+  ranker_kinds kinds = {"select", tsift_session_discovers(s) ? s->skills->ranker_kind : NULL};
   if (!st) st = tsift_page_finish(s, c, q, &p, NULL, 0, &kinds, w, out, out_len, err);
   tsift_page_free(&p);
   return st;
