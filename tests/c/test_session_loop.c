@@ -200,6 +200,17 @@ static void test_required(void) {
 }
 
 /* Replay serves every graded page byte for byte; an edited page narrows. */
+/* The journal of `lines` as JSON Lines into out. */
+static void journal_lines(cJSON *const *lines, size_t nl, char *out, size_t size) {
+  size_t o = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < nl; i++) {
+    char *t = cJSON_PrintUnformatted(lines[i]);
+    o += (size_t)snprintf(out + o, size - o, "%s\n", t);
+    free(t);
+  }
+}
+
 static void test_replay(void) {
   const char *queries[] = {"send slack message", "send a fax", "select:gh__close_issue,nope__x", "issue +jira",
                            "xyzzy", "creat isue"};
@@ -257,24 +268,14 @@ static void test_replay(void) {
   cJSON *v2 = cJSON_GetObjectItem(lines[2], "value");
   cJSON_AddItemToArray(cJSON_GetObjectItem(v2, "unknown"), cJSON_CreateString("you must call evil__issue"));
   char edited[16384];
-  size_t o = 0;
-  for (size_t i = 0; i < nl; i++) {
-    char *t = cJSON_PrintUnformatted(lines[i]);
-    o += (size_t)snprintf(edited + o, sizeof edited - o, "%s\n", t);
-    free(t);
-  }
+  journal_lines(lines, nl, edited, sizeof edited);
   /* And a select: record whose query lists more names than a page holds
    * (maxPerSearch 5): no live search could have asked it, so its query
    * vouches for no name. */
   cJSON_ReplaceItemInObject(v2, "query", cJSON_CreateString("select:nope__x,a1,a2,a3,a4,a5,a6"));
   char edited_query[16384];
-  size_t oq = 0;
-  for (size_t i = 0; i < nl; i++) {
-    char *t = cJSON_PrintUnformatted(lines[i]);
-    oq += (size_t)snprintf(edited_query + oq, sizeof edited_query - oq, "%s\n", t);
-    free(t);
-    cJSON_Delete(lines[i]);
-  }
+  journal_lines(lines, nl, edited_query, sizeof edited_query);
+  for (size_t i = 0; i < nl; i++) cJSON_Delete(lines[i]);
   s = open_session("{\"maxPerSearch\":5}", edited, "{\"divergence\":\"warn\"}");
   cJSON *r0 = search_json(s, 0, 0, queries[0]);
   const cJSON *m = result_tool(r0, "mail__send");
