@@ -11,7 +11,7 @@
 
 const STATUS_NAMES = [
   'ok', 'arg', 'json', 'utf8', 'config', 'limit', 'nomem', 'snapshot', 'state', 'ranker',
-  'diverged',
+  'diverged', 'tampered',
 ];
 const STATUS_NOMEM = 6;
 const STATUS_STATE = 8;
@@ -304,7 +304,10 @@ export class Toolsift {
    * `journal`: recorded decisions to replay — JSON text (an array or JSON
    * Lines), raw bytes, or an array of decision objects. An empty journal is a
    * replay of a run that made no decision. `divergence`: 'fail' (default),
-   * 'warn' or 'off'.
+   * 'warn' or 'off'. `journalKey`: the HMAC key (16–64 bytes: a Uint8Array
+   * or lowercase hex) that keys the journal's hash chain, for the journal
+   * this session writes and the one it replays; `journalParent`: the last
+   * chain digest (hex) of the journal this one continues (docs/reliability.md).
    * `ranker`: a host ranker { kind, rank(query, want) } that replaces BM25F
    * for live searches (see Session#call). It must be synchronous: a rank()
    * that throws, returns anything but an array, or returns a Promise is a
@@ -330,7 +333,7 @@ export class Toolsift {
 
   // createSession, with `catalog` the bytes of the catalog file the
   // configuration names ("catalog": "file"), or null (tsift_session_open).
-  _openSession(config, catalog, { journal, divergence, ranker, skillRanker, snapshot } = {}) {
+  _openSession(config, catalog, { journal, divergence, journalKey, journalParent, ranker, skillRanker, snapshot } = {}) {
     if (catalog !== null && !isBytes(catalog)) {
       throw new ToolsiftError('arg', 'createSession: a catalog file must be bytes', STATUS_ARG);
     }
@@ -356,7 +359,8 @@ export class Toolsift {
       // an empty (non-NULL) journal as an empty record. Keep the C meaning.
       if (j.length === 0) j = encoder.encode('[]');
     }
-    const o = divergence === undefined ? null : encoder.encode(JSON.stringify({ divergence }));
+    const options = { divergence, journalKey: keyHex(journalKey), journalParent };
+    const o = Object.values(options).every((v) => v === undefined) ? null : encoder.encode(JSON.stringify(options));
     const ex = this.#ex;
     let handle;
     const hasSnapshot = snapshot !== undefined && snapshot !== null;
@@ -633,6 +637,16 @@ const rankerArg = (what) => `createSession: ${what} must be { kind: string, rank
 // control characters); only a NUL is caught here, because the export reads
 // the kind as a C string and would cut it there.
 // Returns the kind (read once), or null for no ranker.
+// A journal key as the core reads it (lowercase hex): bytes are encoded,
+// text is passed through for the core to check.
+function keyHex(key) {
+  if (key === undefined || key === null || typeof key === 'string') return key ?? undefined;
+  if (!isBytes(key)) throw new ToolsiftError('arg', 'createSession: journalKey must be bytes or hex text', STATUS_ARG);
+  let hex = '';
+  for (const b of asBytes(key)) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
 function checkRanker(ranker, what = 'ranker') {
   if (ranker === undefined || ranker === null) return null;
   const kind = typeof ranker === 'object' ? ranker.kind : undefined;
@@ -898,6 +912,16 @@ export class Session {
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line));
+  }
+
+  /**
+   * How the journal this session replays verifies: { verified, chained,
+   * keyed, decisions, problems: [{ at, problem }] } (at 0: the journal as a
+   * whole). Open with divergence 'off' or 'warn' to read every problem;
+   * 'fail' throws 'tampered' on the first.
+   */
+  verify() {
+    return JSON.parse(decoder.decode(this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_verify(h, out))));
   }
 
   /** Raw JSON of metrics(). */

@@ -203,6 +203,15 @@ int32_t tsift_wasm_session_journal(const tsift_session *s, uint32_t *out) {
   return finish(out, st, bytes, len, &err);
 }
 
+EXPORT(tsift_wasm_session_verify)
+int32_t tsift_wasm_session_verify(const tsift_session *s, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_session_verify_json(s, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
 EXPORT(tsift_wasm_session_metrics)
 int32_t tsift_wasm_session_metrics(const tsift_session *s, uint32_t *out) {
   tsift_error err;

@@ -47,7 +47,8 @@ typedef enum tsift_status {
   TSIFT_E_SNAPSHOT = 7, /* a bad index snapshot */
   TSIFT_E_STATE = 8,    /* a call that the object's state does not allow */
   TSIFT_E_RANKER = 9,   /* a host ranker failed */
-  TSIFT_E_DIVERGED = 10 /* a replayed run diverged from its journal */
+  TSIFT_E_DIVERGED = 10, /* a replayed run diverged from its journal */
+  TSIFT_E_TAMPERED = 11  /* a journal's chain, header or key does not verify */
 } tsift_status;
 
 #define TSIFT_ERROR_MESSAGE_MAX 512
@@ -245,8 +246,17 @@ typedef struct tsift_session tsift_session;
  * (docs/sessions.md has every key; "load": "strong" loads only strong hits).
  * `journal` (may be NULL) holds recorded decisions, as a JSON array or JSON
  * Lines; with it the session serves recorded decisions instead of ranking.
- * `options_json` may be NULL or { "divergence": "fail" | "warn" | "off" }
- * (default "fail"). On failure *out is NULL and err names the cause.
+ * `options_json` may be NULL or { "divergence": "fail" | "warn" | "off",
+ * "journalKey": hex, "journalParent": hex } (default "fail"; no key). The
+ * journal the session writes is hash-chained (a header line, then a "chain"
+ * digest in every decision; HMAC-SHA-256 with journalKey, 16–64 bytes as
+ * 32–128 lowercase hex digits); a recorded journal is verified before
+ * anything is served: in "fail" mode a broken chain, a header that does not
+ * match the live catalog and configuration, or a wrong key is
+ * TSIFT_E_TAMPERED; in "warn" mode each is a warning on the output that
+ * serves the decision. journalParent (64 hex) chains the journal to the
+ * last digest of the one before it (docs/reliability.md). On failure *out
+ * is NULL and err names the cause.
  */
 TSIFT_API tsift_status tsift_session_new(const char *config_json, size_t config_len,
                                          const char *journal, size_t journal_len,
@@ -388,6 +398,15 @@ TSIFT_API tsift_status tsift_session_menu_json(const tsift_session *session, con
  * when none). Caller frees *out. */
 TSIFT_API tsift_status tsift_session_journal_jsonl(const tsift_session *session, char **out,
                                                    size_t *out_len, tsift_error *err);
+
+/* The verification of the recorded journal the session was opened with:
+ * {"verified":bool,"chained":bool,"keyed":bool,"decisions":N,
+ *  "problems":[{"at":N,"problem":"…"}]} (at 0: the journal as a whole, else
+ * the decision's 1-based position). Open the session with divergence "off"
+ * or "warn" to read the problems instead of failing on the first. Caller
+ * frees *out. */
+TSIFT_API tsift_status tsift_session_verify_json(const tsift_session *session, char **out, size_t *out_len,
+                                                 tsift_error *err);
 
 /* Counters a host can log (no query text):
  * {"searches","refusals","hits","noMatch","loaded","rankerCalls","replayed",

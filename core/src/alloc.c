@@ -108,6 +108,7 @@ const char *tsift_status_name(tsift_status status) {
     case TSIFT_E_STATE: return "state";
     case TSIFT_E_RANKER: return "ranker";
     case TSIFT_E_DIVERGED: return "diverged";
+    case TSIFT_E_TAMPERED: return "tampered";
   }
   return "unknown";
 }
@@ -125,6 +126,7 @@ const char *tsift_strerror(tsift_status status) {
     case TSIFT_E_STATE: return "operation not allowed in this state";
     case TSIFT_E_RANKER: return "ranker failed";
     case TSIFT_E_DIVERGED: return "replay diverged from its journal";
+    case TSIFT_E_TAMPERED: return "journal does not verify";
   }
   return "unknown status";
 }

@@ -27,6 +27,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_catalog_free(&s->agent);
   tsift_free(s->loop);
   tsift_free(s->tool_name);
+  tsift_chain_free(s);
   for (size_t i = 0; i < s->nnamespaces; i++) tsift_free(s->namespaces[i]);
   tsift_free(s->namespaces);
   tsift_free(s->by_id);
@@ -509,15 +510,16 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
     }
   }
   /* Each decision needs an id and a source to be matched; its value is
-   * re-checked when it is served. */
+   * re-checked when it is served. A chain header (journal_chain.c) is the
+   * first line, not a decision. */
   size_t k = 0;
-  const cJSON *d;
-  s->nreplay = (size_t)cJSON_GetArraySize(s->replay);
+  const cJSON *d, *header = tsift_chain_is_header(s->replay->child) ? s->replay->child : NULL;
+  s->nreplay = (size_t)cJSON_GetArraySize(s->replay) - (header != NULL);
   s->replay_items = tsift_calloc_array(s->nreplay + 1, sizeof *s->replay_items);
   if (!s->replay_items) return tsift_nomem(err, "reading the journal");
-  cJSON_ArrayForEach(d, s->replay) s->replay_items[k++] = d;
-  k = 0;
-  cJSON_ArrayForEach(d, s->replay) {
+  cJSON_ArrayForEach(d, s->replay) if (d != header) s->replay_items[k++] = d;
+  for (k = 0; k < s->nreplay; k++) {
+    d = s->replay_items[k];
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "id");
     if (!cJSON_IsObject(d))
       return tsift_fail(err, TSIFT_E_CONFIG, "journal decision %zu: expected an object, got %s", k + 1,
@@ -525,9 +527,8 @@ static tsift_status read_journal(tsift_session *s, const char *text, size_t len,
     if (!cJSON_IsString(id))
       return tsift_fail(err, TSIFT_E_CONFIG, "journal decision %zu: field \"id\": expected a string, got %s",
                         k + 1, tsift_json_type_name(id));
-    k++;
   }
-  return TSIFT_OK;
+  return tsift_chain_verify(s, header, err);
 }
 
 /* Create a session; `index` (may be NULL) is a prebuilt index the session
@@ -557,7 +558,8 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
       const cJSON *dv = cJSON_GetObjectItemCaseSensitive(opts, "divergence");
       const cJSON *item;
       cJSON_ArrayForEach(item, opts) {
-        if (strcmp(item->string, "divergence") != 0) {
+        if (strcmp(item->string, "divergence") != 0 && strcmp(item->string, "journalKey") != 0 &&
+            strcmp(item->string, "journalParent") != 0) {
           st = tsift_fail(err, TSIFT_E_CONFIG, "session options: unknown key \"%.40s\"", item->string);
           break;
         }
@@ -568,15 +570,21 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
         else if (cJSON_IsString(dv) && strcmp(dv->valuestring, "off") == 0) s->divergence = DIVERGE_OFF;
         else st = tsift_fail(err, TSIFT_E_CONFIG, "session options: divergence: expected \"fail\", \"warn\" or \"off\"");
       }
+      if (!st)
+        st = tsift_chain_options(s, cJSON_GetObjectItemCaseSensitive(opts, "journalKey"),
+                                 cJSON_GetObjectItemCaseSensitive(opts, "journalParent"), err);
       cJSON_Delete(opts);
     }
+  } else if (!st) {
+    st = tsift_chain_options(s, NULL, NULL, err);
   }
+  /* The fingerprint first: the journal's header is checked against it. */
+  if (!st) compute_fingerprint(s);
   if (!st && journal) st = read_journal(s, journal, journal_len, err);
   if (st) {
     tsift_session_free(s);
     return st;
   }
-  compute_fingerprint(s);
   tsift_ok(err);
   *out = s;
   return TSIFT_OK;

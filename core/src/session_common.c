@@ -68,16 +68,28 @@ tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref 
 }
 
 int tsift_session_record(tsift_session *s, const char *decision, size_t len) {
+  /* The journal's line is the decision sealed into the hash chain
+   * (journal_chain.c); the call's output shows the decision alone. */
+  tsift_buf line;
+  tsift_buf_init(&line);
+  tsift_buf_append(&line, decision, len);
+  int sealed = tsift_chain_seal(s, &line, 0, NULL);
   size_t before = s->journal.len;
-  tsift_buf_append(&s->journal, decision, len);
+  if (sealed && before == 0) { /* the chain's header opens the journal */
+    tsift_buf_append(&s->journal, s->chain.header, s->chain.header_len);
+    tsift_buf_putc(&s->journal, '\n');
+  }
+  if (sealed) tsift_buf_append(&s->journal, line.data, line.len);
+  tsift_buf_free(&line);
   tsift_buf_putc(&s->journal, '\n');
-  if (s->journal.failed) {
+  if (!sealed || s->journal.failed) {
     /* roll the journal back to its last complete line */
     s->journal.failed = 0;
     s->journal.len = before;
     if (s->journal.data) s->journal.data[before] = 0;
     return 0;
   }
+  memcpy(s->chain.head, s->chain.next, sizeof s->chain.head);
   return 1;
 }
 

@@ -11,6 +11,7 @@
 #include "cJSON.h"
 #include "rank.h"
 #include "json_out.h"
+#include "sha256.h"
 #include "skills.h"
 #include "toolsift.h"
 
@@ -69,6 +70,26 @@ typedef struct pending_search {
   search_page tool_page; /* the tools' page, once ranked */
 } pending_search;
 
+/* The journal's hash chain (journal_chain.c). */
+#define CHAIN_MAX_HEADER_PROBLEMS 8
+typedef struct journal_chain {
+  tsift_hmac mac;       /* keyed with the host's journal key, or the empty key */
+  uint8_t keyed, has_parent;
+  char key_id[17];      /* 16 hex digits naming the key (not derived backwards) */
+  uint8_t parent[32];   /* the host's journalParent */
+  uint8_t head[32];     /* the digest of the journal's last line */
+  uint8_t next[32];     /* the digest of the decision being written */
+  char *header;         /* the header line, once the first decision is sealed */
+  size_t header_len;
+  /* A recorded journal's verification: per decision, why it does not
+   * verify (NULL: it does); the journal as a whole. */
+  char **problem;
+  char *header_problems[CHAIN_MAX_HEADER_PROBLEMS];
+  size_t nheader_problems;
+  uint8_t unverifiable; /* an old journal, without a chain */
+  uint8_t warned;       /* the whole-journal warnings were given */
+} journal_chain;
+
 struct tsift_session {
   tsift_index *index;   /* the searchable catalog */
   uint8_t index_borrowed; /* not the session's to free (tsift_session_over_index) */
@@ -89,6 +110,7 @@ struct tsift_session {
   size_t ndecisions;
   uint32_t last_turn, last_call; /* of the last decision (when ndecisions > 0) */
 
+  journal_chain chain;
   cJSON *replay; /* recorded decisions (array), or NULL */
   const cJSON **replay_items; /* the same, indexable (cJSON arrays are lists) */
   size_t nreplay;
@@ -141,7 +163,8 @@ void tsift_session_menu_add(tsift_session *s, uint32_t d);
 /* A decision may be recorded at (turn, call): it advances past the last. */
 tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
                                          tsift_error *err);
-/* Append a decision line to the journal; 0 when out of memory (rolled back). */
+/* Append a decision line, sealed into the chain (after the header, first), to
+ * the journal; 0 when out of memory (rolled back). */
 int tsift_session_record(tsift_session *s, const char *decision, size_t len);
 /* Catalog doc with this id, or -1. */
 long tsift_session_find_doc(const tsift_session *s, const char *id);
@@ -163,9 +186,30 @@ typedef struct warnings {
   size_t n;
   int nomem;
 } warnings;
+
 void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b);
 void tsift_warnings_free(warnings *w);
 void tsift_write_warnings(tsift_buf *b, const warnings *w);
+
+/* ---- journal_chain.c ---- */
+/* Key the chain (journalKey: hex or NULL) and take the host's parent digest
+ * (journalParent: hex or NULL) from the session options. */
+tsift_status tsift_chain_options(tsift_session *s, const cJSON *key, const cJSON *parent, tsift_error *err);
+/* Seal the decision (a JSON object) at b[start..): its digest, chained to
+ * `prev` (NULL: the journal's head; the header is made first when needed),
+ * goes into s->chain.next and, as a last "chain" member, into b. 0 when out
+ * of memory. tsift_session_record commits it as the head. */
+int tsift_chain_seal(tsift_session *s, tsift_buf *b, size_t start, const uint8_t *prev);
+/* Whether a journal record is a chain header. */
+int tsift_chain_is_header(const cJSON *rec);
+/* Verify the recorded journal (header: its first line when it is one, or
+ * NULL) against the live session; in "fail" mode the first problem is a
+ * TSIFT_E_TAMPERED error. */
+tsift_status tsift_chain_verify(tsift_session *s, const cJSON *header, tsift_error *err);
+/* The warnings for serving recorded decision k (SIZE_MAX: none), in "warn"
+ * mode: the journal-wide ones once, then decision k's. */
+void tsift_chain_warn(tsift_session *s, size_t k, warnings *w);
+void tsift_chain_free(tsift_session *s);
 
 /* ---- session_page.c ---- */
 /* The ranker kinds a decision records: the session's for a live search, the

@@ -566,6 +566,7 @@ tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJS
     const cJSON *rec = s->replay && s->replay_pos < s->nreplay ? s->replay_items[s->replay_pos] : NULL;
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
     int served = 0;
+    if (s->replay) tsift_chain_warn(s, rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0 ? s->replay_pos : SIZE_MAX, &w);
     if (s->replay && rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
       st = serve_recorded(s, c, q, page, rec, &w, out, out_len, err);
       served = 1;

@@ -303,6 +303,7 @@ tsift_status tsift_session_activate(tsift_session *s, const call_ref *c, const c
   const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
   if (rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
     if ((st = tsift_session_check_advance(s, c, "activation", err))) return st;
+    tsift_chain_warn(s, s->replay_pos, &w);
     st = serve_recorded(s, c, did, rec, &w, out, out_len, err);
     if (st == TSIFT_OK) {
       s->replay_pos++;
@@ -335,6 +336,7 @@ tsift_status tsift_session_activate(tsift_session *s, const call_ref *c, const c
   /* This call records a decision. */
   if ((st = tsift_session_check_advance(s, c, "activation", err))) return st;
   if (s->replay) {
+    tsift_chain_warn(s, SIZE_MAX, &w);
     if (s->divergence == DIVERGE_FAIL)
       return tsift_fail(err, TSIFT_E_DIVERGED, "replay: the journal has no decision \"%s\" at position %zu", did,
                         s->replay_pos + 1);

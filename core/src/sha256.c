@@ -82,6 +82,34 @@ void tsift_sha256_final(tsift_sha256 *s, uint8_t out[32]) {
   }
 }
 
+void tsift_hmac_key(tsift_hmac *m, const uint8_t *key, size_t key_len) {
+  uint8_t block[64] = {0}, pad[64];
+  if (key_len > 64) {
+    tsift_sha256 h;
+    tsift_sha256_init(&h);
+    tsift_sha256_update(&h, key, key_len);
+    tsift_sha256_final(&h, block);
+  } else if (key_len) {
+    memcpy(block, key, key_len);
+  }
+  for (int i = 0; i < 64; i++) pad[i] = block[i] ^ 0x36;
+  tsift_sha256_init(&m->inner);
+  tsift_sha256_update(&m->inner, pad, 64);
+  for (int i = 0; i < 64; i++) pad[i] = block[i] ^ 0x5c;
+  tsift_sha256_init(&m->outer);
+  tsift_sha256_update(&m->outer, pad, 64);
+}
+
+void tsift_hmac_begin(const tsift_hmac *m, tsift_sha256 *h) { *h = m->inner; }
+
+void tsift_hmac_end(const tsift_hmac *m, tsift_sha256 *h, uint8_t out[32]) {
+  uint8_t inner[32];
+  tsift_sha256_final(h, inner);
+  tsift_sha256 o = m->outer;
+  tsift_sha256_update(&o, inner, 32);
+  tsift_sha256_final(&o, out);
+}
+
 void tsift_sha256_hex(const uint8_t d[32], char out[65]) {
   static const char hex[] = "0123456789abcdef";
   for (int i = 0; i < 32; i++) {

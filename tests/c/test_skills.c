@@ -543,7 +543,40 @@ static void run_replay_calls(tsift_session *s, char outs[][2048], size_t n) {
   }
 }
 
+/* A journal without its chain (the header line and every "chain" member):
+ * what a replay over a changed catalog records again, whose header and
+ * digests are the live session's. */
+static char *unchained(const char *jl) {
+  char *out = malloc(strlen(jl) + 1), *o = out;
+  const char *p = strchr(jl, '\n') + 1; /* past the header */
+  while (*p) {
+    const char *c = strstr(p, ",\"chain\":\"");
+    const char *nl = strchr(p, '\n');
+    if (c && c < nl) {
+      memcpy(o, p, (size_t)(c - p));
+      o += c - p;
+      p = c + 11 + 64 + 1; /* ,"chain":" + 64 hex + " */
+    } else {
+      memcpy(o, p, (size_t)(nl + 1 - p));
+      o += nl + 1 - p;
+      p = nl + 1;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
+/* A replay over a changed catalog: "warn" mode, since in "fail" mode a header
+ * that does not match the live catalog refuses the journal (journal_chain.c). */
+static tsift_session *open_replay_mode(const char *refund_text, const char *refund_tools, const char *jl,
+                                       int with_refunds, const char *divergence);
+
 static tsift_session *open_replay(const char *refund_text, const char *refund_tools, const char *jl, int with_refunds) {
+  return open_replay_mode(refund_text, refund_tools, jl, with_refunds, "fail");
+}
+
+static tsift_session *open_replay_mode(const char *refund_text, const char *refund_tools, const char *jl,
+                                       int with_refunds, const char *divergence) {
   char cat[4096];
   snprintf(cat, sizeof cat, "%s", skills_json(refund_text, refund_tools));
   if (!with_refunds) { /* the refunds skill disappeared: rename it */
@@ -551,7 +584,9 @@ static tsift_session *open_replay(const char *refund_text, const char *refund_to
     memcpy(p, "\"refundz\"", 9);
   }
   char *cfg = make_config(NULL, "{\"discovery\":\"both\"}", cat);
-  tsift_session *s = open_cfg(cfg, jl, "{\"divergence\":\"fail\"}", NULL);
+  char opts[64];
+  snprintf(opts, sizeof opts, "{\"divergence\":\"%s\"}", divergence);
+  tsift_session *s = open_cfg(cfg, jl, opts, NULL);
   free(cfg);
   return s;
 }
@@ -584,13 +619,15 @@ static void test_replay(void) {
    * warning per skill per run. */
   const char *changed[] = {"\"Refund in half within 30 days.\"", "\"Refunds are now handled by a form.\""};
   for (int c = 0; c < 2; c++) {
-    r = open_replay(changed[c], DEFAULT_REFUND_TOOLS, jl, 1);
+    r = open_replay_mode(changed[c], DEFAULT_REFUND_TOOLS, jl, 1, "warn");
     run_replay_calls(r, again, 4);
     cJSON *o = cJSON_Parse(again[0]);
     CHECK_EQ_STR(str_at(o, "result", "error"), "instructions_changed");
     CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "result"), "instructions") == NULL);
     CHECK_EQ_INT(cJSON_GetObjectItem(o, "resultBytes")->valuedouble, recorded_rb);
-    CHECK_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(o, "warnings")), 1);
+    /* the journal's header (another catalog now), then the skill's */
+    CHECK_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(o, "warnings")), 2);
+    CHECK_CONTAINS(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "warnings"), 0)->valuestring, "journal header: recorded under another session configuration");
     cJSON_Delete(o);
     o = cJSON_Parse(again[3]); /* re-delivery: same error, no second warning */
     CHECK_EQ_STR(str_at(o, "result", "error"), "instructions_changed");
@@ -601,13 +638,16 @@ static void test_replay(void) {
     CHECK_CONTAINS(names, "pay__charges pay__refund");
     CHECK_EQ_INT(metric(r, "rankerCalls"), 0);
     jl2 = journal(r);
-    CHECK_EQ_STR(jl2, jl); /* the record stands as recorded */
+    char *a = unchained(jl2), *b = unchained(jl);
+    CHECK_EQ_STR(a, b); /* the record stands as recorded */
+    free(a);
+    free(b);
     tsift_free(jl2);
     tsift_session_free(r);
   }
 
   /* The tool list changed: the activation stands with today's tools. */
-  r = open_replay(DEFAULT_REFUND, "[\"pay__refund\",\"chat__post\"]", jl, 1);
+  r = open_replay_mode(DEFAULT_REFUND, "[\"pay__refund\",\"chat__post\"]", jl, 1, "warn");
   run_replay_calls(r, again, 4);
   cJSON *o = cJSON_Parse(again[0]);
   CHECK_EQ_STR(str_at(o, "result", "instructions"), "Refund in full within 30 days.");
@@ -622,7 +662,7 @@ static void test_replay(void) {
 
   /* The skill disappeared: instructions_unavailable, nothing loaded, the
    * recorded size reported, nothing recorded for it. */
-  r = open_replay(DEFAULT_REFUND, DEFAULT_REFUND_TOOLS, jl, 0);
+  r = open_replay_mode(DEFAULT_REFUND, DEFAULT_REFUND_TOOLS, jl, 0, "warn");
   run_replay_calls(r, again, 4);
   o = cJSON_Parse(again[0]);
   CHECK_EQ_STR(str_at(o, "result", "error"), "instructions_unavailable");
@@ -635,7 +675,7 @@ static void test_replay(void) {
   tsift_session_free(r);
 
   /* The text is gone (the skill has no instructions now). */
-  r = open_replay("null", DEFAULT_REFUND_TOOLS, jl, 1);
+  r = open_replay_mode("null", DEFAULT_REFUND_TOOLS, jl, 1, "warn");
   run_replay_calls(r, again, 4);
   o = cJSON_Parse(again[0]);
   CHECK_EQ_STR(str_at(o, "result", "error"), "instructions_unavailable");

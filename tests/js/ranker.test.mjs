@@ -273,7 +273,7 @@ test('the ranker gets the query as sent, and its kind is the decision\'s ranker'
     assert.deepEqual(r.queries, [query]);
     assert.equal(out.decision.value.ranker, 'my-embedder/v2 ✓');
     assert.equal(out.decision.value.query, query);
-    assert.equal(s.journal()[0].value.ranker, 'my-embedder/v2 ✓');
+    assert.equal(s.journal()[1].value.ranker, 'my-embedder/v2 ✓');
     // callJSON is the final output, byte for byte what call() parsed
     const raw = s.callJSON(1, 0, 'search_tools', { query });
     assert.ok(!raw.includes('"rank":'));
@@ -384,7 +384,7 @@ for (const [name, answer] of Object.entries(FAILURES)) {
       const again = search(s, 2, 'third');
       assert.deepEqual(again.decision.value.results, []); // a__one is on the menu now
       assert.equal(s.rankerError, null);
-      assert.equal(s.journal().length, 2);
+      assert.equal(s.journal().length, 3); // the chain's header, then two decisions
     });
     // Give a rejected Promise the chance to surface as an unhandled rejection.
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -438,8 +438,10 @@ test('replay of a host-ranked journal calls the ranker zero times and gives iden
     return outs;
   });
   assert.equal(live.calls, 3);
-  assert.equal(journal.trimEnd().split('\n').length, 3);
-  for (const line of journal.trimEnd().split('\n')) assert.equal(JSON.parse(line).value.ranker, 'scripted-1');
+  const [header, ...decisions] = journal.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.equal(header.source, 'toolsift-journal'); // the hash chain's header
+  assert.equal(decisions.length, 3);
+  for (const d of decisions) assert.equal(d.value.ranker, 'scripted-1');
 
   for (const form of [journal, JSON.parse(`[${journal.trimEnd().split('\n').join(',')}]`)]) {
     const again = scripted([() => assert.fail('the ranker was called during replay')]);

@@ -93,7 +93,7 @@ test('session run prints one core line per call and writes the journal', async (
   assert.equal(lines[2].result.error, 'not_on_menu');
   assert.equal(lines[4].result.error, 'invalid_input');
   assert.equal(await readFile(out, 'utf8'), journal);
-  assert.equal(journal.trimEnd().split('\n').length, 3);
+  assert.equal(journal.trimEnd().split('\n').length, 4); // the chain's header, then three decisions
   // Without --journal-out nothing is written; the same lines are printed.
   const again = cli(['session', 'run', '--calls', callsPath, '--config', configPath]);
   assert.equal(again.stdout, expected);
@@ -115,35 +115,40 @@ test('session replay prints the same lines from the journal', async () => {
 });
 
 test('session replay: divergence fail, warn and off', async () => {
-  const extra = JSON.parse(journal.split('\n')[0]);
+  const extra = JSON.parse(journal.split('\n')[1]);
   extra.id = 'cli#turn:9:tool:9:search';
   const tampered = file('tampered.jsonl');
   await writeFile(tampered, journal + JSON.stringify(extra) + '\n');
   const base = ['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', tampered];
-  // fail (the default): finish() reports the unasked decision; exit 1.
+  // fail (the default): the appended copy breaks the hash chain; nothing is served.
   const fail = cli(base);
   assert.equal(fail.status, 1);
-  assert.equal(fail.stdout, expected);
-  assert.equal(fail.stderr,
-    'toolsift: diverged: replay: 1 journal decision(s) never asked for, first "cli#turn:9:tool:9:search"\n');
-  for (const mode of ['warn', 'off']) {
-    const r = cli([...base, '--divergence', mode]);
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, expected);
-    assert.equal(r.stderr, 'toolsift: warning: {"unasked":["cli#turn:9:tool:9:search"]}\n');
-  }
-  // A journal missing a decision: fail → an error per call line that asked for it.
+  assert.equal(fail.stdout, '');
+  assert.match(fail.stderr, /^toolsift: tampered: journal decision 4 \("cli#turn:9:tool:9:search"\): chain broken/);
+  // warn: served with the chain's warning; finish() reports the unasked decision.
+  const warned = cli([...base, '--divergence', 'warn']);
+  assert.equal(warned.status, 0, warned.stderr);
+  assert.equal(warned.stderr, 'toolsift: warning: {"unasked":["cli#turn:9:tool:9:search"]}\n');
+  assert.equal(warned.stdout.split('\n').length, expected.split('\n').length);
+  // off: as recorded, the chain not looked at.
+  const off = cli([...base, '--divergence', 'off']);
+  assert.equal(off.status, 0, off.stderr);
+  assert.equal(off.stdout, expected);
+  assert.equal(off.stderr, 'toolsift: warning: {"unasked":["cli#turn:9:tool:9:search"]}\n');
+  // A journal missing its last decisions (cut at the end, the chain still
+  // holds: a shorter journal only narrows): fail → an error per call line
+  // that asked for one.
   const short = file('short.jsonl');
-  await writeFile(short, journal.split('\n').slice(1).join('\n'));
+  await writeFile(short, journal.split('\n').slice(0, 2).join('\n'));
   const r = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', short]);
   assert.equal(r.status, 1);
   assert.match(r.stderr,
-    /^toolsift: diverged: calls line 1: replay: the journal has no decision "cli#turn:0:tool:0:search" at position 1\n/);
+    /^toolsift: diverged: calls line 4: replay: the journal has no decision "cli#turn:1:tool:1:search" at position 2\n/);
   const warn = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', short,
     '--divergence', 'warn']);
   assert.equal(warn.status, 0, warn.stderr);
-  const first = JSON.parse(warn.stdout.split('\n')[0]);
-  assert.deepEqual(first.warnings, ['replay: the journal has no decision "cli#turn:0:tool:0:search" here; ranked live']);
+  const fourth = JSON.parse(warn.stdout.split('\n')[3]);
+  assert.deepEqual(fourth.warnings, ['replay: the journal has no decision "cli#turn:1:tool:1:search" here; ranked live']);
 });
 
 test('session menu: three formats, with and without a journal', async () => {
@@ -227,7 +232,7 @@ test('bad calls lines are reported with their number; the run goes on and the jo
   assert.equal(lines.length, 2);
   assert.equal(JSON.parse(lines[1]).call.turn, 1);
   const written = (await readFile(out, 'utf8')).trimEnd().split('\n');
-  assert.equal(written.length, 2);
+  assert.equal(written.length, 3); // the chain's header, then two decisions
 });
 
 test('calls lines are read by the core, strictly, as the native CLI reads them', async () => {

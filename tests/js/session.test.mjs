@@ -316,7 +316,7 @@ test('the recorded query is whole, so a long one replays byte-identically', () =
   withSession(config(), (s) => {
     const r = search(s, 0, 0, q);
     assert.equal(r.decision.value.query, q);
-    assert.equal(s.journal()[0].value.query, q);
+    assert.equal(s.journal()[1].value.query, q); // [0]: the chain's header
   });
   // A cut record could end inside a +word ("+the" is refused) or drop the
   // words the recorded grades matched; the whole query re-reads as asked.
@@ -411,7 +411,9 @@ test('exact replay: byte-identical outputs and menus with zero ranker calls', ()
   assert.equal(live.metrics.searches, 6);
   assert.equal(live.metrics.rankerCalls, 6);
   assert.equal(live.metrics.replayed, 0);
-  const decisions = live.journal.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const records = live.journal.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.equal(records[0].source, 'toolsift-journal'); // the hash chain's header
+  const decisions = records.slice(1);
   assert.equal(decisions.length, 6);
   assert.deepEqual(decisions.map((d) => d.id), [
     'agent#turn:0:tool:0:search',
@@ -426,7 +428,7 @@ test('exact replay: byte-identical outputs and menus with zero ranker calls', ()
   assert.equal(loaded.length, 6);
   assert.ok(decisions.some((d) => d.value.results.length > d.value.loaded.length));
 
-  for (const journal of [live.journal, decisions, JSON.stringify(decisions), new TextEncoder().encode(live.journal)]) {
+  for (const journal of [live.journal, records, JSON.stringify(records), new TextEncoder().encode(live.journal)]) {
     withSession(
       CORPUS_CONFIG,
       (s) => {
@@ -474,8 +476,10 @@ test('a tampered record can only narrow: forged, hidden and duplicate ids are dr
     search(s, 0, 0, 'create issue');
     return { journal: s.journal(), menu: names(s) };
   });
+  // The chain sees every edit below: in "fail" mode the journal is refused
+  // before anything is served; "warn" serves it and the narrowing rules hold.
   const forged = structuredClone(live.journal);
-  const v = forged[0].value;
+  const v = forged[1].value;
   v.results = ['not__a_tool', v.results[0], v.results[0], 'evil__issue', 42, ...v.results.slice(1)];
   v.loaded = [...v.loaded, 'not__a_tool', 'evil__issue'];
   withSession(
@@ -483,26 +487,29 @@ test('a tampered record can only narrow: forged, hidden and duplicate ids are dr
     (s) => {
       const r = search(s, 0, 0, 'create issue');
       assert.ok(r.warnings.includes('replay: dropped "not__a_tool": unknown'), JSON.stringify(r.warnings));
-      assert.ok(r.warnings.includes(`replay: dropped "${live.journal[0].value.results[0]}": a duplicate`));
+      assert.match(r.warnings[0], /^replay: journal decision 1 \("t#turn:0:tool:0:search"\): chain broken/);
+      assert.ok(r.warnings.includes(`replay: dropped "${live.journal[1].value.results[0]}": a duplicate`));
       assert.ok(r.warnings.includes('replay: dropped a result that is not a string'));
       assert.ok(!r.decision.value.loaded.includes('evil__issue'));
       for (const n of names(s)) assert.ok(live.menu.includes(n), `${n} is beyond the live menu`);
       assert.equal(s.metrics().rankerCalls, 0);
     },
-    { journal: forged },
+    { journal: forged, divergence: 'warn' },
   );
+  throwsCode(() => ts.createSession(config({ maxPerSearch: 3 }), { journal: forged }), 'tampered',
+    /^journal decision 1 \("t#turn:0:tool:0:search"\): chain broken/);
   // A record without arrays loads nothing.
   const broken = structuredClone(live.journal);
-  broken[0].value = { results: 'gh__create_issue', loaded: null };
+  broken[1].value = { results: 'gh__create_issue', loaded: null };
   withSession(
     config({ maxPerSearch: 3 }),
     (s) => {
       const r = search(s, 0, 0, 'create issue');
       assert.deepEqual(r.result.tools, []);
-      assert.deepEqual(r.warnings, ['replay: value.results is not an array', 'replay: value.loaded is not an array']);
+      assert.deepEqual(r.warnings.slice(1), ['replay: value.results is not an array', 'replay: value.loaded is not an array']);
       assert.deepEqual(names(s), ['search_tools', 'reply']);
     },
-    { journal: broken },
+    { journal: broken, divergence: 'warn' },
   );
 });
 

@@ -154,19 +154,24 @@ test('replay after the skill text changed: instructions_changed, tools join, rec
   const changed = structuredClone(CATALOG);
   changed.skills.find((k) => k.id === 'release-notes').instructions = 'Something else entirely.';
   let rankerCalls = 0;
-  const r = ts.createSession(config({ discovery: 'both' }, changed), {
-    journal,
-    ranker: { kind: 'bm25f-1', rank: () => (rankerCalls++, []) },
-  });
+  // Another skill text is another session configuration: the journal's
+  // header says so ("fail" mode refuses it; "warn" serves it, narrowed).
+  const opts = { journal, ranker: { kind: 'bm25f-1', rank: () => (rankerCalls++, []) } };
+  assert.throws(() => ts.createSession(config({ discovery: 'both' }, changed), opts),
+    (e) => e.code === 'tampered' && /recorded under another session configuration/.test(e.message));
+  const r = ts.createSession(config({ discovery: 'both' }, changed), { ...opts, divergence: 'warn' });
   const again = calls.map((c) => r.call(...c));
   assert.equal(again[0].result.error, 'instructions_changed');
   assert.equal(again[0].resultBytes, outs[0].resultBytes);
-  assert.equal(again[0].warnings.length, 1);
+  assert.equal(again[0].warnings.length, 2);
+  assert.match(again[0].warnings[0], /journal header: recorded under another session configuration/);
   assert.equal(again[2].result.error, 'instructions_changed');
   assert.equal(again[2].warnings, undefined); // one warning per skill per run
   assert.deepEqual(again[1].result, outs[1].result);
   assert.equal(rankerCalls, 0);
-  assert.equal(r.journalJSONL(), journal);
+  // The decisions stand as recorded; the header and digests are the live session's.
+  const unchained = (j) => j.trimEnd().split('\n').slice(1).map((l) => { const d = JSON.parse(l); delete d.chain; return d; });
+  assert.deepEqual(unchained(r.journalJSONL()), unchained(journal));
   assert.deepEqual(names(r), names(live));
   live.free();
   r.free();
