@@ -388,7 +388,19 @@ static tsift_status index_names(tsift_session *s, tsift_error *err) {
   return TSIFT_OK;
 }
 
-/* Namespaces: id prefixes that narrow the universe. */
+/* Whether namespace entry ns admits id: whole segments, so "git" admits
+ * "git__x" and "git.x" (and "git") but not "github__x"; an entry that ends
+ * with a separator ("git__", "git.") is a plain prefix. */
+static int namespace_admits(const char *ns, const char *id) {
+  size_t n = strlen(ns);
+  if (strncmp(id, ns, n) != 0) return 0;
+  if (n >= 2 && ns[n - 2] == '_' && ns[n - 1] == '_') return 1;
+  if (n >= 1 && ns[n - 1] == '.') return 1;
+  const char *rest = id + n;
+  return !rest[0] || rest[0] == '.' || (rest[0] == '_' && rest[1] == '_');
+}
+
+/* Namespaces: the id segments that narrow the universe. */
 static tsift_status read_namespaces(tsift_session *s, const cJSON *list, tsift_error *err) {
   tsift_status st = read_string_list(list, "search.namespaces", &s->namespaces, &s->nnamespaces, err);
   if (st) return st;
@@ -396,7 +408,7 @@ static tsift_status read_namespaces(tsift_session *s, const cJSON *list, tsift_e
     int ok = s->nnamespaces == 0;
     const char *id = s->index->catalog.tools[d].id;
     for (size_t k = 0; !ok && k < s->nnamespaces; k++)
-      ok = strncmp(id, s->namespaces[k], strlen(s->namespaces[k])) == 0;
+      ok = namespace_admits(s->namespaces[k], id);
     s->ns_allowed[d] = (uint8_t)ok;
   }
   return TSIFT_OK;

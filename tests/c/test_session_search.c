@@ -143,7 +143,55 @@ static void test_namespaces_and_fitted_stats(void) {
   tsift_index_free(b);
 }
 
+/* A namespace entry matches whole id segments: "git" admits git__commit
+ * and git.push, not github__merge or gitlab; "git__" is a plain prefix. */
+static void test_namespace_segments(void) {
+  static const char cat[] =
+      "[{\"id\":\"git__commit\",\"name\":\"t\",\"description\":\"commit changes\"},"
+      "{\"id\":\"git.push\",\"name\":\"t\",\"description\":\"push changes\"},"
+      "{\"id\":\"github__merge\",\"name\":\"t\",\"description\":\"merge changes\"},"
+      "{\"id\":\"gitlab\",\"name\":\"t\",\"description\":\"gitlab changes\"},"
+      "{\"id\":\"line__push\",\"name\":\"t\",\"description\":\"push changes\"},"
+      "{\"id\":\"linear__issue\",\"name\":\"t\",\"description\":\"linear changes\"}]";
+  const struct {
+    const char *ns, *admitted;
+  } cases[] = {
+      {"[\"git\"]", "git__commit git.push "},
+      {"[\"git__\"]", "git__commit "},
+      {"[\"git.\"]", "git.push "},
+      {"[\"line\"]", "line__push "},
+      {"[\"github\",\"gitlab\"]", "github__merge gitlab "},
+      {"[\"gi\"]", ""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char cfg[2048];
+    snprintf(cfg, sizeof cfg,
+             "{\"loop\":\"n\",\"catalog\":%s,\"search\":{\"namespaces\":%s,\"maxPerSearch\":10,\"load\":\"all\"}}",
+             cat, cases[i].ns);
+    tsift_session *s = NULL;
+    tsift_error err;
+    CHECK_EQ_INT(tsift_session_new(cfg, strlen(cfg), NULL, 0, NULL, 0, &s, &err), TSIFT_OK);
+    if (!s) continue;
+    tsift_status st;
+    char *r = call(s, 0, 0, "search_tools", "{\"query\":\"changes\",\"limit\":10}", &st);
+    char got[256] = "";
+    const char *ids[] = {"git__commit", "git.push", "github__merge", "gitlab", "line__push", "linear__issue"};
+    for (size_t k = 0; k < 6; k++) {
+      char needle[64];
+      snprintf(needle, sizeof needle, "\"name\":\"%s\"", ids[k]);
+      if (r && strstr(r, needle)) {
+        strcat(got, ids[k]);
+        strcat(got, " ");
+      }
+    }
+    CHECK_EQ_STR(got, cases[i].admitted);
+    tsift_free(r);
+    tsift_session_free(s);
+  }
+}
+
 int main(void) {
+  test_namespace_segments();
   test_caps_and_refusals();
   test_unloaded_notes();
   test_namespaces_and_fitted_stats();
