@@ -84,12 +84,12 @@ static int run_calls(tsift_session *s, const char *calls, size_t len) {
 
 int cli_session(int argc, char **argv) {
   if (argc < 3) {
-    fputs("usage: toolsift session run|replay|menu|prompt --config CONFIG.json [options]\n", stderr);
+    fputs("usage: toolsift session run|replay|menu|prompt|verify --config CONFIG.json [options]\n", stderr);
     return 2;
   }
   const char *sub = argv[2];
   const char *config = NULL, *calls = NULL, *journal = NULL, *journal_out = NULL, *divergence = NULL,
-             *format = "mcp", *index = NULL;
+             *format = "mcp", *index = NULL, *key_file = NULL;
   for (int i = 3; i < argc; i++) {
     const char **slot = NULL;
     if (strcmp(argv[i], "--config") == 0) slot = &config;
@@ -99,6 +99,7 @@ int cli_session(int argc, char **argv) {
     else if (strcmp(argv[i], "--divergence") == 0) slot = &divergence;
     else if (strcmp(argv[i], "--format") == 0) slot = &format;
     else if (strcmp(argv[i], "--index") == 0) slot = &index;
+    else if (strcmp(argv[i], "--journal-key-file") == 0) slot = &key_file;
     if (!slot || i + 1 >= argc) {
       fprintf(stderr, "toolsift: session: unexpected argument %s\n", argv[i]);
       return 2;
@@ -106,16 +107,19 @@ int cli_session(int argc, char **argv) {
     *slot = argv[++i];
   }
   int is_run = strcmp(sub, "run") == 0, is_replay = strcmp(sub, "replay") == 0,
-      is_menu = strcmp(sub, "menu") == 0, is_prompt = strcmp(sub, "prompt") == 0;
-  if (!is_run && !is_replay && !is_menu && !is_prompt) {
-    fprintf(stderr, "toolsift: session: unknown subcommand %s (run, replay, menu, prompt)\n", sub);
+      is_menu = strcmp(sub, "menu") == 0, is_prompt = strcmp(sub, "prompt") == 0,
+      is_verify = strcmp(sub, "verify") == 0;
+  if (!is_run && !is_replay && !is_menu && !is_prompt && !is_verify) {
+    fprintf(stderr, "toolsift: session: unknown subcommand %s (run, replay, menu, prompt, verify)\n", sub);
     return 2;
   }
-  if (!config || ((is_run || is_replay) && !calls) || (is_replay && !journal)) {
-    fputs("toolsift: session: run needs --config and --calls; replay also --journal; menu needs --config\n",
+  if (!config || ((is_run || is_replay) && !calls) || ((is_replay || is_verify) && !journal)) {
+    fputs("toolsift: session: run needs --config and --calls; replay also --journal; menu needs --config; "
+          "verify --config and --journal\n",
           stderr);
     return 2;
   }
+  if (is_verify) divergence = "off"; /* every problem reported, none fatal */
   if (divergence && strcmp(divergence, "fail") && strcmp(divergence, "warn") && strcmp(divergence, "off")) {
     fputs("toolsift: session: --divergence must be fail, warn or off\n", stderr);
     return 2;
@@ -134,8 +138,33 @@ int cli_session(int argc, char **argv) {
     free(snap);
     return 1;
   }
-  char opts[48] = "";
-  if (divergence) snprintf(opts, sizeof opts, "{\"divergence\":\"%s\"}", divergence);
+  /* The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY (hex;
+   * the core checks it). */
+  char key[160] = "";
+  const char *env_key = getenv("TOOLSIFT_JOURNAL_KEY");
+  if (key_file) {
+    size_t klen = 0;
+    char *k = cli_read_file(key_file, &klen);
+    if (!k) {
+      free(cfg);
+      free(cat);
+      free(jtext);
+      free(ctext);
+      free(snap);
+      return 1;
+    }
+    while (klen && (k[klen - 1] == '\n' || k[klen - 1] == '\r' || k[klen - 1] == ' ')) klen--;
+    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), k);
+    free(k);
+  } else if (env_key) {
+    snprintf(key, sizeof key, "%s", env_key);
+  }
+  for (char *c = key; *c; c++)
+    if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '?'; /* JSON-safe; the core refuses it */
+  char opts[256] = "";
+  if (divergence || key[0])
+    snprintf(opts, sizeof opts, "{\"divergence\":\"%s\"%s%s%s}", divergence ? divergence : "fail",
+             key[0] ? ",\"journalKey\":\"" : "", key, key[0] ? "\"" : "");
   tsift_session *s = NULL;
   tsift_error err;
   int rc = 0;
@@ -147,6 +176,19 @@ int cli_session(int argc, char **argv) {
     fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
     rc = 1;
   } else {
+    if (is_verify) { /* the chain's verdict; exit 1 unless the journal verifies */
+      char *v = NULL;
+      size_t v_len = 0;
+      if (tsift_session_verify_json(s, &v, &v_len, &err)) {
+        fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+        rc = 1;
+      } else {
+        fwrite(v, 1, v_len, stdout);
+        fputc('\n', stdout);
+        rc = strncmp(v, "{\"verified\":true", 16) != 0;
+      }
+      tsift_free(v);
+    }
     if (ctext) rc = run_calls(s, ctext, calls_len);
     else if (is_menu && jtext && tsift_session_apply_journal(s, &err)) {
       fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);

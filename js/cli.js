@@ -31,8 +31,10 @@ commands:
                  [--divergence fail|warn|off]
   session menu --config CONFIG.json [--journal J.jsonl] [--format mcp|openai|anthropic]
   session prompt --config CONFIG.json        (the skill index for the system prompt)
+  session verify --config CONFIG.json --journal J.jsonl   (the journal's hash chain; exit 1 unless it verifies)
   (session commands take --index SNAPSHOT to search a prebuilt index; the
-   config then has no catalog, or only {"skills": [...]})
+   config then has no catalog, or only {"skills": [...]}; and
+   --journal-key-file KEY, else env TOOLSIFT_JOURNAL_KEY: the hex HMAC key of the journal's chain)
 
 The wasm CLI loads build/wasm/toolsift.wasm, or the module at env TOOLSIFT_WASM.
 `;
@@ -156,7 +158,7 @@ function call(fn) {
 
 // ---- toolsift session run | replay | menu | prompt (cli/session_cmd.c) ------
 
-const SESSION_USAGE = 'usage: toolsift session run|replay|menu|prompt --config CONFIG.json [options]\n';
+const SESSION_USAGE = 'usage: toolsift session run|replay|menu|prompt|verify --config CONFIG.json [options]\n';
 const SESSION_OPTIONS = {
   '--config': 'config',
   '--calls': 'calls',
@@ -165,6 +167,7 @@ const SESSION_OPTIONS = {
   '--divergence': 'divergence',
   '--format': 'format',
   '--index': 'index',
+  '--journal-key-file': 'keyFile',
 };
 
 const text = (s) => Buffer.from(s, 'utf8');
@@ -244,17 +247,20 @@ async function session(argv) {
   const isReplay = sub === 'replay';
   const isMenu = sub === 'menu';
   const isPrompt = sub === 'prompt';
-  if (!isRun && !isReplay && !isMenu && !isPrompt) {
-    process.stderr.write(`toolsift: session: unknown subcommand ${sub} (run, replay, menu, prompt)\n`);
+  const isVerify = sub === 'verify';
+  if (!isRun && !isReplay && !isMenu && !isPrompt && !isVerify) {
+    process.stderr.write(`toolsift: session: unknown subcommand ${sub} (run, replay, menu, prompt, verify)\n`);
     return 2;
   }
   if (o.config === undefined || ((isRun || isReplay) && o.calls === undefined) ||
-      (isReplay && o.journal === undefined)) {
+      ((isReplay || isVerify) && o.journal === undefined)) {
     process.stderr.write(
-      'toolsift: session: run needs --config and --calls; replay also --journal; menu needs --config\n',
+      'toolsift: session: run needs --config and --calls; replay also --journal; menu needs --config; ' +
+        'verify --config and --journal\n',
     );
     return 2;
   }
+  if (isVerify) o.divergence = 'off'; // every problem reported, none fatal
   if (o.divergence !== undefined && !['fail', 'warn', 'off'].includes(o.divergence)) {
     process.stderr.write('toolsift: session: --divergence must be fail, warn or off\n');
     return 2;
@@ -268,12 +274,20 @@ async function session(argv) {
   const snap = o.index !== undefined ? await readOrReport(o.index) : null;
   if ((o.journal !== undefined && !jtext) || (o.calls !== undefined && !ctext) ||
       (o.index !== undefined && !snap)) return 1;
+  // The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY (hex; the core checks it).
+  let journalKey = process.env.TOOLSIFT_JOURNAL_KEY;
+  if (o.keyFile !== undefined) {
+    const k = await readOrReport(o.keyFile);
+    if (!k) return 1;
+    journalKey = k.toString('latin1').replace(/[\n\r ]+$/, '');
+  }
 
   let s;
   try {
     s = ts._openSession(cfg.config, cfg.catalog, {
       journal: jtext ?? undefined,
-      divergence: o.divergence,
+      divergence: o.divergence ?? (journalKey !== undefined ? 'fail' : undefined),
+      journalKey,
       snapshot: snap ?? undefined,
     });
   } catch (e) {
@@ -282,6 +296,11 @@ async function session(argv) {
   const stdout = [];
   let rc = 0;
   try {
+    if (isVerify) {
+      const v = s._verifyBytes();
+      stdout.push(v, NEWLINE);
+      rc = Buffer.from(v).toString('latin1').startsWith('{"verified":true') ? 0 : 1;
+    }
     if (ctext) rc = runCalls(s, ctext, stdout);
     else if (isMenu && jtext) {
       try {

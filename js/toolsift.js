@@ -921,7 +921,12 @@ export class Session {
    * 'fail' throws 'tampered' on the first.
    */
   verify() {
-    return JSON.parse(decoder.decode(this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_verify(h, out))));
+    return JSON.parse(decoder.decode(this._verifyBytes()));
+  }
+
+  // verify()'s JSON bytes, as the core wrote them (the CLI prints them).
+  _verifyBytes() {
+    return this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_verify(h, out));
   }
 
   /** Raw JSON of metrics(). */
