@@ -823,28 +823,19 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
   return tsift_buf_finish(&b, out, out_len, "writing metrics", err);
 }
 
-/* The rest of a journal decision id after "<loop>#turn:", read as
- * sscanf(s, "%u:tool:%u:%15s", turn, call, tail) == 3 reads it with glibc
- * (the core has no scanf: fmt.h says why). Each number: white space, an
- * optional sign, digits; a minus wraps it around, an overflow reads as
- * UINT_MAX. The tail: white space, then 1–15 bytes up to the next white
- * space. A tail longer than 15 bytes is cut, and what follows it is not
- * looked at: "search xyz" reads as "search", as it did. */
-static int is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
+/* The rest of a journal decision id after "<loop>#turn:", as the core
+ * writes it: "<turn>:tool:<call>:search" (or ":skill"), each number plain
+ * decimal digits up to 4294967295. Anything else (a sign, white space, an
+ * overflow, text after the kind) is no decision id: "turn:-1" is reported
+ * as written, never read as 4294967295. */
 static const char *scan_uint(const char *s, unsigned *out) {
-  while (is_space(*s)) s++;
-  int neg = 0;
-  if (*s == '+' || *s == '-') neg = *s++ == '-';
   if (*s < '0' || *s > '9') return NULL;
   unsigned long long v = 0;
-  int over = 0;
   for (; *s >= '0' && *s <= '9'; s++) {
-    unsigned d = (unsigned)(*s - '0');
-    if (v > (~0ull - d) / 10) over = 1;
-    else v = v * 10 + d;
+    v = v * 10 + (unsigned)(*s - '0');
+    if (v > 0xffffffffull) return NULL;
   }
-  *out = over ? ~0u : (unsigned)(neg ? 0ull - v : v);
+  *out = (unsigned)v;
   return s;
 }
 
@@ -852,14 +843,10 @@ static int scan_decision_id(const char *s, unsigned *turn, unsigned *call, char 
   if (!(s = scan_uint(s, turn)) || strncmp(s, ":tool:", 6) != 0 || !(s = scan_uint(s + 6, call)) || *s != ':')
     return 0;
   s++;
-  while (is_space(*s)) s++;
-  size_t n = 0;
-  while (n < 15 && s[n] && !is_space(s[n])) {
-    tail[n] = s[n];
-    n++;
-  }
-  tail[n] = 0;
-  return n > 0;
+  size_t n = strlen(s);
+  if (n == 0 || n > 15) return 0;
+  memcpy(tail, s, n + 1);
+  return 1;
 }
 
 tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {

@@ -296,7 +296,32 @@ static void test_divergence_modes(void) {
   tsift_free(j);
 }
 
+/* Decision ids are read as the core writes them: "turn:-1" or a turn past
+ * 4294967295 is no id, reported as written (it once read as 4294967295). */
+static void test_decision_ids_as_written(void) {
+  const char *ids[] = {"t#turn:-1:tool:0:search", "t#turn:4294967296:tool:0:search", "t#turn: 1:tool:0:search",
+                       "t#turn:1:tool:0:search xyz"};
+  for (size_t i = 0; i < 4; i++) {
+    char j[512];
+    snprintf(j, sizeof j,
+             "{\"id\":\"%s\",\"source\":\"agent-tool-search\",\"value\":{\"query\":\"x\",\"results\":[],"
+             "\"loaded\":[]}}\n",
+             ids[i]);
+    tsift_session *s = open_session("{}", j, "{\"divergence\":\"warn\"}");
+    CHECK(s != NULL);
+    if (!s) continue;
+    tsift_error err;
+    CHECK_EQ_INT(tsift_session_apply_journal(s, &err), TSIFT_E_DIVERGED);
+    char want[128];
+    snprintf(want, sizeof want, "(\"%s\") is not a search", ids[i]);
+    CHECK_CONTAINS(err.message, want);
+    CHECK(strstr(err.message, "4294967295") == NULL);
+    tsift_session_free(s);
+  }
+}
+
 int main(void) {
+  test_decision_ids_as_written();
   test_exact_replay();
   test_tamper_never_widens();
   test_divergence_modes();
