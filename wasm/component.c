@@ -121,7 +121,7 @@ static int is_utf8(const char *s, size_t len) {
 
 /* An error in the return area; the message lives in last_err. */
 static int32_t ret_error(tsift_status status) {
-  unsigned code = (status >= TSIFT_E_ARG && status <= TSIFT_E_DIVERGED) ? (unsigned)status - 1 : 0;
+  unsigned code = (status >= TSIFT_E_ARG && status <= TSIFT_E_TAMPERED) ? (unsigned)status - 1 : 0;
   char *m = last_err.message;
   m[TSIFT_ERROR_MESSAGE_MAX - 1] = '\0';
   size_t len = strlen(m);
@@ -351,24 +351,53 @@ POST("[method]index.snapshot", tsift_cm_post_index_snapshot)
 
 /* ---- session ------------------------------------------------------------ */
 
-static const char *const DIVERGENCE[] = {"{\"divergence\":\"fail\"}", "{\"divergence\":\"warn\"}",
-                                         "{\"divergence\":\"off\"}"};
+static const char *const DIVERGENCE[] = {"fail", "warn", "off"};
+
+/* The session options {"divergence"[, "journalKey"]} into opt; 0 when the
+ * key is not lowercase hex of at most 128 digits (the core checks the rest). */
+static int session_options(char opt[200], int32_t divergence, int32_t has_k, int32_t k, int32_t k_len) {
+  const char *key = has_k == 1 ? (const char *)(uintptr_t)k : NULL;
+  size_t n = key ? (size_t)(uint32_t)k_len : 0;
+  int ok = n <= 128;
+  for (size_t i = 0; ok && i < n; i++) ok = (key[i] >= '0' && key[i] <= '9') || (key[i] >= 'a' && key[i] <= 'f');
+  const char *d = DIVERGENCE[(uint32_t)divergence < 3 ? divergence : 0];
+  size_t o = 0;
+#define PUT(text, len) (memcpy(opt + o, (text), (len)), o += (len))
+  PUT("{\"divergence\":\"", 15);
+  PUT(d, strlen(d));
+  PUT("\"", 1);
+  if (key && ok) {
+    PUT(",\"journalKey\":\"", 15);
+    PUT(key, n);
+    PUT("\"", 1);
+  }
+  PUT("}", 2); /* with the NUL */
+#undef PUT
+  drop_param(key, n);
+  return ok;
+}
 
 static int32_t session_result(tsift_status st, tsift_session *s) {
   if (st != TSIFT_OK) return ret_error(st);
   return ret_handle(tsift_cm_session_new_handle((int32_t)(uintptr_t)s));
 }
 
-/* constructor(config: string, journal: option<string>, divergence: divergence) */
+/* constructor(config: string, journal: option<string>, divergence: divergence,
+ * journal-key: option<string>) */
 EXPORT_FN("[constructor]session")
 int32_t tsift_cm_session_ctor(int32_t cfg, int32_t cfg_len, int32_t has_j, int32_t j, int32_t j_len,
-                              int32_t divergence) {
+                              int32_t divergence, int32_t has_k, int32_t k, int32_t k_len) {
   /* some("") is an empty journal (replay nothing), none is a live run: the
    * C API's meaning, as in the JS binding. */
   const char *jp = has_j == 1 ? (const char *)(uintptr_t)j : NULL;
   size_t jn = jp ? (size_t)(uint32_t)j_len : 0;
-  const char *opt = DIVERGENCE[(uint32_t)divergence < 3 ? divergence : 0];
+  char opt[200];
   tsift_session *s = NULL;
+  if (!session_options(opt, divergence, has_k, k, k_len)) {
+    drop_param((const void *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len);
+    drop_param(jp, jn);
+    return ret_error_msg(TSIFT_E_CONFIG, "journal-key: expected lowercase hex digits");
+  }
   tsift_status st = tsift_session_new((const char *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len,
                                       jp ? (jn ? jp : "") : NULL, jn, opt, strlen(opt), &s, &last_err);
   drop_param((const void *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len);
@@ -376,14 +405,22 @@ int32_t tsift_cm_session_ctor(int32_t cfg, int32_t cfg_len, int32_t has_j, int32
   return session_result(st, s);
 }
 
-/* from-snapshot(config: string, snapshot: list<u8>, journal: option<string>, divergence) */
+/* from-snapshot(config: string, snapshot: list<u8>, journal: option<string>, divergence,
+ * journal-key: option<string>) */
 EXPORT_FN("[static]session.from-snapshot")
 int32_t tsift_cm_session_from_snapshot(int32_t cfg, int32_t cfg_len, int32_t snap, int32_t snap_len,
-                                       int32_t has_j, int32_t j, int32_t j_len, int32_t divergence) {
+                                       int32_t has_j, int32_t j, int32_t j_len, int32_t divergence, int32_t has_k,
+                                       int32_t k, int32_t k_len) {
   const char *jp = has_j == 1 ? (const char *)(uintptr_t)j : NULL;
   size_t jn = jp ? (size_t)(uint32_t)j_len : 0;
-  const char *opt = DIVERGENCE[(uint32_t)divergence < 3 ? divergence : 0];
+  char opt[200];
   tsift_session *s = NULL;
+  if (!session_options(opt, divergence, has_k, k, k_len)) {
+    drop_param((const void *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len);
+    drop_param((const void *)(uintptr_t)snap, (size_t)(uint32_t)snap_len);
+    drop_param(jp, jn);
+    return ret_error_msg(TSIFT_E_CONFIG, "journal-key: expected lowercase hex digits");
+  }
   tsift_status st = tsift_session_new_from_snapshot(
       (const char *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len, (const char *)(uintptr_t)snap,
       (size_t)(uint32_t)snap_len, jp ? (jn ? jp : "") : NULL, jn, opt, strlen(opt), &s, &last_err);
@@ -431,6 +468,14 @@ EXPORT_FN("[method]session.journal") int32_t tsift_cm_session_journal(int32_t se
   return ret_bytes(st, out, out_len, 1, "journal");
 }
 POST("[method]session.journal", tsift_cm_post_session_journal)
+
+EXPORT_FN("[method]session.verify") int32_t tsift_cm_session_verify(int32_t self) {
+  char *out = NULL;
+  size_t out_len = 0;
+  tsift_status st = tsift_session_verify_json(SESSION(self), &out, &out_len, &last_err);
+  return ret_bytes(st, out, out_len, 1, "verify");
+}
+POST("[method]session.verify", tsift_cm_post_session_verify)
 
 EXPORT_FN("[method]session.apply-journal") int32_t tsift_cm_session_apply_journal(int32_t self) {
   return ret_unit(tsift_session_apply_journal(SESSION(self), &last_err));

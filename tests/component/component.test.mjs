@@ -260,6 +260,40 @@ test('a replay that diverges: every call and error as the native CLI prints them
   assert.deepEqual(stderr, lines(r.stderr));
 });
 
+test('a chained journal: verify, an edit refused as tampered, a keyed journal needs its key (as the native CLI)', () => {
+  const key = '0123456789abcdef'.repeat(4);
+  const journals = [undefined, key].map((k) => {
+    const rec = new engine.Session(config, undefined, 'fail', k);
+    for (const c of calls) rec.call(c.turn, c.call, c.tool, JSON.stringify(c.args ?? {}));
+    const j = rec.journal();
+    rec[Symbol.dispose]();
+    return j;
+  });
+  assert.match(journals[0], /^\{"id":"[^"]*#journal","source":"toolsift-journal"/);
+  const verify = (j, k) => {
+    const s = new engine.Session(config, j, 'off', k);
+    const v = s.verify();
+    s[Symbol.dispose]();
+    return v;
+  };
+  const [plainFile, keyFile] = [file('plain.jsonl', journals[0]), file('keyed.jsonl', journals[1])];
+  const keyPath = file('key.hex', key);
+  const cli = (args) => native(['session', 'verify', '--config', CONFIG_FILE, ...args]).stdout;
+  assert.equal(verify(journals[0]), cli(['--journal', plainFile]).trimEnd());
+  assert.equal(JSON.parse(verify(journals[0])).verified, true);
+  assert.equal(verify(journals[1], key), cli(['--journal', keyFile, '--journal-key-file', keyPath]).trimEnd());
+  assert.equal(JSON.parse(verify(journals[1], key)).verified, true);
+  assert.match(verify(journals[1]), /the journal is keyed/);
+  // One decision edited: refused in "fail" mode, named by position.
+  const edited = journals[0].split('\n');
+  const d = JSON.parse(edited[1]);
+  d.value.loaded = [...d.value.results];
+  edited[1] = JSON.stringify(d);
+  assert.match(failure(() => new engine.Session(config, edited.join('\n'), 'fail')),
+    /^toolsift: tampered: journal decision 1 \(".*"\): chain broken/);
+  assert.match(failure(() => new engine.Session(config, undefined, 'fail', 'XYZ')), /journal-key: expected lowercase hex/);
+});
+
 test('two-phase host ranking gives what the JS binding gives with a ranker callback', async () => {
   const { load } = await import(pathToFileURL(path.join(ROOT, 'js/toolsift.js')).href);
   const toolsift = await load(readFileSync(path.join(ROOT, 'build/wasm/toolsift.wasm')));
