@@ -12,6 +12,7 @@ export type ToolsiftErrorCode =
   | 'state'
   | 'ranker'
   | 'diverged'
+  | 'tampered'
   | 'load'
   | 'unknown';
 
@@ -348,9 +349,23 @@ export interface SessionOptions {
    * bytes, or an array of decisions. An empty journal replays a run that made
    * no decision; null/undefined means a live run.
    */
-  journal?: string | Uint8Array | ArrayBuffer | Decision[] | null;
-  /** What a replay that departs from the journal does (default 'fail'). */
+  journal?: string | Uint8Array | ArrayBuffer | JournalRecord[] | null;
+  /**
+   * What a replay that departs from the journal does (default 'fail'). The
+   * journal's hash chain is verified first: in 'fail' mode an edited journal
+   * (a broken chain, a header that does not match this catalog and
+   * configuration, another key) throws 'tampered'; in 'warn' mode each
+   * problem is a warning on the output that serves the decision.
+   */
   divergence?: DivergenceMode;
+  /**
+   * The HMAC-SHA-256 key of the journal's hash chain (16–64 bytes, or
+   * 32–128 lowercase hex digits): the journal this session writes is keyed,
+   * and the one it replays must have been written with the same key.
+   */
+  journalKey?: Uint8Array | string | null;
+  /** The last chain digest (64 hex) of the journal this one continues. */
+  journalParent?: string | null;
   /**
    * A host ranker that replaces BM25F for live searches (set before the
    * first search; replayed searches never call it).
@@ -396,6 +411,41 @@ export interface HostRanker {
 
 /** One accepted search or skill activation (SPEC S9). */
 export type Decision = SearchDecision | SkillDecision;
+
+/** A journal's first line: what its hash chain is bound to. */
+export interface JournalHeader {
+  /** `<loop>#journal` */
+  id: string;
+  source: 'toolsift-journal';
+  value: {
+    version: 1;
+    /** The built-in ranker's version. */
+    ranker: string;
+    /** The catalog's fingerprint. */
+    catalog: string;
+    /** The session's fingerprint (caps, alwaysLoaded, namespaces, loop options, tools, skills). */
+    session: string;
+    mac: 'none' | 'hmac-sha256';
+    /** Names the key (not derived backwards), when keyed. */
+    keyId?: string;
+    /** The journal this one continues (its last chain digest). */
+    parent?: string;
+  };
+  chain: string;
+}
+
+/** A line of a journal: the header, or a decision with its chain digest. */
+export type JournalRecord = JournalHeader | (Decision & { chain?: string });
+
+export interface JournalVerification {
+  /** The journal is chained and every digest, the header and the key check out. */
+  verified: boolean;
+  chained: boolean;
+  keyed: boolean;
+  decisions: number;
+  /** at 0: the journal as a whole; else the decision's 1-based position. */
+  problems: { at: number; problem: string }[];
+}
 
 export interface SearchDecision {
   /** `<loop>#turn:<i>:tool:<j>:search` */
@@ -584,10 +634,12 @@ export class Session {
   menu(format?: MenuFormat): { tools: McpToolSpec[] } | OpenAIToolSpec[] | AnthropicToolSpec[];
   /** The menu JSON, byte-exact. */
   menuJSON(format?: MenuFormat): string;
-  /** The decisions recorded so far. */
-  journal(): Decision[];
-  /** The decisions recorded so far as JSON Lines ('' when none), as the CLI writes them. */
+  /** The journal so far: its hash chain's header, then the decisions (each with its `chain` digest); [] when none. */
+  journal(): JournalRecord[];
+  /** The journal as JSON Lines ('' when none), as the CLI writes them. */
   journalJSONL(): string;
+  /** How the replayed journal verifies (every problem in 'warn' and 'off' mode). */
+  verify(): JournalVerification;
   metrics(): SessionMetrics;
   metricsJSON(): string;
   /** metrics().fingerprint */

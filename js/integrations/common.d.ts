@@ -1,5 +1,5 @@
 // Types shared by the toolsift SDK adapters (toolsift/ai-sdk, toolsift/openai, toolsift/anthropic).
-import type { Decision, DivergenceMode, HostRanker, Session, SessionSearchConfig, Toolsift } from '../toolsift.js';
+import type { DivergenceMode, JournalRecord, HostRanker, Session, SessionSearchConfig, Toolsift } from '../toolsift.js';
 
 /** A misuse of an adapter (an unknown option, a tool given twice, …); the message names what is wrong. */
 export class ToolsiftIntegrationError extends Error {
@@ -24,9 +24,11 @@ export interface AdapterSessionOptions {
    * recorded menu is rebuilt at once and the conversation goes on live after
    * the last recorded turn.
    */
-  journal?: string | Uint8Array | Decision[] | null;
+  journal?: string | Uint8Array | JournalRecord[] | null;
   /** Replay divergence mode (default 'fail'; 'off' with `resume`). */
   divergence?: DivergenceMode;
+  /** The HMAC key of the journal's hash chain (see SessionOptions.journalKey). */
+  journalKey?: Uint8Array | string | null;
   /** Rebuild the recorded menu from `journal` and continue the conversation. */
   resume?: boolean;
   /** A host ranker instead of BM25F (see Session). */

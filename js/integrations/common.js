@@ -34,7 +34,7 @@ export function fail(where, message) {
 }
 
 const SESSION_KEYS = new Set([
-  'toolsift', 'tools', 'agentTools', 'search', 'loop', 'annotations', 'journal', 'divergence',
+  'toolsift', 'tools', 'agentTools', 'search', 'loop', 'annotations', 'journal', 'divergence', 'journalKey',
   'resume', 'ranker',
 ]);
 
@@ -85,6 +85,7 @@ export function openSession(where, options, entries) {
   const sessionOptions = {};
   if (options.journal != null) sessionOptions.journal = options.journal;
   if (options.ranker != null) sessionOptions.ranker = options.ranker;
+  if (options.journalKey != null) sessionOptions.journalKey = options.journalKey;
   sessionOptions.divergence = options.divergence ?? (resume ? 'off' : 'fail');
   const session = options.toolsift.createSession(config, sessionOptions);
   let turn = 0;
