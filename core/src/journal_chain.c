@@ -97,15 +97,6 @@ static int unhex(const char *hex, uint8_t *out, size_t n) {
   return 1;
 }
 
-static void to_hex(const uint8_t *d, size_t n, char *out) {
-  static const char digits[] = "0123456789abcdef";
-  for (size_t i = 0; i < n; i++) {
-    out[2 * i] = digits[d[i] >> 4];
-    out[2 * i + 1] = digits[d[i] & 15];
-  }
-  out[2 * n] = 0;
-}
-
 tsift_status tsift_chain_options(tsift_session *s, const cJSON *key, const cJSON *parent, tsift_error *err) {
   uint8_t raw[64];
   size_t n = 0;
@@ -126,7 +117,10 @@ tsift_status tsift_chain_options(tsift_session *s, const cJSON *key, const cJSON
     tsift_hmac_begin(&s->chain.mac, &h);
     tsift_sha256_update(&h, "toolsift-journal-key-id", 23);
     tsift_hmac_end(&s->chain.mac, &h, id);
-    to_hex(id, 8, s->chain.key_id);
+    char hex[65];
+    tsift_sha256_hex(id, hex);
+    memcpy(s->chain.key_id, hex, 16);
+    s->chain.key_id[16] = 0;
   }
   memset(raw, 0, sizeof raw);
   if (parent && !cJSON_IsNull(parent)) {
@@ -165,7 +159,7 @@ static int write_header(tsift_session *s) {
     tsift_json_cstr(&b, s->chain.key_id);
   }
   if (s->chain.has_parent) {
-    to_hex(s->chain.parent, 32, hex);
+    tsift_sha256_hex(s->chain.parent, hex);
     tsift_json_key(&b, "parent");
     tsift_json_cstr(&b, hex);
   }
@@ -192,7 +186,7 @@ int tsift_chain_seal(tsift_session *s, tsift_buf *b, size_t start, const uint8_t
   cJSON_Delete(v);
   if (!ok) return 0;
   char hex[65];
-  to_hex(s->chain.next, 32, hex);
+  tsift_sha256_hex(s->chain.next, hex);
   b->len--; /* reopen the object: its last member is the chain */
   tsift_buf_append(b, ",\"" CHAIN_KEY "\":\"", sizeof CHAIN_KEY + 4);
   tsift_buf_append(b, hex, 64);
