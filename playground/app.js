@@ -407,15 +407,15 @@ function openRun(parsed, label) {
     run = {
       kind: 'recording', label, title: rec.title ?? label, description: rec.description, tampered: rec.tampered,
       fingerprint: rec.fingerprint, config: { ...(rec.config ?? {}) }, catalog, calls: rec.calls ?? null,
-      journal: structuredClone(rec.journal), original: structuredClone(rec.journal),
+      header: parsed.header, journal: structuredClone(parsed.decisions), original: structuredClone(parsed.decisions),
     };
   } else {
     const config = readConfigBox();
-    const loop = M.parseDecisionId(parsed.decisions[0]?.id)?.loop;
+    const loop = loopOf(parsed.header, parsed.decisions);
     if (loop && config.loop === undefined) config.loop = loop;
     run = {
       kind: 'journal', label, title: label, config, catalog: state.catalog.value, calls: null,
-      journal: structuredClone(parsed.decisions), original: structuredClone(parsed.decisions),
+      header: parsed.header, journal: structuredClone(parsed.decisions), original: structuredClone(parsed.decisions),
     };
   }
   replay(run); // throws (config, journal) before anything changes
@@ -431,11 +431,19 @@ function openRun(parsed, label) {
   say(`Opened ${run.title}: ${run.result.steps.length} calls, menu ${run.result.metrics.menu} tools`);
 }
 
-/** (Re)compute run.result: the replay of run.journal. */
+/** The loop a journal was recorded by: its header's id (<loop>#journal), else its first decision's. */
+function loopOf(header, decisions) {
+  if (typeof header?.id === 'string' && header.id.endsWith('#journal')) return header.id.slice(0, -'#journal'.length);
+  return M.parseDecisionId(decisions[0]?.id)?.loop;
+}
+
+/** (Re)compute run.result: the replay of run.journal (its header passed back with it). */
 function replay(run) {
   const catalog = run.against?.catalog ?? run.catalog;
   const config = run.against?.config ?? run.config;
-  run.result = replayWithRerank({ config: { ...config, catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog) });
+  run.result = replayWithRerank({
+    config: { ...config, catalog }, calls: run.calls, header: run.header, journal: run.journal, trustOf: trustOfFor(catalog),
+  });
 }
 
 /** replayRun plus, per verdict, what the ranker picks now (v.live, v.rerank). */
@@ -462,7 +470,7 @@ function replayAgainst(run) {
   if ($('replay-use-catalog').checked) against.catalog = state.catalog.value;
   if ($('replay-use-config').checked) {
     against.config = readConfigBox();
-    const loop = M.parseDecisionId(run.journal[0]?.id)?.loop;
+    const loop = loopOf(run.header, run.journal);
     if (loop && against.config.loop === undefined) against.config.loop = loop;
   }
   return against.catalog || against.config ? against : null;
@@ -475,7 +483,7 @@ function startLive() {
   state.live = session;
   state.run = {
     kind: 'live', label: 'live session', title: 'Live session', config, catalog: state.catalog.value, calls: [],
-    journal: [], original: [], result: { start: M.startOf(session), steps: [], metrics: session.metrics() },
+    header: null, journal: [], original: [], result: { start: M.startOf(session), steps: [], metrics: session.metrics() },
   };
   state.replayShown = false;
   state.tamper = null;
@@ -510,8 +518,12 @@ function liveCall(ev) {
   run.calls.push(c);
   run.result.steps.push(s);
   run.result.metrics = s.metrics;
-  run.journal = state.live.journal();
-  run.original = structuredClone(run.journal);
+  // The session's journal starts with its chain header: kept apart, so
+  // decision k is run.journal[k] and "Edit decision k" counts decisions.
+  const { header, decisions } = M.splitJournal(state.live.journal());
+  run.header = header;
+  run.journal = decisions;
+  run.original = structuredClone(decisions);
   $('live-call').value = String(call + 1);
   renderRun();
   if (state.replayShown) renderReplay();
@@ -530,8 +542,10 @@ function renderRun() {
     run.fingerprint && r.fingerprint && run.fingerprint !== r.fingerprint
       ? h('p', { class: 'note' }, 'The catalog or configuration changed since this run was recorded (fingerprint differs): expect narrowed or diverged decisions.') : null,
     run.kind === 'journal' && !run.calls ? h('p', { class: 'hint' }, 'A bare journal: calls are rebuilt from the decision ids (searches and skill activations only).') : null,
+    run.kind !== 'live' && r.chain ? h('p', { class: r.chain.verified ? 'muted' : 'note', id: 'run-chain', 'data-first': r.chain.first ?? undefined },
+      `${chainHeadline(r.chain)} — see Replay check.`) : null,
     h('p', { class: 'row' },
-      h('button', { type: 'button', onclick: () => download(`${safeName(run.title)}.jsonl`, journalJSONL(run.journal)) }, 'Download journal (.jsonl)'),
+      h('button', { type: 'button', onclick: () => download(`${safeName(run.title)}.jsonl`, journalJSONL(M.journalRecords(run.header, run.journal))) }, 'Download journal (.jsonl)'),
       h('button', { type: 'button', onclick: () => download(`${safeName(run.title)}.recording.json`, JSON.stringify(recordingOf(run), null, 1)) }, 'Download recording (.json)'),
       h('button', { type: 'button', onclick: () => { selectTab('replay', true); checkReplay(); } }, 'Check replay →')),
   ]);
@@ -557,7 +571,8 @@ function recordingOf(run) {
   return {
     format: M.RECORDING_FORMAT, title: run.title, description: run.description,
     catalog: catalog === state.bundled ? 'bundled' : catalog, config: run.config,
-    calls: run.calls ?? M.callsFromJournal(run.journal, run.config).calls, journal: run.journal, fingerprint: run.result.fingerprint,
+    calls: run.calls ?? M.callsFromJournal(run.journal, run.config).calls, journal: M.journalRecords(run.header, run.journal),
+    fingerprint: run.result.fingerprint,
   };
 }
 function download(name, text) {
@@ -610,7 +625,7 @@ function renderStep(s, i, run) {
   const decision = s.output?.decision ?? null;
   if (decision || recorded) {
     body.push(h('details', { class: 'json' }, h('summary', null, 'decision JSON'),
-      recorded && decision && M.canonical(recorded) !== M.canonical(decision)
+      recorded && decision && M.canonical(M.withoutChain(recorded)) !== M.canonical(decision)
         ? h('div', { class: 'sidebyside' },
           h('div', null, h('div', { class: 'muted' }, 'recorded'), h('pre', null, JSON.stringify(recorded, null, 1))),
           h('div', null, h('div', { class: 'muted' }, 'replayed'), h('pre', null, JSON.stringify(decision, null, 1))))
@@ -772,7 +787,8 @@ function checkReplay() {
   if (run.kind === 'live') {
     const catalog = against?.catalog ?? run.catalog;
     run.replayResult = replayWithRerank({
-      config: { ...(against?.config ?? run.config), catalog }, calls: run.calls, journal: run.journal, trustOf: trustOfFor(catalog),
+      config: { ...(against?.config ?? run.config), catalog }, calls: run.calls, header: run.header, journal: run.journal,
+      trustOf: trustOfFor(catalog),
     });
   } else {
     const saved = { against: run.against, result: run.result };
@@ -788,7 +804,7 @@ function checkReplay() {
   renderReplay();
   if (run.kind !== 'live') renderRun();
   const c = M.summarize(replayResult(run).verdicts);
-  say(`Replay: ${c.identical} identical, ${c.narrowed} narrowed, ${c.diverged} diverged`);
+  say(`Replay: ${c.identical} identical, ${c.narrowed} narrowed, ${c.diverged} diverged; ${chainHeadline(replayResult(run).chain)}`);
 }
 const replayResult = (run) => (run.kind === 'live' ? run.replayResult : run.result);
 
@@ -812,6 +828,7 @@ function renderReplay() {
         h('span', { class: `verdict v-${k}${c[k] ? '' : ' zero'}`, 'data-count': c[k] }, `${c[k]} ${k}`), ' ']),
       ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`,
       run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : ''].filter(Boolean).join(' and ')}` : ''),
+    renderChain(r.chain, 'replay-chain'),
     r.finishError ? h('p', { class: 'note' }, r.finishError) : null,
     state.tamper ? renderGuarantee(r) : null,
     JSON.stringify(run.journal) !== JSON.stringify(run.original)
@@ -819,6 +836,36 @@ function renderReplay() {
   ]);
   if (r.verdicts.length === 0) list.append(h('li', { class: 'muted' }, 'The journal has no decisions.'));
   for (const v of r.verdicts) list.append(renderVerdict(v, run));
+}
+
+/** The chain's verdict in one line: the core's (session.verify()), as M.chainView arranged it. */
+function chainHeadline(chain) {
+  if (!chain) return '';
+  if (!chain.chained) return 'No hash chain';
+  if (chain.first !== null) return `Chain broken at decision ${chain.first}`;
+  // Header problems (another catalog or configuration, a missing or edited
+  // header, another key): the core's text follows; no claim about the rest.
+  if (chain.header.length) return 'The journal header does not match';
+  return 'Chain intact: the journal is as recorded';
+}
+
+/**
+ * The hash chain box: intact, or broken at decision N (the first break; the
+ * others listed), and the header's problems (another catalog,
+ * configuration or key). Every sentence after the headline is the core's.
+ */
+function renderChain(chain, id) {
+  if (!chain) return null;
+  const ok = chain.chained && chain.first === null && chain.header.length === 0;
+  const kind = !chain.chained ? 'unchained' : chain.first !== null ? 'broken' : chain.header.length ? 'header' : 'intact';
+  return h('div', { class: `chain ${ok ? 'ok' : 'bad'}`, id, 'data-chain': kind, 'data-first': chain.first ?? undefined },
+    h('p', null, h('strong', null, chainHeadline(chain)),
+      ok ? ` (${chain.decisions} decision${chain.decisions === 1 ? '' : 's'}, ${chain.keyed ? 'HMAC-SHA-256 with the journal key' : 'unkeyed'}; verified by the core before replay).` : '',
+      !chain.chained ? `: ${chain.unchained}.` : '',
+      chain.first !== null ? `: ${chain.broken[0].problem}.` : ''),
+    chain.broken.length > 1 ? h('ul', { class: 'chain-problems' }, chain.broken.slice(1).map((p) =>
+      h('li', { 'data-at': p.at }, `decision ${p.at}: ${p.problem}`))) : null,
+    chain.header.length ? h('ul', { class: 'chain-header' }, chain.header.map((p) => h('li', null, p))) : null);
 }
 
 function renderGuarantee(r) {
@@ -836,10 +883,11 @@ function renderGuarantee(r) {
 
 function renderVerdict(v, run) {
   const k = v.index;
-  const li = h('li', { 'data-decision': v.id, 'data-verdict': v.verdict },
+  const li = h('li', { 'data-decision': v.id, 'data-verdict': v.verdict, 'data-chain': v.chain ? 'broken' : undefined },
     h('div', { class: 'step-head' }, h('span', { class: `verdict v-${v.verdict}` }, v.verdict), h('span', { class: 'mono' }, v.id),
       v.recorded?.value?.query !== undefined ? h('q', { class: 'muted' }, String(v.recorded.value.query)) : null,
-      run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted' }, 'edited in the example') : null),
+      run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted' }, 'edited in the example') : null,
+      v.chain ? h('span', { class: 'badge chain-broken', title: v.chain }, 'chain broken') : null),
     v.why ? h('div', { class: v.verdict === 'diverged' ? 'refusal' : 'muted' }, v.why) : null,
     v.rerank === 'differs'
       ? h('div', { class: 'note rerank', 'data-rerank': 'differs', 'data-fields': M.rerankDiff(v.recorded, v.live).join(' ') }, 'Ranked live now: ',

@@ -13,7 +13,8 @@
 //   support-desk.json   a clean run: searches, a tainted page, caps reached,
 //                       refusals (not_on_menu, invalid_input); replays identical
 //   tampered.json       the same run with ONE decision edited after recording
-//                       (see TAMPER below); replay marks it narrowed
+//                       (see TAMPER below); replay marks it narrowed and the
+//                       core's chain check finds the chain broken there
 //   graded.json         the graded loop (ranker bm25f-6): a miss that loads
 //                       nothing and offers vocabulary, strong hits loaded and
 //                       partial ones listed, a call to a listed tool refused,
@@ -28,7 +29,8 @@
 // page's corpus/catalog.json) or a catalog object, `skills` is merged into the
 // catalog as its skills, `config` is the session configuration without its
 // catalog, `calls` are the model's tool calls in order, `journal` the
-// decisions the session recorded, `fingerprint` the session's metrics
+// journal the session recorded (its chain header first, then the decisions,
+// as session.journal() returns it), `fingerprint` the session's metrics
 // fingerprint when recorded (the page warns when the live one differs).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -121,14 +123,39 @@ if (bundled.tools.some((t) => (t.id ?? t.name) === FORGED)) throw new Error(`tam
 const before = structuredClone(victim.value);
 victim.value.results = [...victim.value.results, FORGED];
 victim.value.loaded = [...victim.value.results];
+// The edit keeps the decision's recorded `chain` digest (whoever edits it
+// does not recompute the chain): the core must find the chain broken at the
+// edited decision and nowhere else, and the clean run's chain intact.
+const decisionAt = tamperedJournal.filter((d) => d.source !== 'toolsift-journal').findIndex((d) => d.id === TAMPER_ID) + 1;
+function verifyJournal(config, journal) {
+  const session = toolsift.createSession({ ...config, catalog: bundled }, { journal, divergence: 'warn' });
+  try {
+    return session.verify();
+  } finally {
+    session.free();
+  }
+}
+{
+  const clean = verifyJournal(supportConfig, support.journal);
+  const edited = verifyJournal(supportConfig, tamperedJournal);
+  if (!clean.verified || clean.problems.length) {
+    console.error(`make-examples: the clean support-desk journal does not verify: ${JSON.stringify(clean)}`);
+    process.exit(1);
+  }
+  if (edited.problems.length !== 1 || edited.problems[0].at !== decisionAt || !/chain broken/.test(edited.problems[0].problem)) {
+    console.error(`make-examples: the tampered journal's chain is not broken at decision ${decisionAt} only: ${JSON.stringify(edited.problems)}`);
+    process.exit(1);
+  }
+}
 recordings.push({
   file: 'tampered.json',
   recording: {
     format: FORMAT,
     title: 'Support desk (tampered decision)',
     description:
-      `The support-desk run with decision ${TAMPER_ID} edited after recording: a forged id ${FORGED} ` +
-      'added to results and loaded, and loaded widened to every result. Replay narrows it back.',
+      `The support-desk run with decision ${decisionAt} (${TAMPER_ID}) edited after recording: a forged id ${FORGED} ` +
+      'added to results and loaded, and loaded widened to every result. The journal\'s hash chain is broken at that ' +
+      'decision (the edit kept its recorded digest), and replay narrows it back.',
     catalog: 'bundled',
     config: supportConfig,
     calls: supportCalls,

@@ -183,8 +183,24 @@ export function parseDecisionId(id) {
   return m ? { loop: m[1], turn: Number(m[2]), call: Number(m[3]), kind: m[4] } : null;
 }
 
+/** The source of a chained journal's header record (core/src/journal_chain.c). */
+export const JOURNAL_HEADER_SOURCE = 'toolsift-journal';
+
+/** Whether a journal record is a chain header (the core tells it by its source, as here). */
+export const isJournalHeader = (r) => isObject(r) && r.source === JOURNAL_HEADER_SOURCE;
+
+function checkHeader(h, where) {
+  if (typeof h.id !== 'string' || !h.id.endsWith('#journal')) {
+    throw new InputError('journal', `${where}: the journal header has no id "<loop>#journal"`);
+  }
+  if (!isObject(h.value)) throw new InputError('journal', `${where}: the journal header has no object "value"`);
+}
+
 function checkDecision(d, where) {
   if (!isObject(d)) throw new InputError('journal', `${where}: a decision must be an object {id, source, value}`);
+  if (isJournalHeader(d)) {
+    throw new InputError('journal', `${where}: a journal header (source "${JOURNAL_HEADER_SOURCE}") can only be the first record`);
+  }
   if (typeof d.id !== 'string') throw new InputError('journal', `${where}: the decision has no string "id"`);
   if (!parseDecisionId(d.id)) {
     throw new InputError('journal', `${where}: id ${JSON.stringify(d.id).slice(0, 80)} is not <loop>#turn:<i>:tool:<j>:<kind>`);
@@ -192,6 +208,24 @@ function checkDecision(d, where) {
   if (typeof d.source !== 'string') throw new InputError('journal', `${where}: decision ${d.id} has no string "source"`);
   if (!isObject(d.value)) throw new InputError('journal', `${where}: decision ${d.id} has no object "value"`);
 }
+
+/**
+ * A journal's records as { header, decisions }: a chained journal starts
+ * with its header (the core writes it first), which is not a decision;
+ * `header` is null for a journal written before journals were chained.
+ * `where(i)` names record i in errors.
+ */
+export function splitJournal(records, where = (i) => `record ${i + 1}`) {
+  if (!Array.isArray(records)) throw new InputError('journal', 'expected an array of records');
+  const header = isJournalHeader(records[0]) ? records[0] : null;
+  if (header) checkHeader(header, where(0));
+  const decisions = header ? records.slice(1) : records.slice();
+  decisions.forEach((d, i) => checkDecision(d, where(i + (header ? 1 : 0))));
+  return { header, decisions };
+}
+
+/** The records to give a session (or write out): the header first, then the decisions. */
+export const journalRecords = (header, decisions) => (header ? [header, ...decisions] : [...decisions]);
 
 function checkCall(c, where) {
   if (!isObject(c)) throw new InputError('recording', `${where}: a call must be an object {turn, call, tool, args}`);
@@ -203,9 +237,11 @@ function checkCall(c, where) {
 
 /**
  * Read a journal: a recording (the playground's format: config, calls and
- * journal), a JSON array of decisions, or JSON Lines (the CLI's
- * --journal-out). Returns { kind: 'recording', recording } or
- * { kind: 'journal', decisions }.
+ * journal), a JSON array of records, or JSON Lines (the CLI's
+ * --journal-out). A chained journal's first record is its header: it is
+ * kept apart from the decisions. Returns { kind: 'recording', recording,
+ * header, decisions } or { kind: 'journal', header, decisions } (header
+ * null for an unchained journal).
  */
 export function readJournal(text) {
   if (typeof text !== 'string' || text.trim() === '') throw new InputError('journal', 'empty input');
@@ -218,7 +254,8 @@ export function readJournal(text) {
     jsonl = true;
   }
   if (jsonl) {
-    const decisions = [];
+    const records = [];
+    const lineOf = [];
     const lines = text.split('\n');
     lines.forEach((line, i) => {
       if (line.trim() === '') return;
@@ -234,19 +271,18 @@ export function readJournal(text) {
         }
         throw new InputError('journal', `line ${i + 1} is not valid JSON${at >= 0 ? ` at column ${at + 1}` : ''} (${e.message})`);
       }
-      checkDecision(d, `line ${i + 1}`);
-      decisions.push(d);
+      records.push(d);
+      lineOf.push(i + 1);
     });
-    return { kind: 'journal', decisions };
+    return { kind: 'journal', ...splitJournal(records, (k) => `line ${lineOf[k]}`) };
   }
-  if (Array.isArray(value)) {
-    value.forEach((d, i) => checkDecision(d, `decision ${i + 1}`));
-    return { kind: 'journal', decisions: value };
+  if (Array.isArray(value)) return { kind: 'journal', ...splitJournal(value, (i) => `record ${i + 1}`) };
+  if (isObject(value) && 'journal' in value) {
+    const recording = checkRecording(value);
+    return { kind: 'recording', recording, ...splitJournal(recording.journal, (i) => `journal[${i}]`) };
   }
-  if (isObject(value) && 'journal' in value) return { kind: 'recording', recording: checkRecording(value) };
   if (isObject(value) && 'id' in value && 'value' in value) {
-    checkDecision(value, 'line 1');
-    return { kind: 'journal', decisions: [value] };
+    return { kind: 'journal', ...splitJournal([value], () => 'line 1') };
   }
   throw new InputError(
     'journal',
@@ -259,7 +295,6 @@ function checkRecording(r) {
     throw new InputError('recording', `unknown format ${JSON.stringify(r.format)} (this page reads ${RECORDING_FORMAT})`);
   }
   if (!Array.isArray(r.journal)) throw new InputError('recording', '"journal" must be an array of decisions');
-  r.journal.forEach((d, i) => checkDecision(d, `journal[${i}]`));
   if (r.calls !== undefined && !Array.isArray(r.calls)) throw new InputError('recording', '"calls" must be an array');
   (r.calls ?? []).forEach((c, i) => checkCall(c, `calls[${i}]`));
   if (r.config !== undefined && !isObject(r.config)) throw new InputError('recording', '"config" must be an object');
@@ -367,7 +402,19 @@ export function canonical(v) {
 }
 
 /**
- * Judge one recorded decision against its replay.
+ * A journal decision without its `chain` digest: the decision a session's
+ * output carries (the digest is the journal's, and the core verifies it).
+ */
+export function withoutChain(d) {
+  if (!isObject(d) || !('chain' in d)) return d;
+  const { chain: _, ...rest } = d;
+  return rest;
+}
+
+/**
+ * Judge one recorded decision against its replay (the recorded one without
+ * its chain digest: whether the chain holds is the core's verdict, in
+ * replayRun's `chain`).
  *   identical  the replayed decision is the recorded one
  *   narrowed   every array of the replayed value is a subset of the recorded
  *              one and everything else is equal: `dropped` lists each id
@@ -377,7 +424,7 @@ export function canonical(v) {
  */
 export function judge(recorded, replayed, ctx = {}) {
   if (!replayed) return { verdict: 'diverged', why: ctx.why ?? 'the replay did not serve this decision' };
-  if (canonical(recorded) === canonical(replayed)) return { verdict: 'identical' };
+  if (canonical(withoutChain(recorded)) === canonical(replayed)) return { verdict: 'identical' };
   if (recorded.id !== replayed.id || recorded.source !== replayed.source) {
     return { verdict: 'diverged', why: `the replay recorded ${replayed.id} (${replayed.source})` };
   }
@@ -532,9 +579,17 @@ function dropReason(field, id, replayedValue, reasons, ctx) {
  * recorded = null.
  */
 export function replayRun(toolsift, run) {
+  if (!Array.isArray(run.journal)) throw new InputError('journal', 'run.journal must be an array of decisions');
+  const at = run.journal.findIndex(isJournalHeader);
+  if (at >= 0) {
+    throw new InputError('journal', `run.journal[${at}] is the journal header: pass it as run.header and the decisions as run.journal (splitJournal)`);
+  }
   const rebuilt = run.calls ? { calls: run.calls, skipped: [] } : callsFromJournal(run.journal, run.config);
-  const session = toolsift.createSession(run.config, { journal: run.journal, divergence: 'warn' });
+  // The header goes back with the decisions: the core verifies the chain
+  // (and the header against the live catalog and configuration) on open.
+  const session = toolsift.createSession(run.config, { journal: journalRecords(run.header, run.journal), divergence: 'warn' });
   try {
+    const verified = session.verify();
     const { start, steps } = runSteps(session, rebuilt.calls);
     let finish = null;
     let finishError = null;
@@ -560,6 +615,7 @@ export function replayRun(toolsift, run) {
       served.set(k, i);
     });
     const caps = { ...(run.config.search ?? {}) };
+    const chain = chainView(verified, steps);
     const verdicts = run.journal.map((recorded, k) => {
       const i = served.get(k);
       const s = i === undefined ? null : steps[i];
@@ -575,7 +631,10 @@ export function replayRun(toolsift, run) {
         metricsBefore: s?.metricsBefore,
         why,
       });
-      return { index: k, id: recorded.id, recorded, replayed: s?.output?.decision ?? null, step: i ?? null, ...v };
+      return {
+        index: k, id: recorded.id, recorded, replayed: s?.output?.decision ?? null, step: i ?? null, ...v,
+        chain: chain.broken.find((p) => p.at === k + 1)?.problem ?? null,
+      };
     });
     for (const i of extra) {
       const d = steps[i].output.decision;
@@ -599,12 +658,49 @@ export function replayRun(toolsift, run) {
       }
     }
     return {
-      start, steps, verdicts, unasked: [...unasked], finishError,
+      start, steps, verdicts, chain, unasked: [...unasked], finishError,
       metrics: session.metrics(), menu: session.menu('mcp').tools, fingerprint: session.fingerprint,
     };
   } finally {
     session.free();
   }
+}
+
+const WARN_UNCHAINED = /^replay: (the journal has no hash chain.*)$/;
+
+/**
+ * The core's verdict on the journal's hash chain (session.verify()), for
+ * display: { verified, chained, keyed, decisions, header: [problem] (the
+ * journal as a whole: its header against the live catalog, configuration
+ * and key), broken: [{ at, problem }] (decision `at`, 1-based, in journal
+ * order), first: the first broken decision's position or null, unchained:
+ * the core's warning for a journal without a chain, or null }. Nothing is
+ * recomputed: the problems are the core's text.
+ */
+export function chainView(verified, steps = []) {
+  const problems = Array.isArray(verified?.problems) ? verified.problems : [];
+  const broken = problems.filter((p) => p.at > 0);
+  let unchained = null;
+  if (verified && !verified.chained) {
+    for (const s of steps) {
+      const m = (s.output?.warnings ?? []).map((w) => WARN_UNCHAINED.exec(w)).find(Boolean);
+      if (m) {
+        unchained = m[1];
+        break;
+      }
+    }
+    unchained ??= 'the journal has no hash chain: edits to it cannot be detected';
+  }
+  return {
+    verified: verified?.verified === true,
+    chained: verified?.chained === true,
+    keyed: verified?.keyed === true,
+    decisions: verified?.decisions ?? 0,
+    header: problems.filter((p) => p.at === 0).map((p) => p.problem),
+    broken,
+    first: broken.length ? broken[0].at : null,
+    unchained,
+  };
 }
 
 /**

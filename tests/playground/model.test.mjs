@@ -16,7 +16,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = process.env.TOOLSIFT_WASM || path.join(ROOT, 'build/wasm/toolsift.wasm');
 const toolsift = await load(WASM);
 const bundled = JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8'));
-const example = (f) => JSON.parse(readFileSync(path.join(ROOT, 'playground/examples', f), 'utf8'));
+// An example as the page reads it: the recording, its journal's chain
+// header apart (`header`) and `journal` its decisions only.
+const example = (f) => {
+  const parsed = M.readJournal(readFileSync(path.join(ROOT, 'playground/examples', f), 'utf8'));
+  assert.equal(parsed.kind, 'recording', f);
+  return { ...parsed.recording, header: parsed.header, journal: parsed.decisions };
+};
 const trustOf = (() => {
   const ix = toolsift.createIndex(bundled);
   const map = new Map(ix.documents().tools.map((t) => [t.id, t.trust]));
@@ -88,7 +94,7 @@ test('judge: identical, narrowed with reasons, diverged', () => {
 
 test('the clean example replays identical, with the recorded menu', () => {
   const rec = example('support-desk.json');
-  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: rec.journal, trustOf });
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal: rec.journal, trustOf });
   assert.deepEqual(M.summarize(r.verdicts), { identical: rec.journal.length, narrowed: 0, diverged: 0 });
   assert.equal(r.metrics.rankerCalls, 0, 'replay never ranks');
   assert.equal(r.fingerprint, rec.fingerprint, 'the bundled catalog and configuration are the recorded ones');
@@ -107,12 +113,12 @@ test('the tampered example: only the documented decision is narrowed', () => {
     'the tampered journal differs from the clean one in the documented decision only',
   );
   for (const calls of [rec.calls, undefined]) {
-    const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls, journal: rec.journal, trustOf });
+    const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls, header: rec.header, journal: rec.journal, trustOf });
     const v = r.verdicts.find((x) => x.id === rec.tampered.decision);
     assert.equal(v.verdict, 'narrowed', calls ? 'with calls' : 'calls rebuilt from the journal');
     assert.ok(v.dropped.some((d) => d.id === 'admin__grant_root' && d.reason === 'unknown'));
     assert.equal(M.summarize(r.verdicts).identical, rec.journal.length - 1);
-    assert.deepEqual(r.verdicts.find((x) => x.id === rec.tampered.decision).replayed, clean.journal.find((d) => d.id === rec.tampered.decision),
+    assert.deepEqual(r.verdicts.find((x) => x.id === rec.tampered.decision).replayed, M.withoutChain(clean.journal.find((d) => d.id === rec.tampered.decision)),
       'replay narrows the tampered decision back to what was recorded');
   }
 });
@@ -123,7 +129,7 @@ test('malformed record fields are read as nothing: narrowed, with the session\'s
   journal[0].value.results = 'zendesk__create_ticket';
   delete journal[2].value.loaded;
   journal[3].value.ranker = 'other';
-  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal, trustOf });
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal, trustOf });
   const [v0, , v2, v3] = r.verdicts;
   assert.equal(v0.verdict, 'narrowed');
   assert.deepEqual(v0.dropped[0], { field: 'results', id: '"zendesk__create_ticket"', reason: 'value.results is not an array' });
@@ -138,7 +144,7 @@ test('malformed record fields are read as nothing: narrowed, with the session\'s
 test('a decision the journal lacks and one never asked for are diverged', () => {
   const rec = example('support-desk.json');
   const journal = rec.journal.slice(1); // the first search has no record any more
-  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls.slice(0, 3), journal, trustOf });
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls.slice(0, 3), header: rec.header, journal, trustOf });
   const extra = r.verdicts.find((v) => v.recorded === null);
   assert.equal(extra.verdict, 'diverged');
   assert.match(extra.why, /ranked live/);
@@ -155,7 +161,7 @@ test('a skill activation the session does not serve: diverged, shown at its call
     value: { skill: 'incident-response', digest: 'ab'.repeat(32), bytes: 120, resultBytes: 300 },
   };
   const journal = [rec.journal[0], skill];
-  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, journal, trustOf });
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, header: rec.header, journal, trustOf });
   assert.deepEqual(r.steps.map((s) => s.call.tool), ['search_tools', 'activate_skill']);
   assert.equal(r.steps[1].output.result.error, 'not_on_menu');
   const v = r.verdicts.find((x) => x.id === skill.id);
@@ -189,7 +195,7 @@ test('authority check after an edit, and the live re-ranking', () => {
 
 test('the graded example: a miss, strong and partial hits, select: with an unknown name — replays identical', () => {
   const rec = example('graded.json');
-  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: rec.journal, trustOf });
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal: rec.journal, trustOf });
   assert.deepEqual(M.summarize(r.verdicts), { identical: rec.journal.length, narrowed: 0, diverged: 0 });
   assert.equal(r.metrics.rankerCalls, 0);
   assert.equal(rec.journal[0].value.ranker, 'bm25f-6', 'recorded by the graded ranker');
@@ -217,7 +223,7 @@ test('the graded example: a miss, strong and partial hits, select: with an unkno
 
 test('judging graded records: per result, narrowed and never wider; a raised grade is the core\'s to admit', () => {
   const rec = example('graded.json');
-  const run = (journal) => M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal, trustOf });
+  const run = (journal) => M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal, trustOf });
   const k = rec.journal.findIndex((d) => d.value.query === 'send an sms reminder');
   const partial = rec.journal[k].value.grades.indexOf('partial');
   assert.ok(partial > 0);
@@ -328,4 +334,89 @@ test('the examples are what make-examples.mjs records with this binding', () => 
     encoding: 'utf8', env: { ...process.env, TOOLSIFT_WASM: WASM },
   });
   assert.equal(r.status, 0, `examples out of date: run node playground/examples/make-examples.mjs\n${r.stdout}${r.stderr}`);
+});
+
+// ---- the journal's hash chain ------------------------------------------------
+
+const jsonl = (records) => records.map((d) => `${JSON.stringify(d)}\n`).join('');
+
+test('readJournal keeps a chained journal\'s header apart from its decisions', () => {
+  const raw = JSON.parse(readFileSync(path.join(ROOT, 'playground/examples/support-desk.json'), 'utf8')).journal;
+  assert.equal(raw[0].source, M.JOURNAL_HEADER_SOURCE, 'the recording stores the journal as the session wrote it: header first');
+  assert.equal(raw[0].id, 'support#journal');
+  for (const [what, text] of [['JSON Lines', jsonl(raw)], ['a JSON array', JSON.stringify(raw)]]) {
+    const parsed = M.readJournal(text);
+    assert.equal(parsed.kind, 'journal', what);
+    assert.deepEqual(parsed.header, raw[0], what);
+    assert.deepEqual(parsed.decisions, raw.slice(1), `${what}: the decisions, numbered without the header`);
+  }
+  const rec = M.readJournal(readFileSync(path.join(ROOT, 'playground/examples/support-desk.json'), 'utf8'));
+  assert.deepEqual(rec.header, raw[0]);
+  assert.deepEqual(rec.decisions.map((d) => d.id), raw.slice(1).map((d) => d.id));
+  // A journal written before journals were chained has no header.
+  const old = M.readJournal(jsonl(raw.slice(1).map(M.withoutChain)));
+  assert.equal(old.header, null);
+  assert.equal(old.decisions.length, raw.length - 1);
+  // A header anywhere but first, or a header without its id: said so.
+  assert.throws(() => M.readJournal(jsonl([raw[1], raw[0]])), /journal: line 2: a journal header \(source "toolsift-journal"\) can only be the first record/);
+  assert.throws(() => M.readJournal(JSON.stringify([{ ...raw[0], id: 'support' }, raw[1]])), /journal: record 1: the journal header has no id "<loop>#journal"/);
+  assert.deepEqual(M.journalRecords(rec.header, rec.decisions), raw);
+  assert.deepEqual(M.journalRecords(null, rec.decisions), raw.slice(1));
+});
+
+test('replay passes the header back: the core verifies the chain (intact, broken at N, header problems, no chain)', () => {
+  const clean = example('support-desk.json');
+  const run = (journal, extra = {}) => M.replayRun(toolsift, {
+    config: { ...clean.config, catalog: bundled }, calls: clean.calls, header: clean.header, journal, trustOf, ...extra,
+  });
+  const intact = run(clean.journal);
+  assert.deepEqual(
+    { verified: intact.chain.verified, chained: intact.chain.chained, first: intact.chain.first, header: intact.chain.header, broken: intact.chain.broken },
+    { verified: true, chained: true, first: null, header: [], broken: [] },
+  );
+  assert.equal(intact.chain.decisions, clean.journal.length, 'the core counts decisions, not the header');
+  assert.ok(intact.verdicts.every((v) => v.chain === null && v.verdict === 'identical'), 'a recorded decision with its chain digest is identical to its replay');
+
+  // Without its header the chained decisions cannot be verified: the header is what replayRun passes back.
+  const headless = run(clean.journal, { header: null });
+  assert.equal(headless.chain.verified, false);
+  assert.match(headless.chain.header[0], /chained but the header line is missing/);
+
+  // An edit of decision k (any of the page's Tamper presets) breaks the chain at k + 1.
+  for (let k = 0; k < clean.journal.length; k++) {
+    const journal = structuredClone(clean.journal);
+    journal[k].value.loaded = [...journal[k].value.results];
+    journal[k].value.results.push('forged__tool');
+    const r = run(journal);
+    assert.equal(r.chain.first, k + 1, `decision ${k + 1}`);
+    assert.deepEqual(r.chain.broken.map((p) => p.at), [k + 1], 'a break is reported where it is, not after it');
+    assert.match(r.chain.broken[0].problem, new RegExp(`^journal decision ${k + 1} \\("${clean.journal[k].id}"\\): chain broken`));
+    assert.deepEqual(r.verdicts.map((v) => v.chain !== null), clean.journal.map((_, i) => i === k), 'only the edited verdict carries the problem');
+    assert.equal(r.verdicts[k].chain, r.chain.broken[0].problem, 'the core\'s text, as it is');
+  }
+
+  // The tampered example: broken at its edited decision.
+  const tampered = example('tampered.json');
+  const t = M.replayRun(toolsift, { config: { ...tampered.config, catalog: bundled }, calls: tampered.calls, header: tampered.header, journal: tampered.journal, trustOf });
+  const at = tampered.journal.findIndex((d) => d.id === tampered.tampered.decision) + 1;
+  assert.equal(t.chain.first, at);
+  assert.equal(t.chain.broken.length, 1);
+  assert.match(t.verdicts[at - 1].chain, /chain broken/);
+
+  // Replayed against another configuration: the header says so, the chain still holds.
+  const other = M.replayRun(toolsift, {
+    config: { ...clean.config, search: { ...clean.config.search, maxLoaded: 6 }, catalog: bundled },
+    calls: clean.calls, header: clean.header, journal: clean.journal, trustOf,
+  });
+  assert.equal(other.chain.first, null);
+  assert.equal(other.chain.header.length, 1);
+  assert.match(other.chain.header[0], /^journal header: recorded under another session configuration/);
+
+  // A journal from before chains: replays, with the core's warning.
+  const old = run(clean.journal.map(M.withoutChain), { header: null });
+  assert.equal(old.chain.chained, false);
+  assert.match(old.chain.unchained, /^the journal has no hash chain \(written before toolsift chained journals\)/);
+  assert.ok(old.verdicts.every((v) => v.verdict === 'identical'));
+
+  assert.throws(() => run(M.journalRecords(clean.header, clean.journal)), /journal: run\.journal\[0\] is the journal header: pass it as run\.header/);
 });

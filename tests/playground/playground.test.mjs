@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/start.mjs';
+import * as M from '../../playground/lib/model.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = path.join(ROOT, 'tests/playground/screenshots');
@@ -33,7 +34,17 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 const EXAMPLES = path.join(ROOT, 'playground/examples');
-const readExample = (f) => JSON.parse(readFileSync(path.join(EXAMPLES, f), 'utf8'));
+// An example as the page reads it: `journal` its decisions, `header` its chain header.
+const readExample = (f) => {
+  const parsed = M.readJournal(readFileSync(path.join(EXAMPLES, f), 'utf8'));
+  return { ...parsed.recording, header: parsed.header, journal: parsed.decisions };
+};
+/** JSON Lines of a journal as the session writes it: the header, then the decisions. */
+const journalText = (rec, decisions = rec.journal) => M.journalRecords(rec.header, decisions).map((d) => `${JSON.stringify(d)}\n`).join('');
+/** The decision position (1-based, the header not counted) of a decision id. */
+const positionOf = (rec, id) => rec.journal.findIndex((d) => d.id === id) + 1;
+/** The Replay check's chain box: { state, first, text }. */
+const chainBox = () => page.$eval('#replay-chain', (el) => ({ state: el.dataset.chain, first: el.dataset.first ?? null, text: el.textContent }));
 
 const EXACT_QUERY = 'github__create_pull_request';
 const BUNDLED_TOOLS = JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8')).tools.length;
@@ -199,6 +210,8 @@ test('sessions: the tampered example journal — timeline and menu count', async
   const count = Number(await page.getAttribute('#menu-count', 'data-count'));
   assert.equal(count, expected, 'the replayed tampered run ends with the clean run\'s menu');
   assert.equal(await page.$$eval('#menu-view .menu-group li', (l) => l.length), expected, 'the menu list');
+  // Opening the run replays it, and the core has verified the chain already.
+  assert.match(await page.textContent('#run-chain'), new RegExp(`^Chain broken at decision ${positionOf(tampered, tampered.tampered.decision)} `));
   await page.click(`#timeline li[data-decision="${tampered.tampered.decision}"] details.json summary`);
   assert.match(await page.textContent(`#timeline li[data-decision="${tampered.tampered.decision}"] details.json`), /admin__grant_root/,
     'the decision JSON shows the recorded (forged) record');
@@ -218,6 +231,16 @@ test('replay check: the tampered decision is narrowed, the rest identical', asyn
   const dropped = await page.$$eval(`#replay-list li[data-decision="${tampered.tampered.decision}"] .dropped li`, (l) => l.map((x) => x.textContent));
   assert.ok(dropped.some((t) => /admin__grant_root from results: unknown/.test(t)), `the forged id is dropped as unknown: ${dropped}`);
   assert.ok(dropped.some((t) => /from loaded/.test(t)), 'the widened loaded is narrowed back');
+  // The core's chain check: broken at the edited decision, and only there.
+  const at = positionOf(tampered, tampered.tampered.decision);
+  const chain = await chainBox();
+  assert.deepEqual([chain.state, chain.first], ['broken', String(at)]);
+  assert.match(chain.text, new RegExp(`^Chain broken at decision ${at}: journal decision ${at} \\("${tampered.tampered.decision}"\\): chain broken`));
+  const badges = await page.$$eval('#replay-list > li', (l) => l.map((li) => [li.dataset.decision, li.querySelector('.badge.chain-broken')?.title ?? null]));
+  for (const [id, title] of badges) {
+    if (id === tampered.tampered.decision) assert.match(title, new RegExp(`^journal decision ${at} .*chain broken`), id);
+    else assert.equal(title, null, `${id}: no chain badge`);
+  }
   await shot('replay');
 });
 
@@ -232,8 +255,21 @@ test('tamper mode: a forged id narrows an identical decision, the menu never wid
   assert.match(await page.textContent(`${li} .dropped`), /forged__tool from results: unknown/);
   assert.match(await page.textContent('#tamper-guarantee'), /Nothing added: the edit could only narrow/);
   assert.equal(await page.getAttribute(`${li} .rerank`, 'data-rerank'), 'differs', 'the live re-ranking does not pick the forged id');
+  // Both facts: the chain says the journal was edited (first at the edit,
+  // the example's own edit listed after it); the guarantee what the edit could do.
+  const at = positionOf(tampered, victim);
+  const was = positionOf(tampered, tampered.tampered.decision);
+  assert.ok(at < was);
+  let chain = await chainBox();
+  assert.deepEqual([chain.state, chain.first], ['broken', String(at)]);
+  assert.match(chain.text, new RegExp(`^Chain broken at decision ${at}:`));
+  assert.deepEqual(await page.$$eval('#replay-chain .chain-problems li', (l) => l.map((x) => x.dataset.at)), [String(was)]);
+  assert.match(await page.getAttribute(`${li} .badge.chain-broken`, 'title'), new RegExp(`^journal decision ${at} \\("${victim}"\\): chain broken`));
   await page.click('button:text("Undo my edits")');
   await page.waitForSelector(`${li}[data-verdict="identical"]`);
+  chain = await chainBox();
+  assert.deepEqual([chain.state, chain.first], ['broken', String(was)], 'undone: only the example\'s edit breaks the chain');
+  assert.equal(await page.$(`${li} .badge.chain-broken`), null);
   assert.equal(await page.getAttribute(`${li} .rerank`, 'data-rerank'), 'same');
 
   // An id the live universe authorises is admitted (SPEC S9): only the
@@ -292,6 +328,9 @@ test('sessions: the graded example — a miss, listed partial hits, select: with
   await page.click('#replay-run');
   const li = `#replay-list li[data-decision="${rec.journal[1].id}"]`;
   await page.waitForSelector(`${li}[data-verdict="identical"]`);
+  let chain = await chainBox();
+  assert.equal(chain.state, 'intact', 'an untouched recording');
+  assert.match(chain.text, /^Chain intact: the journal is as recorded \(\d+ decisions, unkeyed; verified by the core/);
   await page.click(`${li} button[aria-label^="Tamper"]`);
   await page.click(`${li} button:text("Raise a grade")`);
   assert.match(await page.inputValue(`${li} textarea`), /"grades": \[[^\]]*"strong",\s*"strong",\s*"strong"/);
@@ -302,8 +341,12 @@ test('sessions: the graded example — a miss, listed partial hits, select: with
   const guarantee = await page.textContent('#tamper-guarantee');
   assert.doesNotMatch(guarantee, /Beyond authority/);
   assert.match(guarantee, /catalog tools inside the live authority|Nothing added/);
+  chain = await chainBox();
+  assert.deepEqual([chain.state, chain.first], ['broken', '2'], 'a raised grade: the chain is broken at decision 2');
+  assert.match(chain.text, /^Chain broken at decision 2:/);
   await page.click('button:text("Undo my edits")');
   await page.waitForSelector(`${li}[data-verdict="identical"] .rerank[data-rerank="same"]`);
+  assert.equal((await chainBox()).state, 'intact');
 });
 
 test('a bare journal (JSON Lines, as --journal-out writes it) with its configuration', async () => {
@@ -312,11 +355,11 @@ test('a bare journal (JSON Lines, as --journal-out writes it) with its configura
   await openDetails('session-config-box');
   await openDetails('journal-paste-box');
   await page.fill('#session-config', JSON.stringify(clean.config));
-  await page.fill('#journal-paste', clean.journal.map((d) => JSON.stringify(d)).join('\n'));
+  await page.fill('#journal-paste', journalText(clean));
   await page.click('#journal-paste-use');
   await page.waitForFunction(() => document.querySelector('#run-title')?.textContent === 'pasted journal');
   const kinds = await page.$$eval('#timeline li.step', (l) => l.map((s) => s.dataset.kind));
-  assert.deepEqual(kinds, clean.journal.map(() => 'search'), 'the calls are rebuilt from the decision ids');
+  assert.deepEqual(kinds, clean.journal.map(() => 'search'), 'the calls are rebuilt from the decision ids (the header is not a decision)');
   const expected = 1 + clean.config.tools.length + clean.config.search.alwaysLoaded.length
     + clean.journal.reduce((n, d) => n + d.value.loaded.length, 0);
   assert.equal(Number(await page.getAttribute('#menu-count', 'data-count')), expected);
@@ -331,6 +374,18 @@ test('a bare journal (JSON Lines, as --journal-out writes it) with its configura
   await page.waitForSelector('#replay-list li[data-verdict]');
   const verdicts = await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict));
   assert.deepEqual(verdicts, clean.journal.map(() => 'identical'));
+  assert.equal((await chainBox()).state, 'intact', 'the pasted header is passed back with the decisions');
+
+  // The same decisions from before journals were chained: they still load and replay, with the core's warning.
+  await tab('sessions');
+  await page.fill('#journal-paste', clean.journal.map((d) => JSON.stringify(M.withoutChain(d))).join('\n'));
+  await page.click('#journal-paste-use');
+  await page.waitForFunction(() => /^No hash chain/.test(document.querySelector('#run-chain')?.textContent ?? ''));
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-chain[data-chain="unchained"]');
+  assert.match((await chainBox()).text, /^No hash chain: the journal has no hash chain \(written before toolsift chained journals\)/);
+  assert.deepEqual(await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict)), clean.journal.map(() => 'identical'));
 });
 
 test('a skill activation record renders generically (diverged where skills are off)', async () => {
@@ -394,9 +449,19 @@ test('live session: calls recorded from the page', async () => {
   const first = await page.textContent('#timeline li.step[data-kind="search"] .page li');
   assert.match(first, /loaded/);
   assert.match(first, new RegExp(EXACT_QUERY));
+  // The live journal's header is kept apart (one verdict per decision) and passed back.
+  const download = page.waitForEvent('download');
+  await page.click('#recording-head button:text("Download journal (.jsonl)")');
+  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines[0].source, M.JOURNAL_HEADER_SOURCE, 'the download starts with the journal header');
+  assert.equal(lines.length, 2, 'the header and the one search decision');
+  assert.match(lines[1].id, /#turn:0:tool:0:search$/);
+  assert.match(lines[1].chain, /^[0-9a-f]{64}$/);
   await tab('replay');
   await page.click('#replay-run');
   await page.waitForSelector('#replay-list li[data-verdict="identical"]');
+  assert.equal(await page.$$eval('#replay-list > li', (l) => l.length), lines.length - 1, 'one verdict per decision');
+  assert.equal((await chainBox()).state, 'intact');
 });
 
 test('live session: a partial hit loaded with select:', async () => {
@@ -474,9 +539,14 @@ test('replay against a changed catalog: a removed tool narrows its decision', as
   await page.waitForSelector(`#replay-list li[data-decision="${clean.journal[1].id}"][data-verdict="narrowed"]`);
   assert.match(await page.textContent(`#replay-list li[data-decision="${clean.journal[1].id}"] .dropped`), new RegExp(`${gone} from results: unknown`));
   assert.match(await page.textContent('#replay-summary'), /against the catalog \(file changed\.json\)/);
+  const chain = await chainBox();
+  assert.equal(chain.state, 'header', 'the decisions are as recorded, the catalog is not');
+  assert.match(chain.text, /^The journal header does not match/);
+  assert.match(await page.textContent('#replay-chain .chain-header'), /^journal header: recorded over catalog [0-9a-f]{12}…, the live catalog is [0-9a-f]{12}…/);
   await page.uncheck('#replay-use-catalog');
   await page.click('#replay-run');
   await page.waitForFunction(() => [...document.querySelectorAll('#replay-list > li')].every((li) => li.dataset.verdict === 'identical'));
+  assert.equal((await chainBox()).state, 'intact', 'an untouched recording against its own catalog');
   await tab('catalog');
   await page.click('#catalog-bundled');
   await page.waitForFunction((n) => document.querySelector('#catalog-status').textContent.startsWith(`${n} tools`), BUNDLED_TOOLS);
@@ -528,7 +598,7 @@ test('file pickers: a catalog of every shape, then a journal file', async () => 
   await openDetails('session-config-box');
   await page.fill('#session-config', JSON.stringify(clean.config));
   await page.setInputFiles('#journal-file', {
-    name: 'j.jsonl', mimeType: 'text/plain', buffer: Buffer.from(clean.journal.map((d) => `${JSON.stringify(d)}\n`).join('')),
+    name: 'j.jsonl', mimeType: 'text/plain', buffer: Buffer.from(journalText(clean)),
   });
   await page.waitForFunction(() => document.querySelector('#run-title')?.textContent === 'j.jsonl');
   assert.equal(await page.$$eval('#timeline li.step', (l) => l.length), clean.journal.length);
@@ -555,7 +625,7 @@ test('shareable link: the hash restores the tab, the query and the example', asy
   // A bare journal and its configuration travel in the link too.
   const clean = readExample('support-desk.json');
   const b64 = (text) => Buffer.from(text, 'utf8').toString('base64url');
-  const jsonl = clean.journal.map((d) => JSON.stringify(d)).join('\n');
+  const jsonl = journalText(clean);
   await page.goto('about:blank');
   await page.goto(`${server.url}#tab=sessions&jr=${b64(jsonl)}&cfg=${b64(JSON.stringify(clean.config))}`);
   await page.waitForSelector('body[data-ready="true"]');
