@@ -189,7 +189,7 @@ export class Gateway {
     if (!server?.perSession) return this.upstreams.get(key);
     let pending = entry.upstreams.get(key);
     if (!pending) {
-      const up = new Upstream({ ...server, key: `${key}@${entry.label}` }, { version: VERSION, log: this.log, onTools: () => {} });
+      const up = new Upstream(forSession(server, entry.label), { version: VERSION, log: this.log, onTools: () => {} });
       pending = up.start().then(() => up);
       entry.upstreams.set(key, pending);
     }
@@ -265,6 +265,27 @@ export class Gateway {
     await Promise.all([...this.upstreams.values()].map((u) => u.close()));
     this.upstreams.clear();
   }
+}
+
+// A perSession server's settings for one session: named `key@label` in
+// logs and errors, `{session}` in args, env values, cwd, url and header
+// values replaced by the session's label (a random id, no secret), and
+// TOOLSIFT_MCP_SESSION set to it — so a server that keeps state in a file
+// (server-memory's MEMORY_FILE_PATH) can be given one file per session.
+function forSession(server, label) {
+  // (a url's `{session}` was percent-encoded when config.js parsed it)
+  const sub = (v) => (typeof v === 'string' ? v.replaceAll('{session}', label).replaceAll('%7Bsession%7D', label) : v);
+  const subAll = (o) => Object.fromEntries(Object.entries(o ?? {}).map(([k, v]) => [k, sub(v)]));
+  const out = { ...server, key: `${server.key}@${label}` };
+  if (server.type === 'stdio') {
+    out.args = server.args.map(sub);
+    out.env = { ...subAll(server.env), TOOLSIFT_MCP_SESSION: label };
+    out.cwd = sub(server.cwd);
+  } else {
+    out.url = sub(server.url);
+    out.headers = subAll(server.headers);
+  }
+  return out;
 }
 
 // Close a session's own connection to server `key` (one still connecting is
