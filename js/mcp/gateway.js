@@ -167,6 +167,7 @@ export class Gateway {
       upstreams: new Map(), // server key → Promise<Upstream>: this session's own (perSession servers)
       commit: () => journal?.commit(),
       journalFile: journal,
+      closed: null, // once closed: a promise of its own upstreams' closing
     };
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: cs.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => this._call(entry, req, extra));
@@ -175,7 +176,7 @@ export class Gateway {
       this.sessions.delete(entry);
       cs.close();
       journal?.close();
-      for (const key of [...entry.upstreams.keys()]) closeSessionUpstream(entry, key);
+      entry.closed = Promise.all([...entry.upstreams.keys()].map((key) => closeSessionUpstream(entry, key)));
     };
     if (commit) entry.commit();
     return entry;
@@ -187,6 +188,8 @@ export class Gateway {
   _upstreamFor(entry, key) {
     const server = this.config.servers.find((s) => s.key === key);
     if (!server?.perSession) return this.upstreams.get(key);
+    // a call still in flight when its session closed must not start a process nobody closes
+    if (entry.closed) throw new Error('the client session has closed');
     let pending = entry.upstreams.get(key);
     if (!pending) {
       const up = new Upstream(forSession(server, entry.label), { version: VERSION, log: this.log, onTools: () => {} });
@@ -255,13 +258,16 @@ export class Gateway {
 
   /** Close every client session and upstream. */
   async close() {
-    for (const entry of [...this.sessions]) {
+    const entries = [...this.sessions];
+    for (const entry of entries) {
       try {
         await entry.server.close();
       } catch {
         /* already closed */
       }
     }
+    // sessions' own upstream processes end before the gateway does
+    await Promise.all(entries.map((e) => e.closed));
     await Promise.all([...this.upstreams.values()].map((u) => u.close()));
     this.upstreams.clear();
   }
