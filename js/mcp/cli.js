@@ -4,6 +4,10 @@
 //   toolsift-mcp --config gateway.json              serve over stdio
 //   toolsift-mcp --config gateway.json --http [PORT] serve over streamable HTTP on 127.0.0.1
 //   toolsift-mcp --config gateway.json --stdio --http both at once
+//
+// --http needs a bearer token (http.tokens, --token-file FILE, or
+// --generate-token FILE) or an explicit --no-auth (docs/mcp-gateway.md
+// "Security"); that is checked before any upstream starts.
 //   toolsift-mcp --replay JOURNAL.jsonl             print the session's menus, step by step
 //
 // stdout belongs to the stdio transport: every diagnostic goes to stderr.
@@ -13,12 +17,14 @@
 import { readFileSync } from 'node:fs';
 import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
+import { TokenSet, authSettings, generateTokenFile, readTokenFile } from './auth.js';
 import { replayJournal, JournalError } from './replay.js';
 
 import { VERSION } from './version.js';
 // The SDK loads only to serve (loadServing): --replay and --version do without it.
 
 const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--journal-dir DIR]
+                    [--token-file FILE | --generate-token FILE | --no-auth]
        toolsift-mcp --replay JOURNAL
        toolsift-mcp --version`;
 
@@ -42,7 +48,7 @@ async function loadServing() {
 }
 
 function parseArgs(argv) {
-  const a = { stdio: false, http: null };
+  const a = { stdio: false, http: null, noAuth: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -53,6 +59,9 @@ function parseArgs(argv) {
     else if (arg === '--replay') a.replay = value();
     else if (arg === '--journal-dir') a.journalDir = value();
     else if (arg === '--stdio') a.stdio = true;
+    else if (arg === '--token-file') a.tokenFile = value();
+    else if (arg === '--generate-token') a.generateToken = value();
+    else if (arg === '--no-auth') a.noAuth = true;
     else if (arg === '--http') {
       a.http = 'config';
       if (/^\d+$/.test(argv[i + 1] ?? '')) a.http = Number(argv[++i]);
@@ -61,6 +70,23 @@ function parseArgs(argv) {
     else throw new GatewayConfigError(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
   }
   return a;
+}
+
+// The HTTP tokens: the configuration's, a token file's, a generated one.
+// Checked here, before any upstream starts: no token and no --no-auth is an
+// error (authSettings says which flags).
+function httpTokens(args, config) {
+  const tokens = new TokenSet(config.http.tokens);
+  if (args.tokenFile) readTokenFile(args.tokenFile, tokens);
+  if (args.generateToken) {
+    authSettings({ tokens: new TokenSet(), noAuth: args.noAuth, generating: true });
+    const token = generateTokenFile(args.generateToken);
+    tokens.add('generated', token);
+    // Said once, here; the file (mode 0600) keeps it for clients to read.
+    log(`generated a bearer token (also written to ${args.generateToken}, mode 0600): ${token}`);
+  }
+  authSettings({ tokens, noAuth: args.noAuth });
+  return tokens;
 }
 
 async function main() {
@@ -92,14 +118,20 @@ async function main() {
   if (!args.config) throw new GatewayConfigError(`--config is required to serve\n${USAGE}`);
   const config = readConfig(args.config);
   if (args.journalDir) config.journalDir = args.journalDir;
+  if (args.http === null && (args.tokenFile || args.generateToken || args.noAuth)) {
+    throw new GatewayConfigError(`--token-file, --generate-token and --no-auth are settings of --http, which is not given\n${USAGE}`);
+  }
+  const tokens = args.http === null ? null : httpTokens(args, config);
   const { Gateway, serveHttp } = await loadServing();
   const gateway = new Gateway(config, { toolsift, log });
   await gateway.start();
   const closers = [];
   if (args.http !== null) {
     const port = args.http === 'config' ? config.http.port : args.http;
-    const http = await serveHttp(gateway, { port, path: config.http.path, idleTimeoutMs: config.http.idleTimeoutMs });
+    const { path, idleTimeoutMs, maxSessions, allowedOrigins } = config.http;
+    const http = await serveHttp(gateway, { port, path, idleTimeoutMs, maxSessions, allowedOrigins, tokens, noAuth: args.noAuth });
     closers.push(http.close);
+    if (args.noAuth) log('warning: --no-auth: any process on this machine can use this gateway and call every tool it offers');
     log(`listening ${http.url}`);
   }
   if (args.stdio || args.http === null) {

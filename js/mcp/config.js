@@ -8,13 +8,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** A configuration error: `message` names the key and the reason. */
-export class GatewayConfigError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'GatewayConfigError';
-  }
-}
+import { checkToken, normaliseOrigin } from './auth.js';
+import { GatewayConfigError } from './errors.js';
+
+export { GatewayConfigError };
 
 const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
 const NAMESPACE_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -60,7 +57,7 @@ function stringMap(v, where) {
 
 const SERVER_KEYS = [
   'type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'trusted', 'namespace', 'annotations',
-  'alwaysLoaded', 'maxTools', 'callTimeoutMs', 'connectTimeoutMs', 'restart', 'disabled',
+  'alwaysLoaded', 'maxTools', 'callTimeoutMs', 'connectTimeoutMs', 'restart', 'disabled', 'perSession',
 ];
 
 function checkServer(key, s, baseDir) {
@@ -95,6 +92,10 @@ function checkServer(key, s, baseDir) {
   }
   out.trusted = optBool(s, 'trusted', where, false);
   out.disabled = optBool(s, 'disabled', where, false);
+  // perSession: every client session gets its own connection (a stdio
+  // server: its own process) for its calls, so a stateful server's state is
+  // never shared between sessions. Off by default: stateless servers share one.
+  out.perSession = optBool(s, 'perSession', where, false);
   const ns = s.namespace === undefined ? key : s.namespace;
   if (typeof ns !== 'string' || !NAMESPACE_RE.test(ns) || ns.includes('__')) {
     fail(`${where}.namespace`, `expected 1-64 characters of [A-Za-z0-9_.:-] without "__", got ${JSON.stringify(ns)}`);
@@ -174,24 +175,55 @@ export function checkConfig(raw, baseDir = process.cwd()) {
     skills = { list, settings };
   }
   const j = raw.journal ?? {};
-  if (!isObject(j)) fail('config.journal', 'expected { dir }');
-  checkKeys(j, ['dir'], 'journal');
+  if (!isObject(j)) fail('config.journal', 'expected { dir, maxBytes }');
+  checkKeys(j, ['dir', 'maxBytes'], 'journal');
   if (j.dir !== undefined && typeof j.dir !== 'string') fail('journal.dir', 'expected a directory path');
   const journalDir = j.dir === undefined ? null : path.resolve(baseDir, j.dir);
-  const h = raw.http ?? {};
-  if (!isObject(h)) fail('config.http', 'expected { port, path, idleTimeoutMs }');
-  checkKeys(h, ['port', 'path', 'idleTimeoutMs'], 'http');
-  const http = {
-    port: optInt(h, 'port', 'http', 0, 65535, 8931),
-    path: h.path ?? '/mcp',
-    idleTimeoutMs: optInt(h, 'idleTimeoutMs', 'http', 100, 7 * 24 * 3600000, 3600000),
-  };
-  if (typeof http.path !== 'string' || !http.path.startsWith('/')) fail('http.path', 'expected a path starting with "/"');
+  // One session's journal may not grow past this (a client could otherwise
+  // fill the disk with searches); 0 = no limit.
+  const journalMaxBytes = optInt(j, 'maxBytes', 'journal', 0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024);
+  const http = checkHttp(raw.http ?? {});
   const loop = raw.loop ?? 'mcp';
   if (typeof loop !== 'string' || !ID_RE.test(loop)) fail('config.loop', 'expected a string matching ^[A-Za-z0-9_.:-]{1,128}$');
   const name = raw.name ?? 'toolsift-mcp';
   if (typeof name !== 'string' || name === '') fail('config.name', 'expected a non-empty string');
-  return { servers, search, alwaysLoaded, includeSchemas, skills, journalDir, http, loop, name };
+  return { servers, search, alwaysLoaded, includeSchemas, skills, journalDir, journalMaxBytes, http, loop, name };
+}
+
+const HTTP_KEYS = ['port', 'path', 'idleTimeoutMs', 'maxSessions', 'tokens', 'allowedOrigins'];
+
+function checkHttp(h) {
+  if (!isObject(h)) fail('config.http', `expected { ${HTTP_KEYS.join(', ')} }`);
+  checkKeys(h, HTTP_KEYS, 'http');
+  const http = {
+    port: optInt(h, 'port', 'http', 0, 65535, 8931),
+    path: h.path ?? '/mcp',
+    idleTimeoutMs: optInt(h, 'idleTimeoutMs', 'http', 100, 7 * 24 * 3600000, 3600000),
+    maxSessions: optInt(h, 'maxSessions', 'http', 1, 100000, 64),
+    tokens: [],
+    allowedOrigins: [],
+  };
+  if (typeof http.path !== 'string' || !http.path.startsWith('/')) fail('http.path', 'expected a path starting with "/"');
+  if (h.tokens !== undefined) {
+    if (!Array.isArray(h.tokens)) fail('http.tokens', 'expected an array of { name, token }');
+    h.tokens.forEach((t, i) => {
+      const w = `http.tokens[${i}]`;
+      if (!isObject(t)) fail(w, 'expected { name, token }');
+      checkKeys(t, ['name', 'token'], w);
+      if (typeof t.name !== 'string' || !NAMESPACE_RE.test(t.name)) fail(`${w}.name`, 'expected 1-64 characters of [A-Za-z0-9_.:-] (logs and journals show it; never the token)');
+      if (http.tokens.some((o) => o.name === t.name)) fail(`${w}.name`, `"${t.name}" is the name of another token`);
+      http.tokens.push({ name: t.name, token: checkToken(t.token, `${w}.token`) });
+    });
+  }
+  for (const [i, o] of stringList(h.allowedOrigins, 'http.allowedOrigins').entries()) {
+    const origin = normaliseOrigin(o);
+    const bare = origin !== null && /^[a-z]+:\/\/[^/?#]+\/?$/i.test(o); // no path, query or fragment
+    if (!bare) {
+      fail(`http.allowedOrigins[${i}]`, `expected an origin like "https://app.example" or "http://localhost:5173" (scheme, host, port; no path; "null" and "*" are never allowed), got ${JSON.stringify(o)}`);
+    }
+    http.allowedOrigins.push(origin);
+  }
+  return http;
 }
 
 /** Read and check a configuration file; relative paths resolve against its folder. */

@@ -8,14 +8,16 @@
 // answers the session's menu, tools/call answers search_tools /
 // activate_skill, forwards loaded tools to their upstream, and refuses the
 // rest with a message that tells the model what to do. Journals are written
-// one file per client session.
+// one private file per client session (journal.js). A server marked
+// perSession gets one connection per client session for its calls; the
+// shared one only lists its tools.
 
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { buildUniverse } from './catalog.js';
+import { CODES } from './errors.js';
+import { JournalFile, ensurePrivateDir } from './journal.js';
 import { ClientSession, errorResult } from './session.js';
 import { Upstream } from './upstream.js';
 import { VERSION } from './version.js';
@@ -61,6 +63,8 @@ export class Gateway {
 
   /** Connect every upstream (each bounded by its connectTimeoutMs), then build generation 0. */
   async start() {
+    // A journal folder another user owns fails the start, not the first session.
+    if (this.config.journalDir) ensurePrivateDir(this.config.journalDir, this.log);
     await Promise.all(this.config.servers.map((s) => this._addUpstream(s)));
     this._rebuild('start');
     // The session settings are toolsift's to check: make one session now so
@@ -123,6 +127,9 @@ export class Gateway {
         this.upstreams.delete(key);
         this.log(`[${key}] ${next.has(key) ? 'configuration changed: restarting' : 'removed from the configuration'}`);
         await up.close();
+        // Sessions' own connections to it go too; the next call starts one
+        // with the new settings.
+        for (const entry of this.sessions) await closeSessionUpstream(entry, key);
       }
     }
     for (const [key, s] of next) if (!this.upstreams.has(key)) starts.push(this._addUpstream(s));
@@ -130,47 +137,70 @@ export class Gateway {
     this._rebuild('configuration reloaded');
   }
 
-  _journalWriter(transport, id) {
-    const dir = this.config.journalDir;
-    if (!dir) return { file: null, write: null };
-    mkdirSync(dir, { recursive: true });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const file = path.join(dir, `${stamp}-${transport}-${id}.jsonl`);
-    const write = (line) => {
-      try {
-        appendFileSync(file, `${line}\n`);
-      } catch (e) {
-        this.log(`journal ${file}: ${e.message}`);
-      }
-    };
-    return { file, write };
-  }
-
   /**
    * A new client session: { server (an SDK Server to connect to a
-   * transport), session (its ClientSession), id, journal (file or null) }.
+   * transport), session (its ClientSession), label (a random id that log
+   * lines use: never the transport's session id, which is a secret),
+   * journal (its file or null), transport, principal, commit() }.
+   *
+   * `principal`: who opened it (a token name), recorded in the segment line.
+   * `commit`: false when the transport has yet to accept the session (HTTP):
+   * the journal file is created only by entry.commit(), so a refused
+   * initialize leaves no file.
    */
-  createClientSession(transport = 'stdio', id = randomUUID()) {
-    const { file, write } = this._journalWriter(transport, id);
-    const cs = new ClientSession(this.toolsift, this.config, write);
+  createClientSession(transport = 'stdio', { principal = null, commit = true } = {}) {
+    const dir = this.config.journalDir;
+    const journal = dir ? new JournalFile(dir, transport, { maxBytes: this.config.journalMaxBytes, log: this.log }) : null;
+    const label = journal?.id ?? randomBytes(8).toString('hex');
+    const cs = new ClientSession(this.toolsift, this.config, journal ? (line) => journal.write(line) : null, { principal });
     cs.adopt(this.universe, 0);
+    if (journal?.full) {
+      this.log(`session ${label}: journal.maxBytes (${journal.maxBytes}) is less than its first segment line (${journal.bytes} bytes): every search will be refused`);
+    }
     let instructions = instructionsFor(cs.searchToolName);
     const skillIndex = cs.segment.session.skillIndex();
     if (skillIndex) instructions += `\n\nSkills (activate one with ${cs.skillToolName}):\n${skillIndex}`;
     const server = new Server({ name: this.config.name, version: VERSION },
       { capabilities: { tools: { listChanged: true } }, instructions });
+    const entry = {
+      server, session: cs, label, journal: journal?.file ?? null, transport, principal,
+      upstreams: new Map(), // server key → Promise<Upstream>: this session's own (perSession servers)
+      commit: () => journal?.commit(),
+      journalFile: journal,
+      closed: null, // once closed: a promise of its own upstreams' closing
+    };
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: cs.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this._call(cs, req, extra));
-    const entry = { server, session: cs, id, journal: file, transport };
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this._call(entry, req, extra));
     this.sessions.add(entry);
     server.onclose = () => {
       this.sessions.delete(entry);
       cs.close();
+      journal?.close();
+      entry.closed = Promise.all([...entry.upstreams.keys()].map((key) => closeSessionUpstream(entry, key)));
     };
+    if (commit) entry.commit();
     return entry;
   }
 
-  async _call(cs, req, extra) {
+  // The upstream a call of `entry` goes to: its own for a perSession server
+  // (started on the session's first call to it: a session that never calls
+  // the server costs no process), else the shared one.
+  _upstreamFor(entry, key) {
+    const server = this.config.servers.find((s) => s.key === key);
+    if (!server?.perSession) return this.upstreams.get(key);
+    // a call still in flight when its session closed must not start a process nobody closes
+    if (entry.closed) throw new Error('the client session has closed');
+    let pending = entry.upstreams.get(key);
+    if (!pending) {
+      const up = new Upstream(forSession(server, entry.label), { version: VERSION, log: this.log, onTools: () => {} });
+      pending = up.start().then(() => up);
+      entry.upstreams.set(key, pending);
+    }
+    return pending;
+  }
+
+  async _call(entry, req, extra) {
+    const cs = entry.session;
     const name = req.params.name;
     const args = req.params.arguments ?? {};
     // Everything up to the forward is synchronous: the turn number, the
@@ -178,9 +208,19 @@ export class Gateway {
     const turn = cs.nextTurn();
     let decision;
     let changed;
-    const universe = this.universe;
+    const journal = entry.journalFile;
+    // A full journal records nothing more, so nothing more may be decided:
+    // no search or activation, and no new segment (the session stays on the
+    // catalog it has). Calls of tools already loaded go on: their decisions
+    // are on record.
+    if (journal?.full && cs.isMeta(name)) {
+      this.log(`session ${entry.label}: journal full (${journal.bytes} of journal.maxBytes ${journal.maxBytes} bytes): ${name} refused`);
+      throw new McpError(CODES.journalFull, `journal full: this session's journal reached journal.maxBytes (${journal.maxBytes} bytes), and a decision that is not recorded cannot be audited; ${name} is refused for the rest of the session (tools already loaded can still be called; start a new session to search again)`,
+        { limit: 'journal.maxBytes', maxBytes: journal.maxBytes });
+    }
+    const live = this.universe;
     try {
-      changed = cs.adopt(universe, turn);
+      changed = journal?.full ? false : cs.adopt(live, turn);
       if (cs.isMeta(name)) {
         const r = cs.callMeta(turn, name, args);
         // Only a listed menu that changed is announced: a miss, a select: of
@@ -188,17 +228,17 @@ export class Gateway {
         if (changed || r.menuChanged) await this._listChanged(extra);
         return metaResult(r.result);
       }
-      decision = cs.gate(turn, name, args, universe);
+      decision = cs.gate(turn, name, args, live);
     } catch (e) {
       this.log(`tools/call ${name} (turn ${turn}): ${e.message}`);
       return errorResult(`toolsift-mcp could not handle the call to "${name}": ${e.message}`);
     }
     if (changed) await this._listChanged(extra);
     if (decision.error) return errorResult(decision.error);
-    const route = universe.routes.get(decision.forward);
-    const up = route && this.upstreams.get(route.server);
-    if (!up) return errorResult(`The tool "${name}" cannot be reached: its server is no longer configured.`);
+    const route = live.routes.get(decision.forward);
     try {
+      const up = route && (await this._upstreamFor(entry, route.server));
+      if (!up) return errorResult(`The tool "${name}" cannot be reached: its server is no longer configured.`);
       return await up.callTool(route.name, args);
     } catch (e) {
       return errorResult(`The call to "${name}" failed at its server "${route.server}": ${e?.message ?? e}`);
@@ -218,14 +258,48 @@ export class Gateway {
 
   /** Close every client session and upstream. */
   async close() {
-    for (const entry of [...this.sessions]) {
+    const entries = [...this.sessions];
+    for (const entry of entries) {
       try {
         await entry.server.close();
       } catch {
         /* already closed */
       }
     }
+    // sessions' own upstream processes end before the gateway does
+    await Promise.all(entries.map((e) => e.closed));
     await Promise.all([...this.upstreams.values()].map((u) => u.close()));
     this.upstreams.clear();
   }
+}
+
+// A perSession server's settings for one session: named `key@label` in
+// logs and errors, `{session}` in args, env values, cwd, url and header
+// values replaced by the session's label (a random id, no secret), and
+// TOOLSIFT_MCP_SESSION set to it — so a server that keeps state in a file
+// (server-memory's MEMORY_FILE_PATH) can be given one file per session.
+function forSession(server, label) {
+  // (a url's `{session}` was percent-encoded when config.js parsed it)
+  const sub = (v) => (typeof v === 'string' ? v.replaceAll('{session}', label).replaceAll('%7Bsession%7D', label) : v);
+  const subAll = (o) => Object.fromEntries(Object.entries(o ?? {}).map(([k, v]) => [k, sub(v)]));
+  const out = { ...server, key: `${server.key}@${label}` };
+  if (server.type === 'stdio') {
+    out.args = server.args.map(sub);
+    out.env = { ...subAll(server.env), TOOLSIFT_MCP_SESSION: label };
+    out.cwd = sub(server.cwd);
+  } else {
+    out.url = sub(server.url);
+    out.headers = subAll(server.headers);
+  }
+  return out;
+}
+
+// Close a session's own connection to server `key` (one still connecting is
+// closed once it is: Upstream.close stops a connect in flight from keeping it).
+async function closeSessionUpstream(entry, key) {
+  const pending = entry.upstreams.get(key);
+  if (!pending) return;
+  entry.upstreams.delete(key);
+  const up = await pending;
+  await up.close();
 }

@@ -30,6 +30,8 @@ export interface GatewayServer {
   callTimeoutMs: number;
   connectTimeoutMs: number;
   restart: { maxAttempts: number; backoffMs: number };
+  /** One connection per client session for its calls (`{session}` in args/env/cwd/url/headers: the session's file id). */
+  perSession: boolean;
 }
 
 /** A checked gateway configuration (docs/mcp-gateway.md). */
@@ -45,7 +47,15 @@ export interface GatewayConfig {
   includeSchemas: boolean;
   skills: { list: unknown[]; settings: Record<string, unknown> } | null;
   journalDir: string | null;
-  http: { port: number; path: string; idleTimeoutMs: number };
+  /** journal.maxBytes: a session's journal limit (0: none); past it searches are refused (-32014). */
+  journalMaxBytes: number;
+  http: {
+    port: number; path: string; idleTimeoutMs: number; maxSessions: number;
+    /** Bearer tokens by name (the name is what logs and journals show). */
+    tokens: { name: string; token: string }[];
+    /** Normalised origins (scheme://host[:port]) a browser page may call from; none by default. */
+    allowedOrigins: string[];
+  };
   loop: string;
   name: string;
 }
@@ -70,9 +80,14 @@ export interface Universe {
 export interface ClientSessionEntry {
   server: McpServerLike;
   session: ClientSession;
-  id: string;
+  /** A random id log lines call the session by (also the journal file's id); never a transport's session id. */
+  label: string;
   journal: string | null;
   transport: string;
+  /** Who opened it (a token name), or null. */
+  principal: string | null;
+  /** Create the journal file and write what waited (createClientSession's commit: false). */
+  commit(): void;
 }
 
 export declare class Gateway {
@@ -83,13 +98,23 @@ export declare class Gateway {
   start(): Promise<void>;
   /** Apply a new configuration (removed servers are closed, their tools leave). */
   reload(config: GatewayConfig): Promise<void>;
-  /** A new client session: connect `server` to an MCP server transport. */
-  createClientSession(transport?: string, id?: string): ClientSessionEntry;
+  /**
+   * A new client session: connect `server` to an MCP server transport.
+   * `commit: false` keeps its journal in memory until entry.commit() (the
+   * transport accepted the session); default true.
+   */
+  createClientSession(transport?: string, options?: { principal?: string | null; commit?: boolean }): ClientSessionEntry;
   close(): Promise<void>;
 }
 
-/** Serve a gateway over streamable HTTP on 127.0.0.1. */
-export declare function serveHttp(gateway: Gateway, options: { port: number; path?: string; idleTimeoutMs?: number }): Promise<{ url: string; close(): Promise<void> }>;
+/**
+ * Serve a gateway over streamable HTTP on 127.0.0.1. Needs `tokens` (at
+ * least one) or `noAuth: true`; throws GatewayConfigError otherwise.
+ */
+export declare function serveHttp(gateway: Gateway, options: {
+  port: number; path?: string; idleTimeoutMs?: number; maxSessions?: number; allowedOrigins?: string[];
+  tokens?: { name: string; token: string }[]; noAuth?: boolean;
+}): Promise<{ url: string; sessions(): number; close(): Promise<void> }>;
 
 export interface ReplayStep {
   segment?: number;

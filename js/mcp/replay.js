@@ -9,7 +9,12 @@
 //
 // Each segment line carries the toolsift configuration (catalog included)
 // the gateway made that segment with, and a sha256 of its catalog; a catalog
-// that does not match its key is an error (the file was damaged or edited).
+// that does not match its key is an error (the file was damaged or edited),
+// and so is a segment whose replayed toolsift session fingerprint is not the
+// recorded one: that fingerprint covers the index (every tool's text and
+// trust class), the caps, the load rule, namespaces, alwaysLoaded and skills,
+// so an edited configuration shows as such (as does another toolsift
+// version: the record cannot vouch for this one's decisions either).
 // The decisions are untrusted as in any toolsift replay (SPEC S9): re-admitted
 // against that catalog and configuration, so an edited decision can only
 // narrow the menu.
@@ -60,6 +65,16 @@ export function readJournal(text) {
   return segments;
 }
 
+function checkFingerprint(value, replayed) {
+  const recorded = value.sessionFingerprint;
+  if (typeof recorded !== 'string') {
+    throw new JournalError(`segment ${value.segment}: no sessionFingerprint, so its configuration cannot be checked (the journal was damaged or edited)`);
+  }
+  if (recorded !== replayed) {
+    throw new JournalError(`segment ${value.segment}: its configuration does not match the recorded session fingerprint (recorded ${recorded}, replayed ${replayed}): the segment's catalog, trust, caps, alwaysLoaded, namespaces or skills were edited, or another toolsift version wrote the journal`);
+  }
+}
+
 /**
  * Replay a journal's text. Returns { steps, tools, warnings }: steps are
  * { segment, turn, menu } at each segment start and { decision, turn,
@@ -86,6 +101,7 @@ export function replayJournal(toolsift, text) {
     for (const seg of segments) {
       if (cs.segment) cs.segment.session.finish();
       cs.startSegment(seg.value, seg.decisions.join('\n'));
+      checkFingerprint(seg.value, cs.segment.fingerprint);
       steps.push({ segment: seg.value.segment, turn: seg.value.turn, generation: seg.value.generation, menu: names() });
       for (const line of seg.decisions) {
         const rec = JSON.parse(line);

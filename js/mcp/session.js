@@ -41,10 +41,12 @@ export class ClientSession {
   /**
    * `toolsift`: a loaded module. `config`: the checked gateway
    * configuration. `write(line)`: appends one journal line (no newline), or
-   * null for no journal.
+   * null for no journal. `principal`: who opened the session (a token name,
+   * never the token), recorded in its segment lines, or null.
    */
-  constructor(toolsift, config, write = null) {
+  constructor(toolsift, config, write = null, { principal = null } = {}) {
     this.toolsift = toolsift;
+    this.principal = principal;
     this.config = config;
     this.write = write;
     this.turns = 0; // tools/call requests numbered so far
@@ -118,6 +120,7 @@ export class ClientSession {
       segment: this.segments.length, turn, generation: universe.generation, catalogKey: universe.key,
       fingerprint: universe.fingerprint, config,
     };
+    if (this.principal !== null) value.principal = this.principal;
     try {
       return this.startSegment(value, null, universe.snapshot ?? null);
     } catch (e) {
@@ -153,12 +156,9 @@ export class ClientSession {
     } else {
       session = this.toolsift.createSession(value.config, journal === null ? {} : { journal, divergence: 'fail' });
     }
-    // The session fingerprint (index + configuration) is recorded live and
-    // compared on replay.
+    // The session fingerprint (index + configuration) is recorded live; a
+    // replay compares it (replay.js).
     if (journal === null) value.sessionFingerprint = session.fingerprint;
-    else if (value.sessionFingerprint !== undefined && value.sessionFingerprint !== session.fingerprint) {
-      this.warnings.push(`segment ${value.segment}: the replayed session's fingerprint ${session.fingerprint} is not the recorded ${value.sessionFingerprint} (another toolsift version or configuration)`);
-    }
     this._closeSegment();
     const line = JSON.stringify({ id: `${this.config.loop}#segment:${value.segment}`, source: SEGMENT_SOURCE, value });
     // The upstream's behaviour hints travel in the catalog (toolsift reads
@@ -171,7 +171,8 @@ export class ClientSession {
         hints.set(t.id, h);
       }
     }
-    this.segments.push({ session, key: value.catalogKey, generation: value.generation, journalLines: 0, startTurn: value.turn, hints });
+    this.segments.push({ session, key: value.catalogKey, generation: value.generation, journalLines: 0, startTurn: value.turn, hints,
+      fingerprint: session.fingerprint });
     this.write?.(line);
     return this._syncMenu(true);
   }

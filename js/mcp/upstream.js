@@ -86,6 +86,12 @@ export class Upstream {
     try {
       transport = this._transport();
       await withTimeout(client.connect(transport), this.server.connectTimeoutMs, `connecting to "${this.key}"`);
+      // close() ran while connecting (a session that ended during its first
+      // call): this connection must not outlive it.
+      if (this._closing) {
+        await client.close().catch(() => {});
+        return;
+      }
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (this._client === client) this._relist(client);
       });

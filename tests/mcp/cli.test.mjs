@@ -38,7 +38,7 @@ test('session settings toolsift refuses fail the start, not the first client', (
     mcpServers: { cat: { command: process.execPath, args: [FIXTURE, '--products', 'slack'] } },
     search: { maxPerSearch: 99, alwaysLoaded: ['cat__nope'] },
   });
-  const r = run(['--config', config, '--http', '0']);
+  const r = run(['--config', config, '--http', '0', '--no-auth']);
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /warning: alwaysLoaded "cat__nope" is not offered by any connected server now/);
   assert.match(r.stderr, /config: search\.maxPerSearch: expected an integer from 1 to 50/);
@@ -48,7 +48,7 @@ test('session settings toolsift refuses fail the start, not the first client', (
     mcpServers: { cat: { command: process.execPath, args: [FIXTURE, '--products', 'slack'] } },
     search: { load: 'some' },
   }, 'loop.json');
-  const l = run(['--config', loop, '--http', '0']);
+  const l = run(['--config', loop, '--http', '0', '--no-auth']);
   assert.equal(l.status, 2, l.stderr);
   assert.match(l.stderr, /search\.load/);
   assert.doesNotMatch(l.stderr, /listening/);

@@ -3,6 +3,7 @@
 // or streamable HTTP, and wait for notifications/tools/list_changed.
 
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,8 +74,20 @@ export async function connectStdio(configFile, extraArgs = []) {
   return { client, transport, stderr: () => log, pid: () => transport.pid };
 }
 
-/** Start the gateway bin with --http 0; resolves { url, proc, stderr(), stop() } once it listens. */
+/**
+ * Start the gateway bin with --http 0; resolves { url, token, proc,
+ * stderr(), stop() } once it listens. Unless `extraArgs` choose the
+ * authentication, a token file (mode 0600) next to the configuration holds
+ * a fresh token, which `token` is.
+ */
 export function startHttpGateway(configFile, extraArgs = []) {
+  let token = null;
+  if (!extraArgs.some((a) => a === '--no-auth' || a === '--token-file' || a === '--generate-token')) {
+    token = randomBytes(24).toString('base64url');
+    const file = path.join(path.dirname(configFile), `token-${randomBytes(4).toString('hex')}`);
+    writeFileSync(file, `test ${token}\n`, { mode: 0o600 });
+    extraArgs = [...extraArgs, '--token-file', file];
+  }
   const proc = spawn(process.execPath, [CLI, '--config', configFile, '--http', '0', ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -87,7 +100,7 @@ export function startHttpGateway(configFile, extraArgs = []) {
       if (m) {
         clearTimeout(timer);
         resolve({
-          url: m[1], proc, stderr: () => log,
+          url: m[1], token, proc, stderr: () => log,
           stop: () => new Promise((r) => {
             proc.once('exit', r);
             proc.kill('SIGTERM');
@@ -99,9 +112,11 @@ export function startHttpGateway(configFile, extraArgs = []) {
   });
 }
 
-export async function connectHttp(url) {
+/** An SDK client over streamable HTTP; `token`: sent as Authorization: Bearer (a gateway from startHttpGateway: its .token). */
+export async function connectHttp(url, token = null) {
   const client = makeClient();
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const requestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : undefined;
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit });
   await client.connect(transport);
   return { client, transport };
 }

@@ -23,11 +23,12 @@ function startHttpUpstream(port = 0) {
   });
 }
 
-function post(url, { host, headers = {}, body }) {
+function post(url, { host, headers = {}, body, token }) {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: host ?? u.host, ...headers } },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: host ?? u.host,
+        ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
     (res) => {
       let data = '';
       res.on('data', (d) => (data += d));
@@ -51,8 +52,8 @@ test('streamable HTTP gateway: sessions, list_changed, an HTTP upstream, refusal
   const gw = await startHttpGateway(config);
   t.after(() => gw.stop());
   assert.match(gw.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-  const a = await connectHttp(gw.url);
-  const b = await connectHttp(gw.url);
+  const a = await connectHttp(gw.url, gw.token);
+  const b = await connectHttp(gw.url, gw.token);
   t.after(() => a.client.close());
   t.after(() => b.client.close());
 
@@ -76,7 +77,9 @@ test('streamable HTTP gateway: sessions, list_changed, an HTTP upstream, refusal
     await a.transport.terminateSession();
     const files = journals(journalDir);
     assert.equal(files.length, 2);
-    assert.ok(files.every((f) => /-http-[0-9a-f-]{36}\.jsonl$/.test(f)));
+    // named by a random file id: the session ids (bearer secrets) are in no name
+    assert.ok(files.every((f) => /-http-[0-9a-f]{16}\.jsonl$/.test(f)), files.join('\n'));
+    assert.ok(files.every((f) => !f.includes(a.transport.sessionId) && !f.includes(b.transport.sessionId)));
     const menus = [];
     for (const f of files) {
       const r = await replay(f);
@@ -90,16 +93,16 @@ test('streamable HTTP gateway: sessions, list_changed, an HTTP upstream, refusal
   await t.test('refusals name what is wrong', async () => {
     const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
-    const foreign = await post(gw.url, { host: 'evil.example:80', body: init });
+    const foreign = await post(gw.url, { token: gw.token, host: 'evil.example:80', body: init });
     assert.equal(foreign.status, 403);
     assert.match(foreign.body, /loopback names only/);
-    const noSession = await post(gw.url, { body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const noSession = await post(gw.url, { token: gw.token, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
     assert.equal(noSession.status, 400);
     assert.match(noSession.body, /start a session with a POST initialize request/);
-    const unknown = await post(gw.url, { headers: { 'mcp-session-id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const unknown = await post(gw.url, { token: gw.token, headers: { 'mcp-session-id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
     assert.equal(unknown.status, 404);
     assert.match(unknown.body, /unknown or closed session/);
-    const garbage = await post(gw.url, { body: '{not json' });
+    const garbage = await post(gw.url, { token: gw.token, body: '{not json' });
     assert.equal(garbage.status, 400);
     assert.match(garbage.body, /not JSON/);
     assert.equal(journals(journalDir).length, 2, 'a refused request starts no session');
@@ -116,7 +119,7 @@ test('concurrent tools/call requests are numbered in arrival order', async (t) =
   });
   const gw = await startHttpGateway(config);
   t.after(() => gw.stop());
-  const { client } = await connectHttp(gw.url);
+  const { client } = await connectHttp(gw.url, gw.token);
   t.after(() => client.close());
   assert.match(client.getInstructions(), /call find_tools with a few words/);
   const queries = ['create a github issue', 'send a slack message', 'create a jira issue', 'refund a stripe charge'];
@@ -141,7 +144,7 @@ test('an HTTP upstream that goes away and comes back is reconnected', async (t) 
   });
   const gw = await startHttpGateway(config);
   t.after(() => gw.stop());
-  const { client } = await connectHttp(gw.url);
+  const { client } = await connectHttp(gw.url, gw.token);
   t.after(() => client.close());
   await search(client, 'send a slack message', 1);
   const first = JSON.parse(text(await client.callTool({ name: 'team__slack__send_message', arguments: {} }))).pid;
@@ -176,12 +179,15 @@ test('an idle HTTP client session is closed after http.idleTimeoutMs', async (t)
   });
   const gw = await startHttpGateway(config);
   t.after(() => gw.stop());
-  const { client, transport } = await connectHttp(gw.url);
+  const { client, transport } = await connectHttp(gw.url, gw.token);
   t.after(() => client.close().catch(() => {}));
   assert.deepEqual(await names(client), ['search_tools']);
   const sid = transport.sessionId;
   await new Promise((r) => setTimeout(r, 1200));
-  assert.match(gw.stderr(), new RegExp(`session ${sid} idle for 300 ms: closed`));
-  const gone = await post(gw.url, { headers: { 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+  assert.match(gw.stderr(), /session [0-9a-f]{16} idle for 300 ms: closed/);
+  assert.ok(!gw.stderr().includes(sid), 'the log never shows a session id');
+  const gone = await post(gw.url, { token: gw.token, headers: { 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
   assert.equal(gone.status, 404);
+  assert.equal(JSON.parse(gone.body).error.code, -32013);
+  assert.match(JSON.parse(gone.body).error.message, /session expired: .*http\.idleTimeoutMs \(300 ms\)/);
 });

@@ -5,6 +5,7 @@
 // can only narrow).
 
 import { test } from 'node:test';
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../js/toolsift.js';
@@ -43,11 +44,25 @@ test('configuration errors name the key', () => {
     [{ mcpServers: { a: { command: 'x', restart: { tries: 1 } } } }, /mcpServers\.a\.restart: unknown key "tries"/],
     [{ mcpServers: { a: { command: 'x', annotations: { t: { labels: [] } } } } }, /mcpServers\.a\.annotations\.t: unknown key "labels"/],
     [{ mcpServers: {}, search: { alwaysLoaded: ['not an id'] } }, /search\.alwaysLoaded: not a tool id/],
+    [{ mcpServers: { a: { command: 'x', perSession: 1 } } }, /mcpServers\.a\.perSession: expected true or false/],
+    [{ mcpServers: {}, http: { tokens: [{ name: 'ci', token: 'short' }] } }, /http\.tokens\[0\]\.token: a token is at least 16 printable ASCII/],
+    [{ mcpServers: {}, http: { tokens: [{ name: 'ci', token: 'x'.repeat(16) }, { name: 'ci', token: 'y'.repeat(16) }] } }, /http\.tokens\[1\]\.name: "ci" is the name of another token/],
+    [{ mcpServers: {}, http: { tokens: [{ token: 'x'.repeat(16) }] } }, /http\.tokens\[0\]\.name: expected 1-64 characters/],
+    [{ mcpServers: {}, http: { tokens: 'secret' } }, /http\.tokens: expected an array of \{ name, token \}/],
+    [{ mcpServers: {}, http: { allowedOrigins: ['*'] } }, /http\.allowedOrigins\[0\]: expected an origin like/],
+    [{ mcpServers: {}, http: { allowedOrigins: ['null'] } }, /http\.allowedOrigins\[0\]/],
+    [{ mcpServers: {}, http: { allowedOrigins: ['https://app.example/path'] } }, /http\.allowedOrigins\[0\]/],
+    [{ mcpServers: {}, http: { maxSessions: 0 } }, /http\.maxSessions: expected an integer from 1/],
+    [{ mcpServers: {}, journal: { maxBytes: -1 } }, /journal\.maxBytes: expected an integer from 0/],
   ];
   for (const [raw, re] of bad) assert.throws(() => checkConfig(raw), (e) => e instanceof GatewayConfigError && re.test(e.message), JSON.stringify(raw));
   const ok = checkConfig({ mcpServers: { h: { url: 'http://127.0.0.1:9/mcp' }, s: { command: 'c', disabled: true } } });
   assert.equal(ok.servers.length, 1);
   assert.equal(ok.servers[0].type, 'http');
+  assert.equal(ok.servers[0].perSession, false);
+  assert.deepEqual([ok.http.maxSessions, ok.journalMaxBytes, ok.http.tokens, ok.http.allowedOrigins], [64, 64 * 1024 * 1024, [], []]);
+  const origins = checkConfig({ mcpServers: {}, http: { allowedOrigins: ['https://App.example:443/', 'http://localhost:5173'] } });
+  assert.deepEqual(origins.http.allowedOrigins, ['https://app.example', 'http://localhost:5173']);
 });
 
 test('the universe: namespaced, remote, trusted per server, host annotations', () => {
@@ -127,12 +142,33 @@ test('replay: a damaged catalog is refused, an edited decision can only narrow',
   const narrowed = replayJournal(toolsift, [lines[0], JSON.stringify(d)].join('\n'));
   assert.deepEqual(narrowed.tools.map((t) => t.name), honest.tools.map((t) => t.name));
   assert.ok(narrowed.warnings.some((w) => w.includes('evil__tool')), JSON.stringify(narrowed.warnings));
-  // the recorded session fingerprint is checked
+  // the recorded session fingerprint is checked: a mismatch is an error
   const other = JSON.parse(lines[0]);
   assert.match(other.value.sessionFingerprint, /^[0-9a-f]{64}$/);
   other.value.sessionFingerprint = '0'.repeat(64);
-  const warned = replayJournal(toolsift, [JSON.stringify(other), lines[1]].join('\n'));
-  assert.match(warned.warnings.join('\n'), /segment 0: the replayed session's fingerprint \w+ is not the recorded 0{64}/);
+  assert.throws(() => replayJournal(toolsift, [JSON.stringify(other), lines[1]].join('\n')),
+    (e) => e instanceof JournalError && /segment 0: its configuration does not match the recorded session fingerprint \(recorded 0{64}/.test(e.message));
+  delete other.value.sessionFingerprint;
+  assert.throws(() => replayJournal(toolsift, [JSON.stringify(other), lines[1]].join('\n')),
+    (e) => e instanceof JournalError && /segment 0: no sessionFingerprint/.test(e.message));
+  // an edited segment configuration (alwaysLoaded, a cap, a tool's trust
+  // with its catalogKey recomputed) is reported as such, not replayed
+  const rekey = (v) => {
+    v.catalogKey = createHash('sha256').update(JSON.stringify(v.config.catalog)).digest('hex');
+    return v;
+  };
+  const edits = {
+    alwaysLoaded: (v) => v.config.search.alwaysLoaded.push('mail__delete_email'),
+    caps: (v) => (v.config.search.maxLoaded = 19),
+    trust: (v) => (v.config.catalog.tools.find((t) => t.id === 'mail__delete_email').trusted = false),
+  };
+  for (const [what, edit] of Object.entries(edits)) {
+    const seg = JSON.parse(lines[0]);
+    edit(seg.value);
+    rekey(seg.value);
+    assert.throws(() => replayJournal(toolsift, [JSON.stringify(seg), lines[1]].join('\n')),
+      (e) => e instanceof JournalError && /does not match the recorded session fingerprint/.test(e.message), what);
+  }
   assert.throws(() => replayJournal(toolsift, `${lines[0]}\n{"id":"x","source":"other","value":{}}`), /unknown record source "other"/);
   assert.throws(() => replayJournal(toolsift, lines[1]), /a decision before any segment line/);
 });
