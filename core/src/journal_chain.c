@@ -175,6 +175,17 @@ static int write_header(tsift_session *s) {
   return s->chain.header != NULL;
 }
 
+tsift_status tsift_chain_open(tsift_session *s, tsift_error *err) {
+  if (!s->chain.has_parent) return TSIFT_OK;
+  /* A journal that continues another starts with its header at once, so
+   * the link (and the configuration it binds) is recorded even if this
+   * part decides nothing (the gateway's segments). */
+  if (!write_header(s)) return tsift_nomem(err, "writing the journal header");
+  tsift_buf_append(&s->journal, s->chain.header, s->chain.header_len);
+  tsift_buf_putc(&s->journal, '\n');
+  return s->journal.failed ? tsift_nomem(err, "writing the journal header") : TSIFT_OK;
+}
+
 int tsift_chain_seal(tsift_session *s, tsift_buf *b, size_t start, const uint8_t *prev) {
   if (b->failed || b->len <= start || b->data[b->len - 1] != '}') return 0;
   if (!prev) {

@@ -592,6 +592,7 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
   }
   /* The fingerprint first: the journal's header is checked against it. */
   if (!st) compute_fingerprint(s);
+  if (!st) st = tsift_chain_open(s, err);
   if (!st && journal) st = read_journal(s, journal, journal_len, err);
   if (st) {
     tsift_session_free(s);

@@ -195,6 +195,8 @@ void tsift_write_warnings(tsift_buf *b, const warnings *w);
 /* Key the chain (journalKey: hex or NULL) and take the host's parent digest
  * (journalParent: hex or NULL) from the session options. */
 tsift_status tsift_chain_options(tsift_session *s, const cJSON *key, const cJSON *parent, tsift_error *err);
+/* With a journalParent, write the header into the journal now. */
+tsift_status tsift_chain_open(tsift_session *s, tsift_error *err);
 /* Seal the decision (a JSON object) at b[start..): its digest, chained to
  * `prev` (NULL: the journal's head; the header is made first when needed),
  * goes into s->chain.next and, as a last "chain" member, into b. 0 when out

@@ -10,11 +10,15 @@
 // "Security"); that is checked before any upstream starts.
 //   toolsift-mcp --replay JOURNAL.jsonl             print the session's menus, step by step
 //
+// Journals are hash-chained by the core; --journal-key-file FILE (or env
+// TOOLSIFT_JOURNAL_KEY: 32–128 lowercase hex digits) keys the chain, when
+// serving and when replaying (docs/mcp-gateway.md "Journals and replay").
+//
 // stdout belongs to the stdio transport: every diagnostic goes to stderr.
 // SIGHUP re-reads the configuration (servers removed from it are closed and
 // their tools leave the catalog); SIGINT/SIGTERM close everything.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
 import { TokenSet, authSettings, generateTokenFile, readTokenFile } from './auth.js';
@@ -24,9 +28,27 @@ import { VERSION } from './version.js';
 // The SDK loads only to serve (loadServing): --replay and --version do without it.
 
 const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--journal-dir DIR]
-                    [--token-file FILE | --generate-token FILE | --no-auth]
-       toolsift-mcp --replay JOURNAL
+                    [--token-file FILE | --generate-token FILE | --no-auth] [--journal-key-file FILE]
+       toolsift-mcp --replay JOURNAL [--journal-key-file FILE]
        toolsift-mcp --version`;
+
+// The journal key: --journal-key-file (refused when others may read it, as
+// a token file is), else env TOOLSIFT_JOURNAL_KEY; the core checks the hex.
+function journalKey(args) {
+  if (!args.journalKeyFile) return process.env.TOOLSIFT_JOURNAL_KEY || null;
+  let st;
+  let text;
+  try {
+    st = statSync(args.journalKeyFile);
+    text = readFileSync(args.journalKeyFile, 'latin1');
+  } catch (e) {
+    throw new GatewayConfigError(`--journal-key-file ${args.journalKeyFile}: ${e.message}`);
+  }
+  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
+    throw new GatewayConfigError(`--journal-key-file ${args.journalKeyFile}: other users can read or write it (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${args.journalKeyFile}`);
+  }
+  return text.trim();
+}
 
 const log = (line) => process.stderr.write(`toolsift-mcp: ${line}\n`);
 
@@ -60,6 +82,7 @@ function parseArgs(argv) {
     else if (arg === '--journal-dir') a.journalDir = value();
     else if (arg === '--stdio') a.stdio = true;
     else if (arg === '--token-file') a.tokenFile = value();
+    else if (arg === '--journal-key-file') a.journalKeyFile = value();
     else if (arg === '--generate-token') a.generateToken = value();
     else if (arg === '--no-auth') a.noAuth = true;
     else if (arg === '--http') {
@@ -107,7 +130,7 @@ async function main() {
     } catch (e) {
       throw new JournalError(`cannot read ${args.replay}: ${e.message}`);
     }
-    const { steps, tools, warnings } = replayJournal(toolsift, text);
+    const { steps, tools, warnings } = replayJournal(toolsift, text, { journalKey: journalKey(args) });
     for (const w of warnings) log(`warning: ${w}`);
     let out = '';
     for (const step of steps) out += `${JSON.stringify(step)}\n`;
@@ -118,6 +141,7 @@ async function main() {
   if (!args.config) throw new GatewayConfigError(`--config is required to serve\n${USAGE}`);
   const config = readConfig(args.config);
   if (args.journalDir) config.journalDir = args.journalDir;
+  config.journalKey = journalKey(args);
   if (args.http === null && (args.tokenFile || args.generateToken || args.noAuth)) {
     throw new GatewayConfigError(`--token-file, --generate-token and --no-auth are settings of --http, which is not given\n${USAGE}`);
   }
@@ -160,6 +184,7 @@ async function main() {
     try {
       const next = readConfig(args.config);
       if (args.journalDir) next.journalDir = args.journalDir;
+      next.journalKey = config.journalKey; // not re-read: a running gateway keeps its key
       await gateway.reload(next);
       log('configuration reloaded');
     } catch (e) {

@@ -23,6 +23,7 @@ import { createHash } from 'node:crypto';
 import { ClientSession, SEGMENT_SOURCE, decisionTurn } from './session.js';
 
 const DECISION_SOURCES = new Set(['agent-tool-search', 'agent-skill-activation']);
+const HEADER_SOURCE = 'toolsift-journal'; // a segment's hash-chain header (the core's)
 
 export class JournalError extends Error {
   constructor(message) {
@@ -53,7 +54,13 @@ export function readJournal(text) {
       if (key !== v.catalogKey) {
         throw new JournalError(`line ${i + 1}: segment ${v.segment}'s catalog does not match its catalogKey (the journal was damaged or edited)`);
       }
-      segments.push({ value: v, decisions: [] });
+      segments.push({ value: v, header: null, decisions: [] });
+    } else if (rec?.source === HEADER_SOURCE) {
+      const seg = segments[segments.length - 1];
+      if (!seg || seg.header !== null || seg.decisions.length) {
+        throw new JournalError(`line ${i + 1}: a chain header that does not follow a segment line`);
+      }
+      seg.header = line;
     } else if (DECISION_SOURCES.has(rec?.source)) {
       if (segments.length === 0) throw new JournalError(`line ${i + 1}: a decision before any segment line`);
       segments[segments.length - 1].decisions.push(line);
@@ -82,7 +89,7 @@ function checkFingerprint(value, replayed) {
  * ({ decision, turn, loaded, menu } after a skill activation; menu: the tool
  * names listed then); tools: the final MCP tool list.
  */
-export function replayJournal(toolsift, text) {
+export function replayJournal(toolsift, text, { journalKey = null } = {}) {
   const segments = readJournal(text);
   const first = segments[0].value.config;
   const gatewayConfig = {
@@ -92,6 +99,7 @@ export function replayJournal(toolsift, text) {
     includeSchemas: false,
     servers: [],
     alwaysLoaded: [],
+    journalKey,
   };
   const cs = new ClientSession(toolsift, gatewayConfig, null);
   const steps = [];
@@ -100,7 +108,9 @@ export function replayJournal(toolsift, text) {
   try {
     for (const seg of segments) {
       if (cs.segment) cs.segment.session.finish();
-      cs.startSegment(seg.value, seg.decisions.join('\n'));
+      // The core verifies the segment's chain (header, parent, digests, key)
+      // before serving: an edit is a 'tampered' error naming the decision.
+      cs.startSegment(seg.value, [...(seg.header ? [seg.header] : []), ...seg.decisions].join('\n'));
       checkFingerprint(seg.value, cs.segment.fingerprint);
       steps.push({ segment: seg.value.segment, turn: seg.value.turn, generation: seg.value.generation, menu: names() });
       for (const line of seg.decisions) {

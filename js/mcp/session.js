@@ -27,6 +27,7 @@
 import { namespaced } from './catalog.js';
 
 export const SEGMENT_SOURCE = 'toolsift-mcp-segment';
+const ZERO_DIGEST = '0'.repeat(64);
 const DEFAULT_CAPS = { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 };
 
 /** The tool result the model sees for a refusal or a failed forward. */
@@ -51,6 +52,12 @@ export class ClientSession {
     this.write = write;
     this.turns = 0; // tools/call requests numbered so far
     this.segments = []; // { session, key, generation, journalLines, startTurn }
+    // The journal's hash chain runs across segments: each segment's toolsift
+    // journal continues the last digest of the one before (its header's
+    // parent; 64 zeros for the first), so a segment cannot be dropped,
+    // moved or edited unseen. `journalKey` (the host's, never recorded) keys it.
+    this.chainHead = ZERO_DIGEST;
+    this.journalKey = config.journalKey ?? null;
     this.menu = new Map(); // name → { spec, id (catalog id or null), gone: string|null }
     this.activeSkills = [];
     this.searchToolName = config.search.toolName ?? 'search_tools';
@@ -148,13 +155,15 @@ export class ClientSession {
    */
   startSegment(value, journal, snapshot = null) {
     let session; // made before the current one is closed: a refusal leaves it running
+    const chain = { journalParent: this.chainHead, ...(this.journalKey ? { journalKey: this.journalKey } : {}) };
     if (snapshot) {
       const { catalog, search, ...rest } = value.config;
       const { stopwords, ...searchRest } = search;
       const cfg = { ...rest, search: searchRest, ...(catalog.skills ? { catalog: { skills: catalog.skills } } : {}) };
-      session = this.toolsift.createSession(cfg, { snapshot });
+      session = this.toolsift.createSession(cfg, { snapshot, ...chain });
     } else {
-      session = this.toolsift.createSession(value.config, journal === null ? {} : { journal, divergence: 'fail' });
+      session = this.toolsift.createSession(value.config,
+        journal === null ? chain : { journal, divergence: 'fail', ...chain });
     }
     // The session fingerprint (index + configuration) is recorded live; a
     // replay compares it (replay.js).
@@ -174,6 +183,7 @@ export class ClientSession {
     this.segments.push({ session, key: value.catalogKey, generation: value.generation, journalLines: 0, startTurn: value.turn, hints,
       fingerprint: session.fingerprint });
     this.write?.(line);
+    this._journalNew(); // the segment's chain header
     return this._syncMenu(true);
   }
 
@@ -225,6 +235,7 @@ export class ClientSession {
     const seg = this.segment;
     const lines = seg.session.journalJSONL().split('\n').filter((l) => l !== '');
     for (const line of lines.slice(seg.journalLines)) this.write?.(line);
+    if (lines.length > seg.journalLines) this.chainHead = JSON.parse(lines[lines.length - 1]).chain;
     seg.journalLines = lines.length;
   }
 

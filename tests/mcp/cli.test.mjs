@@ -24,6 +24,10 @@ test('configuration and journal errors exit 2 and name the cause', (t) => {
   cases.push([['--replay', path.join(dir, 'plain.jsonl')], /line 1: a decision before any segment line/]);
   writeFileSync(path.join(dir, 'empty.jsonl'), '');
   cases.push([['--replay', path.join(dir, 'empty.jsonl')], /no segment line: this is not a toolsift-mcp journal/]);
+  // a journal key others may read is no secret: refused, as a token file is
+  writeFileSync(path.join(dir, 'key.hex'), 'ab'.repeat(32), { mode: 0o644 });
+  cases.push([['--replay', path.join(dir, 'empty.jsonl'), '--journal-key-file', path.join(dir, 'key.hex')],
+    /--journal-key-file .*key\.hex: other users can read or write it \(mode 644\)/]);
   for (const [args, re] of cases) {
     const r = run(args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);

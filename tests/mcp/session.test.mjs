@@ -113,7 +113,12 @@ test('numbering, segments and caps that carry over a new generation', () => {
   assert.equal(seg.value.config.search.maxLoaded, 1);
   assert.equal(seg.value.config.search.maxSearches, 3);
   assert.deepEqual(seg.value.config.search.alwaysLoaded, ['mail__delete_email', 'mail__send_email']);
-  assert.deepEqual(lines.map((l) => JSON.parse(l).id), ['mcp#segment:0', 'mcp#turn:0:tool:0:search', 'mcp#segment:1', 'mcp#turn:3:tool:0:search']);
+  // each segment line is followed by its toolsift journal: the chain's header, then the decisions
+  assert.deepEqual(lines.map((l) => JSON.parse(l).id), ['mcp#segment:0', 'mcp#journal', 'mcp#turn:0:tool:0:search',
+    'mcp#segment:1', 'mcp#journal', 'mcp#turn:3:tool:0:search']);
+  // segment 1's header continues segment 0's last digest
+  assert.equal(JSON.parse(lines[4]).value.parent, JSON.parse(lines[2]).chain);
+  assert.equal(JSON.parse(lines[1]).value.parent, '0'.repeat(64));
   const listed = cs.listTools().map((t) => t.name);
   cs.close();
   // replay gives the same menu
@@ -122,7 +127,34 @@ test('numbering, segments and caps that carry over a new generation', () => {
   assert.deepEqual(r.warnings, []);
 });
 
-test('replay: a damaged catalog is refused, an edited decision can only narrow', () => {
+test('the chain runs across segments: a segment dropped or moved is refused; a keyed journal needs its key', () => {
+  const key = 'a5'.repeat(32);
+  for (const journalKey of [null, key]) {
+    const config = { ...baseConfig({ maxPerSearch: 2, maxLoaded: 3, maxSearches: 4 }), journalKey };
+    const lines = [];
+    const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
+    cs.adopt(universeOf(config, TOOLS, 0), 0);
+    cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'email' });
+    const t = cs.nextTurn();
+    cs.adopt(universeOf(config, { mail: TOOLS.mail, chat: [TOOLS.chat[1]] }, 1), t);
+    cs.callMeta(t, 'search_tools', { query: 'list messages channels' });
+    cs.close();
+    assert.equal(JSON.parse(lines[1]).value.mac, journalKey ? 'hmac-sha256' : 'none');
+    const opts = { journalKey };
+    assert.deepEqual(replayJournal(toolsift, lines.join('\n'), opts).warnings, []);
+    // segment 1 alone (segment 0 dropped): its header's parent is not the start
+    assert.throws(() => replayJournal(toolsift, lines.slice(3).join('\n'), opts),
+      (e) => e.code === 'tampered' && /does not continue the journal before it/.test(e.message));
+    if (journalKey) {
+      assert.throws(() => replayJournal(toolsift, lines.join('\n')),
+        (e) => e.code === 'tampered' && /the journal is keyed/.test(e.message));
+      assert.throws(() => replayJournal(toolsift, lines.join('\n'), { journalKey: '5a'.repeat(32) }),
+        (e) => e.code === 'tampered' && /written with another key/.test(e.message));
+    }
+  }
+});
+
+test('replay: a damaged catalog is refused, an edited decision or segment breaks the chain', () => {
   const config = baseConfig();
   const lines = [];
   const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
@@ -130,26 +162,31 @@ test('replay: a damaged catalog is refused, an edited decision can only narrow',
   cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'send an email' });
   cs.close();
   const honest = replayJournal(toolsift, lines.join('\n'));
+  const [segLine, header, decision] = lines;
   // a widened catalog in the segment line no longer matches its key
-  const seg = JSON.parse(lines[0]);
+  const seg = JSON.parse(segLine);
   seg.value.config.catalog.tools.push({ id: 'evil__tool', name: 'tool', description: 'x' });
-  assert.throws(() => replayJournal(toolsift, [JSON.stringify(seg), lines[1]].join('\n')),
+  assert.throws(() => replayJournal(toolsift, [JSON.stringify(seg), header, decision].join('\n')),
     (e) => e instanceof JournalError && /does not match its catalogKey/.test(e.message));
-  // a decision that claims an id the catalog does not have is narrowed
-  const d = JSON.parse(lines[1]);
-  d.value.results.push('evil__tool');
-  d.value.loaded.push('evil__tool');
-  const narrowed = replayJournal(toolsift, [lines[0], JSON.stringify(d)].join('\n'));
-  assert.deepEqual(narrowed.tools.map((t) => t.name), honest.tools.map((t) => t.name));
-  assert.ok(narrowed.warnings.some((w) => w.includes('evil__tool')), JSON.stringify(narrowed.warnings));
+  // an edited decision breaks the segment's hash chain: refused, named
+  for (const edit of [(v) => v.results.push('evil__tool'), (v) => (v.loaded = [...v.results])]) {
+    const d = JSON.parse(decision);
+    edit(d.value);
+    assert.throws(() => replayJournal(toolsift, [segLine, header, JSON.stringify(d)].join('\n')),
+      (e) => e.code === 'tampered' && /^journal decision 1 \("mcp#turn:0:tool:0:search"\): chain broken/.test(e.message));
+  }
+  assert.ok(honest.tools.length >= 2, JSON.stringify(honest.tools.map((t) => t.name)));
+  // without its header, a chained segment is refused too
+  assert.throws(() => replayJournal(toolsift, [segLine, decision].join('\n')),
+    (e) => e.code === 'tampered' && /header line is missing/.test(e.message));
   // the recorded session fingerprint is checked: a mismatch is an error
   const other = JSON.parse(lines[0]);
   assert.match(other.value.sessionFingerprint, /^[0-9a-f]{64}$/);
   other.value.sessionFingerprint = '0'.repeat(64);
-  assert.throws(() => replayJournal(toolsift, [JSON.stringify(other), lines[1]].join('\n')),
+  assert.throws(() => replayJournal(toolsift, [JSON.stringify(other), header, decision].join('\n')),
     (e) => e instanceof JournalError && /segment 0: its configuration does not match the recorded session fingerprint \(recorded 0{64}/.test(e.message));
   delete other.value.sessionFingerprint;
-  assert.throws(() => replayJournal(toolsift, [JSON.stringify(other), lines[1]].join('\n')),
+  assert.throws(() => replayJournal(toolsift, [JSON.stringify(other), header, decision].join('\n')),
     (e) => e instanceof JournalError && /segment 0: no sessionFingerprint/.test(e.message));
   // an edited segment configuration (alwaysLoaded, a cap, a tool's trust
   // with its catalogKey recomputed) is reported as such, not replayed
@@ -166,11 +203,13 @@ test('replay: a damaged catalog is refused, an edited decision can only narrow',
     const seg = JSON.parse(lines[0]);
     edit(seg.value);
     rekey(seg.value);
-    assert.throws(() => replayJournal(toolsift, [JSON.stringify(seg), lines[1]].join('\n')),
-      (e) => e instanceof JournalError && /does not match the recorded session fingerprint/.test(e.message), what);
+    // the segment's chain header binds the session fingerprint: the core refuses it first
+    assert.throws(() => replayJournal(toolsift, [JSON.stringify(seg), header, decision].join('\n')),
+      (e) => e.code === 'tampered' && /recorded (over catalog|under another session configuration)/.test(e.message), what);
   }
   assert.throws(() => replayJournal(toolsift, `${lines[0]}\n{"id":"x","source":"other","value":{}}`), /unknown record source "other"/);
-  assert.throws(() => replayJournal(toolsift, lines[1]), /a decision before any segment line/);
+  assert.throws(() => replayJournal(toolsift, decision), /a decision before any segment line/);
+  assert.throws(() => replayJournal(toolsift, header), /a chain header that does not follow a segment line/);
 });
 
 test('skills: activate_skill appends the skill\'s tools, survives a new generation, replays', () => {
@@ -195,7 +234,7 @@ test('skills: activate_skill appends the skill\'s tools, survives a new generati
   const u1 = universeOf(config, { mail: TOOLS.mail }, 1);
   const t2 = cs.nextTurn();
   cs.adopt(u1, t2);
-  const seg = JSON.parse(lines.at(-1));
+  const seg = JSON.parse(lines.findLast((l) => l.includes('"source":"toolsift-mcp-segment"')));
   assert.deepEqual(seg.value.config.skills.selected, ['triage']);
   assert.match(cs.gate(t2, 'chat__post_message', {}, u1).error, /no connected server offers it any more/);
   assert.deepEqual(cs.gate(cs.nextTurn(), 'mail__list_inbox', {}, u1), { forward: 'mail__list_inbox' });
