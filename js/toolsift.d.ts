@@ -364,7 +364,7 @@ export interface SessionOptions {
    * and the one it replays must have been written with the same key.
    */
   journalKey?: Uint8Array | string | null;
-  /** The last chain digest (64 hex) of the journal this one continues. */
+  /** The last chain digest (64 hex) of the journal this one continues; with it the header is written at once. */
   journalParent?: string | null;
   /**
    * A host ranker that replaces BM25F for live searches (set before the
