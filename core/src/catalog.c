@@ -153,8 +153,7 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
     if (v == TSIFT_JSON_TOO_DEEP) return too_deep(json, len, what, pos, line, col, err);
     if (v == TSIFT_JSON_SURROGATE)
       return tsift_fail(err, TSIFT_E_JSON,
-                        "%s: a \\u escape at byte %zu (line %zu, column %zu) is half a surrogate pair (a lone "
-                        "surrogate is not a character)",
+                        "%s: a lone surrogate escape at byte %zu (line %zu, column %zu)",
                         what, pos, line, col);
     if (v == TSIFT_JSON_LONG_NUMBER)
       return tsift_fail(err, TSIFT_E_LIMIT,

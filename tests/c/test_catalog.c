@@ -38,8 +38,8 @@ static void test_catalog_errors(void) {
    * would silently cut the string, so it is refused; an escaped backslash
    * before u0000 and a surrogate pair are fine. */
   EXPECT_ERROR("[{\"name\":\"a\",\"description\":\"x \\ud800 y\"}]", TSIFT_E_JSON,
-               "catalog: a \\u escape at byte 30 (line 1, column 31) is half a surrogate pair");
-  EXPECT_ERROR("[{\"name\":\"a\\udc00\"}]", TSIFT_E_JSON, "a \\u escape at byte 11 (line 1, column 12) is half a surrogate pair");
+               "catalog: a lone surrogate escape at byte 30 (line 1, column 31)");
+  EXPECT_ERROR("[{\"name\":\"a\\udc00\"}]", TSIFT_E_JSON, "a lone surrogate escape at byte 11 (line 1, column 12)");
   EXPECT_ERROR("[{\"name\":\"a\\u0000b\"}]", TSIFT_E_JSON, "a \\u0000 escape (NUL character) at byte 11 (line 1, column 12)");
   {
     tsift_error e;

@@ -660,9 +660,9 @@ static void test_strict_input(void) {
                         "[{\"name\":\"a\\udfff\\ud800\"}]", "[{\"name\":\"a\",\"\\ud800\":1}]"};
   for (size_t i = 0; i < 4; i++) {
     CHECK_EQ_INT(build_st(lone[i], strlen(lone[i]), NULL, &err), TSIFT_E_JSON);
-    CHECK_CONTAINS(err.message, "is half a surrogate pair (a lone surrogate is not a character)");
+    CHECK_CONTAINS(err.message, "a lone surrogate escape at byte");
   }
-  CHECK_CONTAINS(err.message, "catalog: a \\u escape at byte 14 (line 1, column 15)");
+  CHECK_CONTAINS(err.message, "catalog: a lone surrogate escape at byte 14 (line 1, column 15)");
 
   /* A schema nested past the parser's bound: refused, naming the tool. */
   sb deep = {0};

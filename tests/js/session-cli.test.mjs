@@ -359,8 +359,7 @@ test('session files: a BOM, a lone surrogate, nesting past 1000 named by tool; n
   assert.equal(r.status, 1);
   assert.equal(r.stderr, `toolsift: json: ${where('bom')}: starts with a UTF-8 byte order mark; save it without one\n`);
   r = await menu('surrogate', '[{"name":"a","description":"x \\ud800 y"}]');
-  assert.equal(r.stderr, `toolsift: json: ${where('surrogate')}: a \\u escape at byte 30 (line 1, column 31) is half a ` +
-    'surrogate pair (a lone surrogate is not a character)\n');
+  assert.equal(r.stderr, `toolsift: json: ${where('surrogate')}: a lone surrogate escape at byte 30 (line 1, column 31)\n`);
   const deep = '['.repeat(5000) + ']'.repeat(5000);
   const deepText = `{"tools":[{"name":"a"},{"name":"b"},{"inputSchema":{"properties":{"x":${deep}}},"id":"deep__tool"}]}`;
   r = await menu('deep', deepText);
