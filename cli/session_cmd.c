@@ -24,6 +24,15 @@ static char *catalog_path(const char *config_path, const char *file) {
   return path;
 }
 
+/* An error of opening the session; the configuration's own errors
+ * ("config: …") name its file. */
+static void report(const char *config, const tsift_error *err) {
+  const char *m = err->message;
+  int own = strncmp(m, "config: ", 8) == 0;
+  fprintf(stderr, "toolsift: %s: %s%s%s%s\n", tsift_status_name(err->status), own ? "config file " : "",
+          own ? config : "", own ? ": " : "", own ? m + 8 : m);
+}
+
 /* The configuration's bytes and, when it names one, its catalog file's
  * (*catalog, else NULL); 0, or 1 after a message. */
 static int load_config(const char *path, char **config, size_t *config_len, char **catalog, size_t *catalog_len) {
@@ -33,7 +42,7 @@ static int load_config(const char *path, char **config, size_t *config_len, char
   char *file = NULL;
   tsift_error err;
   if (tsift_session_config_catalog(*config, *config_len, &file, NULL, &err)) {
-    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    report(path, &err);
     free(*config);
     return 1;
   }
@@ -173,7 +182,7 @@ int cli_session(int argc, char **argv) {
   free(cat);
   free(snap);
   if (created) {
-    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    report(config, &err);
     rc = 1;
   } else {
     if (is_verify) { /* the chain's verdict; exit 1 unless the journal verifies */

@@ -193,7 +193,7 @@ async function loadSessionConfig(ts, file) {
   try {
     name = ts._sessionConfigCatalog(config);
   } catch (e) {
-    sessionError(e);
+    sessionError(e, file);
     return null;
   }
   if (name === null) return { config, catalog: null };
@@ -221,9 +221,13 @@ function runCalls(session, calls, stdout) {
   return rc;
 }
 
-function sessionError(e) {
+// An error of opening the session names the configuration's file for its
+// own errors ("config: …"), as session_cmd.c's report does.
+function sessionError(e, config) {
   if (!(e instanceof ToolsiftError)) throw e;
-  process.stderr.write(`toolsift: ${e.code}: ${e.message}\n`);
+  const m = config !== undefined && e.message.startsWith('config: ')
+    ? `config file ${config}: ${e.message.slice(8)}` : e.message;
+  process.stderr.write(`toolsift: ${e.code}: ${m}\n`);
   return 1;
 }
 
@@ -291,7 +295,7 @@ async function session(argv) {
       snapshot: snap ?? undefined,
     });
   } catch (e) {
-    return sessionError(e);
+    return sessionError(e, o.config);
   }
   const stdout = [];
   let rc = 0;

@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "json_check.h"
 #include "text.h"
+#include "utf8proc.h"
 
 /* ---- JSON parsing with positions -------------------------------------- */
 
@@ -60,6 +61,66 @@ static int find_duplicate_key(const cJSON *node, const char **dup) {
   return 0;
 }
 
+/* A document nested past the parser's bound is refused whole (SPEC S5); the
+ * message names the tool it is inside when the path at the error is a
+ * catalog's tools array (the document's root array for a catalog, or an
+ * object's "tools" member at any of the outer levels). */
+static tsift_status too_deep(const char *json, size_t len, const char *what, size_t pos, size_t line, size_t col,
+                             tsift_error *err) {
+  tsift_json_level lv[5] = {{0}};
+  size_t d = tsift_json_levels(json, pos, lv, 5), t = 0;
+  if (lv[0].obj || strncmp(what, "catalog", 7) != 0)
+    for (t = 1; t < 3 && !(lv[t - 1].obj && !lv[t].obj && lv[t - 1].key_len == 5 &&
+                           memcmp(json + lv[t - 1].key, "tools", 5) == 0);)
+      t++;
+  char tool[96] = "";
+  if (t < 3 && lv[t + 1].obj && d > t + 2) {
+    size_t a = 0, n = 0;
+    int named = tsift_json_find_string(json, len, lv[t + 1].open, "id", &a, &n) ||
+                tsift_json_find_string(json, len, lv[t + 1].open, "name", &a, &n) ||
+                (lv[t + 2].obj && tsift_json_find_string(json, len, lv[t + 2].open, "name", &a, &n));
+    n = tsift_utf8_cut(json + a, n, 60);
+    tsift_snprintf(tool, sizeof tool, named ? "tools[%zu] (\"%.*s\"): field \"%.*s\": " : "tools[%zu]: field \"%.*s\": ",
+                   lv[t].index, named ? (int)n : (int)lv[t + 1].key_len, named ? json + a : json + lv[t + 1].key,
+                   (int)lv[t + 1].key_len, json + lv[t + 1].key);
+  }
+  return tsift_fail(err, TSIFT_E_LIMIT, "%s: %snesting deeper than %d at byte %zu (line %zu, column %zu)", what, tool,
+                    TSIFT_JSON_MAX_NESTING, pos, line, col);
+}
+
+/* Every number whose text a double's print would not give back (a fraction,
+ * an exponent, -0, more than 15 characters) keeps its source text as
+ * valuestring (cJSON leaves it unused for numbers and frees it): a schema
+ * reaches the model as its author wrote it (spec.c, SPEC S5). 0 when out of
+ * memory. */
+static int keep_lexemes(cJSON *v, const char *s, size_t n, size_t *i) {
+  for (; v; v = v->next) {
+    if (cJSON_IsNumber(v)) {
+      size_t at = tsift_json_next_number(s, n, i), k = *i - at;
+      int keep = k > 15 || (k > 1 && s[at] == '-' && s[at + 1] == '0');
+      for (size_t j = at; j < *i; j++) keep |= s[j] == '.' || (s[j] | 32) == 'e';
+      if (keep && !(v->valuestring = tsift_strndup(s + at, k))) return 0;
+    }
+    if (!keep_lexemes(v->child, s, n, i)) return 0;
+  }
+  return 1;
+}
+
+static void lexemes_as(cJSON *v, int type) {
+  for (; v; v = v->next) {
+    if (v->valuestring && (cJSON_IsNumber(v) || cJSON_IsRaw(v))) v->type = type;
+    lexemes_as(v->child, type);
+  }
+}
+
+char *tsift_json_print(const cJSON *v) {
+  cJSON *m = (cJSON *)v; /* its numbers are raw text for the print only */
+  if (m) lexemes_as(m->child, cJSON_Raw);
+  char *text = cJSON_PrintUnformatted(m);
+  if (m) lexemes_as(m->child, cJSON_Number);
+  return text;
+}
+
 tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
                               tsift_error *err) {
   *out = NULL;
@@ -71,6 +132,8 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
                       what, bad, line, col);
   }
   if (len == 0) return tsift_fail(err, TSIFT_E_JSON, "%s: empty input", what);
+  if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
+    return tsift_fail(err, TSIFT_E_JSON, "%s: starts with a UTF-8 byte order mark; save it without one", what);
   long nul = tsift_json_find_nul_escape(json, len);
   if (nul >= 0) {
     line_col(json, (size_t)nul, &line, &col);
@@ -87,9 +150,11 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
   tsift_json_verdict v = tsift_json_check(json, len, &pos);
   if (v != TSIFT_JSON_VALID) {
     line_col(json, pos < len ? pos : len, &line, &col);
-    if (v == TSIFT_JSON_TOO_DEEP)
-      return tsift_fail(err, TSIFT_E_LIMIT, "%s: nesting deeper than %d at byte %zu (line %zu, column %zu)",
-                        what, TSIFT_JSON_MAX_NESTING, pos, line, col);
+    if (v == TSIFT_JSON_TOO_DEEP) return too_deep(json, len, what, pos, line, col, err);
+    if (v == TSIFT_JSON_SURROGATE)
+      return tsift_fail(err, TSIFT_E_JSON,
+                        "%s: a lone surrogate escape at byte %zu (line %zu, column %zu)",
+                        what, pos, line, col);
     if (v == TSIFT_JSON_LONG_NUMBER)
       return tsift_fail(err, TSIFT_E_LIMIT,
                         "%s: a number longer than %d characters at byte %zu (line %zu, column %zu)", what,
@@ -105,6 +170,11 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
   }
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, NULL, 0);
   if (!root) return tsift_nomem(err, "parsing JSON");
+  size_t at = 0;
+  if (!keep_lexemes(root, json, len, &at)) {
+    cJSON_Delete(root);
+    return tsift_nomem(err, "parsing JSON");
+  }
   const char *dup = NULL;
   int rc = find_duplicate_key(root, &dup);
   if (rc) {
@@ -276,11 +346,45 @@ static tsift_status read_bool(const cJSON *obj, const char *key, const char *whe
 
 /* ---- one tool --------------------------------------------------------- */
 
+/* What no id may hold, in any id rule (SPEC S1): controls (C0, DEL, C1),
+ * invisible and bidi-control characters, fullwidth look-alikes of ASCII. */
+static const uint32_t ID_REFUSED[][2] = {
+    {0, 0x1f},         {0x7f, 0x9f},     {0xad, 0xad},     {0x61c, 0x61c},   {0x180e, 0x180e},
+    {0x200b, 0x200f}, {0x202a, 0x202e}, {0x2060, 0x2064}, {0x2066, 0x2069}, {0xfeff, 0xfeff},
+    {0xff01, 0xff5e}};
+
+long tsift_id_bad_char(const char *id, size_t len, uint32_t *cp) {
+  for (size_t i = 0; i < len;) {
+    utf8proc_int32_t c = 0;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)id + i, (utf8proc_ssize_t)(len - i), &c);
+    *cp = k > 0 ? (uint32_t)c : 0xFFFD;
+    if (k <= 0) return (long)i;
+    for (size_t r = 0; r < sizeof ID_REFUSED / sizeof ID_REFUSED[0]; r++)
+      if (*cp >= ID_REFUSED[r][0] && *cp <= ID_REFUSED[r][1]) return (long)i;
+    i += (size_t)k;
+  }
+  return -1;
+}
+
 int tsift_id_lenient_valid(const char *id, size_t len) {
-  if (len < 1 || len > 1024) return 0;
-  for (size_t i = 0; i < len; i++)
-    if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f) return 0;
-  return 1;
+  uint32_t cp;
+  return len >= 1 && len <= 1024 && tsift_id_bad_char(id, len, &cp) < 0;
+}
+
+tsift_status tsift_id_refuse(tsift_error *err, const char *where, const char *id) {
+  size_t len = strlen(id);
+  uint32_t cp = 0;
+  long at = len && len <= 1024 ? tsift_id_bad_char(id, len, &cp) : -1;
+  if (at < 0)
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: invalid id: must be 1 to 1024 bytes without control characters",
+                      where);
+  char u[8];
+  tsift_snprintf(u, sizeof u, "%04x", (unsigned)cp);
+  for (char *p = u; *p; p++) *p = *p >= 'a' ? (char)(*p - 32) : *p;
+  return tsift_fail(err, TSIFT_E_CONFIG,
+                    "%s: invalid id: U+%s at byte %ld is a control, invisible, bidi-control or fullwidth "
+                    "character, not allowed in an id",
+                    where, u, at);
 }
 
 static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids, tsift_tool *t,
@@ -337,10 +441,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   }
   tool_label(where, sizeof where, index, t->id);
   if (ids == TSIFT_IDS_LENIENT) {
-    if (!tsift_id_lenient_valid(t->id, strlen(t->id)))
-      return tsift_fail(err, TSIFT_E_CONFIG,
-                        "%s: invalid id: must be 1 to 1024 bytes without control characters",
-                        where);
+    if (!tsift_id_lenient_valid(t->id, strlen(t->id))) return tsift_id_refuse(err, where, t->id);
   } else if (!tsift_id_valid(t->id, strlen(t->id)))
     return tsift_fail(err, TSIFT_E_CONFIG,
                       "%s: invalid id: must match ^[A-Za-z0-9_.:-]{1,128}$ (set \"id\" to a "

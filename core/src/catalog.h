@@ -80,6 +80,18 @@ long tsift_catalog_find(const tsift_catalog *c, const char *id);
 int tsift_id_valid(const char *id, size_t len);
 /* 1 when `id` fits the lenient rule: 1 to 1024 bytes, no control characters. */
 int tsift_id_lenient_valid(const char *id, size_t len);
+/* The byte offset of the first character no id may hold (SPEC S1: controls,
+ * invisible and bidi-control characters, fullwidth ASCII look-alikes, bytes
+ * that are not UTF-8), with *cp its code point, or -1. */
+long tsift_id_bad_char(const char *id, size_t len, uint32_t *cp);
+/* The message for a lenient id that is not valid: "WHERE: invalid id: …". */
+tsift_status tsift_id_refuse(tsift_error *err, const char *where, const char *id);
+
+/* cJSON_PrintUnformatted, except that a number tsift_json_parse kept the
+ * text of (a fraction, an exponent, -0, more than 15 characters) is printed
+ * as that text: what re-reads a sub-document, and snapshots, keep the
+ * author's numbers (SPEC S5). cJSON_free the result; NULL = out of memory. */
+char *tsift_json_print(const struct cJSON *v);
 
 /* 1 when v is a number with an integral value in [lo, hi] (checked before
  * any conversion, so huge values are never cast). */

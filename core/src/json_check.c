@@ -7,6 +7,7 @@
 typedef struct cursor {
   const char *s;
   size_t n, i;
+  size_t surrogate; /* 1 + the offset of a \u escape that is half a surrogate pair, else 0 */
 } cursor;
 
 static void skip_ws(cursor *c) {
@@ -34,17 +35,19 @@ static int scan_unicode_escape(cursor *c) {
   for (int k = 1; k <= 4; k++)
     if (c->i + k >= c->n || !is_hex(c->s[c->i + k])) return 0;
   unsigned v = hex4(c->s + c->i + 1);
+  size_t at = c->i - 1; /* the backslash */
   c->i += 4;
-  if (v >= 0xDC00 && v <= 0xDFFF) return 0; /* a lone low surrogate */
-  if (v >= 0xD800 && v <= 0xDBFF) {
-    if (c->i + 6 >= c->n || c->s[c->i + 1] != '\\' || c->s[c->i + 2] != 'u') return 0;
-    for (int k = 3; k <= 6; k++)
-      if (!is_hex(c->s[c->i + k])) return 0;
+  if (v < 0xD800 || v > 0xDFFF) return 1;
+  if (v <= 0xDBFF && c->i + 6 < c->n && c->s[c->i + 1] == '\\' && c->s[c->i + 2] == 'u' &&
+      is_hex(c->s[c->i + 3]) && is_hex(c->s[c->i + 4]) && is_hex(c->s[c->i + 5]) && is_hex(c->s[c->i + 6])) {
     unsigned lo = hex4(c->s + c->i + 3);
-    if (lo < 0xDC00 || lo > 0xDFFF) return 0;
-    c->i += 6;
+    if (lo >= 0xDC00 && lo <= 0xDFFF) {
+      c->i += 6;
+      return 1;
+    }
   }
-  return 1;
+  c->surrogate = at + 1; /* a lone high or low surrogate */
+  return 0;
 }
 
 static int scan_string(cursor *c) {
@@ -123,7 +126,7 @@ static int scan_word(cursor *c, const char *w) {
 tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
   unsigned char stack[TSIFT_JSON_MAX_NESTING / 8 + 1]; /* 1 = object, 0 = array */
   size_t depth = 0;
-  cursor c = {s, n, 0};
+  cursor c = {s, n, 0, 0};
   enum { VALUE, AFTER_VALUE } state = VALUE;
   for (;;) {
     skip_ws(&c);
@@ -198,8 +201,8 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
     goto bad;
   }
 bad:
-  *pos = c.i;
-  return TSIFT_JSON_SYNTAX;
+  *pos = c.surrogate ? c.surrogate - 1 : c.i;
+  return c.surrogate ? TSIFT_JSON_SURROGATE : TSIFT_JSON_SYNTAX;
 }
 
 size_t tsift_json_blank_nul_escapes(char *s, size_t n) {
@@ -236,7 +239,7 @@ static void skip_value(cursor *c) {
 }
 
 void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, size_t *end) {
-  cursor c = {s, n, 0};
+  cursor c = {s, n, 0, 0};
   skip_ws(&c);
   c.i++; /* { */
   for (size_t m = 0;; m++) {
@@ -252,4 +255,73 @@ void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, s
     skip_ws(&c);
     c.i++; /* , */
   }
+}
+
+size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t cap) {
+  cursor c = {s, pos, 0, 0};
+  size_t depth = 0, str = 0, str_len = 0;
+  while (c.i < pos) {
+    char ch = s[c.i];
+    tsift_json_level *top = depth && depth <= cap ? &lv[depth - 1] : NULL;
+    if (ch == '"') {
+      size_t a = c.i;
+      if (!scan_string(&c)) break;
+      str = a + 1;
+      str_len = c.i - a - 2;
+      continue;
+    }
+    if (ch == '{' || ch == '[') {
+      if (depth < cap) lv[depth] = (tsift_json_level){c.i, 0, 0, 0, ch == '{'};
+      depth++;
+    } else if (ch == '}' || ch == ']') {
+      depth--;
+    } else if (ch == ',' && top) {
+      top->index++;
+    } else if (ch == ':' && top) {
+      top->key = str;
+      top->key_len = str_len;
+    }
+    c.i++;
+  }
+  return depth;
+}
+
+int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key, size_t *at, size_t *len) {
+  cursor c = {s, n, open + 1, 0};
+  size_t depth = 1, klen = strlen(key);
+  int is_key = 1, want = 0;
+  while (c.i < n && depth) {
+    char ch = s[c.i];
+    if (ch == '"') {
+      size_t a = c.i;
+      if (!scan_string(&c)) return 0;
+      if (depth > 1) continue;
+      if (!is_key && want) {
+        *at = a + 1;
+        *len = c.i - a - 2;
+        return 1;
+      }
+      want = is_key && c.i - a - 2 == klen && memcmp(s + a + 1, key, klen) == 0;
+      is_key = 0;
+      continue;
+    }
+    if (ch == '{' || ch == '[') depth++;
+    else if (ch == '}' || ch == ']') depth--;
+    if (depth == 1 && ch == ',') is_key = 1;
+    if (depth == 1 && !memchr(" \t\r\n:", ch, 5)) want = 0;
+    c.i++;
+  }
+  return 0;
+}
+
+size_t tsift_json_next_number(const char *s, size_t n, size_t *i) {
+  cursor c = {s, n, *i, 0};
+  while (c.i < n && s[c.i] != '-' && (s[c.i] < '0' || s[c.i] > '9')) {
+    if (s[c.i] == '"') scan_string(&c);
+    else c.i++;
+  }
+  size_t at = c.i;
+  if (at < n) scan_number_body(&c);
+  *i = c.i;
+  return at;
 }

@@ -10,7 +10,8 @@ typedef enum {
   TSIFT_JSON_VALID = 0,
   TSIFT_JSON_SYNTAX, /* *pos = byte offset of the first error */
   TSIFT_JSON_TOO_DEEP,
-  TSIFT_JSON_LONG_NUMBER /* valid JSON, but a number cJSON cannot read; *pos = its start */
+  TSIFT_JSON_LONG_NUMBER, /* valid JSON, but a number cJSON cannot read; *pos = its start */
+  TSIFT_JSON_SURROGATE    /* a \uD800-\uDFFF escape not in a high-low pair; *pos = its backslash */
 } tsift_json_verdict;
 
 /* cJSON reads a number through a 64-byte buffer: a longer one it rejects. */
@@ -36,5 +37,27 @@ long tsift_json_find_nul_escape(const char *s, size_t n);
 /* Rewrite every \u0000 escape in s as \u0020 (a space), in place, for input
  * where a query must never be an error. Returns how many were rewritten. */
 size_t tsift_json_blank_nul_escapes(char *s, size_t n);
+
+/* The containers open at pos in text whose prefix s[0..pos) is JSON so far
+ * (as at a TSIFT_JSON_TOO_DEEP verdict), outermost first: lv[d] for
+ * d < min(depth, cap), each with its opening byte, the index of its current
+ * element or member and (objects) the span of that member's key. Returns the
+ * depth. For messages only. */
+typedef struct tsift_json_level {
+  size_t open, index, key, key_len;
+  unsigned char obj;
+} tsift_json_level;
+size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t cap);
+
+/* The raw bytes [*at, *at + *len) of the string value of member `key` of the
+ * object whose '{' is s[open], looked for up to s[n] in text that may be
+ * invalid past some point (bounded; gives up at the first bad string): 1
+ * when found. For messages only. */
+int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key, size_t *at, size_t *len);
+
+/* In valid JSON text: the start of the next number token at or after *i
+ * (strings skipped); *i is left past it. Number nodes of cJSON's tree come
+ * in document order, so a walk of the tree meets them in the same order. */
+size_t tsift_json_next_number(const char *s, size_t n, size_t *i);
 
 #endif

@@ -71,7 +71,7 @@ static tsift_status check_keys(const cJSON *obj, const char *where, const char *
 
 /* Build an index (or parse the agent's tools) from a JSON sub-document. */
 static tsift_status print_json(const cJSON *v, char **text) {
-  *text = cJSON_PrintUnformatted(v);
+  *text = tsift_json_print(v); /* the author's numbers kept */
   return *text ? TSIFT_OK : TSIFT_E_NOMEM;
 }
 

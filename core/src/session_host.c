@@ -85,9 +85,9 @@ static tsift_status call_line(tsift_session *s, const char *line, size_t n, char
                               tsift_error *err) {
   cJSON *c = NULL;
   tsift_error perr;
-  if (tsift_json_parse(line, n, "calls line", &c, &perr))
+  if (tsift_json_parse(line, n, "not a call", &c, &perr)) /* the parser's reason, with the byte in the line */
     return perr.status == TSIFT_E_NOMEM ? tsift_nomem(err, "reading the call")
-                                        : tsift_fail(err, TSIFT_E_CONFIG, "%s", CALL_SHAPE);
+                                        : tsift_fail(err, TSIFT_E_CONFIG, "%s", perr.message);
   const cJSON *turn = cJSON_GetObjectItemCaseSensitive(c, "turn");
   const cJSON *call = cJSON_GetObjectItemCaseSensitive(c, "call");
   const cJSON *tool = cJSON_GetObjectItemCaseSensitive(c, "tool");

@@ -163,11 +163,7 @@ static tsift_status read_skill(const cJSON *item, size_t i, tsift_skill *k, tsif
   if (!cJSON_IsString(id))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"id\": expected a string, got %s", where, tsift_json_type_name(id));
   size_t n = strlen(id->valuestring);
-  int ok = n >= 1 && n <= 1024;
-  for (size_t c = 0; ok && c < n; c++) ok = (unsigned char)id->valuestring[c] >= 0x20 && id->valuestring[c] != 0x7f;
-  if (!ok)
-    return tsift_fail(err, TSIFT_E_CONFIG, "%s: invalid id: must be 1 to 1024 bytes without control characters",
-                      where);
+  if (!tsift_id_lenient_valid(id->valuestring, n)) return tsift_id_refuse(err, where, id->valuestring);
   if (!(k->id = tsift_strndup(id->valuestring, n))) return tsift_nomem(err, "reading skills");
   char idc[64];
   size_t cut = tsift_utf8_cut(k->id, n, 48);

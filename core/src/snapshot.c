@@ -126,7 +126,7 @@ static tsift_status write_tools(const tsift_index *ix, tool_tables *tt, tsift_er
     const char *schema = t->schema_text;
     size_t schema_len = t->schema_text_len;
     if (t->schema) {
-      if (!(printed = cJSON_PrintUnformatted(t->schema))) return tsift_nomem(err, "writing a snapshot");
+      if (!(printed = tsift_json_print(t->schema))) return tsift_nomem(err, "writing a snapshot");
       schema = printed;
       schema_len = strlen(printed);
     }

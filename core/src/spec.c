@@ -77,6 +77,8 @@ static void copy_value(tsift_buf *b, const cJSON *v, int depth, int is_map, copy
     tsift_json_bool(b, cJSON_IsTrue(v));
   } else if (cJSON_IsNull(v)) {
     tsift_json_null(b);
+  } else if (cJSON_IsNumber(v) && v->valuestring) { /* the author's text (catalog.c keeps it) */
+    tsift_json_raw(b, v->valuestring, strlen(v->valuestring));
   } else if (cJSON_IsNumber(v)) {
     double d = v->valuedouble;
     if (tsift_json_integral(v, -9007199254740991.0, 9007199254740991.0)) {

@@ -34,11 +34,12 @@ static void test_catalog_errors(void) {
   EXPECT_ERROR("[{\"name\":\"caf\xC3\"}]", TSIFT_E_UTF8, "invalid UTF-8 at byte 13 (line 1, column 14)");
   EXPECT_ERROR("[{\"name\":\"\xED\xA0\x80\"}]", TSIFT_E_UTF8, "invalid UTF-8"); /* surrogate */
   EXPECT_ERROR("[{\"name\":\"\xC0\xAF\"}]", TSIFT_E_UTF8, "invalid UTF-8");     /* overlong */
-  /* A lone surrogate escape is malformed (not out of memory); a \u0000 escape
+  /* A lone surrogate escape is refused as one (not out of memory); a \u0000 escape
    * would silently cut the string, so it is refused; an escaped backslash
    * before u0000 and a surrogate pair are fine. */
-  EXPECT_ERROR("[{\"name\":\"a\",\"description\":\"x \\ud800 y\"}]", TSIFT_E_JSON, "malformed JSON at byte");
-  EXPECT_ERROR("[{\"name\":\"a\\udc00\"}]", TSIFT_E_JSON, "malformed JSON");
+  EXPECT_ERROR("[{\"name\":\"a\",\"description\":\"x \\ud800 y\"}]", TSIFT_E_JSON,
+               "catalog: a lone surrogate escape at byte 30 (line 1, column 31)");
+  EXPECT_ERROR("[{\"name\":\"a\\udc00\"}]", TSIFT_E_JSON, "a lone surrogate escape at byte 11 (line 1, column 12)");
   EXPECT_ERROR("[{\"name\":\"a\\u0000b\"}]", TSIFT_E_JSON, "a \\u0000 escape (NUL character) at byte 11 (line 1, column 12)");
   {
     tsift_error e;

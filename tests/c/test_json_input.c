@@ -511,12 +511,12 @@ static void test_numbers(void) {
     tsift_free(out);
     line = "{\"id\":1,\"query\":5}\n";
     CHECK_EQ_INT(tsift_index_rank_jsonl(ix, line, strlen(line), 1, &out, &len, &err), TSIFT_E_ARG);
-    /* A schema number 1e300 reaches the menu (spec.c prints numbers). */
+    /* A schema number 1e300 reaches the menu as written (SPEC S5). */
     char *r = call(s, 1, 0, "search_tools", 12, "{\"query\":\"create issue\"}", 24, &st);
     tsift_free(r);
     char *m = NULL;
     CHECK_EQ_INT(tsift_session_menu_json(s, "mcp", &m, &len, &err), TSIFT_OK);
-    CHECK_CONTAINS(m, "\"maxLength\":1e+300");
+    CHECK_CONTAINS(m, "\"maxLength\":1e300");
     tsift_free(m);
   }
   /* B2 (found by the fuzzer, fixed): these went through an undefined
@@ -627,6 +627,144 @@ static void test_read_past_end(void) {
   }
 }
 
+/* ---- one strict input path (issue 21) ----------------------------------- */
+
+static char *menu_of(const char *catalog, const char *snapshot, size_t snap_len) {
+  sb cfg = {0};
+  if (snapshot)
+    sb_puts(&cfg, "{\"loop\":\"lim\",\"tools\":[{\"name\":\"reply\",\"description\":\"Reply\"}],"
+                  "\"search\":{\"alwaysLoaded\":[\"num__tool\"]}}");
+  else make_config(&cfg, catalog, "{\"alwaysLoaded\":[\"num__tool\"]}");
+  tsift_session *s = NULL;
+  tsift_error err;
+  char *out = NULL;
+  size_t len = 0;
+  if (tsift_session_open(cfg.p, cfg.n, NULL, 0, snapshot, snap_len, NULL, 0, NULL, 0, &s, &err) == TSIFT_OK)
+    tsift_session_menu_json(s, "mcp", &out, &len, &err);
+  else
+    fprintf(stderr, "session: %s\n", err.message);
+  tsift_session_free(s);
+  sb_free(&cfg);
+  return out;
+}
+
+static void test_strict_input(void) {
+  printf("one strict input path\n");
+  tsift_error err;
+  /* A BOM and a lone surrogate say so, in every reader. */
+  CHECK_EQ_INT(build_st("\xEF\xBB\xBF[]", 5, NULL, &err), TSIFT_E_JSON);
+  CHECK_CONTAINS(err.message, "catalog: starts with a UTF-8 byte order mark; save it without one");
+  CHECK_EQ_INT(session_st("\xEF\xBB\xBF{}", 5, NULL, 0, NULL, &err), TSIFT_E_JSON);
+  CHECK_CONTAINS(err.message, "config: starts with a UTF-8 byte order mark");
+  const char *lone[] = {"[{\"name\":\"a\\ud800\"}]", "[{\"name\":\"a\\ud800\\u0041\"}]",
+                        "[{\"name\":\"a\\udfff\\ud800\"}]", "[{\"name\":\"a\",\"\\ud800\":1}]"};
+  for (size_t i = 0; i < 4; i++) {
+    CHECK_EQ_INT(build_st(lone[i], strlen(lone[i]), NULL, &err), TSIFT_E_JSON);
+    CHECK_CONTAINS(err.message, "a lone surrogate escape at byte");
+  }
+  CHECK_CONTAINS(err.message, "catalog: a lone surrogate escape at byte 14 (line 1, column 15)");
+
+  /* A schema nested past the parser's bound: refused, naming the tool. */
+  sb deep = {0};
+  sb_puts(&deep, "{\"tools\":[");
+  for (int i = 0; i < 12; i++) sb_printf(&deep, "{\"name\":\"t%d\"},", i);
+  sb_puts(&deep, "{\"name\":\"d\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":");
+  size_t at = deep.n + 995; /* the 1001st container */
+  sb_rep(&deep, "[", 5000);
+  sb_rep(&deep, "]", 5000);
+  sb_puts(&deep, "}},\"id\":\"deep__tool\"}]}");
+  CHECK_EQ_INT(build_st(deep.p, deep.n, NULL, &err), TSIFT_E_LIMIT);
+  char want[160];
+  snprintf(want, sizeof want,
+           "catalog: tools[12] (\"deep__tool\"): field \"inputSchema\": nesting deeper than 1000 at byte %zu", at);
+  CHECK_CONTAINS(err.message, want);
+  sb_free(&deep);
+  sb_puts(&deep, "[{\"name\":\"a\"},{\"type\":\"function\",\"function\":{\"name\":\"fn\",\"parameters\":");
+  sb_rep(&deep, "{\"a\":", 3000);
+  sb_puts(&deep, "1");
+  sb_rep(&deep, "}", 3000);
+  sb_puts(&deep, "}}]");
+  CHECK_EQ_INT(build_st(deep.p, deep.n, NULL, &err), TSIFT_E_LIMIT);
+  CHECK_CONTAINS(err.message, "catalog: tools[1] (\"fn\"): field \"function\": nesting deeper than 1000 at byte");
+  sb cfg = {0};
+  make_config(&cfg, deep.p, "{}");
+  CHECK_EQ_INT(session_st(cfg.p, cfg.n, NULL, 0, NULL, &err), TSIFT_E_LIMIT);
+  CHECK_CONTAINS(err.message, "config: nesting deeper than 1000"); /* the root array of a catalog inside a config */
+  sb_free(&cfg);
+  sb_free(&deep);
+  sb_puts(&deep, "{\"tools\":[{\"inputSchema\":");
+  sb_rep(&deep, "[", 1200);
+  sb_rep(&deep, "]", 1200);
+  sb_puts(&deep, "}]}");
+  make_config(&cfg, deep.p, "{}");
+  CHECK_EQ_INT(session_st(cfg.p, cfg.n, NULL, 0, NULL, &err), TSIFT_E_LIMIT);
+  CHECK_CONTAINS(err.message, "config: tools[0]: field \"inputSchema\": nesting deeper than 1000 at byte");
+  sb_free(&cfg);
+  sb_free(&deep);
+  /* 990 levels of schema: under the parser's bound, indexed up to the walk's. */
+  sb_puts(&deep, "[{\"name\":\"deep\",\"description\":\"d\",\"inputSchema\":");
+  sb_rep(&deep, "{\"properties\":{\"p\":", 495);
+  sb_puts(&deep, "{}");
+  sb_rep(&deep, "}}", 495);
+  sb_puts(&deep, "}]");
+  CHECK_EQ_INT(build_st(deep.p, deep.n, NULL, &err), TSIFT_OK);
+  sb_free(&deep);
+
+  /* Schema numbers reach the model as written, from a catalog and from a
+   * snapshot of it; the configuration's own numbers are read as before. */
+  const char *nums =
+      "{\"tools\":[{\"id\":\"num__tool\",\"name\":\"n\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":"
+      "{\"type\":\"number\",\"maximum\":1e999,\"minimum\":-0,\"exclusiveMinimum\":1e-999,\"default\":1.50,"
+      "\"multipleOf\":12345678901234567890,\"examples\":[-0.0,2E+3,7,-12]}}}}]}";
+  const char *want_nums =
+      "\"maximum\":1e999,\"minimum\":-0,\"exclusiveMinimum\":1e-999,\"default\":1.50,"
+      "\"multipleOf\":12345678901234567890,\"examples\":[-0.0,2E+3,7,-12]";
+  char *m = menu_of(nums, NULL, 0);
+  CHECK_CONTAINS(m, want_nums);
+  tsift_index *ix = build_ok(nums, strlen(nums), NULL);
+  char *snap = NULL;
+  size_t snap_len = 0;
+  if (ix && tsift_index_snapshot(ix, &snap, &snap_len, &err) == TSIFT_OK) {
+    char *m2 = menu_of(NULL, snap, snap_len);
+    CHECK_EQ_STR(m2, m);
+    tsift_free(m2);
+  }
+  tsift_free(snap);
+  tsift_index_free(ix);
+  tsift_free(m);
+  make_config(&cfg, SMALL_CATALOG, "{\"maxPerSearch\":-0,\"maxLoaded\":2.0e0}");
+  CHECK_EQ_INT(session_st(cfg.p, cfg.n, NULL, 0, NULL, &err), TSIFT_E_CONFIG); /* -0 is 0: below 1 */
+  CHECK_CONTAINS(err.message, "search.maxPerSearch: expected an integer from 1 to 50, got an out-of-range number");
+  sb_free(&cfg);
+  make_config(&cfg, SMALL_CATALOG, "{\"maxPerSearch\":2.0e0,\"maxLoaded\":-0}");
+  CHECK_EQ_INT(session_st(cfg.p, cfg.n, NULL, 0, NULL, &err), TSIFT_OK);
+  sb_free(&cfg);
+
+  /* Ids: invisible, bidi-control, control and fullwidth characters are
+   * refused in every id rule, with the code point and its byte. */
+  const char *bad[][2] = {{"weather\\u200d__forecast", "U+200D at byte 7"},
+                          {"mail\\u202esend", "U+202E at byte 4"},
+                          {"\\ufeffx", "U+FEFF at byte 0"},
+                          {"a\\u00adb", "U+00AD at byte 1"},
+                          {"a\\u2066b\\u2069", "U+2066 at byte 1"},
+                          {"a\\u2063", "U+2063 at byte 1"},
+                          {"a\\u180e", "U+180E at byte 1"},
+                          {"a\\u0085", "U+0085 at byte 1"},
+                          {"\\uff57eather", "U+FF57 at byte 0"},
+                          {"a\\u007f", "U+007F at byte 1"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    sb c = {0};
+    sb_printf(&c, "[{\"id\":\"%s\",\"name\":\"x\"}]", bad[i][0]);
+    CHECK_EQ_INT(build_st(c.p, c.n, "{\"ids\":\"lenient\"}", &err), TSIFT_E_CONFIG);
+    CHECK_CONTAINS(err.message, bad[i][1]);
+    CHECK_CONTAINS(err.message, "is a control, invisible, bidi-control or fullwidth character, not allowed in an id");
+    CHECK_EQ_INT(build_st(c.p, c.n, NULL, &err), TSIFT_E_CONFIG); /* strict: ASCII only, as before */
+    sb_free(&c);
+  }
+  const char *fine = "[{\"id\":\"caf\\u00e9 \\u4e2d\\u6587 \\ud83d\\ude00\",\"name\":\"x\"}]";
+  CHECK_EQ_INT(build_st(fine, strlen(fine), "{\"ids\":\"lenient\"}", &err), TSIFT_OK);
+}
+
 int main(void) {
   bounds_init();
   double t0 = now();
@@ -636,6 +774,7 @@ int main(void) {
   test_duplicate_keys();
   test_numbers();
   test_read_past_end();
+  test_strict_input();
   bounds_finish("test_json_input", t0);
   return harness_finish("test_json_input");
 }

@@ -227,7 +227,8 @@ test('bad calls lines are reported with their number; the run goes on and the jo
   const r = cli(['session', 'run', '--config', configPath, '--calls', calls, '--journal-out', out]);
   assert.equal(r.status, 1);
   const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}}';
-  assert.equal(r.stderr, [2, 3, 5, 6].map((n) => `toolsift: calls line ${n}: ${msg}\n`).join(''));
+  const why = { 3: 'not a call: malformed JSON at byte 0 (line 1, column 1)' };
+  assert.equal(r.stderr, [2, 3, 5, 6].map((n) => `toolsift: calls line ${n}: ${why[n] ?? msg}\n`).join(''));
   const lines = r.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 2);
   assert.equal(JSON.parse(lines[1]).call.turn, 1);
@@ -258,8 +259,15 @@ test('calls lines are read by the core, strictly, as the native CLI reads them',
   ]));
   const r = cli(['session', 'run', '--config', configPath, '--calls', calls]);
   assert.equal(r.status, 1);
+  // A line the strict reader refuses says why (issue 21); one that is JSON
+  // but not a call gives the shape.
   const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}}';
-  assert.equal(r.stderr, [1, 3, 7].map((n) => `toolsift: calls line ${n}: ${msg}\n`).join(''));
+  assert.equal(r.stderr, [
+    'toolsift: calls line 1: not a call: starts with a UTF-8 byte order mark; save it without one\n',
+    `toolsift: calls line 3: ${msg}\n`,
+    'toolsift: calls line 7: not a call: a \\u0000 escape (NUL character) at byte 43 (line 1, column 44) is not ' +
+      'allowed in a string\n',
+  ].join(''));
   const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines.length, 4);
   assert.deepEqual(lines[0].call, { turn: 0, call: 1, tool: 'search_tools' });
@@ -279,8 +287,9 @@ test('session config errors: "toolsift: <code>: <message>", exit 1', async () =>
     [{ ...CONFIG, tools: [{ name: 'search_tools' }] },
       'toolsift: config: config: search.toolName "search_tools" collides with a tool of the same name\n'],
   ];
-  for (const [cfg, stderr] of cases) {
+  for (let [cfg, stderr] of cases) {
     const p = file('err.json');
+    stderr = stderr.replace('config: config:', `config: config file ${p}:`); // its errors name the file
     await writeFile(p, JSON.stringify(cfg));
     const r = cli(['session', 'run', '--config', p, '--calls', callsPath]);
     assert.equal(r.status, 1);
@@ -291,7 +300,7 @@ test('session config errors: "toolsift: <code>: <message>", exit 1', async () =>
   await writeFile(broken, '{"loop": ');
   const j = cli(['session', 'menu', '--config', broken]);
   assert.equal(j.status, 1);
-  assert.match(j.stderr, /^toolsift: json: config: malformed JSON at byte 9/);
+  assert.equal(j.stderr, `toolsift: json: config file ${broken}: malformed JSON at byte 9 (line 1, column 10)\n`);
   const badJournal = file('bad-journal.jsonl');
   await writeFile(badJournal, '{"id":"cli#turn:0:tool:0:search"}\n{"id"\n');
   const bj = cli(['session', 'replay', '--config', configPath, '--calls', callsPath, '--journal', badJournal]);
@@ -339,4 +348,41 @@ test('session usage errors exit 2 with the native messages', () => {
     assert.equal(r.stderr, stderr, `args ${JSON.stringify(args)}`);
   }
   assert.match(cli(['--help']).stdout, /session run --config CONFIG\.json --calls CALLS\.jsonl/);
+});
+
+// Issue 21, one strict input path: what the reader refuses says why and where
+// (tests/parity/parity.mjs holds the native CLI to the same bytes).
+test('session files: a BOM, a lone surrogate, nesting past 1000 named by tool; numbers as written', async () => {
+  const menu = async (name, catalogText, configExtra = {}) => {
+    await writeFile(file(`catalogs/${name}.json`), catalogText);
+    const p = file(`${name}-config.json`);
+    await writeFile(p, JSON.stringify({ catalog: `catalogs/${name}.json`, ...configExtra }));
+    return cli(['session', 'menu', '--config', p]);
+  };
+  const where = (name) => `catalog file catalogs/${name}.json`;
+  let r = await menu('bom', '\ufeff' + JSON.stringify(CATALOG));
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, `toolsift: json: ${where('bom')}: starts with a UTF-8 byte order mark; save it without one\n`);
+  r = await menu('surrogate', '[{"name":"a","description":"x \\ud800 y"}]');
+  assert.equal(r.stderr, `toolsift: json: ${where('surrogate')}: a lone surrogate escape at byte 30 (line 1, column 31)\n`);
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  const deepText = `{"tools":[{"name":"a"},{"name":"b"},{"inputSchema":{"properties":{"x":${deep}}},"id":"deep__tool"}]}`;
+  r = await menu('deep', deepText);
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, `toolsift: limit: ${where('deep')}: tools[2] ("deep__tool"): field "inputSchema": nesting ` +
+    `deeper than 1000 at byte ${deepText.indexOf('[[') + 995} (line 1, column ${deepText.indexOf('[[') + 996})\n`);
+  const schema = '{"type":"object","properties":{"n":{"type":"number","maximum":1e999,"minimum":-0,' +
+    '"exclusiveMinimum":1e-999,"default":1.50,"multipleOf":12345678901234567890}}}';
+  r = await menu('numbers', `[{"id":"num__tool","name":"n","inputSchema":${schema}}]`,
+    { search: { alwaysLoaded: ['num__tool'] } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.includes(`"name":"num__tool","description":"","inputSchema":${schema}}`), r.stdout);
+  // The binding's createSession over configuration text keeps them too.
+  const s = ts.createSession(`{"catalog":[{"id":"num__tool","name":"n","inputSchema":${schema}}],` +
+    '"search":{"alwaysLoaded":["num__tool"]}}');
+  try {
+    assert.ok(s.menuJSON('mcp').includes(`"inputSchema":${schema}}`));
+  } finally {
+    s.free();
+  }
 });

@@ -467,6 +467,11 @@ function addSessionCases() {
       Buffer.from([0xc3, 0x28]), Buffer.from('"}]')])],
     'empty catalog file': [null, ''],
     'catalog file that is not a catalog': [null, '42'],
+    // issue 21: the reasons are named, the same in both CLIs
+    'config with a BOM': ['\ufeff' + readFileSync(oddConfig, 'utf8'), null],
+    'catalog file with a lone surrogate escape': [null, '[{"name":"a","description":"x\\ud800y"}]'],
+    'catalog file with a schema nested past 1000': [null, '{"tools":[{"name":"a"},{"name":"deep","inputSchema":' +
+      '{"properties":{"x":' + '['.repeat(5000) + ']'.repeat(5000) + '}},"id":"deep__tool"}]}'],
   };
   for (const [name, [configText, catalogBytes]] of Object.entries(strictErrors)) {
     const stem = `session-strict-${name.replace(/\W+/g, '-')}`;
@@ -699,6 +704,11 @@ cases.push({
 const dupCatalog = path.join(tmp, 'dup.json');
 writeFileSync(dupCatalog, '[{"name":"same"},{"name":"same"}]');
 cases.push({ name: 'duplicate id', args: ['info', '--catalog', dupCatalog], mustSucceed: false, compareStderr: true });
+// issue 21: an invisible character in a lenient id is refused, with its code point and byte
+const invisibleCatalog = path.join(tmp, 'invisible-id.json');
+writeFileSync(invisibleCatalog, '[{"id":"weather__forecast","name":"f"},{"id":"weather\\u200d__forecast","name":"g"}]');
+cases.push({ name: 'rank: an invisible character in a lenient id', mustSucceed: false, compareStderr: true,
+  args: ['rank', '--catalog', invisibleCatalog, '--queries', badJsonl, '--k', '3'] });
 
 addSessionCases();
 addSkillCases();
