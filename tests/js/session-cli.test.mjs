@@ -326,14 +326,14 @@ test('session io errors: unreadable inputs, unwritable journal', () => {
 });
 
 test('session usage errors exit 2 with the native messages', () => {
-  const NEEDS = 'toolsift: session: run needs --config and --calls; replay also --journal; menu needs --config\n';
+  const NEEDS = 'toolsift: session: run needs --config and --calls; replay also --journal; menu needs --config; verify --config and --journal\n';
   const cases = [
-    [['session'], 'usage: toolsift session run|replay|menu|prompt --config CONFIG.json [options]\n'],
+    [['session'], 'usage: toolsift session run|replay|menu|prompt|verify --config CONFIG.json [options]\n'],
     [['session', 'run'], NEEDS],
     [['session', 'run', '--config', 'c.json'], NEEDS],
     [['session', 'replay', '--config', 'c.json', '--calls', 'x.jsonl'], NEEDS],
     [['session', 'menu'], NEEDS],
-    [['session', 'walk', '--config', 'c.json'], 'toolsift: session: unknown subcommand walk (run, replay, menu, prompt)\n'],
+    [['session', 'walk', '--config', 'c.json'], 'toolsift: session: unknown subcommand walk (run, replay, menu, prompt, verify)\n'],
     // Arguments are checked before the subcommand.
     [['session', 'walk', '--bogus'], 'toolsift: session: unexpected argument --bogus\n'],
     [['session', 'run', '--config'], 'toolsift: session: unexpected argument --config\n'],

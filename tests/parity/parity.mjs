@@ -327,7 +327,9 @@ function addSessionCases() {
     fail(`native session run failed: ${made.stderr.toString().trim()}`);
   }
   const journal = readFileSync(journalPath, 'utf8');
-  const decisions = journal.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const records = journal.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const [header, ...decisions] = records; // the hash chain's header first
+  if (header.source !== 'toolsift-journal') fail('the fixture journal does not start with its chain header');
   if (decisions.length < 5) fail(`the fixture run recorded only ${decisions.length} decisions`);
 
   // Tampered: forged, hidden, duplicate and wrong-typed ids, a widened
@@ -342,9 +344,11 @@ function addSessionCases() {
   t.splice(4, 1);
   t.push({ ...decisions[0], id: 'parity#turn:99:tool:0:search' });
   const tampered = path.join(tmp, 'session-tampered.jsonl');
-  writeFileSync(tampered, t.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writeFileSync(tampered, [header, ...t].map((d) => JSON.stringify(d)).join('\n') + '\n');
   const asArray = path.join(tmp, 'session-journal-array.json');
-  writeFileSync(asArray, JSON.stringify(decisions, null, 1));
+  writeFileSync(asArray, JSON.stringify(records, null, 1));
+  const keyFile = path.join(tmp, 'session-key.hex');
+  writeFileSync(keyFile, '7e'.repeat(32));
   const empty = path.join(tmp, 'session-empty.jsonl');
   writeFileSync(empty, '');
 
@@ -363,13 +367,20 @@ function addSessionCases() {
     '--journal-out', JOURNAL_OUT], { expectStatus: 1 });
   add('replay (empty journal, fail)', ['replay', '--config', config, '--calls', calls, '--journal', empty],
     { expectStatus: 1 });
+  add('verify (native journal)', ['verify', '--config', config, '--journal', journalPath], ok);
+  add('verify (tampered: every problem)', ['verify', '--config', config, '--journal', tampered], { expectStatus: 1 });
+  add('verify (a key for an unkeyed journal)', ['verify', '--config', config, '--journal', journalPath,
+    '--journal-key-file', keyFile], { expectStatus: 1 });
+  add('run --journal-key-file', ['run', '--config', config, '--calls', calls, '--journal-key-file', keyFile,
+    '--journal-out', JOURNAL_OUT], ok);
   for (const format of ['mcp', 'openai', 'anthropic']) {
     add(`menu --format ${format}`, ['menu', '--config', config, '--format', format], ok);
     add(`menu --format ${format} --journal`, ['menu', '--config', config, '--journal', journalPath, '--format', format], ok);
   }
   add('menu (default format, tampered journal, warn)', ['menu', '--config', config, '--journal', tampered,
     '--divergence', 'warn'], ok);
-  add('menu (tampered journal, fail: applied as recorded)', ['menu', '--config', config, '--journal', tampered], ok);
+  add('menu (tampered journal, fail: refused, the chain is broken)', ['menu', '--config', config, '--journal', tampered],
+    { expectStatus: 1 });
   add('menu --calls --journal-out', ['menu', '--config', config, '--calls', calls, '--format', 'openai',
     '--journal-out', JOURNAL_OUT], ok);
 
