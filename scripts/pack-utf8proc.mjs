@@ -1,0 +1,184 @@
+// pack-utf8proc.mjs — utf8proc's tables, stored so gzip packs them well.
+//
+//   node scripts/pack-utf8proc.mjs UTF8PROC_DIR OUT_DIR
+//
+// utf8proc.c #includes "utf8proc_data.c": 350 KB of tables, half of the
+// wasm module by gzip -9 (~70 KB), because gzip finds few repeats in rows of
+// 24-byte structs and little-endian uint16s. This writes OUT_DIR/utf8proc.c,
+// a byte-identical copy of the pinned one (a quoted #include is looked up
+// beside the including file first, so the copy picks up the data file next
+// to it), and OUT_DIR/utf8proc_data.c with the same tables, stored as byte
+// planes (one array per struct field, uint16s as a low-byte then a high-byte
+// plane), rebuilt in place by a constructor, which runs in _initialize for
+// the wasm reactors and before main natively. stage1table and
+// combinations are small and stay as they are. The rebuilt tables are the
+// same bytes as upstream's (tests/c/test_utf8proc_tables.c compares them
+// with the original file's); lookups are unchanged, so nothing downstream
+// can tell. About 39 KB gzip off the module; the same linear memory.
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import path from 'node:path';
+
+const [dir, out] = process.argv.slice(2);
+if (!dir || !out) {
+  console.error('usage: pack-utf8proc.mjs UTF8PROC_DIR OUT_DIR');
+  process.exit(2);
+}
+const header = readFileSync(path.join(dir, 'utf8proc.h'), 'utf8');
+const data = readFileSync(path.join(dir, 'utf8proc_data.c'), 'utf8');
+
+// The data file's names: enum constants from utf8proc.h (all given
+// explicitly there), UINT16_MAX, true and false.
+const names = new Map([['UINT16_MAX', 65535], ['true', 1], ['false', 0]]);
+for (const m of header.matchAll(/^\s*(UTF8PROC_[A-Z0-9_]+)\s*=\s*(\d+)\s*,?/gm)) names.set(m[1], Number(m[2]));
+const value = (tok) => {
+  if (/^\d+$/.test(tok)) return Number(tok);
+  if (names.has(tok)) return names.get(tok);
+  throw new Error(`pack-utf8proc: unknown name ${tok}`);
+};
+
+// Each table: `static const TYPE NAME[] = { ... };`, in file order.
+const tables = [];
+for (const m of data.matchAll(/static const (\w+) (\w+)\[\] = \{([\s\S]*?)\};/g)) {
+  tables.push({ type: m[1], name: m[2], body: m[3] });
+}
+const want = ['utf8proc_sequences', 'utf8proc_stage1table', 'utf8proc_stage2table',
+  'utf8proc_properties', 'utf8proc_combinations'];
+if (tables.map((t) => t.name).join() !== want.join()) {
+  throw new Error(`pack-utf8proc: unexpected tables ${tables.map((t) => t.name)}`);
+}
+const numbers = (body) => body.split(',').map((s) => s.trim()).filter(Boolean).map(value);
+
+// utf8proc_property_t, in declaration order (utf8proc.h 2.8.0): 4 propvals
+// and 6 uint16s, then the bitfields bidi_mirrored:1 comp_exclusion:1
+// ignorable:1 control_boundary:1 charwidth:2 pad:2 boundclass:8.
+const FIELDS = ['category', 'combining_class', 'bidi_class', 'decomp_type', 'decomp_seqindex',
+  'casefold_seqindex', 'uppercase_seqindex', 'lowercase_seqindex', 'titlecase_seqindex',
+  'comb_index', 'bidi_mirrored', 'comp_exclusion', 'ignorable', 'control_boundary',
+  'charwidth', 'pad', 'boundclass'];
+if (!/bidi_mirrored:1;[\s\S]*comp_exclusion:1;[\s\S]*ignorable:1;[\s\S]*control_boundary:1;[\s\S]*charwidth:2;[\s\S]*pad:2;[\s\S]*boundclass:8;\s*\} utf8proc_property_t;/.test(header)) {
+  throw new Error('pack-utf8proc: utf8proc_property_t is not the one this packs');
+}
+const props = [...tables[3].body.matchAll(/\{([^}]*)\}/g)].map((m) => numbers(m[1]));
+for (const p of props) if (p.length !== FIELDS.length) throw new Error('pack-utf8proc: bad property row');
+
+const u8 = (vals, what) => {
+  for (const v of vals) if (!(v >= 0 && v <= 255)) throw new Error(`pack-utf8proc: ${what} ${v} > 255`);
+  return vals;
+};
+const planes16 = (vals) => [...vals.map((v) => v & 255), ...vals.map((v) => v >> 8)];
+const col = (i) => props.map((p) => p[i]);
+
+// The uint16 property fields (sequence and combination indices, UINT16_MAX
+// for none) mostly count up from row to row: each is stored as the
+// difference from the field's previous value other than UINT16_MAX, and
+// UINT16_MAX as an escape, the largest 16-bit value no difference of that
+// field is. The sequences are stored as differences from the value two
+// before (mappings come in UTF-16 pairs and runs). Both shrink the planes by
+// gzip -9 by ~8 KB.
+const escapes = [];
+const skipDelta = (vals) => {
+  let last = 0;
+  const d = vals.map((v) => {
+    if (v === 65535) return -1;
+    const x = (v - last) & 65535;
+    last = v;
+    return x;
+  });
+  const used = new Set(d);
+  let esc = 65535;
+  while (used.has(esc)) esc--;
+  escapes.push(esc);
+  return d.map((x) => (x < 0 ? esc : x));
+};
+const delta2 = (vals) => vals.map((v, i) => (v - (i >= 2 ? vals[i - 2] : 0)) & 65535);
+const seq = numbers(tables[0].body);
+const stage2 = numbers(tables[2].body);
+const P = props.length;
+const propPlanes = [
+  ...u8(col(0), 'category'), ...u8(col(1), 'combining_class'), ...u8(col(2), 'bidi_class'),
+  ...u8(col(3), 'decomp_type'),
+  ...[4, 5, 6, 7, 8, 9].flatMap((i) => planes16(skipDelta(col(i)))),
+  ...props.map((p) => p[10] | p[11] << 1 | p[12] << 2 | p[13] << 3 | p[14] << 4 | p[15] << 6),
+  ...u8(col(16), 'boundclass'),
+];
+
+// A table and its planes share storage: the planes are the initial bytes
+// of a union with the table, and the constructor rebuilds the table in
+// place through a scratch copy on the stack (at most 148 KB, once), so the
+// module's memory stays what it was. utf8proc.c reads each table through
+// its upstream name, defined here as the union's table member.
+const bytes = (vals) => {
+  let s = '{';
+  for (let i = 0; i < vals.length; i++) s += (i % 24 ? '' : '\n') + vals[i] + ',';
+  return s + '\n}';
+};
+const packed = (type, name, n, planes) => `static union {
+  ${type} t[${n}];
+  unsigned char planes[${planes.length}];
+} tsift_u8p_${name.replace('utf8proc_', '')} = {.planes = ${bytes(planes)}};
+#define ${name} tsift_u8p_${name.replace('utf8proc_', '')}.t
+`;
+const verbatim = (t) => `static const ${t.type} ${t.name}[] = {${t.body}};\n`;
+const propBytes = propPlanes.length;
+const scratch = Math.max(2 * seq.length, 2 * stage2.length, propBytes);
+
+const src = `/* Generated by scripts/pack-utf8proc.mjs from ${path.basename(dir)}/utf8proc_data.c:
+ * the same tables (see that file for the copyright), stored as byte planes
+ * and rebuilt into upstream's layout at start-up. Do not edit. */
+#include <string.h>
+
+${packed('utf8proc_uint16_t', 'utf8proc_sequences', seq.length, planes16(delta2(seq)))}
+${verbatim(tables[1])}
+${packed('utf8proc_uint16_t', 'utf8proc_stage2table', stage2.length, planes16(stage2))}
+${packed('utf8proc_property_t', 'utf8proc_properties', P, propPlanes)}
+${verbatim(tables[4])}
+/* dst[i] = lo[i] | lo[n + i] << 8, where lo (a copy) was dst's own bytes. */
+static void tsift_u8p_unplane16(utf8proc_uint16_t *dst, const unsigned char *lo, int n) {
+  for (int i = 0; i < n; i++) dst[i] = (utf8proc_uint16_t)(lo[i] | lo[n + i] << 8);
+}
+
+__attribute__((constructor)) static void tsift_u8p_unpack(void) {
+  unsigned char b[${scratch}];
+  memcpy(b, tsift_u8p_sequences.planes, ${2 * seq.length});
+  tsift_u8p_unplane16(utf8proc_sequences, b, ${seq.length});
+  for (int i = 2; i < ${seq.length}; i++)
+    utf8proc_sequences[i] = (utf8proc_uint16_t)(utf8proc_sequences[i] + utf8proc_sequences[i - 2]);
+  memcpy(b, tsift_u8p_stage2table.planes, ${2 * stage2.length});
+  tsift_u8p_unplane16(utf8proc_stage2table, b, ${stage2.length});
+  memcpy(b, tsift_u8p_properties.planes, ${propBytes});
+  enum { N = ${P} };
+  static const unsigned short esc[6] = {${escapes.join(', ')}};
+  unsigned last[6] = {0}, v[6];
+  for (int i = 0; i < N; i++) {
+    utf8proc_property_t *p = &utf8proc_properties[i];
+    unsigned f = b[16 * N + i];
+    for (int k = 0; k < 6; k++) { /* the uint16 fields: a lo and a hi plane each */
+      unsigned d = b[(4 + 2 * k) * N + i] | b[(5 + 2 * k) * N + i] << 8;
+      v[k] = d == esc[k] ? 0xFFFF : (last[k] = (last[k] + d) & 0xFFFF);
+    }
+    /* Every byte of the entry, padding included, as a static initialiser
+     * leaves it; the planes were where it is. */
+    memset(p, 0, sizeof *p);
+    p->category = b[i];
+    p->combining_class = b[N + i];
+    p->bidi_class = b[2 * N + i];
+    p->decomp_type = b[3 * N + i];
+    p->decomp_seqindex = (utf8proc_uint16_t)v[0];
+    p->casefold_seqindex = (utf8proc_uint16_t)v[1];
+    p->uppercase_seqindex = (utf8proc_uint16_t)v[2];
+    p->lowercase_seqindex = (utf8proc_uint16_t)v[3];
+    p->titlecase_seqindex = (utf8proc_uint16_t)v[4];
+    p->comb_index = (utf8proc_uint16_t)v[5];
+    p->bidi_mirrored = f & 1;
+    p->comp_exclusion = f >> 1 & 1;
+    p->ignorable = f >> 2 & 1;
+    p->control_boundary = f >> 3 & 1;
+    p->charwidth = f >> 4 & 3;
+    p->pad = f >> 6 & 3;
+    p->boundclass = b[17 * N + i];
+  }
+}
+`;
+mkdirSync(out, { recursive: true });
+copyFileSync(path.join(dir, 'utf8proc.c'), path.join(out, 'utf8proc.c'));
+writeFileSync(path.join(out, 'utf8proc_data.c'), src);
