@@ -1,5 +1,5 @@
-/* journal_chain.c — the journal's hash chain: what makes an edited journal
- * visible (docs/reliability.md, "Tamper-evident journals").
+/* journal_chain.c — the journal: its append and its hash chain, what makes
+ * an edited journal visible (docs/reliability.md, "Tamper-evident journals").
  *
  * Owns: the header line a journal starts with, the `chain` digest sealed
  * into every decision as it is written, and the verification of a recorded
@@ -203,6 +203,33 @@ int tsift_chain_seal(tsift_session *s, tsift_buf *b, size_t start, const uint8_t
   tsift_buf_append(b, hex, 64);
   tsift_buf_append(b, "\"}", 2);
   return !b->failed;
+}
+
+/* ---- the journal's append ---------------------------------------------- */
+int tsift_session_record(tsift_session *s, const char *decision, size_t len) {
+  /* The journal's line is the decision sealed into the hash chain
+   * (journal_chain.c); the call's output shows the decision alone. */
+  tsift_buf line;
+  tsift_buf_init(&line);
+  tsift_buf_append(&line, decision, len);
+  int sealed = tsift_chain_seal(s, &line, 0, NULL);
+  size_t before = s->journal.len;
+  if (sealed && before == 0) { /* the chain's header opens the journal */
+    tsift_buf_append(&s->journal, s->chain.header, s->chain.header_len);
+    tsift_buf_putc(&s->journal, '\n');
+  }
+  if (sealed) tsift_buf_append(&s->journal, line.data, line.len);
+  tsift_buf_free(&line);
+  tsift_buf_putc(&s->journal, '\n');
+  if (!sealed || s->journal.failed) {
+    /* roll the journal back to its last complete line */
+    s->journal.failed = 0;
+    s->journal.len = before;
+    if (s->journal.data) s->journal.data[before] = 0;
+    return 0;
+  }
+  memcpy(s->chain.head, s->chain.next, sizeof s->chain.head);
+  return 1;
 }
 
 /* ---- verification ------------------------------------------------------ */

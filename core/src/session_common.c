@@ -1,6 +1,6 @@
 /* session_common.c — what every session call shares (session.c,
  * session_search.c, session_skill.c use it; it uses none of them): catalog
- * lookups by id, the menu, the journal's append and the order of decisions,
+ * lookups by id, the menu, the order of decisions,
  * the output envelope and typed refusals, and warnings. */
 #include <string.h>
 
@@ -65,32 +65,6 @@ tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref 
                       "already has a decision",
                       what, c->turn, c->call, s->last_turn, s->last_call);
   return TSIFT_OK;
-}
-
-int tsift_session_record(tsift_session *s, const char *decision, size_t len) {
-  /* The journal's line is the decision sealed into the hash chain
-   * (journal_chain.c); the call's output shows the decision alone. */
-  tsift_buf line;
-  tsift_buf_init(&line);
-  tsift_buf_append(&line, decision, len);
-  int sealed = tsift_chain_seal(s, &line, 0, NULL);
-  size_t before = s->journal.len;
-  if (sealed && before == 0) { /* the chain's header opens the journal */
-    tsift_buf_append(&s->journal, s->chain.header, s->chain.header_len);
-    tsift_buf_putc(&s->journal, '\n');
-  }
-  if (sealed) tsift_buf_append(&s->journal, line.data, line.len);
-  tsift_buf_free(&line);
-  tsift_buf_putc(&s->journal, '\n');
-  if (!sealed || s->journal.failed) {
-    /* roll the journal back to its last complete line */
-    s->journal.failed = 0;
-    s->journal.len = before;
-    if (s->journal.data) s->journal.data[before] = 0;
-    return 0;
-  }
-  memcpy(s->chain.head, s->chain.next, sizeof s->chain.head);
-  return 1;
 }
 
 int tsift_session_discovers(const tsift_session *s) {

@@ -163,9 +163,6 @@ void tsift_session_menu_add(tsift_session *s, uint32_t d);
 /* A decision may be recorded at (turn, call): it advances past the last. */
 tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
                                          tsift_error *err);
-/* Append a decision line, sealed into the chain (after the header, first), to
- * the journal; 0 when out of memory (rolled back). */
-int tsift_session_record(tsift_session *s, const char *decision, size_t len);
 /* Catalog doc with this id, or -1. */
 long tsift_session_find_doc(const tsift_session *s, const char *id);
 /* Start an output object with its "call" member. */
@@ -195,6 +192,9 @@ void tsift_write_warnings(tsift_buf *b, const warnings *w);
 /* Key the chain (journalKey: hex or NULL) and take the host's parent digest
  * (journalParent: hex or NULL) from the session options. */
 tsift_status tsift_chain_options(tsift_session *s, const cJSON *key, const cJSON *parent, tsift_error *err);
+/* Append a decision line, sealed into the chain (after the header, first), to
+ * the journal; 0 when out of memory (rolled back). */
+int tsift_session_record(tsift_session *s, const char *decision, size_t len);
 /* With a journalParent, write the header into the journal now. */
 tsift_status tsift_chain_open(tsift_session *s, tsift_error *err);
 /* Seal the decision (a JSON object) at b[start..): its digest, chained to

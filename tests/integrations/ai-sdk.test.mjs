@@ -114,7 +114,8 @@ test('ai-sdk: search → loaded → called; a tool never loaded is refused; repl
     [['slack_send_message', true, 'strong'], ['slack_list_channels', false, 'partial']]);
 
   const journal = ts.session.journal();
-  assert.deepEqual(journal.map((d) => d.id), ['agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search']);
+  // the hash chain's header, then the decisions
+  assert.deepEqual(journal.map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search']);
   const m = ts.session.metrics();
   assert.equal(m.searches, 2);
   assert.equal(m.rankerCalls, 2);
@@ -151,7 +152,7 @@ test('ai-sdk: a resumed conversation gets its menu back from the journal and goe
   assert.equal(r.text, 'Opened.');
   assert.ok(toolNames(model)[1].includes('github_create_issue'));
   assert.deepEqual(toolNames(model)[1].slice(0, menu.length), menu);
-  assert.deepEqual(resumed.session.journal().map((d) => d.id), ['agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search', 'agent#turn:4:tool:0:search']);
+  assert.deepEqual(resumed.session.journal().map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search', 'agent#turn:4:tool:0:search']);
   assert.equal(resumed.session.metrics().rankerCalls, 1);
   first.session.free();
   resumed.session.free();

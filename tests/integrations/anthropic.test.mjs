@@ -68,7 +68,7 @@ test('anthropic: search → tool_reference blocks → the loaded tool is called;
     }
 
     // Request 2 answers the search with tool_reference blocks for the loaded tools.
-    const loaded = ts.session.journal()[0].value.loaded;
+    const loaded = ts.session.journal()[1].value.loaded; // [0]: the chain's header
     assert.ok(loaded.includes('get_weather_forecast'));
     assert.ok(!loaded.includes('book_flight'));
     const answer = server.requests[1].body.messages[2];

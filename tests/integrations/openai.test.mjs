@@ -81,7 +81,7 @@ test('openai: tool_search_call → tool_search_output with namespaced definition
     assert.equal(output.call_id, 'call_search_01');
     assert.equal(output.execution, 'client');
     assert.equal(output.status, 'completed');
-    const loaded = ts.session.journal()[0].value.loaded;
+    const loaded = ts.session.journal()[1].value.loaded; // [0]: the chain's header
     assert.deepEqual([...loaded].sort(), ['crm__get_customer', 'crm__list_open_orders']);
     const member = (id) => hostTools[1].tools.find((m) => `crm__${m.name}` === id);
     assert.deepEqual(output.tools, [{ ...hostTools[1], tools: loaded.map(member) }]);
@@ -97,7 +97,7 @@ test('openai: tool_search_call → tool_search_output with namespaced definition
     assert.deepEqual(sent.at(-1), []);
 
     const journal = ts.session.journal();
-    assert.deepEqual(journal.map((d) => d.id), ['agent#turn:0:tool:0:search']);
+    assert.deepEqual(journal.map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search']);
     assert.equal(ts.session.metrics().rankerCalls, 1);
     assert.equal(ts.session.metrics().refusals, 1);
 

@@ -386,3 +386,29 @@ test('session files: a BOM, a lone surrogate, nesting past 1000 named by tool; n
     s.free();
   }
 });
+
+test('issue 21 reproduction: a decision swapped for other allowed tools no longer replays silently', async () => {
+  // The fixture session: decision 2 (a Kubernetes pods search) edited to
+  // name terraform__apply and github__merge_pull_request, both inside the
+  // universe. Before the hash chain this replayed with exit 0, no warning,
+  // and terraform__apply loaded and callable.
+  const config = path.join(ROOT, 'tests/fixtures/session/config.json');
+  const calls = path.join(ROOT, 'tests/fixtures/session/calls.jsonl');
+  const out = file('fixture-journal.jsonl');
+  assert.equal(cli(['session', 'run', '--config', config, '--calls', calls, '--journal-out', out]).status, 0);
+  const lines = (await readFile(out, 'utf8')).trimEnd().split('\n');
+  const d = JSON.parse(lines[2]);
+  assert.match(d.value.query, /Kubernetes/);
+  d.value.results = ['terraform__apply', 'github__merge_pull_request'];
+  d.value.loaded = ['terraform__apply', 'github__merge_pull_request'];
+  lines[2] = JSON.stringify(d);
+  const edited = file('fixture-edited.jsonl');
+  await writeFile(edited, lines.join('\n') + '\n');
+  const r = cli(['session', 'replay', '--config', config, '--calls', calls, '--journal', edited]);
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^toolsift: tampered: journal decision 2 \("parity#turn:0:tool:1:search"\): chain broken/);
+  const v = cli(['session', 'verify', '--config', config, '--journal', edited]);
+  assert.equal(v.status, 1);
+  assert.deepEqual(JSON.parse(v.stdout).problems.map((p) => p.at), [2]);
+});
