@@ -139,29 +139,22 @@ int cli_session(int argc, char **argv) {
   char *jtext = journal ? cli_read_file(journal, &j_len) : NULL;
   char *ctext = calls ? cli_read_file(calls, &calls_len) : NULL;
   char *snap = index ? cli_read_file(index, &snap_len) : NULL;
-  if ((journal && !jtext) || (calls && !ctext) || (index && !snap)) {
+  size_t klen = 0;
+  char *k = key_file ? cli_read_file(key_file, &klen) : NULL;
+  if ((journal && !jtext) || (calls && !ctext) || (index && !snap) || (key_file && !k)) {
     free(cfg);
     free(cat);
     free(jtext);
     free(ctext);
     free(snap);
+    free(k);
     return 1;
   }
   /* The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY (hex;
    * the core checks it). */
   char key[160] = "";
   const char *env_key = getenv("TOOLSIFT_JOURNAL_KEY");
-  if (key_file) {
-    size_t klen = 0;
-    char *k = cli_read_file(key_file, &klen);
-    if (!k) {
-      free(cfg);
-      free(cat);
-      free(jtext);
-      free(ctext);
-      free(snap);
-      return 1;
-    }
+  if (k) {
     while (klen && (k[klen - 1] == '\n' || k[klen - 1] == '\r' || k[klen - 1] == ' ')) klen--;
     snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), k);
     free(k);
