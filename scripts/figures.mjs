@@ -102,7 +102,7 @@ export function strayFigures(readme) {
     text = readme.slice(0, open.index) + readme.slice(end + CLOSE.length);
   }
   text = text.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '').replace(/\]\([^)]*\)/g, ']').replace(/<!--[\s\S]*?-->/g, '');
-  const re = /\b\d+\.\d+\b|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\s?(?:×|%|ms\b|s\b|KB\b|KiB\b|MB\b|MiB\b|bytes\b)/g;
+  const re = /\b(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(?:×|%|ms\b|s\b|KB\b|KiB\b|MB\b|MiB\b|bytes\b)|\b\d+\.\d+\b|\b\d{1,3}(?:,\d{3})+\b/g;
   return [...text.matchAll(re)].map((m) => m[0]);
 }
 
