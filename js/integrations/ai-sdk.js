@@ -27,9 +27,12 @@ try {
   ai = await import('ai');
 } catch (e) {
   if (/Cannot find (package|module) ['"]ai['"]/.test(String(e?.message))) {
-    throw new ToolsiftIntegrationError(
-      'toolsift/ai-sdk needs the Vercel AI SDK, an optional peer dependency of toolsift: npm install ai@^7',
+    const error = new ToolsiftIntegrationError(
+      "toolsift/ai-sdk needs the Vercel AI SDK ('ai'), an optional peer dependency of toolsift: npm install ai@^7",
     );
+    error.code = e.code ?? 'ERR_MODULE_NOT_FOUND'; // what a host that checks the code expects
+    error.cause = e;
+    throw error;
   }
   throw e;
 }

@@ -15,9 +15,12 @@ try {
   [gateway, http] = await Promise.all([import('./gateway.js'), import('./http.js')]);
 } catch (e) {
   if (/Cannot find (package|module) ['"](@modelcontextprotocol\/sdk|zod)/.test(String(e?.message))) {
-    throw new Error(
+    const error = new Error(
       'toolsift/mcp needs the MCP SDK, an optional peer dependency of toolsift: npm install @modelcontextprotocol/sdk@^1.32.2 zod@^4.6.7',
     );
+    error.code = e.code ?? 'ERR_MODULE_NOT_FOUND'; // what a host that checks the code expects
+    error.cause = e;
+    throw error;
   }
   throw e;
 }

@@ -100,7 +100,7 @@ test('README: the command lines print the same bytes from the native and the was
 test('the optional peers: importing toolsift/ai-sdk or toolsift/mcp without them names the package to install', () => {
   const aiSdk = run(process.execPath, ['--input-type=module', '-e', "await import('toolsift/ai-sdk')"]);
   assert.notEqual(aiSdk.status, 0);
-  assert.match(aiSdk.stderr, /toolsift\/ai-sdk needs the Vercel AI SDK.*npm install ai@\^7/);
+  assert.match(aiSdk.stderr, /toolsift\/ai-sdk needs the Vercel AI SDK \('ai'\).*npm install ai@\^7/);
   const mcp = run(process.execPath, ['--input-type=module', '-e', "await import('toolsift/mcp')"]);
   assert.notEqual(mcp.status, 0);
   assert.match(mcp.stderr, /toolsift\/mcp needs the MCP SDK.*npm install @modelcontextprotocol\/sdk@\^1\.32\.2 zod@\^4\.6\.7/);
