@@ -18,7 +18,7 @@ if [ -f corpus/queries.jsonl ]; then
   "$BIN" eval --corpus corpus --options '{"ids":"lenient","minCoverage":0.5}' \
     --gates corpus/gates-confidence.json "$@" || rc=1
 else
-  echo "eval: corpus/queries.jsonl not present yet; skipping the corpus"
+  echo "SKIP: eval: corpus/queries.jsonl not present yet; the corpus"
 fi
 SHARED="$ROOT/../shared/datasets"
 # Floors for the public development sets (nDCG@10 of the current ranker).
@@ -31,7 +31,7 @@ if [ -d "$SHARED" ]; then
       ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} "$@" || rc=1
   done
 else
-  echo "eval: ../shared/datasets not present; skipping the public development sets"
+  echo "SKIP: eval: the public development sets and their gates (../shared/datasets not present)"
 fi
 # Our hand-graded queries over the real MCP catalog (corpus/mcp/README.md),
 # with the floors of corpus/mcp/gates.json; skipped when
@@ -41,6 +41,6 @@ if [ -f "$MCP_CATALOG" ] && [ -f corpus/mcp/queries.jsonl ]; then
   echo
   "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl --loop --gates corpus/mcp/gates.json "$@" || rc=1
 else
-  echo "eval: ../shared/catalogs/all.json not present; skipping corpus/mcp"
+  echo "SKIP: eval: corpus/mcp and its gates (../shared/catalogs/all.json not present)"
 fi
 exit $rc

@@ -19,6 +19,12 @@
 #              scripted conversations over the SDKs' mock model or a
 #              127.0.0.1 server playing recorded responses, replay from the
 #              journal, and tsc over the adapters' .d.ts (tests/integrations)
+#   front-door tests/front-door: the README front page (at most 150 lines, its
+#              figures = bench/results/latest.json via scripts/figures.mjs,
+#              links), the newcomer test (git clone of HEAD into an empty
+#              folder without ../shared: the README's JS, C, CLI and first SDK
+#              examples run against the built artifacts; the optional peers'
+#              install messages), the adapters' .d.ts without their SDKs
 #   runtimes   the npm package packed and installed into an empty project
 #              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
 #              Deno, Bun, workerd and Chromium vs the native CLI
@@ -38,7 +44,12 @@
 #              and the corpus (smoke run: it checks the benchmark runs, no
 #              timing is asserted; results in build/bench-quick/)
 # Every stage runs even when an earlier one failed (a stage whose inputs are
-# missing fails). The last line is "N passed, N failed"; the exit status is 1 if any failed.
+# missing fails). Each stage prints one line (ok/FAIL, seconds, skips); its
+# output goes to build/test-logs/STAGE.log (the tail is shown when it fails;
+# --verbose or TOOLSIFT_TEST_VERBOSE=1 streams it). A stage reports a skip
+# with a line "SKIP: reason" (or node --test's "# SKIP"); the summary lists
+# every skip with its stage. The last line is "N passed, N failed, N skipped";
+# the exit status is 1 if any failed.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,19 +58,50 @@ cd "$ROOT"
 PASSED=0
 FAILED=0
 REPORT=()
+SKIPS=()
+VERBOSE="${TOOLSIFT_TEST_VERBOSE:-0}"
+for a in "$@"; do
+  case "$a" in
+    --verbose | -v) VERBOSE=1 ;;
+    *) echo "test.sh: unknown argument $a" >&2; exit 2 ;;
+  esac
+done
+LOGS="$ROOT/build/test-logs"
+mkdir -p "$LOGS"
 
-# stage NAME CMD… : run one stage and record its result. (Commands run as an
-# `if` condition, so a failure is recorded instead of ending the script.)
+# stage NAME CMD… : run one stage, its output in build/test-logs/NAME.log, and
+# print one line. (Commands run as an `if` condition, so a failure is
+# recorded instead of ending the script.)
 stage() {
   local name="$1"
   shift
-  printf '\n=== %s\n' "$name"
-  if "$@"; then
+  local log="$LOGS/$name.log" start=$SECONDS rc=0
+  if [ "$VERBOSE" = 1 ]; then
+    printf '\n=== %s\n' "$name"
+    set +e
+    "$@" 2>&1 | tee "$log"
+    rc="${PIPESTATUS[0]}"
+    set -e
+  else
+    if "$@" >"$log" 2>&1; then rc=0; else rc=$?; fi
+  fi
+  local secs=$((SECONDS - start)) skipped=()
+  # "SKIP: reason" lines, and node --test's skipped tests ("ok N - name # SKIP reason")
+  mapfile -t skipped < <(sed -nE -e 's/^(# )?SKIP: (.*)$/\2/p' \
+    -e 's/^ *ok [0-9]+ - (.*) # SKIP ?(.*)$/\1: \2/p' "$log" | awk '!seen[$0]++')
+  local s
+  for s in "${skipped[@]}"; do SKIPS+=("  $name: $s"); done
+  local note=""
+  [ "${#skipped[@]}" -gt 0 ] && note=", ${#skipped[@]} skipped"
+  if [ "$rc" -eq 0 ]; then
     PASSED=$((PASSED + 1))
     REPORT+=("  ok    $name")
+    printf 'ok    %-13s %4ds%s\n' "$name" "$secs" "$note"
   else
     FAILED=$((FAILED + 1))
     REPORT+=("  FAIL  $name")
+    printf 'FAIL  %-13s %4ds%s (exit %d; build/test-logs/%s.log)\n' "$name" "$secs" "$note" "$rc" "$name"
+    [ "$VERBOSE" = 1 ] || tail -n 40 "$log" | sed 's/^/      | /'
   fi
 }
 
@@ -135,6 +177,18 @@ run_integrations() {
 
 stage integrations run_integrations
 
+# The front door (issue 24): the README front page, a newcomer's clone of
+# HEAD running its examples against the built artifacts, the adapters'
+# declarations without their SDKs (tests/front-door, about 15 s).
+run_front_door() {
+  local files
+  mapfile -t files < <(find tests/front-door -maxdepth 1 -type f -name '*.test.mjs' | LC_ALL=C sort)
+  TOOLSIFT_WASM="$ROOT/build/wasm/toolsift.wasm" TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" \
+    TOOLSIFT_CORE_LIB="$ROOT/build/native/libtoolsift_core.a" node --test "${files[@]}"
+}
+
+stage front-door run_front_door
+
 run_runtimes() {
   local rc=0
   TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test tests/runtimes/pack.test.mjs || rc=1
@@ -182,5 +236,9 @@ stage bench-quick node --expose-gc bench/run.mjs --quick
 
 printf '\n=== summary\n'
 printf '%s\n' "${REPORT[@]}"
-echo "$PASSED passed, $FAILED failed"
+if [ "${#SKIPS[@]}" -gt 0 ]; then
+  echo "skipped:"
+  printf '%s\n' "${SKIPS[@]}"
+fi
+echo "$PASSED passed, $FAILED failed, ${#SKIPS[@]} skipped (logs: build/test-logs/)"
 [ "$FAILED" -eq 0 ]

@@ -20,7 +20,7 @@
 #include "utf8proc.h"
 #include "vocab_table.h"
 
-#define KEYS VOCAB_KEYS
+#define KEYS ((const char *)VOCAB_KEYS) /* a pointer: KEYS + i is not -Wstring-plus-int */
 #define KEYS_LEN (sizeof VOCAB_KEYS - 1)
 #define NONE ((size_t)-1)
 #define SPAN_MAX 8 /* tokens one key may span */

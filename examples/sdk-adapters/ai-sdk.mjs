@@ -10,9 +10,9 @@ import { generateText, isStepCount, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { load } from 'toolsift';
 import { createToolSearch } from 'toolsift/ai-sdk';
-import { corpusTools, placeholderArgs } from './catalog.mjs';
+import { corpusAnnotations, corpusTools, placeholderArgs } from './catalog.mjs';
 
-const prompt = process.argv[2] ?? 'Post "deploy done" to the #ops Slack channel.';
+const prompt = process.argv[2] ?? 'Send "deploy done" to the #ops Slack channel.';
 const toolsift = await load();
 
 // The host's ToolSet: every corpus tool (a stub execute) plus the agent's reply.
@@ -23,7 +23,7 @@ for (const t of corpusTools()) {
   tools[t.id] = tool({ description: t.description, inputSchema: jsonSchema(t.schema), execute: async (input) => ({ ok: true, tool: t.id, input }) });
 }
 
-const ts = await createToolSearch({ toolsift, tools, agentTools: ['reply'], search: { maxPerSearch: 3 } });
+const ts = await createToolSearch({ toolsift, tools, agentTools: ['reply'], annotations: corpusAnnotations(), search: { maxPerSearch: 3 } });
 
 const model = process.env.AI_GATEWAY_API_KEY ? (process.env.MODEL ?? 'openai/gpt-5.4') : offlineModel();
 const result = await generateText({

@@ -9,7 +9,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { load } from 'toolsift';
 import { createToolSearch } from 'toolsift/anthropic';
-import { corpusTools } from './catalog.mjs';
+import { corpusAnnotations, corpusTools } from './catalog.mjs';
 import { offlineAnthropic } from './offline.mjs';
 
 const prompt = process.argv[2] ?? 'Refund the last Stripe charge of customer cus_42.';
@@ -20,7 +20,7 @@ const hostTools = [
   ...corpusTools().map((t) => ({ name: t.id, description: t.description, input_schema: t.schema })),
 ];
 
-const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { maxPerSearch: 3 } });
+const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], annotations: corpusAnnotations(), search: { maxPerSearch: 3 } });
 
 const offline = process.env.ANTHROPIC_API_KEY ? null : await offlineAnthropic();
 const client = offline ? new Anthropic({ apiKey: 'offline', baseURL: offline.url }) : new Anthropic();

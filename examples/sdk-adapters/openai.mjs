@@ -9,7 +9,7 @@
 import OpenAI from 'openai';
 import { load } from 'toolsift';
 import { createToolSearch } from 'toolsift/openai';
-import { corpusTools } from './catalog.mjs';
+import { corpusAnnotations, corpusTools } from './catalog.mjs';
 import { offlineOpenAI } from './offline.mjs';
 
 const prompt = process.argv[2] ?? 'Open a GitHub issue about the flaky login test.';
@@ -26,7 +26,7 @@ const hostTools = [
   ...namespaces.values(),
 ];
 
-const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { maxPerSearch: 3 } });
+const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], annotations: corpusAnnotations(), search: { maxPerSearch: 3 } });
 
 const offline = process.env.OPENAI_API_KEY ? null : await offlineOpenAI();
 const client = offline ? new OpenAI({ apiKey: 'offline', baseURL: `${offline.url}/v1` }) : new OpenAI();

@@ -12,13 +12,31 @@
 // Turns are counted across generateText/streamText calls, so one adapter
 // follows a whole conversation; its journal replays it with no ranking.
 
-import { asSchema, jsonSchema, NoSuchToolError } from 'ai';
 import {
   checkOptions, fail, menuNames, openSession, parseArgs, refusalText, SEARCH_ARGUMENTS, searchDescription, searchToolName,
   ToolsiftIntegrationError,
 } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
+
+// `ai` is an optional peer dependency of toolsift: without it, importing
+// this module says what to install instead of Node's bare "Cannot find
+// package 'ai'" (tests/front-door/newcomer.test.mjs).
+let ai;
+try {
+  ai = await import('ai');
+} catch (e) {
+  if (/Cannot find (package|module) ['"]ai['"]/.test(String(e?.message))) {
+    const error = new ToolsiftIntegrationError(
+      "toolsift/ai-sdk needs the Vercel AI SDK ('ai'), an optional peer dependency of toolsift: npm install ai@^7",
+    );
+    error.code = e.code ?? 'ERR_MODULE_NOT_FOUND'; // what a host that checks the code expects
+    error.cause = e;
+    throw error;
+  }
+  throw e;
+}
+const { asSchema, jsonSchema, NoSuchToolError } = ai;
 
 const W = 'toolsift/ai-sdk';
 

@@ -1,4 +1,9 @@
 // toolsift/anthropic — deferred tools on the Anthropic Messages API with a custom search tool.
+// The wire types come from `@anthropic-ai/sdk` when it is installed. It is an optional
+// peer dependency (the adapter imports nothing from it at run time), so
+// without it these names are `any` instead of an error under
+// skipLibCheck: false — tests/front-door/types.test.mjs compiles both ways.
+// @ts-ignore TS2307 when @anthropic-ai/sdk is not installed
 import type { Message, MessageParam, ToolResultBlockParam, ToolUnion, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { AdapterBase, AdapterSessionOptions } from './common.js';
 

@@ -1,14 +1,10 @@
 // toolsift/openai — the OpenAI Responses API's client-executed tool search.
-import type {
-  FunctionTool,
-  NamespaceTool,
-  ResponseFunctionToolCall,
-  ResponseInputItem,
-  ResponseOutputItem,
-  ResponseToolSearchOutputItemParam,
-  Tool,
-  ToolSearchTool,
-} from 'openai/resources/responses/responses';
+// The wire types come from `openai` when it is installed. It is an optional
+// peer dependency (the adapter imports nothing from it at run time), so
+// without it these names are `any` instead of an error under
+// skipLibCheck: false — tests/front-door/types.test.mjs compiles both ways.
+// @ts-ignore TS2307 when openai is not installed
+import type { FunctionTool, NamespaceTool, ResponseFunctionToolCall, ResponseInputItem, ResponseOutputItem, ResponseToolSearchOutputItemParam, Tool, ToolSearchTool } from 'openai/resources/responses/responses';
 import type { AdapterBase, AdapterSessionOptions } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';

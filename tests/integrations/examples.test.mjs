@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const DIR = fileURLToPath(new URL('../../examples/sdk-adapters/', import.meta.url));
@@ -15,13 +16,36 @@ function run(file) {
   return r.stdout;
 }
 
-test('examples/sdk-adapters/ai-sdk.mjs runs offline', () => {
+// The first example of the README: its search must load slack__send_message
+// (the request is to send a message now, not schedule one) and the model
+// must call it.
+test('examples/sdk-adapters/ai-sdk.mjs runs offline, loads and calls slack__send_message', () => {
   const out = run('ai-sdk.mjs');
   assert.match(out, /^step 0: call search_tools /m);
-  assert.match(out, /^step 1: call slack__\w+ /m);
+  const search = out.split('\n').find((l) => l.startsWith('{"id":"agent#turn:0:tool:0:search"'));
+  assert.ok(search, out);
+  const { value } = JSON.parse(search);
+  assert.equal(value.loaded[0], 'slack__send_message', `loaded ${JSON.stringify(value.loaded)}`);
+  assert.match(out, /^step 1: call slack__send_message /m);
+  assert.match(out, /^step 1: result \{"ok":true,"tool":"slack__send_message"/m);
   assert.match(out, /^answer: Done \(the model saw 5 of \d+ tools\)\.$/m);
-  assert.match(out, /"id":"agent#turn:0:tool:0:search"/);
+  checkSample('ai-sdk.mjs', out);
 });
+
+// The README's sample output is a real run: each line of the block is the
+// run's line, or its first characters followed by "…".
+function checkSample(file, out) {
+  const readme = readFileSync(new URL('README.md', `file://${DIR}`), 'utf8');
+  const block = new RegExp(`<!-- sample-output:${file.replace('.', '\\.')} -->\n\`\`\`\n([\\s\\S]*?)\n\`\`\``).exec(readme);
+  assert.ok(block, `README.md has no sample-output block for ${file}`);
+  const want = block[1].split('\n');
+  const got = out.trimEnd().split('\n');
+  assert.equal(want.length, got.length, `README sample of ${file}: ${want.length} lines, the run printed ${got.length}`);
+  want.forEach((line, i) => {
+    if (line.endsWith('…')) assert.ok(got[i].startsWith(line.slice(0, -1)), `README sample line ${i + 1} of ${file}:\n  ${line}\nrun:\n  ${got[i]}`);
+    else assert.equal(line, got[i], `README sample line ${i + 1} of ${file}`);
+  });
+}
 
 test('examples/sdk-adapters/openai.mjs runs offline', () => {
   const out = run('openai.mjs');

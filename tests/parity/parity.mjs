@@ -199,7 +199,7 @@ const modules = (process.argv.length > 2
       .map((p) => path.join(ROOT, p))
       .filter((p) => {
         if (existsSync(p)) return true;
-        console.log(`parity: skip ${path.relative(ROOT, p)} (not built)`);
+        console.log(`SKIP: parity: ${path.relative(ROOT, p)} (not built)`);
         return false;
       }));
 
@@ -207,7 +207,7 @@ if (!existsSync(NATIVE)) fail(`${path.relative(ROOT, NATIVE)} is not built (npm 
 if (modules.length === 0) fail('no wasm module is built (npm run build)');
 for (const m of modules) if (!existsSync(m)) fail(`${m} does not exist`);
 if (!existsSync(CORPUS_CATALOG)) {
-  console.log('parity: skip: corpus/catalog.json does not exist yet');
+  console.log('SKIP: parity: corpus/catalog.json does not exist yet');
   process.exit(0);
 }
 
@@ -739,7 +739,7 @@ cases.push({ name: 'usage: no command', args: [], expectStatus: 2, compareStderr
 if (existsSync(ALL)) {
   addCatalogCases('all.json', ALL, { perTool: 2, maxTools: 200, seed: 2, ks: [10], lenient: true });
 } else {
-  console.log('parity: skip ../shared/catalogs/all.json (not found)');
+  console.log('SKIP: parity: the 2,032-tool cases over ../shared/catalogs/all.json (not found)');
 }
 
 let differences = 0;

@@ -159,14 +159,14 @@ const a = anthropic({ toolsift, tools: [{ name: 'get_weather', description: 'Wea
 const out = await o.handle([{ type: 'tool_search_call', call_id: 'c', execution: 'client', arguments: { query: 'weather' } }]);
 const msg = await a.handle({ content: [{ type: 'tool_use', id: 't', name: 'search_tools', input: { query: 'weather' } }] });
 console.log(JSON.stringify([out[0].tools.map((t) => t.name), msg.content[0].content]));
-try { await import('toolsift/ai-sdk'); console.log('ai-sdk loaded'); } catch (e) { console.log(e.code, /'ai'/.test(e.message)); }
+try { await import('toolsift/ai-sdk'); console.log('ai-sdk loaded'); } catch (e) { console.log(e.code, /'ai'/.test(e.message), /npm install ai@\\^7/.test(e.message)); }
 `,
   );
   const r = spawnSync(process.execPath, ['adapters.mjs'], { cwd: proj, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.stdout.trim().split('\n'), [
     '[["get_weather"],[{"type":"tool_reference","tool_name":"get_weather"}]]',
-    'ERR_MODULE_NOT_FOUND true',
+    'ERR_MODULE_NOT_FOUND true true',
   ]);
 });
 
