@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "alloc.h"
 #include "mathx.h"
 
 void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st) {
@@ -59,6 +60,61 @@ double tsift_posting_tfn(const tsift_index *ix, const tsift_stats *stats, const 
     tfn += part;
   }
   return tfn;
+}
+
+/* The length normalisation of tsift_posting_tfn for tf = 1, written as it
+ * is there (weights[f] x tf / norm), so that nw x tf is the same part for
+ * tf = 1 and, doubling being exact, for tf = 2. */
+static double norm_weight(double w, size_t len, double avg) {
+  double norm = 1.0 - TSIFT_BM25_B + TSIFT_BM25_B * (double)len / avg;
+  return w * (double)1u / norm;
+}
+
+int tsift_scoring_fits(const tsift_index *ix, const tsift_stats *stats) {
+  return ix->field_norm_w && memcmp(stats->avg_len, ix->scoring_avg_len, sizeof stats->avg_len) == 0;
+}
+
+int tsift_scoring_derive(tsift_index *ix) {
+  tsift_stats st;
+  tsift_stats_fit(ix, NULL, &st);
+  memcpy(ix->scoring_avg_len, st.avg_len, sizeof st.avg_len);
+  ix->field_norm_w = tsift_calloc_array(ix->n * TSIFT_FIELD_COUNT + 1, sizeof *ix->field_norm_w);
+  ix->term_max_tfn = tsift_calloc_array(ix->nterms + 1, sizeof *ix->term_max_tfn);
+  if (!ix->field_norm_w || !ix->term_max_tfn) {
+    tsift_free(ix->field_norm_w);
+    tsift_free(ix->term_max_tfn);
+    ix->field_norm_w = ix->term_max_tfn = NULL;
+    return -1;
+  }
+  for (uint32_t d = 0; d < ix->n; d++)
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
+      ix->field_norm_w[(size_t)d * TSIFT_FIELD_COUNT + f] =
+          st.avg_len[f] > 0.0 ? norm_weight(ix->weights[f], tsift_field_len(ix, d, f), st.avg_len[f]) : 0.0;
+  for (size_t t = 0; t < ix->nterms; t++) {
+    double mx = 0.0;
+    for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
+      double tfn = tsift_posting_tfn_table(ix, &ix->post[p]);
+      if (tfn > mx) mx = tfn;
+    }
+    ix->term_max_tfn[t] = mx;
+  }
+  return 0;
+}
+
+uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc) {
+  uint32_t step = 1, prev = lo;
+  while (lo < hi && post[lo].doc < doc) {
+    prev = lo + 1;
+    lo = hi - lo > step ? lo + step : hi;
+    step *= 2;
+  }
+  /* post[prev - 1].doc < doc <= post[lo].doc (or lo == hi): binary search between */
+  while (prev < lo) {
+    uint32_t mid = prev + (lo - prev) / 2;
+    if (post[mid].doc < doc) prev = mid + 1;
+    else lo = mid;
+  }
+  return lo;
 }
 
 double tsift_saturate(double idf, double tfn) {

@@ -33,6 +33,24 @@ double tsift_term_idf(const tsift_stats *stats, uint32_t df);
  * order; per-field parts go to `parts` when given. */
 double tsift_posting_tfn(const tsift_index *ix, const tsift_stats *stats, const tsift_posting *p,
                          double *parts);
+/* tsift_posting_tfn under the whole catalog's statistics, from the derived
+ * ix->field_norm_w (index.h): the same parts summed in the same order, so
+ * the same bits. Only when tsift_scoring_fits(ix, stats). */
+static inline double tsift_posting_tfn_table(const tsift_index *ix, const tsift_posting *p) {
+  const double *nw = ix->field_norm_w + (size_t)p->doc * TSIFT_FIELD_COUNT;
+  double tfn = 0.0;
+  for (unsigned tfs = p->tfs, f = 0; tfs; tfs >>= 2, f++) /* a field without the term adds 0 */
+    if (tfs & 3u) tfn += nw[f] * (double)(tfs & 3u);
+  return tfn;
+}
+/* 1 when stats has the average field lengths ix->field_norm_w is for. */
+int tsift_scoring_fits(const tsift_index *ix, const tsift_stats *stats);
+/* Derive ix->scoring_avg_len, field_norm_w and term_max_tfn (index.h);
+ * -1 when out of memory (the arrays are NULL then). */
+int tsift_scoring_derive(tsift_index *ix);
+/* First position in [lo, hi) of a term's postings whose doc is >= doc, by
+ * galloping from lo (O(log distance)). */
+uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc);
 /* idf x tfn (k1 + 1) / (k1 + tfn). */
 double tsift_saturate(double idf, double tfn);
 /* Position of doc's posting in term t's list, or -1 (postings are sorted by doc). */

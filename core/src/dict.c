@@ -80,5 +80,5 @@ int tsift_dict_letters(tsift_index *ix) {
   for (size_t t = 0; t < ix->nterms; t++) order[next[first_byte(ix, t)]++] = (uint32_t)t;
   tsift_free(ix->by_letter);
   ix->by_letter = order;
-  return 0;
+  return tsift_index_derive(ix);
 }

@@ -23,6 +23,10 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->trust);
   tsift_free(ix->slots);
   tsift_free(ix->by_letter);
+  tsift_free(ix->field_norm_w);
+  tsift_free(ix->term_max_tfn);
+  tsift_free(ix->exact_head);
+  tsift_free(ix->exact_next);
   if (ix->blob) { /* the arrays point into it */
     tsift_free(ix->blob);
   } else {

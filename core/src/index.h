@@ -74,6 +74,24 @@ struct tsift_index {
    * tsift_index_count_fields; not stored in snapshots). */
   uint64_t field_docs[TSIFT_FIELD_COUNT];
   double weights[TSIFT_FIELD_COUNT];
+  /* Derived at build and load for the pruned ranker (prune.c), never stored
+   * (tsift_index_derive). Without them (a hand-made index) the ranker
+   * scores every candidate, with the same results.
+   * - scoring_avg_len: the average field lengths the tables are for (the
+   *   whole catalog's, tsift_stats_fit(ix, NULL));
+   * - field_norm_w (n x F): weights[f] / norm of doc d's field f under them,
+   *   the BM25F length normalisation of tsift_posting_tfn for tf = 1 (tf = 2
+   *   is twice it, exactly); 0 when the field's average is 0;
+   * - term_max_tfn (nterms): the largest tfn of the term's postings;
+   * - exact_head (exact_nbuckets, a power of two) and exact_next (2n): the
+   *   docs by the hash of their name and id sequences (tsift_seq_hash), as
+   *   chains of entries e = 2d (name) or 2d + 1 (id), stored as e + 1. */
+  double scoring_avg_len[TSIFT_FIELD_COUNT];
+  double *field_norm_w;
+  double *term_max_tfn;
+  uint32_t *exact_head;
+  uint32_t *exact_next;
+  size_t exact_nbuckets;
   uint8_t lenient_ids; /* built with {"ids":"lenient"} */
   double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
   tsift_stopwords stopwords;
@@ -91,6 +109,22 @@ static inline size_t tsift_field_len(const tsift_index *ix, uint32_t d, int f) {
 
 /* Fill ix->field_docs from ix->field_off (after a build and a snapshot load). */
 void tsift_index_count_fields(tsift_index *ix);
+
+/* ---- derive.c ---- */
+/* Derive the ranker's tables (field_norm_w, term_max_tfn, the exact-match
+ * chains; see above) once the documents and postings are in place; -1 when
+ * out of memory. tsift_dict_letters ends with it, so a build and a snapshot
+ * load both derive them. */
+int tsift_index_derive(tsift_index *ix);
+
+/* The hash of an exact-match sequence (name or id term ids), term by term
+ * from TSIFT_SEQ_HASH_SEED. */
+#define TSIFT_SEQ_HASH_SEED 2166136261u
+static inline uint32_t tsift_seq_hash_add(uint32_t h, uint32_t term) {
+  h ^= term;
+  h *= 16777619u;
+  return h ^ (h >> 15);
+}
 /* tsift_index_from_snapshot over bytes from the core's allocator, which the
  * index takes over instead of copying (also when loading fails: they are
  * freed then). For the wasm binding, which has already copied the snapshot
@@ -109,7 +143,8 @@ long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 long tsift_dict_intern(tsift_index *ix, const char *s, size_t n);
 /* Rebuild the term hash table with `nslots` (a power of two) slots. */
 int tsift_index_rehash(tsift_index *ix, size_t nslots);
-/* Fill ix->by_letter and ix->letter_off; -1 when out of memory. */
+/* Fill ix->by_letter and ix->letter_off, then tsift_index_derive (the last
+ * step of a build and of a snapshot load); -1 when out of memory. */
 int tsift_dict_letters(tsift_index *ix);
 
 /* ---- fingerprint.c ---- */

@@ -51,25 +51,6 @@ unsigned tsift_pair_fields(const tsift_posting *a, const tsift_posting *b) {
   return both;
 }
 
-/* First position in [lo, hi) of term list `post` whose doc is >= doc, by
- * galloping from lo: O(log distance), so walking a short list against a long
- * one costs the short list's length times a logarithm, not both lengths. */
-static uint32_t gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc) {
-  uint32_t step = 1, prev = lo;
-  while (lo < hi && post[lo].doc < doc) {
-    prev = lo + 1;
-    lo = hi - lo > step ? lo + step : hi;
-    step *= 2;
-  }
-  /* post[prev - 1].doc < doc <= post[lo].doc (or lo == hi): binary search between */
-  while (prev < lo) {
-    uint32_t mid = prev + (lo - prev) / 2;
-    if (post[mid].doc < doc) prev = mid + 1;
-    else lo = mid;
-  }
-  return lo;
-}
-
 /* The docs with both terms: each doc of the shorter posting list looked up
  * in the longer one (both sorted by doc). Bounded work per doc: each pair
  * walks a field once and looks TSIFT_PROXIMITY_WINDOW tokens past each
@@ -87,7 +68,7 @@ void tsift_proximity_accumulate(rank_ctx *c) {
     uint32_t j = a_short ? sb : sa, je = a_short ? eb : ea;
     for (; i < ie && j < je; i++) {
       uint32_t d = ix->post[i].doc;
-      j = gallop(ix->post, j, je, d);
+      j = tsift_posting_gallop(ix->post, j, je, d);
       if (j == je || ix->post[j].doc != d) continue;
       unsigned both = tsift_pair_fields(&ix->post[i], &ix->post[j]); /* the fields to scan */
       if (both && (!c->stats->allowed || c->stats->allowed[d]) && c->acc[d] > 0.0 &&

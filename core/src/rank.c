@@ -161,27 +161,17 @@ static void accumulate(rank_ctx *c) {
 
 /* ---- collect and pick ------------------------------------------------- */
 
-static int seq_equal(const tsift_index *ix, uint32_t a, uint32_t b, const long *q, size_t nq) {
-  if (b - a != nq || nq == 0) return 0;
-  for (size_t i = 0; i < nq; i++)
-    if ((long)ix->seq_terms[a + i] != q[i]) return 0;
-  return 1;
-}
-
-/* Doc d has every required term of the query (TSIFT_RANK_REQUIRED): through
- * the term or an expansion, not a correction (a +word is meant as written). */
-static int has_required(const rank_ctx *c, uint32_t d) {
-  for (size_t i = 0; i < c->nt; i++) {
-    if (!c->q->term_required[i]) continue;
-    int found = 0;
-    for (size_t m = 0; m < c->nm && !found; m++) {
-      const tsift_member *mb = &c->members[m];
-      found = mb->owner == i && mb->kind != TSIFT_MEMBER_CORRECTION && mb->id >= 0 &&
-              tsift_find_posting(c->ix, (uint32_t)mb->id, d) >= 0;
-    }
-    if (!found) return 0;
+/* The query's token sequence as term ids (for exact matches); *can_exact is
+ * 0 when the dictionary lacks a token. NULL when out of memory. */
+static long *query_sequence(const rank_ctx *c, int *can_exact) {
+  const tsift_query *q = c->q;
+  long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
+  *can_exact = 1;
+  for (size_t i = 0; qseq && i < q->tokens.count; i++) {
+    qseq[i] = tsift_term_lookup(c->ix, tsift_token(&q->tokens, i), q->tokens.len[i]);
+    if (qseq[i] < 0) *can_exact = 0;
   }
-  return 1;
+  return qseq;
 }
 
 /* Every touched doc with a positive score becomes a candidate, marked exact
@@ -192,22 +182,16 @@ static tsift_status collect(rank_ctx *c, size_t k, tsift_scored *out, size_t *no
                             size_t *ncand, tsift_error *err) {
   const tsift_index *ix = c->ix;
   const tsift_query *q = c->q;
-  long *qseq = tsift_calloc_array(q->tokens.count + 1, sizeof *qseq);
+  int can_exact;
+  long *qseq = query_sequence(c, &can_exact);
   if (!qseq) return tsift_nomem(err, "searching");
-  int can_exact = 1;
-  for (size_t i = 0; i < q->tokens.count; i++) {
-    qseq[i] = tsift_term_lookup(ix, tsift_token(&q->tokens, i), q->tokens.len[i]);
-    if (qseq[i] < 0) can_exact = 0;
-  }
   size_t nh = 0, nc = 0;
   for (size_t i = 0; i < c->ntouched && k > 0; i++) {
     uint32_t d = c->touched[i];
     if (!(c->acc[d] > 0.0)) continue;
-    if (c->required && !has_required(c, d)) continue;
+    if (c->required && !tsift_has_required(c, d)) continue;
     tsift_scored h = {d, 0, c->acc[d]};
-    if (can_exact)
-      h.exact = (uint8_t)(seq_equal(ix, ix->seq_off[2 * d], ix->seq_off[2 * d + 1], qseq, q->tokens.count) ||
-                          seq_equal(ix, ix->seq_off[2 * d + 1], ix->seq_off[2 * d + 2], qseq, q->tokens.count));
+    if (can_exact) h.exact = (uint8_t)tsift_doc_exact(ix, d, qseq, q->tokens.count);
     if (cand) {
       cand[nc++] = h;
     } else if (nh < k) {
@@ -240,6 +224,16 @@ static tsift_status pick(rank_ctx *c, size_t k, tsift_ranking *r, tsift_error *e
   tsift_status st = collect(c, k, r->hits, &r->nhits, cand, &nc, err);
   if (!st && cand) st = tsift_diversity_pick(c, cand, nc, k, r->hits, &r->nhits, err);
   tsift_free(cand);
+  return st;
+}
+
+/* The same top k without scoring every candidate (prune.c). */
+static tsift_status pick_pruned(rank_ctx *c, size_t k, tsift_ranking *r, tsift_error *err) {
+  int can_exact;
+  long *qseq = query_sequence(c, &can_exact);
+  if (!qseq) return tsift_nomem(err, "searching");
+  tsift_status st = tsift_prune_topk(c, k, can_exact ? qseq : NULL, c->q->tokens.count, r->hits, &r->nhits, err);
+  tsift_free(qseq);
   return st;
 }
 
@@ -324,19 +318,26 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   /* (an empty catalog or query goes through every step too: no term
    * matches, there are no hits, and the grade still has its evidence) */
   c.gdf = tsift_calloc_array(c.nt + 1, sizeof *c.gdf);
-  c.acc = tsift_calloc_array(ix->n + 1, sizeof *c.acc);
-  c.touched = tsift_calloc_array(ix->n + 1, sizeof *c.touched);
   tsift_status st = TSIFT_OK;
-  if (!c.gdf || !c.acc || !c.touched) st = tsift_nomem(err, "searching");
+  if (!c.gdf) st = tsift_nomem(err, "searching");
   if (!st) st = select_terms(&c, err);
   r->nmembers = c.nm;
   if (!st) {
-    accumulate(&c);
     tsift_proximity_pairs(&c);
     r->npairs = c.npairs;
-    tsift_proximity_accumulate(&c);
     r->diversified = tsift_diversity_applies(&c);
-    st = pick(&c, k, r, err);
+    if (!r->diversified && !(flags & TSIFT_RANK_EXHAUSTIVE) && tsift_prune_applies(&c)) {
+      st = pick_pruned(&c, k, r, err);
+    } else { /* every candidate scored: into per-doc accumulators */
+      c.acc = tsift_calloc_array(ix->n + 1, sizeof *c.acc);
+      c.touched = tsift_calloc_array(ix->n + 1, sizeof *c.touched);
+      if (!c.acc || !c.touched) st = tsift_nomem(err, "searching");
+      if (!st) {
+        accumulate(&c);
+        tsift_proximity_accumulate(&c);
+        st = pick(&c, k, r, err);
+      }
+    }
   }
   if (!st && r->nhits && !r->hits[0].exact && ix->min_coverage > 0.0 &&
       !tsift_confident(&c, r->hits[0].doc, ix->min_coverage))

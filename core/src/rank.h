@@ -200,6 +200,10 @@ typedef struct tsift_ranking {
 #define TSIFT_RANK_REQUIRED 4u /* a hit must match every +word of the query
                                   (q->term_required) through the word or an
                                   expansion, not a correction */
+#define TSIFT_RANK_EXHAUSTIVE 8u /* score every candidate instead of pruning
+                                    (prune.c): the same ranking, bit for bit;
+                                    the reference tests/c/test_prune.c holds
+                                    the pruned one to */
 
 /*
  * Rank q over the universe of `stats` (its `allowed` docs; NULL: all), at

@@ -18,7 +18,7 @@ typedef struct rank_ctx {
   uint32_t *gdf;          /* per term: the smallest df of its live members */
   tsift_qpair *pairs;     /* at most nt - 1 */
   size_t npairs;
-  double *acc;            /* per doc: the BM25F score so far */
+  double *acc;            /* per doc: the BM25F score so far (exhaustive path only) */
   uint32_t *touched;      /* docs with acc > 0, in the order first scored */
   size_t ntouched;
   int required;           /* some term must be in every hit (TSIFT_RANK_REQUIRED) */
@@ -51,6 +51,24 @@ int tsift_member_scores(const rank_ctx *c, const tsift_member *mb);
 double tsift_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, long *term_post,
                             uint8_t *hit_terms, tsift_term_part *terms, tsift_pair_part *pairs,
                             size_t *nterms, size_t *npairs);
+
+/* 1 when the query's token sequence qseq[0..nq) (term ids) is doc d's name
+ * or id sequence: an exact match, ranked first. */
+int tsift_doc_exact(const tsift_index *ix, uint32_t d, const long *qseq, size_t nq);
+/* Doc d has every required term of the query (TSIFT_RANK_REQUIRED): through
+ * the term or an expansion, not a correction (a +word is meant as written). */
+int tsift_has_required(const rank_ctx *c, uint32_t d);
+
+/* ---- prune.c ---- */
+/* 1 when the pruned top k applies to c (the derived tables are there and
+ * bound its statistics; the diversity rule scores every candidate). */
+int tsift_prune_applies(const rank_ctx *c);
+/* The top k of c, best first, into out (what collecting every candidate
+ * gives, bit for bit): document at a time, scoring a doc in full only when
+ * an upper bound on its score could still enter the top k. qseq[0..nq):
+ * the query's token sequence as term ids, for exact matches (NULL: none). */
+tsift_status tsift_prune_topk(const rank_ctx *c, size_t k, const long *qseq, size_t nq, tsift_scored *out,
+                              size_t *nout, tsift_error *err);
 
 /* ---- proximity.c ---- */
 /* The pairs of the query under c->fate (only scored terms pair) into c->pairs. */

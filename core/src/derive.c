@@ -1,0 +1,60 @@
+/* derive.c — what the ranker derives from an index at build and at snapshot
+ * load and never stores (index.h: the scoring tables of bm25f.c and the
+ * exact-match chains), so snapshots keep their format: both end with
+ * tsift_dict_letters, which calls tsift_index_derive. */
+#include <string.h>
+
+#include "alloc.h"
+#include "bm25f.h"
+#include "index.h"
+
+/* The exact-match chains (index.h): every doc under the hash of its name
+ * sequence and, when different, of its id sequence. Empty sequences match no
+ * query and are left out. */
+static int derive_exact(tsift_index *ix) {
+  size_t nb = 1024;
+  while (nb < ix->n * 2) nb *= 2;
+  ix->exact_head = tsift_calloc_array(nb, sizeof *ix->exact_head);
+  ix->exact_next = tsift_calloc_array(ix->n * 2 + 1, sizeof *ix->exact_next);
+  if (!ix->exact_head || !ix->exact_next) {
+    tsift_free(ix->exact_head);
+    tsift_free(ix->exact_next);
+    ix->exact_head = ix->exact_next = NULL;
+    return -1;
+  }
+  ix->exact_nbuckets = nb;
+  for (size_t e = 0; e < ix->n * 2; e++) {
+    uint32_t a = ix->seq_off[e], b = ix->seq_off[e + 1];
+    if (a == b) continue;
+    if (e & 1) { /* an id sequence equal to the name's is found through the name */
+      uint32_t na = ix->seq_off[e - 1];
+      if (b - a == a - na && memcmp(ix->seq_terms + na, ix->seq_terms + a, (b - a) * sizeof *ix->seq_terms) == 0)
+        continue;
+    }
+    uint32_t h = TSIFT_SEQ_HASH_SEED;
+    for (uint32_t i = a; i < b; i++) h = tsift_seq_hash_add(h, ix->seq_terms[i]);
+    size_t bucket = h & (nb - 1);
+    ix->exact_next[e] = ix->exact_head[bucket];
+    ix->exact_head[bucket] = (uint32_t)e + 1;
+  }
+  return 0;
+}
+
+static void derived_free(tsift_index *ix) {
+  tsift_free(ix->field_norm_w);
+  tsift_free(ix->term_max_tfn);
+  tsift_free(ix->exact_head);
+  tsift_free(ix->exact_next);
+  ix->field_norm_w = ix->term_max_tfn = NULL;
+  ix->exact_head = ix->exact_next = NULL;
+  ix->exact_nbuckets = 0;
+}
+
+int tsift_index_derive(tsift_index *ix) {
+  derived_free(ix);
+  if (tsift_scoring_derive(ix) || derive_exact(ix)) {
+    derived_free(ix);
+    return -1;
+  }
+  return 0;
+}
