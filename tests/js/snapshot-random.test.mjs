@@ -93,3 +93,29 @@ test('a session over a random catalog snapshot: pages and menus with decoded sch
     b.free();
   }
 });
+
+test('indexFromSnapshotStream: chunks or a ReadableStream into linear memory; a wrong length is a snapshot error', async () => {
+  const built = ts.createIndex({ tools: synthCatalog(1500, 2).tools });
+  const snap = built.snapshot();
+  async function* chunks(n, extra = 0) {
+    for (let i = 0; i < snap.length; i += n) yield snap.subarray(i, Math.min(i + n, snap.length));
+    if (extra) yield new Uint8Array(extra);
+  }
+  const want = built.searchJSON('create a customer invoice', { limit: 20, explain: true });
+  for (const stream of [chunks(1000), chunks(1 << 20), new Blob([snap]).stream()]) {
+    const ix = await ts.indexFromSnapshotStream(stream, snap.length);
+    assert.equal(ix.searchJSON('create a customer invoice', { limit: 20, explain: true }), want);
+    ix.free();
+  }
+  const code = async (p) => p.then(() => 'no error', (e) => e.code);
+  const before = ts.memory.buffer.byteLength;
+  for (let i = 0; i < 5; i++) {
+    assert.equal(await code(ts.indexFromSnapshotStream(chunks(4096), snap.length + 1)), 'snapshot'); // ends early
+    assert.equal(await code(ts.indexFromSnapshotStream(chunks(4096, 3), snap.length)), 'snapshot'); // too long
+    const cut = snap.slice(0, snap.length - 1);
+    assert.equal(await code(ts.indexFromSnapshotStream([cut].values(), cut.length)), 'arg'); // not async iterable
+  }
+  assert.equal(await code(ts.indexFromSnapshotStream(chunks(4096), -1)), 'arg');
+  assert.equal(ts.memory.buffer.byteLength, before); // the failed loads freed their buffers
+  built.free();
+});
