@@ -223,6 +223,12 @@ export class Toolsift {
    * throws code 'snapshot'; anything but bytes throws code 'arg'.
    */
   indexFromSnapshot(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Index;
+  /** indexFromSnapshot over a stream of `length` bytes (a ReadableStream such as a fetch body, or an async
+   * iterable of chunks), copied chunk by chunk into the module's memory: never whole in JavaScript memory. */
+  indexFromSnapshotStream(
+    stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | ArrayBuffer | ArrayBufferView>,
+    length: number,
+  ): Promise<Index>;
   /** Analyse text as a query. */
   analyze(text: string, options?: AnalyzerOptions | string): Analysis;
   /** The core's analysis JSON, byte-exact. */

@@ -16,6 +16,7 @@ const STATUS_NAMES = [
 const STATUS_NOMEM = 6;
 const STATUS_STATE = 8;
 const STATUS_ARG = 1;
+const STATUS_SNAPSHOT = 7;
 const STATUS_RANKER = 9;
 
 const encoder = new TextEncoder();
@@ -422,6 +423,54 @@ export class Toolsift {
       { handleResult: true, taken: 0 },
     );
     return new Index(this, ex, handle);
+  }
+
+  /**
+   * indexFromSnapshot over a stream of `length` bytes (a ReadableStream, e.g.
+   * a fetch Response's body, or an async iterable of Uint8Array chunks),
+   * written straight into linear memory chunk by chunk: the snapshot is never
+   * whole in JavaScript memory, which keeps a big catalog inside an edge
+   * isolate's memory limit (examples/edge-worker). A stream longer or shorter
+   * than `length` throws code 'snapshot'.
+   */
+  async indexFromSnapshotStream(stream, length) {
+    if (!Number.isSafeInteger(length) || length < 0 || length > 0xffffffff) {
+      throw new ToolsiftError('arg', 'indexFromSnapshotStream: length must be a byte count', STATUS_ARG);
+    }
+    const ex = this.#ex;
+    const ptr = ex.tsift_wasm_alloc(length);
+    if (!ptr) throw new ToolsiftError('nomem', `cannot allocate ${length} bytes`, STATUS_NOMEM);
+    let at = 0;
+    try {
+      const reader = typeof stream?.getReader === 'function' ? stream.getReader() : null;
+      const iter = reader ? null : stream?.[Symbol.asyncIterator]?.();
+      if (!reader && !iter) throw new ToolsiftError('arg', 'indexFromSnapshotStream: expected a ReadableStream or an async iterable', STATUS_ARG);
+      for (;;) {
+        const { done, value } = reader ? await reader.read() : await iter.next();
+        if (done) break;
+        const chunk = asBytes(value);
+        if (chunk.length > length - at) {
+          reader?.cancel().catch(() => {});
+          throw new ToolsiftError('snapshot', `snapshot: the stream is longer than ${length} bytes`, STATUS_SNAPSHOT);
+        }
+        new Uint8Array(ex.memory.buffer, ptr + at, chunk.length).set(chunk); // re-read: memory may have grown
+        at += chunk.length;
+      }
+      if (at !== length) throw new ToolsiftError('snapshot', `snapshot: the stream ended after ${at} of ${length} bytes`, STATUS_SNAPSHOT);
+    } catch (e) {
+      ex.tsift_wasm_free(ptr);
+      throw e;
+    }
+    let taken = false; // once called, the module owns the bytes (keeps or frees them)
+    try {
+      const handle = this._call([], (_, out) => {
+        taken = true;
+        return ex.tsift_wasm_index_from_snapshot_take(ptr, length, out);
+      }, { handleResult: true });
+      return new Index(this, ex, handle);
+    } finally {
+      if (!taken) ex.tsift_wasm_free(ptr);
+    }
   }
 
   /** Analyse `text` as a query: { tokens, stopwords, terms }. */

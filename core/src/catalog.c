@@ -2,6 +2,7 @@
  * Anthropic and native tool shapes, validates every field and reports the
  * first problem loudly with the tool and field it concerns. */
 #include "catalog.h"
+#include "textpack.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -250,7 +251,12 @@ tsift_status tsift_tool_schema(const tsift_tool *t, const cJSON **schema, cJSON 
   *owned = NULL;
   *schema = t->schema;
   if (t->schema || !t->schema_text) return TSIFT_OK;
-  tsift_status st = tsift_json_parse(t->schema_text, t->schema_text_len, "snapshot schema", owned, err);
+  char *text = tsift_alloc_bytes(t->schema_text_len + 1);
+  if (!text) return tsift_nomem(err, "decoding a schema");
+  tsift_textpack_decode(t->schema_pack, (const unsigned char *)t->schema_text, t->schema_code_len, text);
+  text[t->schema_text_len] = 0;
+  tsift_status st = tsift_json_parse(text, t->schema_text_len, "snapshot schema", owned, err);
+  tsift_free(text);
   if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, TSIFT_E_SNAPSHOT, "snapshot");
   *schema = *owned;
   return TSIFT_OK;

@@ -34,8 +34,13 @@ typedef struct tsift_tool {
   char *title;       /* MCP title or annotations.title, or NULL */
   char *description; /* or NULL */
   const struct cJSON *schema;
-  const char *schema_text; /* snapshot only: compact JSON, NUL-terminated, or NULL */
+  /* Snapshot only: the schema's compact JSON text as a textpack code
+   * (textpack.h) of schema_code_len bytes under schema_pack, which decodes
+   * to schema_text_len bytes; schema_text NULL when the tool has none. */
+  const char *schema_text;
   size_t schema_text_len;
+  const struct tsift_textpack *schema_pack;
+  uint32_t schema_code_len;
   tsift_labels tags, aliases;         /* the tool's own labels */
   tsift_labels host_tags, host_aliases; /* the host's annotations */
   tsift_origin origin;

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "fmt.h"
+#include "textpack.h"
 
 /* name, aliases, tags, description (SPEC S4) and the two schema fields,
  * whose weights were chosen on the relevance corpus (docs/relevance.md). */
@@ -27,19 +28,18 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->term_max_tfn);
   tsift_free(ix->exact_head);
   tsift_free(ix->exact_next);
-  if (ix->blob) { /* the arrays point into it */
-    tsift_free(ix->blob);
-  } else {
-    tsift_free(ix->field_off);
-    tsift_free(ix->field_terms);
-    tsift_free(ix->seq_off);
-    tsift_free(ix->seq_terms);
-    tsift_free(ix->term_bytes);
-    tsift_free(ix->term_off);
-    tsift_free(ix->term_len);
-    tsift_free(ix->post_off);
-    tsift_free(ix->post);
-  }
+  /* A loaded index's term bytes and tools' strings live in its blob. */
+  tsift_free(ix->blob ? ix->blob : ix->term_bytes);
+  tsift_free(ix->texts);
+  tsift_textpack_free(&ix->pack);
+  tsift_free(ix->field_off);
+  tsift_free(ix->field_terms);
+  tsift_free(ix->seq_off);
+  tsift_free(ix->seq_terms);
+  tsift_free(ix->term_off);
+  tsift_free(ix->term_len);
+  tsift_free(ix->post_off);
+  tsift_free(ix->post);
   tsift_stopwords_free(&ix->stopwords);
   tsift_free(ix);
 }
@@ -65,65 +65,46 @@ static int intern_all(tsift_index *ix, const tsift_tokens *t, u32vec *dst) {
   return 0;
 }
 
-static int pair_cmp(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Sorted (term << 8 | field) pairs of doc d, one per token. */
-static size_t doc_pairs(const tsift_index *ix, size_t d, uint64_t *pairs) {
-  size_t np = 0;
-  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
-    size_t a = ix->field_off[d * TSIFT_FIELD_COUNT + f], b = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
-    for (size_t i = a; i < b; i++) pairs[np++] = (uint64_t)ix->field_terms[i] << 8 | (uint64_t)f;
-  }
-  qsort(pairs, np, sizeof *pairs, pair_cmp);
-  return np;
-}
-
-static tsift_status build_postings(tsift_index *ix, tsift_error *err) {
-  size_t maxlen = 0;
-  for (size_t d = 0; d < ix->n; d++) {
-    size_t len = ix->field_off[(d + 1) * TSIFT_FIELD_COUNT] - ix->field_off[d * TSIFT_FIELD_COUNT];
-    if (len > maxlen) maxlen = len;
-  }
-  uint64_t *pairs = tsift_calloc_array(maxlen + 1, sizeof *pairs);
-  ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
-  if (!pairs || !ix->post_off) {
-    tsift_free(pairs);
-    return tsift_nomem(err, "building postings");
-  }
-  /* Pass 1: documents per term. */
-  for (size_t d = 0; d < ix->n; d++) {
-    size_t np = doc_pairs(ix, d, pairs);
-    for (size_t i = 0; i < np; i++)
-      if (i == 0 || (pairs[i] >> 8) != (pairs[i - 1] >> 8)) ix->post_off[(pairs[i] >> 8) + 1]++;
-  }
-  for (size_t t = 0; t < ix->nterms; t++) ix->post_off[t + 1] += ix->post_off[t];
-  ix->post = tsift_calloc_array(ix->post_off[ix->nterms] + 1, sizeof *ix->post);
+/* The postings from the documents, in one pass over them to count and one
+ * to fill: in doc order, so each term's postings are sorted by doc, and the
+ * last posting of a term is the current doc's while that doc is read. Used by
+ * the build and by a snapshot load (snapshots do not store postings). */
+int tsift_index_postings(tsift_index *ix) {
   uint32_t *fill = tsift_calloc_array(ix->nterms + 1, sizeof *fill);
-  if (!ix->post || !fill) {
-    tsift_free(pairs);
+  ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
+  if (!fill || !ix->post_off) {
     tsift_free(fill);
-    return tsift_nomem(err, "building postings");
+    return -1;
   }
-  /* Pass 2: in doc order, so each term's postings are sorted by doc. */
-  for (size_t d = 0; d < ix->n; d++) {
-    size_t np = doc_pairs(ix, d, pairs);
-    tsift_posting *p = NULL;
-    for (size_t i = 0; i < np; i++) {
-      uint32_t term = (uint32_t)(pairs[i] >> 8);
-      int f = (int)(pairs[i] & 0xff);
-      if (i == 0 || (pairs[i] >> 8) != (pairs[i - 1] >> 8)) {
-        p = &ix->post[ix->post_off[term] + fill[term]++];
-        p->doc = (uint32_t)d;
+  const uint32_t *ft = ix->field_terms;
+  /* Pass 1: documents per term (fill[t] = the last doc + 1 seen with t). */
+  for (size_t d = 0; d < ix->n; d++)
+    for (uint32_t i = ix->field_off[d * TSIFT_FIELD_COUNT]; i < ix->field_off[(d + 1) * TSIFT_FIELD_COUNT]; i++)
+      if (fill[ft[i]] != d + 1) {
+        fill[ft[i]] = (uint32_t)d + 1;
+        ix->post_off[ft[i] + 1]++;
       }
-      if (tsift_posting_tf(p, f) < TSIFT_TF_CLAMP) p->tfs = (uint16_t)(p->tfs + (1u << (2 * f)));
-    }
+  for (size_t t = 0; t < ix->nterms; t++) {
+    ix->post_off[t + 1] += ix->post_off[t];
+    fill[t] = ix->post_off[t];
   }
-  tsift_free(pairs);
+  ix->post = tsift_calloc_array(ix->post_off[ix->nterms] + 1, sizeof *ix->post);
+  if (!ix->post) {
+    tsift_free(fill);
+    return -1;
+  }
+  /* Pass 2: fill[t] = where t's next posting goes. */
+  for (size_t d = 0; d < ix->n; d++)
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
+      for (uint32_t i = ix->field_off[d * TSIFT_FIELD_COUNT + f]; i < ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
+           i++) {
+        uint32_t t = ft[i];
+        if (fill[t] == ix->post_off[t] || ix->post[fill[t] - 1].doc != d) ix->post[fill[t]++].doc = (uint32_t)d;
+        tsift_posting *p = &ix->post[fill[t] - 1];
+        if (tsift_posting_tf(p, f) < TSIFT_TF_CLAMP) p->tfs = (uint16_t)(p->tfs + (1u << (2 * f)));
+      }
   tsift_free(fill);
-  return TSIFT_OK;
+  return 0;
 }
 
 /* ---- options ---------------------------------------------------------- */
@@ -270,7 +251,7 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
         ix->field_len_sum[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] -
                                 ix->field_off[d * TSIFT_FIELD_COUNT + f];
     tsift_index_count_fields(ix);
-    st = build_postings(ix, err);
+    if (tsift_index_postings(ix)) st = tsift_nomem(err, "building postings");
   }
   if (!st) st = tsift_index_fingerprint(ix, ix->fingerprint, err);
   if (!st && tsift_dict_letters(ix)) st = tsift_nomem(err, "indexing");

@@ -11,6 +11,7 @@
 #include "catalog.h"
 #include "docs.h"
 #include "text.h"
+#include "textpack.h"
 #include "toolsift.h"
 
 #define TSIFT_TF_CLAMP 2
@@ -96,10 +97,15 @@ struct tsift_index {
   double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
   tsift_stopwords stopwords;
   char fingerprint[65];
-  /* An index loaded from a snapshot: its own copy of the snapshot bytes, in
-   * which the document, dictionary and postings arrays and the tools'
-   * strings live (not freed one by one). NULL for a built index. */
+  /* An index loaded from a snapshot: the part of the snapshot bytes it keeps
+   * (snapshot.c), in which the term bytes, the tools' ids, names, titles and
+   * labels and the schemas' codes live; the descriptions decoded at load
+   * (texts) and the dictionary of the tools' text (pack). The document,
+   * dictionary and postings arrays are the index's own, as after a build.
+   * NULL and empty for a built index. */
   char *blob;
+  char *texts;
+  tsift_textpack pack;
 };
 
 /* Tokens of field f of doc d. */
@@ -107,6 +113,9 @@ static inline size_t tsift_field_len(const tsift_index *ix, uint32_t d, int f) {
   return ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
 }
 
+/* Fill ix->post_off and ix->post from the documents (field_off, field_terms);
+ * -1 when out of memory. */
+int tsift_index_postings(tsift_index *ix);
 /* Fill ix->field_docs from ix->field_off (after a build and a snapshot load). */
 void tsift_index_count_fields(tsift_index *ix);
 

@@ -1,12 +1,10 @@
 /* snapshot.c — index snapshots (SPEC S11): a versioned binary blob that
  * loads back without re-analysis (edge cold start).
  *
- * Format version 3 (version 2 had 12-byte postings). All integers
- * little-endian; every array starts at a
- * multiple of 4 bytes from the start of the blob, so the loader keeps one
- * copy of the blob and points into it: nothing is re-analysed, re-parsed or
- * copied array by array (version 1 re-parsed the catalog JSON and took as
- * long to load as a JavaScript engine's JSON index).
+ * Format version 4, compact (version 3 stored every array as it is in
+ * memory: 6-byte postings, 4-byte term ids, the schemas as JSON text — a
+ * snapshot was larger than its catalog). All fixed-size integers are
+ * little-endian; "v" is a varint (textpack.h).
  *
  *   "TSIFTIDX" magic, u32 format version
  *   str ranker version, str analyser version, str utf8proc version
@@ -14,25 +12,39 @@
  *   6 x u64 field weights (IEEE bits), u64 confidence floor (IEEE bits),
  *   6 x u64 field length sums
  *   u32 stopword count, str each, pad
- *   u32 n (tools)
- *   strings: u32 byte count, NUL-terminated UTF-8 strings, pad
- *   labels:  u32 count, u32 string offset each
- *   tools:   n x TOOL_WORDS u32 (see enum below)
- *   (n*6+1) u32 field_off, u32 count + u32 field_terms
- *   (2n+1) u32 seq_off, u32 count + u32 seq_terms
- *   u32 nterms, u32 byte count + NUL-terminated terms, pad,
- *   nterms u32 term_off, nterms u8 term_len, pad
- *   (nterms+1) u32 post_off, postings of 6 bytes (u32 doc, u16 tfs: the
- *   clamped tf of field f in bits 2f..2f+1, bits 12..15 zero), pad
+ *   u32 n (tools), u32 nterms, u32 labels (all tools'), u32 kept
+ *   -- the kept part (bytes 0 .. kept): the index keeps it and reads it in place
+ *   u32 byte count + the tools' strings: per tool its id, its name unless it
+ *       is the id, its title when it has one, then its labels (tags, aliases,
+ *       host tags, host aliases), each NUL-terminated
+ *   u32 byte count + the terms in id order, each NUL-terminated
+ *   the textpack dictionary of the descriptions and schemas (textpack.h)
+ *   u32 byte count + the schemas' codes, tool by tool; pad
+ *   -- decoded at load, then dropped
+ *   u32 byte count + a varint stream:
+ *     per tool: v flags (bit 0 trusted, 1 tainted, 2 a name other than the
+ *       id, 3 a title, 4 a description, 5 a schema, bits 6..7 origin, 8..9
+ *       shape), v tags, v aliases, v host tags, v host aliases (counts), then
+ *       with a description v code bytes and the code, with a schema v code
+ *       bytes (the code is in the kept part)
+ *     the term ids by rank (most tokens first, ties by id): nterms v
+ *     per tool the token count of each field: 6 v
+ *     the fields' tokens, tool by tool, field by field: v rank each
+ *     per tool its name sequence (v count, v rank each), then its id
+ *       sequence: v 0 when it is the name's, else v count + 1, v rank each
  *   u64 checksum (checksum.h) of everything before it
  * "str" is u32 length + bytes; "pad" is zero bytes up to a multiple of 4.
+ * Postings are not stored: the load derives them from the fields' tokens
+ * (tsift_index_postings, as the build does), in less time than decoding
+ * them would take.
  *
  * Loading checks the checksum first (truncation, corruption), then every
- * count, offset, string and posting, so a crafted blob with a valid checksum
+ * count, string, code and term id, so a crafted blob with a valid checksum
  * still cannot reach out of bounds or produce invalid UTF-8. The stored
  * fingerprint is trusted once the checksum matches (re-deriving it costs as
  * much as the rest of the load); tsift_index_verify re-derives it on demand.
- * Tool schemas stay compact JSON text until a menu needs one (spec.c).
+ * Descriptions are decoded at load; schemas stay coded until a menu needs one
+ * (catalog.c, tsift_tool_schema).
  */
 #include <string.h>
 
@@ -41,26 +53,22 @@
 #include "checksum.h"
 #include "index.h"
 #include "json_out.h"
+#include "textpack.h"
 #include "utf8proc.h"
 
 #define SNAPSHOT_MAGIC "TSIFTIDX"
-#define SNAPSHOT_VERSION 3u
+#define SNAPSHOT_VERSION 4u
 /* Changes whenever analysis (text.c, docs.c) would produce other tokens. */
 #define ANALYZER_VERSION "text-2"
-#define NONE 0xFFFFFFFFu /* an absent optional string */
-#define POSTING_BYTES 6u
 
-/* The words of one tool record. */
-enum {
-  T_ID, T_NAME, T_TITLE, T_DESCRIPTION, T_SCHEMA, T_SCHEMA_LEN,
-  T_TAGS, T_NTAGS, T_ALIASES, T_NALIASES, T_HOST_TAGS, T_NHOST_TAGS, T_HOST_ALIASES, T_NHOST_ALIASES,
-  T_FLAGS, T_RESERVED,
-  TOOL_WORDS
-};
-
-_Static_assert(sizeof(tsift_posting) == POSTING_BYTES, "postings are read in place");
 _Static_assert(TSIFT_FIELD_COUNT == 6, "the format stores six fields");
-_Static_assert(TSIFT_TF_CLAMP == 2, "a posting stores each tf in two bits, 3 never");
+_Static_assert(TSIFT_TF_CLAMP == 2, "postings are derived with the build's clamp");
+
+/* Tool flags. */
+enum {
+  F_TRUSTED = 1, F_TAINTED = 2, F_NAME = 4, F_TITLE = 8, F_DESCRIPTION = 16, F_SCHEMA = 32,
+  F_ORIGIN_SHIFT = 6, F_SHAPE_SHIFT = 8, F_ALL = 1023
+};
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -79,10 +87,6 @@ static void put_str(tsift_buf *b, const char *s, size_t n) {
   tsift_buf_append(b, s, n);
 }
 
-static void put_u32s(tsift_buf *b, const uint32_t *v, size_t n) {
-  for (size_t i = 0; i < n; i++) put_u32(b, v[i]);
-}
-
 static void pad4(tsift_buf *b) {
   while (!b->failed && b->len % 4) tsift_buf_putc(b, 0);
 }
@@ -93,125 +97,214 @@ static uint64_t double_bits(double d) {
   return u;
 }
 
-/* The tools' strings, their label lists and one record per tool. */
-typedef struct tool_tables {
-  tsift_buf strings;
-  tsift_buf labels; /* u32 string offsets */
-  tsift_buf tools;  /* TOOL_WORDS u32 per tool */
-  size_t nlabels;
-  int too_big;
-} tool_tables;
-
-static uint32_t add_string(tool_tables *tt, const char *s, size_t n) {
-  if (!s) return NONE;
-  size_t at = tt->strings.len;
-  tsift_buf_append(&tt->strings, s, n);
-  tsift_buf_putc(&tt->strings, 0);
-  if (tt->strings.len >= NONE) tt->too_big = 1;
-  return (uint32_t)at;
-}
-
-static void add_labels(tool_tables *tt, const tsift_labels *l) {
-  put_u32(&tt->tools, (uint32_t)tt->nlabels);
-  put_u32(&tt->tools, (uint32_t)l->count);
-  for (size_t i = 0; i < l->count; i++)
-    put_u32(&tt->labels, add_string(tt, l->items[i], strlen(l->items[i])));
-  tt->nlabels += l->count;
-}
-
-static tsift_status write_tools(const tsift_index *ix, tool_tables *tt, tsift_error *err) {
-  for (size_t d = 0; d < ix->n && !tt->strings.failed; d++) {
-    const tsift_tool *t = &ix->catalog.tools[d];
-    char *printed = NULL;
-    const char *schema = t->schema_text;
-    size_t schema_len = t->schema_text_len;
-    if (t->schema) {
-      if (!(printed = tsift_json_print(t->schema))) return tsift_nomem(err, "writing a snapshot");
-      schema = printed;
-      schema_len = strlen(printed);
-    }
-    put_u32(&tt->tools, add_string(tt, t->id, strlen(t->id)));
-    put_u32(&tt->tools, add_string(tt, t->name, strlen(t->name)));
-    put_u32(&tt->tools, add_string(tt, t->title, t->title ? strlen(t->title) : 0));
-    put_u32(&tt->tools, add_string(tt, t->description, t->description ? strlen(t->description) : 0));
-    put_u32(&tt->tools, add_string(tt, schema, schema_len));
-    put_u32(&tt->tools, (uint32_t)schema_len);
-    cJSON_free(printed);
-    add_labels(tt, &t->tags);
-    add_labels(tt, &t->aliases);
-    add_labels(tt, &t->host_tags);
-    add_labels(tt, &t->host_aliases);
-    put_u32(&tt->tools, (uint32_t)t->origin | (uint32_t)t->shape << 8 | (uint32_t)(t->trusted ? 1 : 0) << 16 |
-                            (uint32_t)(t->tainted ? 1 : 0) << 24);
-    put_u32(&tt->tools, 0);
+/* The schema text of a tool (built: printed; loaded: decoded), or NULL with
+ * *len 0 when it has none; -1 when out of memory. */
+static int schema_text(const tsift_tool *t, char **text, size_t *len) {
+  *text = NULL;
+  *len = 0;
+  if (t->schema) {
+    if (!(*text = tsift_json_print(t->schema))) return -1;
+    *len = strlen(*text);
+  } else if (t->schema_text) {
+    if (!(*text = tsift_alloc_bytes(t->schema_text_len + 1))) return -1;
+    tsift_textpack_decode(t->schema_pack, (const unsigned char *)t->schema_text, t->schema_code_len, *text);
+    (*text)[*len = t->schema_text_len] = 0;
   }
-  if (tt->strings.failed || tt->labels.failed || tt->tools.failed) return tsift_nomem(err, "writing a snapshot");
-  if (tt->too_big) return tsift_fail(err, TSIFT_E_LIMIT, "snapshot: the tools' text exceeds 4 GiB");
+  return 0;
+}
+
+static void free_text(const tsift_tool *t, char *text) {
+  if (t->schema) cJSON_free(text);
+  else tsift_free(text);
+}
+
+/* The parts of a snapshot, written tool by tool. */
+typedef struct parts {
+  tsift_textpack_writer *pack;
+  tsift_buf strings, schemas, stream, code;
+  size_t nlabels;
+} parts;
+
+static void put_cstr(tsift_buf *b, const char *s) { tsift_buf_append(b, s, strlen(s) + 1); }
+
+static void put_labels(parts *p, const tsift_labels *l) {
+  for (size_t i = 0; i < l->count; i++) put_cstr(&p->strings, l->items[i]);
+  p->nlabels += l->count;
+}
+
+static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *err) {
+  for (size_t d = 0; d < ix->n; d++) { /* every text once, for the dictionary */
+    const tsift_tool *t = &ix->catalog.tools[d];
+    char *text;
+    size_t len;
+    if (schema_text(t, &text, &len)) return tsift_nomem(err, "writing a snapshot");
+    int bad = (text && tsift_textpack_count(p->pack, text, len)) ||
+              (t->description && tsift_textpack_count(p->pack, t->description, strlen(t->description)));
+    free_text(t, text);
+    if (bad) return tsift_nomem(err, "writing a snapshot");
+  }
+  if (tsift_textpack_finish(p->pack)) return tsift_nomem(err, "writing a snapshot");
+  for (size_t d = 0; d < ix->n && !p->stream.failed; d++) {
+    const tsift_tool *t = &ix->catalog.tools[d];
+    char *text;
+    size_t len;
+    if (schema_text(t, &text, &len)) return tsift_nomem(err, "writing a snapshot");
+    int other_name = strcmp(t->name, t->id) != 0;
+    put_cstr(&p->strings, t->id);
+    if (other_name) put_cstr(&p->strings, t->name);
+    if (t->title) put_cstr(&p->strings, t->title);
+    put_labels(p, &t->tags);
+    put_labels(p, &t->aliases);
+    put_labels(p, &t->host_tags);
+    put_labels(p, &t->host_aliases);
+    tsift_put_varint(&p->stream, (t->trusted ? F_TRUSTED : 0) | (t->tainted ? F_TAINTED : 0) |
+                                     (other_name ? F_NAME : 0) | (t->title ? F_TITLE : 0) |
+                                     (t->description ? F_DESCRIPTION : 0) | (text ? F_SCHEMA : 0) |
+                                     (uint32_t)t->origin << F_ORIGIN_SHIFT | (uint32_t)t->shape << F_SHAPE_SHIFT);
+    tsift_put_varint(&p->stream, (uint32_t)t->tags.count);
+    tsift_put_varint(&p->stream, (uint32_t)t->aliases.count);
+    tsift_put_varint(&p->stream, (uint32_t)t->host_tags.count);
+    tsift_put_varint(&p->stream, (uint32_t)t->host_aliases.count);
+    if (t->description) {
+      p->code.len = 0;
+      tsift_textpack_encode(p->pack, t->description, strlen(t->description), &p->code);
+      tsift_put_varint(&p->stream, (uint32_t)p->code.len);
+      tsift_buf_append(&p->stream, p->code.data, p->code.len);
+    }
+    if (text) {
+      size_t before = p->schemas.len;
+      tsift_textpack_encode(p->pack, text, len, &p->schemas);
+      tsift_put_varint(&p->stream, (uint32_t)(p->schemas.len - before));
+    }
+    free_text(t, text);
+  }
+  if (p->strings.failed || p->schemas.failed || p->stream.failed || p->code.failed)
+    return tsift_nomem(err, "writing a snapshot");
+  if (p->strings.len >= 0xFFFFFFF0u || p->schemas.len >= 0xFFFFFFF0u)
+    return tsift_fail(err, TSIFT_E_LIMIT, "snapshot: the tools' text exceeds 4 GiB");
   return TSIFT_OK;
+}
+
+/* The term ids by rank: most tokens (fields and sequences) first, ties by
+ * id; rank_of the inverse. NULL when out of memory. */
+static uint32_t *term_ranks(const tsift_index *ix, uint32_t **rank_of) {
+  size_t nt = ix->nterms, nf = ix->field_off[ix->n * TSIFT_FIELD_COUNT], ns = ix->seq_off[2 * ix->n];
+  uint32_t *count = tsift_calloc_array(nt + 1, sizeof *count);
+  uint32_t *by_rank = tsift_calloc_array(nt + 1, sizeof *by_rank);
+  *rank_of = tsift_calloc_array(nt + 1, sizeof **rank_of);
+  uint32_t *start = NULL;
+  uint32_t max = 0;
+  if (count && by_rank && *rank_of) {
+    for (size_t i = 0; i < nf; i++) count[ix->field_terms[i]]++;
+    for (size_t i = 0; i < ns; i++) count[ix->seq_terms[i]]++;
+    for (size_t t = 0; t < nt; t++) max = count[t] > max ? count[t] : max;
+    start = tsift_calloc_array((size_t)max + 2, sizeof *start);
+  }
+  if (!start) {
+    tsift_free(count);
+    tsift_free(by_rank);
+    tsift_free(*rank_of);
+    return NULL;
+  }
+  /* A counting sort by descending count (stable: ties stay in id order). */
+  for (size_t t = 0; t < nt; t++) start[max - count[t] + 1]++;
+  for (size_t k = 1; k < (size_t)max + 2; k++) start[k] += start[k - 1];
+  for (size_t t = 0; t < nt; t++) by_rank[start[max - count[t]]++] = (uint32_t)t;
+  for (size_t r = 0; r < nt; r++) (*rank_of)[by_rank[r]] = (uint32_t)r;
+  tsift_free(count);
+  tsift_free(start);
+  return by_rank;
+}
+
+static int same_seq(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
+  return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+}
+
+/* The documents part of the stream: ranks, field lengths, tokens, sequences. */
+static int write_documents(const tsift_index *ix, tsift_buf *s) {
+  uint32_t *rank_of = NULL, *by_rank = term_ranks(ix, &rank_of);
+  if (!by_rank) return -1;
+  for (size_t r = 0; r < ix->nterms; r++) tsift_put_varint(s, by_rank[r]);
+  for (size_t i = 0; i < ix->n * TSIFT_FIELD_COUNT; i++) tsift_put_varint(s, ix->field_off[i + 1] - ix->field_off[i]);
+  for (size_t i = 0; i < ix->field_off[ix->n * TSIFT_FIELD_COUNT]; i++) tsift_put_varint(s, rank_of[ix->field_terms[i]]);
+  for (size_t d = 0; d < ix->n; d++) {
+    const uint32_t *name = ix->seq_terms + ix->seq_off[2 * d], *id = ix->seq_terms + ix->seq_off[2 * d + 1];
+    size_t nn = ix->seq_off[2 * d + 1] - ix->seq_off[2 * d], ni = ix->seq_off[2 * d + 2] - ix->seq_off[2 * d + 1];
+    tsift_put_varint(s, (uint32_t)nn);
+    for (size_t i = 0; i < nn; i++) tsift_put_varint(s, rank_of[name[i]]);
+    if (same_seq(name, nn, id, ni)) {
+      tsift_put_varint(s, 0);
+      continue;
+    }
+    tsift_put_varint(s, (uint32_t)ni + 1);
+    for (size_t i = 0; i < ni; i++) tsift_put_varint(s, rank_of[id[i]]);
+  }
+  tsift_free(by_rank);
+  tsift_free(rank_of);
+  return 0;
+}
+
+static void put_section(tsift_buf *b, const tsift_buf *part) {
+  put_u32(b, (uint32_t)part->len);
+  tsift_buf_append(b, part->data, part->len);
+}
+
+static void write_header(const tsift_index *ix, tsift_buf *b) {
+  tsift_buf_append(b, SNAPSHOT_MAGIC, 8);
+  put_u32(b, SNAPSHOT_VERSION);
+  put_str(b, TSIFT_RANKER_VERSION, strlen(TSIFT_RANKER_VERSION));
+  put_str(b, ANALYZER_VERSION, strlen(ANALYZER_VERSION));
+  put_str(b, utf8proc_version(), strlen(utf8proc_version()));
+  put_str(b, ix->fingerprint, 64);
+  tsift_buf_putc(b, (char)ix->lenient_ids);
+  pad4(b);
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) put_u64(b, double_bits(ix->weights[f]));
+  put_u64(b, double_bits(ix->min_coverage));
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) put_u64(b, ix->field_len_sum[f]);
+  put_u32(b, (uint32_t)ix->stopwords.words.count);
+  for (size_t i = 0; i < ix->stopwords.words.count; i++)
+    put_str(b, tsift_token(&ix->stopwords.words, i), ix->stopwords.words.len[i]);
+  pad4(b);
 }
 
 tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out_len, tsift_error *err) {
   if (!ix || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_snapshot: NULL argument");
   *out = NULL;
-  tool_tables tt;
-  memset(&tt, 0, sizeof tt);
-  tsift_buf_init(&tt.strings);
-  tsift_buf_init(&tt.labels);
-  tsift_buf_init(&tt.tools);
-  tsift_status st = write_tools(ix, &tt, err);
+  parts p;
+  memset(&p, 0, sizeof p);
+  tsift_buf_init(&p.strings);
+  tsift_buf_init(&p.schemas);
+  tsift_buf_init(&p.stream);
+  tsift_buf_init(&p.code);
+  p.pack = tsift_textpack_writer_new();
+  tsift_status st = p.pack ? write_tools(ix, &p, err) : tsift_nomem(err, "writing a snapshot");
+  if (!st && (write_documents(ix, &p.stream) || p.stream.failed)) st = tsift_nomem(err, "writing a snapshot");
   tsift_buf b;
   tsift_buf_init(&b);
   if (!st) {
-    tsift_buf_append(&b, SNAPSHOT_MAGIC, 8);
-    put_u32(&b, SNAPSHOT_VERSION);
-    put_str(&b, TSIFT_RANKER_VERSION, strlen(TSIFT_RANKER_VERSION));
-    put_str(&b, ANALYZER_VERSION, strlen(ANALYZER_VERSION));
-    put_str(&b, utf8proc_version(), strlen(utf8proc_version()));
-    put_str(&b, ix->fingerprint, 64);
-    tsift_buf_putc(&b, (char)ix->lenient_ids);
-    pad4(&b);
-    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) put_u64(&b, double_bits(ix->weights[f]));
-    put_u64(&b, double_bits(ix->min_coverage));
-    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) put_u64(&b, ix->field_len_sum[f]);
-    put_u32(&b, (uint32_t)ix->stopwords.words.count);
-    for (size_t i = 0; i < ix->stopwords.words.count; i++)
-      put_str(&b, tsift_token(&ix->stopwords.words, i), ix->stopwords.words.len[i]);
-    pad4(&b);
+    write_header(ix, &b);
     put_u32(&b, (uint32_t)ix->n);
-    put_u32(&b, (uint32_t)tt.strings.len);
-    tsift_buf_append(&b, tt.strings.data, tt.strings.len);
-    pad4(&b);
-    put_u32(&b, (uint32_t)tt.nlabels);
-    tsift_buf_append(&b, tt.labels.data, tt.labels.len);
-    tsift_buf_append(&b, tt.tools.data, tt.tools.len);
-    size_t nf = ix->n * TSIFT_FIELD_COUNT;
-    put_u32s(&b, ix->field_off, nf + 1);
-    put_u32(&b, ix->field_off[nf]);
-    put_u32s(&b, ix->field_terms, ix->field_off[nf]);
-    put_u32s(&b, ix->seq_off, 2 * ix->n + 1);
-    put_u32(&b, ix->seq_off[2 * ix->n]);
-    put_u32s(&b, ix->seq_terms, ix->seq_off[2 * ix->n]);
     put_u32(&b, (uint32_t)ix->nterms);
-    /* The dictionary as it is in memory: terms in id order, each followed
-     * by a NUL (a built index has no other bytes in term_bytes). */
-    put_u32(&b, (uint32_t)ix->term_bytes_len);
+    put_u32(&b, (uint32_t)p.nlabels);
+    size_t kept_at = b.len;
+    put_u32(&b, 0); /* kept, below */
+    put_section(&b, &p.strings);
+    put_u32(&b, (uint32_t)ix->term_bytes_len); /* terms in id order, each NUL-terminated */
     tsift_buf_append(&b, ix->term_bytes, ix->term_bytes_len);
+    tsift_textpack_write_dict(p.pack, &b);
+    put_section(&b, &p.schemas);
     pad4(&b);
-    put_u32s(&b, ix->term_off, ix->nterms);
-    tsift_buf_append(&b, (const char *)ix->term_len, ix->nterms);
-    pad4(&b);
-    put_u32s(&b, ix->post_off, ix->nterms + 1);
-    for (uint32_t p = 0; p < ix->post_off[ix->nterms]; p++) {
-      put_u32(&b, ix->post[p].doc);
-      char tfs[2] = {(char)(ix->post[p].tfs & 255), (char)(ix->post[p].tfs >> 8)};
-      tsift_buf_append(&b, tfs, 2);
-    }
-    pad4(&b);
+    uint32_t kept = (uint32_t)b.len;
+    if (!b.failed)
+      for (int i = 0; i < 4; i++) b.data[kept_at + i] = (char)(kept >> (8 * i));
+    put_section(&b, &p.stream);
     if (!b.failed) put_u64(&b, tsift_checksum64(b.data, b.len));
   }
-  tsift_buf_free(&tt.strings);
-  tsift_buf_free(&tt.labels);
-  tsift_buf_free(&tt.tools);
+  tsift_textpack_writer_free(p.pack);
+  tsift_buf_free(&p.strings);
+  tsift_buf_free(&p.schemas);
+  tsift_buf_free(&p.stream);
+  tsift_buf_free(&p.code);
   if (st) {
     tsift_buf_free(&b);
     return st;
@@ -286,26 +379,6 @@ static int skip_pad(reader *r) {
   return 1;
 }
 
-/* `count` elements of `size` bytes in place (4-aligned), then the padding;
- * NULL when they do not fit. */
-static const void *get_array(reader *r, size_t count, size_t size) {
-  if (r->bad || r->pos % 4 || count > (r->len - r->pos) / size) {
-    r->bad = 1;
-    return NULL;
-  }
-  const void *a = r->p + r->pos;
-  r->pos += count * size;
-  return skip_pad(r) ? a : NULL;
-}
-
-/* 0 = off[0], non-decreasing, off[n] == total. */
-static int offsets_ok(const uint32_t *off, size_t n, uint32_t total) {
-  if (off[0] != 0 || off[n] != total) return 0;
-  for (size_t i = 0; i < n; i++)
-    if (off[i] > off[i + 1]) return 0;
-  return 1;
-}
-
 static tsift_status corrupt(tsift_error *err, const char *what) {
   return tsift_fail(err, TSIFT_E_SNAPSHOT, "snapshot: %s", what);
 }
@@ -360,146 +433,310 @@ static tsift_status read_header(tsift_index *ix, reader *r, tsift_error *err) {
   return TSIFT_OK;
 }
 
-/* Inside a UTF-8 sequence (a continuation byte): no string may start there. */
-static int mid_char(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
-
-/* A string of the tools' table: an offset inside it (the table ends with a
- * NUL, so every offset starts a terminated string; the table is valid UTF-8
- * and a NUL never sits inside a character, so a string that starts on a
- * character boundary is valid UTF-8 too — found by fuzz_snapshot). */
-static const char *string_at(const char *strings, uint32_t nbytes, uint32_t off) {
-  return off < nbytes && !mid_char(strings[off]) ? strings + off : NULL;
+/* The next NUL-terminated string of a section, or NULL past its end. */
+static const char *next_string(const char *sec, uint32_t nbytes, uint32_t *at) {
+  if (*at >= nbytes) return NULL;
+  const char *s = sec + *at, *end = memchr(s, 0, nbytes - *at);
+  if (!end) return NULL;
+  *at += (uint32_t)(end - s) + 1;
+  return s;
 }
 
-static int labels_at(tsift_labels *l, char **pool, uint32_t nlabels, uint32_t first, uint32_t count) {
-  if (first > nlabels || count > nlabels - first) return 0;
-  l->items = count ? pool + first : NULL;
+/* A section: u32 byte count, then the bytes. */
+static const char *get_section(reader *r, uint32_t *nbytes) {
+  *nbytes = get_u32(r);
+  return r->bad ? NULL : get_bytes(r, *nbytes);
+}
+
+/* The varint stream of the decoded part. */
+typedef struct stream {
+  const unsigned char *p;
+  size_t len, pos;
+  int bad;
+} stream;
+
+static uint32_t next(stream *s) {
+  if (s->pos < s->len && s->p[s->pos] < 128) return s->p[s->pos++]; /* the common one-byte varint */
+  uint32_t v = 0;
+  if (!s->bad && tsift_get_varint(s->p, s->len, &s->pos, &v)) s->bad = 1;
+  return s->bad ? 0 : v;
+}
+
+/* What read_tools learns about the texts, for the descriptions' decoding. */
+typedef struct texts {
+  const char *strings;
+  uint32_t nstrings, at;
+  const unsigned char *schemas;
+  uint32_t nschemas, schema_at;
+  uint32_t nlabels, label_at;
+  size_t desc_bytes;
+} texts;
+
+static int labels_next(tsift_labels *l, tsift_catalog *c, texts *x, uint32_t count) {
+  if (count > x->nlabels - x->label_at) return 0;
+  l->items = count ? c->label_pool + x->label_at : NULL;
   l->count = count;
+  for (uint32_t i = 0; i < count; i++) {
+    const char *s = next_string(x->strings, x->nstrings, &x->at);
+    if (!s || !*s) return 0;
+    c->label_pool[x->label_at++] = (char *)s;
+  }
   return 1;
 }
 
-static tsift_status read_tools(tsift_index *ix, reader *r, tsift_error *err) {
-  uint32_t n = get_u32(r);
-  NEED(!r->bad && n <= r->len / (TOOL_WORDS * 4), "truncated");
-  ix->n = n;
-  uint32_t nbytes = get_u32(r);
-  const char *strings = get_array(r, nbytes, 1);
-  NEED(strings, "truncated");
-  NEED(n == 0 || (nbytes > 0 && strings[nbytes - 1] == 0), "bad tool strings");
-  size_t bad_at;
-  NEED(tsift_utf8_valid(strings, nbytes, &bad_at), "tool strings are not UTF-8");
-  uint32_t nlabels = get_u32(r);
-  const uint32_t *label_off = get_array(r, nlabels, 4);
-  NEED(label_off, "truncated");
-  const uint32_t *rec = get_array(r, (size_t)n * TOOL_WORDS, 4);
-  NEED(rec, "truncated");
-
-  tsift_catalog *c = &ix->catalog;
-  c->borrowed = 1;
-  c->tools = tsift_calloc_array((size_t)n + 1, sizeof *c->tools);
-  c->label_pool = tsift_calloc_array((size_t)nlabels + 1, sizeof *c->label_pool);
-  ix->trust = tsift_calloc_array((size_t)n + 1, 1);
-  if (!c->tools || !c->label_pool || !ix->trust) return tsift_nomem(err, "loading a snapshot");
-  for (uint32_t i = 0; i < nlabels; i++) {
-    const char *s = string_at(strings, nbytes, label_off[i]);
-    NEED(s && *s, "bad label");
-    c->label_pool[i] = (char *)s;
+/* One tool's record, strings and codes; its description's code is left in
+ * t->description (decoded by read_descriptions). */
+static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *x, uint32_t *code_len,
+                              uint32_t *text_len, tsift_error *err) {
+  uint32_t flags = next(s);
+  NEED(!s->bad && flags <= F_ALL && (flags >> F_ORIGIN_SHIFT & 3) <= TSIFT_ORIGIN_A2A, "bad tool flags");
+  t->origin = (tsift_origin)(flags >> F_ORIGIN_SHIFT & 3);
+  t->shape = (tsift_shape)(flags >> F_SHAPE_SHIFT & 3);
+  t->trusted = (flags & F_TRUSTED) != 0;
+  t->tainted = (flags & F_TAINTED) != 0;
+  t->id = (char *)next_string(x->strings, x->nstrings, &x->at);
+  NEED(t->id, "bad tool record");
+  size_t id_len = strlen(t->id);
+  NEED(ix->lenient_ids ? tsift_id_lenient_valid(t->id, id_len) : tsift_id_valid(t->id, id_len), "bad tool id");
+  t->name = flags & F_NAME ? (char *)next_string(x->strings, x->nstrings, &x->at) : t->id;
+  NEED(t->name, "bad tool record");
+  if (flags & F_TITLE) NEED(t->title = (char *)next_string(x->strings, x->nstrings, &x->at), "bad tool record");
+  uint32_t nt = next(s), na = next(s), nht = next(s), nha = next(s);
+  NEED(!s->bad && labels_next(&t->tags, &ix->catalog, x, nt) && labels_next(&t->aliases, &ix->catalog, x, na) &&
+           labels_next(&t->host_tags, &ix->catalog, x, nht) && labels_next(&t->host_aliases, &ix->catalog, x, nha),
+       "bad tool labels");
+  if (flags & F_DESCRIPTION) {
+    uint32_t n = next(s);
+    NEED(!s->bad && n <= s->len - s->pos, "bad tool description");
+    long dl = tsift_textpack_check(&ix->pack, s->p + s->pos, n);
+    NEED(dl >= 0, "bad tool description");
+    t->description = (char *)s->p + s->pos; /* the code, until read_descriptions */
+    *code_len = n;
+    *text_len = (uint32_t)dl;
+    x->desc_bytes += (size_t)dl + 1;
+    s->pos += n;
   }
-  for (uint32_t d = 0; d < n; d++, rec += TOOL_WORDS) {
-    tsift_tool *t = &c->tools[d];
-    t->id = (char *)string_at(strings, nbytes, rec[T_ID]);
-    t->name = (char *)string_at(strings, nbytes, rec[T_NAME]);
-    NEED(t->id && t->name, "bad tool record");
-    size_t id_len = strlen(t->id);
-    NEED(ix->lenient_ids ? tsift_id_lenient_valid(t->id, id_len) : tsift_id_valid(t->id, id_len), "bad tool id");
-    t->title = (char *)string_at(strings, nbytes, rec[T_TITLE]);
-    t->description = (char *)string_at(strings, nbytes, rec[T_DESCRIPTION]);
-    NEED((t->title || rec[T_TITLE] == NONE) && (t->description || rec[T_DESCRIPTION] == NONE), "bad tool record");
-    if (rec[T_SCHEMA] != NONE) {
-      NEED(string_at(strings, nbytes, rec[T_SCHEMA]) && rec[T_SCHEMA_LEN] < nbytes - rec[T_SCHEMA] &&
-               strings[rec[T_SCHEMA] + rec[T_SCHEMA_LEN]] == 0 && rec[T_SCHEMA_LEN] > 0,
-           "bad tool schema");
-      t->schema_text = strings + rec[T_SCHEMA];
-      t->schema_text_len = rec[T_SCHEMA_LEN];
-    }
-    NEED(labels_at(&t->tags, c->label_pool, nlabels, rec[T_TAGS], rec[T_NTAGS]) &&
-             labels_at(&t->aliases, c->label_pool, nlabels, rec[T_ALIASES], rec[T_NALIASES]) &&
-             labels_at(&t->host_tags, c->label_pool, nlabels, rec[T_HOST_TAGS], rec[T_NHOST_TAGS]) &&
-             labels_at(&t->host_aliases, c->label_pool, nlabels, rec[T_HOST_ALIASES], rec[T_NHOST_ALIASES]),
-         "bad tool labels");
-    uint32_t flags = rec[T_FLAGS];
-    NEED((flags & 0xFF) <= TSIFT_ORIGIN_A2A && ((flags >> 8) & 0xFF) <= TSIFT_SHAPE_ANTHROPIC &&
-             ((flags >> 16) & 0xFF) <= 1 && (flags >> 24) <= 1 && rec[T_RESERVED] == 0,
-         "bad tool flags");
-    t->origin = (tsift_origin)(flags & 0xFF);
-    t->shape = (tsift_shape)((flags >> 8) & 0xFF);
-    t->trusted = (uint8_t)((flags >> 16) & 0xFF);
-    t->tainted = (uint8_t)(flags >> 24);
-    ix->trust[d] = (uint8_t)tsift_trust_of(t);
+  if (flags & F_SCHEMA) {
+    uint32_t n = next(s);
+    NEED(!s->bad && n > 0 && n <= x->nschemas - x->schema_at, "bad tool schema");
+    long sl = tsift_textpack_check(&ix->pack, x->schemas + x->schema_at, n);
+    NEED(sl > 0, "bad tool schema");
+    t->schema_text = (const char *)x->schemas + x->schema_at;
+    t->schema_code_len = n;
+    t->schema_text_len = (size_t)sl;
+    t->schema_pack = &ix->pack;
+    x->schema_at += n;
   }
-  c->count = n;
   return TSIFT_OK;
 }
 
-static tsift_status read_documents(tsift_index *ix, reader *r, tsift_error *err) {
-  size_t nf = ix->n * TSIFT_FIELD_COUNT;
-  NEED(ix->field_off = (uint32_t *)get_array(r, nf + 1, 4), "truncated");
-  uint32_t nfield_terms = get_u32(r);
-  NEED(ix->field_terms = (uint32_t *)get_array(r, nfield_terms, 4), "truncated");
-  NEED(offsets_ok(ix->field_off, nf, nfield_terms), "bad field offsets");
-  NEED(ix->seq_off = (uint32_t *)get_array(r, 2 * ix->n + 1, 4), "truncated");
-  uint32_t nseq = get_u32(r);
-  NEED(ix->seq_terms = (uint32_t *)get_array(r, nseq, 4), "truncated");
-  NEED(offsets_ok(ix->seq_off, 2 * ix->n, nseq), "bad name offsets");
+static tsift_status read_descriptions(tsift_index *ix, const uint32_t *code_len, const uint32_t *text_len,
+                                      size_t bytes, tsift_error *err) {
+  ix->texts = tsift_alloc_bytes(bytes + 1);
+  if (!ix->texts) return tsift_nomem(err, "loading a snapshot");
+  char *at = ix->texts;
+  for (size_t d = 0; d < ix->n; d++) {
+    tsift_tool *t = &ix->catalog.tools[d];
+    if (!t->description) continue;
+    const unsigned char *code = (const unsigned char *)t->description;
+    t->description = at;
+    tsift_textpack_decode(&ix->pack, code, code_len[d], at);
+    at += text_len[d];
+    *at++ = 0;
+  }
+  return TSIFT_OK;
+}
 
-  uint32_t nterms = get_u32(r);
-  NEED(!r->bad && nterms <= r->len, "truncated");
-  uint32_t nbytes = get_u32(r);
-  const char *bytes = get_array(r, nbytes, 1);
-  NEED(bytes, "truncated");
-  NEED(ix->term_off = (uint32_t *)get_array(r, nterms, 4), "truncated");
-  NEED(ix->term_len = (uint8_t *)get_array(r, nterms, 1), "truncated");
+static tsift_status read_tools(tsift_index *ix, stream *s, texts *x, tsift_error *err) {
+  tsift_catalog *c = &ix->catalog;
+  c->borrowed = 1;
+  c->tools = tsift_calloc_array(ix->n + 1, sizeof *c->tools);
+  c->label_pool = tsift_calloc_array((size_t)x->nlabels + 1, sizeof *c->label_pool);
+  ix->trust = tsift_calloc_array(ix->n + 1, 1);
+  uint32_t *code_len = tsift_calloc_array(2 * ix->n + 1, sizeof *code_len), *text_len = code_len + ix->n;
+  tsift_status st = TSIFT_OK;
+  if (!c->tools || !c->label_pool || !ix->trust || !code_len) st = tsift_nomem(err, "loading a snapshot");
+  for (size_t d = 0; d < ix->n && !st; d++) {
+    st = read_tool(ix, &c->tools[d], s, x, &code_len[d], &text_len[d], err);
+    ix->trust[d] = (uint8_t)tsift_trust_of(&c->tools[d]);
+    c->count = d + 1;
+  }
+  if (!st && (x->at != x->nstrings || x->label_at != x->nlabels || x->schema_at != x->nschemas))
+    st = corrupt(err, "bad tool strings");
+  if (!st) st = read_descriptions(ix, code_len, text_len, x->desc_bytes, err);
+  tsift_free(code_len);
+  if (st) /* the codes are no descriptions: a failed load frees the catalog */
+    for (size_t d = 0; d < c->count; d++) c->tools[d].description = NULL;
+  return st;
+}
+
+/* term ids from ranks: n varints into dst; 0 when one is bad. */
+static int read_ranks(stream *s, const uint32_t *by_rank, uint32_t nterms, uint32_t *dst, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t r = next(s);
+    if (s->bad || r >= nterms) return 0;
+    dst[i] = by_rank[r];
+  }
+  return 1;
+}
+
+static tsift_status read_sequences(tsift_index *ix, stream *s, const uint32_t *by_rank, tsift_error *err) {
+  ix->seq_off = tsift_calloc_array(2 * ix->n + 1, sizeof *ix->seq_off);
+  size_t cap = 0, len = 0;
+  if (!ix->seq_off) return tsift_nomem(err, "loading a snapshot");
+  for (size_t d = 0; d < ix->n; d++) {
+    uint32_t nn = next(s);
+    NEED(!s->bad && nn <= s->len - s->pos, "bad name sequence");
+    if (tsift_grow((void **)&ix->seq_terms, &cap, len + 2 * (size_t)nn + 1, sizeof *ix->seq_terms))
+      return tsift_nomem(err, "loading a snapshot");
+    NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->seq_terms + len, nn), "bad name sequence");
+    len += nn;
+    ix->seq_off[2 * d + 1] = (uint32_t)len;
+    uint32_t ni = next(s);
+    NEED(!s->bad && (ni == 0 || ni - 1 <= s->len - s->pos), "bad id sequence");
+    if (ni == 0) { /* the name's */
+      memcpy(ix->seq_terms + len, ix->seq_terms + len - nn, nn * sizeof *ix->seq_terms);
+      len += nn;
+    } else {
+      if (tsift_grow((void **)&ix->seq_terms, &cap, len + ni, sizeof *ix->seq_terms))
+        return tsift_nomem(err, "loading a snapshot");
+      NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->seq_terms + len, ni - 1), "bad id sequence");
+      len += ni - 1;
+    }
+    ix->seq_off[2 * d + 2] = (uint32_t)len;
+  }
+  if (!ix->seq_terms && !(ix->seq_terms = tsift_calloc_array(1, sizeof *ix->seq_terms)))
+    return tsift_nomem(err, "loading a snapshot");
+  return TSIFT_OK;
+}
+
+/* The term ids by rank (a permutation) into *by_rank, which the caller frees. */
+static tsift_status read_rank_table(tsift_index *ix, stream *s, uint32_t **by_rank, tsift_error *err) {
+  uint8_t *seen = tsift_calloc_array(ix->nterms + 1, 1);
+  *by_rank = tsift_calloc_array(ix->nterms + 1, sizeof **by_rank);
+  if (!seen || !*by_rank) {
+    tsift_free(seen);
+    return tsift_nomem(err, "loading a snapshot");
+  }
+  for (size_t r = 0; r < ix->nterms; r++) {
+    uint32_t t = next(s);
+    if (s->bad || t >= ix->nterms || seen[t]) {
+      tsift_free(seen);
+      return corrupt(err, "bad term ranks");
+    }
+    seen[t] = 1;
+    (*by_rank)[r] = t;
+  }
+  tsift_free(seen);
+  return TSIFT_OK;
+}
+
+static tsift_status read_fields(tsift_index *ix, stream *s, const uint32_t *by_rank, tsift_error *err) {
+  size_t nf = ix->n * TSIFT_FIELD_COUNT;
+  ix->field_off = tsift_calloc_array(nf + 1, sizeof *ix->field_off);
+  if (!ix->field_off) return tsift_nomem(err, "loading a snapshot");
+  uint64_t total = 0, sums[TSIFT_FIELD_COUNT] = {0};
+  for (size_t i = 0; i < nf; i++) {
+    uint32_t n = next(s);
+    total += n;
+    sums[i % TSIFT_FIELD_COUNT] += n;
+    NEED(!s->bad && total <= s->len, "bad field lengths"); /* a token takes a byte at least */
+    ix->field_off[i + 1] = (uint32_t)total;
+  }
+  NEED(memcmp(sums, ix->field_len_sum, sizeof sums) == 0, "field lengths do not add up");
+  NEED(total <= s->len - s->pos, "bad field lengths");
+  ix->field_terms = tsift_calloc_array((size_t)total + 1, sizeof *ix->field_terms);
+  if (!ix->field_terms) return tsift_nomem(err, "loading a snapshot");
+  NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->field_terms, (size_t)total), "bad term id");
+  return TSIFT_OK;
+}
+
+static tsift_status read_documents(tsift_index *ix, stream *s, tsift_error *err) {
+  uint32_t *by_rank = NULL;
+  tsift_status st = read_rank_table(ix, s, &by_rank, err);
+  if (!st) st = read_fields(ix, s, by_rank, err);
+  if (!st) st = read_sequences(ix, s, by_rank, err);
+  tsift_free(by_rank);
+  if (!st && s->pos != s->len) st = corrupt(err, "unexpected data after the index");
+  return st;
+}
+
+/* The terms (ids in order, NUL-terminated) read in place. */
+static tsift_status read_terms(tsift_index *ix, const char *bytes, uint32_t nbytes, uint32_t nterms, tsift_error *err) {
   size_t bad_at;
   NEED(tsift_utf8_valid(bytes, nbytes, &bad_at), "terms are not UTF-8");
+  NEED(nterms <= nbytes / 2, "bad terms");
+  ix->term_off = tsift_calloc_array((size_t)nterms + 1, sizeof *ix->term_off);
+  ix->term_len = tsift_calloc_array((size_t)nterms + 1, 1);
+  if (!ix->term_off || !ix->term_len) return tsift_nomem(err, "loading a snapshot");
+  uint32_t at = 0;
   for (uint32_t t = 0; t < nterms; t++) {
-    uint32_t off = ix->term_off[t], n = ix->term_len[t];
-    NEED(n > 0 && n <= TSIFT_TOKEN_MAX_BYTES && off < nbytes && n < nbytes - off && !mid_char(bytes[off]) &&
-             bytes[off + n] == 0 &&
-             !memchr(bytes + off, 0, n),
-         "bad term");
+    const char *s = next_string(bytes, nbytes, &at);
+    NEED(s && *s && strlen(s) <= TSIFT_TOKEN_MAX_BYTES, "bad term");
+    ix->term_off[t] = (uint32_t)(s - bytes);
+    ix->term_len[t] = (uint8_t)strlen(s);
   }
+  NEED(at == nbytes, "bad terms");
   ix->term_bytes = (char *)bytes;
   ix->term_bytes_len = ix->term_bytes_cap = nbytes;
   ix->nterms = ix->terms_cap = nterms;
-  for (uint32_t i = 0; i < nfield_terms; i++) NEED(ix->field_terms[i] < nterms, "bad term id");
-  for (uint32_t i = 0; i < nseq; i++) NEED(ix->seq_terms[i] < nterms, "bad term id");
-
-  NEED(ix->post_off = (uint32_t *)get_array(r, (size_t)nterms + 1, 4), "truncated");
-  uint32_t nposts = ix->post_off[nterms];
-  NEED(offsets_ok(ix->post_off, nterms, nposts), "bad postings");
-  NEED(ix->post = (tsift_posting *)get_array(r, nposts, POSTING_BYTES), "truncated");
-  for (uint32_t t = 0; t < nterms; t++) {
-    uint32_t prev = 0;
-    for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
-      const tsift_posting *q = &ix->post[p];
-      NEED(q->doc < ix->n && (p == ix->post_off[t] || q->doc > prev), "bad postings");
-      prev = q->doc;
-      /* six 2-bit fields, none 3 (TSIFT_TF_CLAMP is 2), bits 12..15 zero */
-      unsigned tfs = q->tfs;
-      NEED(tfs >> (2 * TSIFT_FIELD_COUNT) == 0 && (tfs & (tfs >> 1) & 0x555u) == 0, "bad postings");
-    }
-  }
-  NEED(r->pos == r->len, "unexpected data after the index");
-  uint64_t sums[TSIFT_FIELD_COUNT] = {0};
-  for (size_t d = 0; d < ix->n; d++)
-    for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-      sums[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
-  NEED(memcmp(sums, ix->field_len_sum, sizeof sums) == 0, "field lengths do not add up");
-  tsift_index_count_fields(ix); /* derived, not stored: the ranker's average field lengths need it */
-  size_t slots = 1024;
-  while (slots < (size_t)nterms * 2 + 2) slots *= 2;
-  if (tsift_index_rehash(ix, slots) || tsift_dict_letters(ix)) return tsift_nomem(err, "loading a snapshot");
   return TSIFT_OK;
+}
+
+/* The kept part, located and checked; the stream after it. */
+static tsift_status read_kept(tsift_index *ix, reader *r, texts *x, stream *s, tsift_error *err) {
+  uint32_t n = get_u32(r), nterms = get_u32(r), nlabels = get_u32(r), kept = get_u32(r);
+  NEED(!r->bad && n <= r->len && nlabels <= r->len && kept >= r->pos && kept <= r->len && kept % 4 == 0,
+       "truncated");
+  ix->n = n;
+  x->nlabels = nlabels;
+  x->strings = get_section(r, &x->nstrings);
+  NEED(x->strings && (x->nstrings == 0 || x->strings[x->nstrings - 1] == 0), "bad tool strings");
+  size_t bad_at;
+  NEED(tsift_utf8_valid(x->strings, x->nstrings, &bad_at), "tool strings are not UTF-8");
+  uint32_t nbytes;
+  const char *terms = get_section(r, &nbytes);
+  NEED(terms, "truncated");
+  tsift_status st = read_terms(ix, terms, nbytes, nterms, err);
+  if (st) return st;
+  int nomem;
+  size_t used = tsift_textpack_read_dict(&ix->pack, r->p + r->pos, r->len - r->pos, &nomem);
+  if (nomem) return tsift_nomem(err, "loading a snapshot");
+  NEED(used, "bad text dictionary");
+  r->pos += used;
+  x->schemas = (const unsigned char *)get_section(r, &x->nschemas);
+  NEED(x->schemas && skip_pad(r) && r->pos == kept, "truncated");
+  uint32_t nstream;
+  s->p = (const unsigned char *)get_section(r, &nstream);
+  NEED(s->p && r->pos == r->len, "unexpected data after the index");
+  s->len = nstream;
+  return TSIFT_OK;
+}
+
+/* Give back the decoded part of the blob (its first `kept` bytes stay):
+ * re-point what lives in it when the allocator moved it. */
+static int shrink_blob(tsift_index *ix, size_t kept, uint32_t nlabels) {
+  char *old = ix->blob, *p = tsift_realloc_bytes(old, kept);
+  if (!p) return -1; /* (the blob is whole: out of memory is still an error) */
+  if (p == old) return 0;
+  uintptr_t from = (uintptr_t)old;
+#define REBASE(ptr) ((ptr) = (void *)(p + ((uintptr_t)(ptr) - from)))
+  ix->blob = p;
+  REBASE(ix->term_bytes);
+  REBASE(ix->pack.bytes);
+  tsift_catalog *c = &ix->catalog;
+  for (size_t d = 0; d < c->count; d++) {
+    tsift_tool *t = &c->tools[d];
+    int same = t->name == t->id;
+    REBASE(t->id);
+    t->name = same ? t->id : t->name;
+    if (!same) REBASE(t->name);
+    if (t->title) REBASE(t->title);
+    if (t->schema_text) REBASE(t->schema_text);
+  }
+  for (uint32_t i = 0; i < nlabels; i++) REBASE(c->label_pool[i]);
+#undef REBASE
+  return 0;
 }
 
 /* Magic, format version and checksum, on the bytes as given. */
@@ -528,9 +765,21 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
   ix->blob = blob; /* malloc's alignment: the arrays inside are 4-aligned */
   tsift_tokens_init(&ix->stopwords.words);
   reader r = {(const unsigned char *)ix->blob, len - 8, 12, 0};
+  texts x;
+  memset(&x, 0, sizeof x);
+  stream s = {0};
   tsift_status st = read_header(ix, &r, err);
-  if (!st) st = read_tools(ix, &r, err);
-  if (!st) st = read_documents(ix, &r, err);
+  if (!st) st = read_kept(ix, &r, &x, &s, err);
+  if (!st) st = read_tools(ix, &s, &x, err);
+  if (!st) st = read_documents(ix, &s, err);
+  if (!st) {
+    size_t kept = (size_t)(x.schemas - (const unsigned char *)ix->blob) + x.nschemas;
+    tsift_index_count_fields(ix); /* derived, not stored */
+    size_t slots = 1024;
+    while (slots < ix->nterms * 2 + 2) slots *= 2;
+    if (shrink_blob(ix, kept ? kept : 1, x.nlabels) || tsift_index_postings(ix) || tsift_index_rehash(ix, slots) || tsift_dict_letters(ix))
+      st = tsift_nomem(err, "loading a snapshot");
+  }
   if (st) {
     tsift_index_free(ix);
     return st;

@@ -5,9 +5,13 @@
  * the right checksum of the rest (last 8 bytes), so the fuzzer reaches the body checks (a
  * crafted blob with a valid checksum must still be refused or be a sound
  * index). A loaded index must search, describe itself, and survive its own
- * snapshot round trip with byte-identical search output. */
+ * snapshot round trip with byte-identical search output. Format 4 keeps
+ * schemas coded until a menu needs one: every tool's schema is decoded too (a
+ * schema that is no JSON is a typed error, never a crash). */
 #include "fuzz_common.h"
+#include "cJSON.h"
 #include "checksum.h"
+#include "index.h"
 
 static char *search(const tsift_index *ix, const char *q) {
   char *out = NULL;
@@ -51,6 +55,15 @@ static void load(const char *bytes, size_t len) {
   st = tsift_index_search(ix, "issue list", 10, 20, hits, &nh, &err);
   fuzz_check_status(st, &err);
   for (size_t i = 0; i < nh; i++) FUZZ_ASSERT(hits[i].tool < tsift_index_size(ix));
+  for (size_t d = 0; d < ix->catalog.count && d < 64; d++) {
+    const cJSON *schema = NULL;
+    cJSON *owned = NULL;
+    fuzz_err_init(&err);
+    st = tsift_tool_schema(&ix->catalog.tools[d], &schema, &owned, &err); /* sets err on failure only */
+    if (st) fuzz_check_status(st, &err);
+    FUZZ_ASSERT(st == TSIFT_OK || st == TSIFT_E_SNAPSHOT || st == TSIFT_E_NOMEM);
+    cJSON_Delete(owned);
+  }
 
   char *snap = NULL;
   size_t snap_len = 0;

@@ -634,13 +634,16 @@ function addSnapshotCases() {
   const magic = Buffer.from(blob);
   magic[0] = 0x58;
   const version = Buffer.from(blob);
-  version[8] = 4; // a future format
+  version[8] = 5; // a future format
+  const old = Buffer.from(blob);
+  old[8] = 3; // the uncompressed format before it
   const corrupt = {
     'flipped byte': broken('flipped', flipped),
     'truncated (100 bytes)': broken('truncated', blob.subarray(0, 100)),
     'truncated (checksum cut)': broken('truncated-end', blob.subarray(0, blob.length - 1)),
     'wrong magic': broken('magic', magic),
-    'format version 4': broken('version', version),
+    'format version 5': broken('version', version),
+    'format version 3': broken('version-3', old),
     empty: broken('empty', Buffer.alloc(0)),
     'a JSON catalog': CATALOG,
     'missing file': path.join(tmp, 'no-such.tsi'),

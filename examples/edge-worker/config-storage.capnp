@@ -1,0 +1,25 @@
+# config-storage.capnp — the storage-backed edge worker (worker-storage.mjs)
+# under workerd, with a local HTTP server standing in for storage:
+#   node build.mjs                      # dist/: toolsift.js, toolsift.wasm
+#   (serve DIR with <tenant>.tsi files on 127.0.0.1:8788, e.g. python3 -m http.server 8788)
+#   npx workerd serve config-storage.capnp
+#   curl 'http://127.0.0.1:8787/search_tools?tenant=default&query=open+a+pull+request'
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "edge", worker = .edgeWorker),
+    (name = "storage", external = (address = "127.0.0.1:8788", http = ())),
+  ],
+  sockets = [ (name = "http", address = "127.0.0.1:8787", http = (), service = "edge") ],
+);
+
+const edgeWorker :Workerd.Worker = (
+  modules = [
+    (name = "worker-storage.mjs", esModule = embed "worker-storage.mjs"),
+    (name = "toolsift.js", esModule = embed "dist/toolsift.js"),
+    (name = "toolsift.wasm", wasm = embed "dist/toolsift.wasm"),
+  ],
+  bindings = [ (name = "STORAGE", service = "storage") ],
+  compatibilityDate = "2025-09-01",
+);
