@@ -116,7 +116,7 @@ static const char *CREATE =
 static const char *QUERY =
     "SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t, 3.0, 2.0, 2.0, 1.0, 1.5, 1.0), rowid LIMIT ?2";
 
-static sqlite3 *build(char **docs, size_t ndocs) {
+__attribute__((noinline)) static sqlite3 *build(char **docs, size_t ndocs) {
   sqlite3 *db = NULL;
   sqlite3_stmt *ins = NULL;
   if (sqlite3_open(":memory:", &db) != SQLITE_OK) die(db, "open");

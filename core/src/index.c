@@ -61,63 +61,53 @@ static int intern_all(tsift_index *ix, const tsift_tokens *t, u32vec *dst) {
   return 0;
 }
 
-static int pair_cmp(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Sorted (term << 8 | field) pairs of doc d, one per token. */
-static size_t doc_pairs(const tsift_index *ix, size_t d, uint64_t *pairs) {
-  size_t np = 0;
-  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
-    size_t a = ix->field_off[d * TSIFT_FIELD_COUNT + f], b = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
-    for (size_t i = a; i < b; i++) pairs[np++] = (uint64_t)ix->field_terms[i] << 8 | (uint64_t)f;
-  }
-  qsort(pairs, np, sizeof *pairs, pair_cmp);
-  return np;
-}
-
+/* Postings without sorting: a term's postings are made in doc order, and a
+ * doc's posting for a term is found again through `cur` while `seen` says
+ * the term was met in this doc (doc + 1, 0 = never). The per-field counts
+ * only add up (clamped), so token order inside a doc does not matter. */
 static tsift_status build_postings(tsift_index *ix, tsift_error *err) {
-  size_t maxlen = 0;
-  for (size_t d = 0; d < ix->n; d++) {
-    size_t len = ix->field_off[(d + 1) * TSIFT_FIELD_COUNT] - ix->field_off[d * TSIFT_FIELD_COUNT];
-    if (len > maxlen) maxlen = len;
-  }
-  uint64_t *pairs = tsift_calloc_array(maxlen + 1, sizeof *pairs);
   ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
-  if (!pairs || !ix->post_off) {
-    tsift_free(pairs);
+  uint32_t *seen = tsift_calloc_array(ix->nterms + 1, sizeof *seen);
+  if (!ix->post_off || !seen) {
+    tsift_free(seen);
     return tsift_nomem(err, "building postings");
   }
   /* Pass 1: documents per term. */
   for (size_t d = 0; d < ix->n; d++) {
-    size_t np = doc_pairs(ix, d, pairs);
-    for (size_t i = 0; i < np; i++)
-      if (i == 0 || (pairs[i] >> 8) != (pairs[i - 1] >> 8)) ix->post_off[(pairs[i] >> 8) + 1]++;
+    size_t a = ix->field_off[d * TSIFT_FIELD_COUNT], b = ix->field_off[(d + 1) * TSIFT_FIELD_COUNT];
+    for (size_t i = a; i < b; i++) {
+      uint32_t t = ix->field_terms[i];
+      if (seen[t] != (uint32_t)d + 1) {
+        seen[t] = (uint32_t)d + 1;
+        ix->post_off[t + 1]++;
+      }
+    }
   }
   for (size_t t = 0; t < ix->nterms; t++) ix->post_off[t + 1] += ix->post_off[t];
   ix->post = tsift_calloc_array(ix->post_off[ix->nterms] + 1, sizeof *ix->post);
   uint32_t *fill = tsift_calloc_array(ix->nterms + 1, sizeof *fill);
   if (!ix->post || !fill) {
-    tsift_free(pairs);
+    tsift_free(seen);
     tsift_free(fill);
     return tsift_nomem(err, "building postings");
   }
+  memset(seen, 0, (ix->nterms + 1) * sizeof *seen);
   /* Pass 2: in doc order, so each term's postings are sorted by doc. */
   for (size_t d = 0; d < ix->n; d++) {
-    size_t np = doc_pairs(ix, d, pairs);
-    tsift_posting *p = NULL;
-    for (size_t i = 0; i < np; i++) {
-      uint32_t term = (uint32_t)(pairs[i] >> 8);
-      int f = (int)(pairs[i] & 0xff);
-      if (i == 0 || (pairs[i] >> 8) != (pairs[i - 1] >> 8)) {
-        p = &ix->post[ix->post_off[term] + fill[term]++];
-        p->doc = (uint32_t)d;
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+      size_t a = ix->field_off[d * TSIFT_FIELD_COUNT + f], b = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
+      for (size_t i = a; i < b; i++) {
+        uint32_t term = ix->field_terms[i];
+        if (seen[term] != (uint32_t)d + 1) {
+          seen[term] = (uint32_t)d + 1;
+          ix->post[ix->post_off[term] + fill[term]++].doc = (uint32_t)d;
+        }
+        tsift_posting *p = &ix->post[ix->post_off[term] + fill[term] - 1];
+        if (tsift_posting_tf(p, f) < TSIFT_TF_CLAMP) p->tfs = (uint16_t)(p->tfs + (1u << (2 * f)));
       }
-      if (tsift_posting_tf(p, f) < TSIFT_TF_CLAMP) p->tfs = (uint16_t)(p->tfs + (1u << (2 * f)));
     }
   }
-  tsift_free(pairs);
+  tsift_free(seen);
   tsift_free(fill);
   return TSIFT_OK;
 }
