@@ -79,6 +79,7 @@ if (flag('merge') && existsSync(new URL('latest.json', OUT))) {
   const earlier = JSON.parse(readFileSync(new URL('latest.json', OUT), 'utf8'));
   earlier.machine.merged = [...(earlier.machine.merged ?? []), { sizes: SIZES, ...machine }];
   results = earlier;
+  results.nativeFts5 ??= {};
 }
 for (const e of engines) results.engines[e.name] = { version: e.version, config: e.config };
 
