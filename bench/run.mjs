@@ -24,6 +24,7 @@ import { ROOT, REAL, loadCatalog, relevanceSets } from './lib/catalogs.mjs';
 import { EXTRA_BUNDLES, allEngines } from './lib/engines.mjs';
 import { needsMask, trustMask } from './lib/fields.mjs';
 import { K, meanNdcg, median, summary } from './lib/metrics.mjs';
+import { nativeFts5 } from './lib/fts5.mjs';
 import { writeCharts } from './lib/charts.mjs';
 import { markdown } from './lib/report.mjs';
 
@@ -46,6 +47,12 @@ const log = (...a) => console.log(`[${((performance.now() - t00) / 1000).toFixed
 mkdirSync(OUT, { recursive: true });
 const DATA = new URL('build/bench-data/', ROOT);
 mkdirSync(DATA, { recursive: true });
+const NATIVE_BIN = new URL('build/native/bench/native/toolsift_bench', ROOT);
+// SQLite FTS5 natively (issue 23): built with the native build when
+// libsqlite3-dev is there (bench/native/CMakeLists.txt), skipped otherwise.
+const FTS5_BIN = new URL('build/native/bench/native/fts5_bench', ROOT);
+const FTS5_MISSING = 'build/native/bench/native/fts5_bench not built (needs libsqlite3-dev: scripts/bootstrap.sh installs it; then scripts/build.sh)';
+const fts5Io = { spawnSync, writeFileSync, readFileSync, timeout: LIMIT_MS };
 
 const machine = {
   cpu: os.cpus()[0]?.model ?? 'unknown',
@@ -64,7 +71,7 @@ const missing = [];
 const engines = (await allEngines(process.env.TOOLSIFT_WASM, missing)).filter((e) => (!ONLY || ONLY.has(e.name)) && !(QUICK && !ONLY && e.name === 'fuse.js'));
 const ts = engines.find((e) => e.name === 'toolsift');
 for (const m of missing) log(`${m.engine}: not available (${m.error}); run npm install`);
-let results = { machine, quick: QUICK, missing, engines: {}, catalogs: {}, relevance: {}, bundles: {}, native: {}, floors: null };
+let results = { machine, quick: QUICK, missing, engines: {}, catalogs: {}, relevance: {}, bundles: {}, native: {}, nativeFts5: {}, floors: null };
 // --merge: add these catalogs to an earlier run's latest.json in --out (e.g.
 // the 100k catalog run on its own); that run's machine facts are kept and
 // this run's are recorded under machine.merged.
@@ -72,6 +79,7 @@ if (flag('merge') && existsSync(new URL('latest.json', OUT))) {
   const earlier = JSON.parse(readFileSync(new URL('latest.json', OUT), 'utf8'));
   earlier.machine.merged = [...(earlier.machine.merged ?? []), { sizes: SIZES, ...machine }];
   results = earlier;
+  results.nativeFts5 ??= {};
 }
 for (const e of engines) results.engines[e.name] = { version: e.version, config: e.config };
 
@@ -147,6 +155,26 @@ if (!flag('no-relevance')) {
       row.coreEvalNdcg10 = ev.toolsift?.ndcg10 ?? null;
       row.plainBm25Ndcg10 = ev.baseline?.ndcg10 ?? null; // the core's plain-BM25 yardstick
     }
+    if (!flag('no-native')) {
+      // Natively on the same set: FTS5's ranking (nDCG) and both engines' build times.
+      const qs = set.queries.map((q) => q.query);
+      if (existsSync(FTS5_BIN)) {
+        const n = nativeFts5(FTS5_BIN.pathname, DATA, `rel-${set.name}`, { catalog: set.catalog, mask, queries: qs, runs: QUICK ? 1 : 5, k: K, ranked: true, ...fts5Io });
+        if (n.error) row.fts5Native = { error: n.error };
+        else {
+          const byQuery = new Map(qs.map((q, i) => [q, n.ranked[i]]));
+          const wasm = row.engines['sqlite-fts5'];
+          row.fts5Native = { ...meanNdcg(set.queries, (q) => byQuery.get(q)), sqlite: n.sqlite, buildMs: n.build_ms, searchMs: n.search_ms, dbBytes: n.db_bytes, loadMs: n.load_ms };
+          if (wasm?.ndcg10 !== undefined) row.fts5Native.wasmNdcg10 = wasm.ndcg10;
+        }
+      } else row.fts5Native = { error: FTS5_MISSING };
+      if (existsSync(NATIVE_BIN)) {
+        writeFileSync(new URL(`rel-${set.name}.json`, DATA), set.text);
+        writeFileSync(new URL(`rel-${set.name}.queries.txt`, DATA), qs.map((q) => q.replace(/[\r\n]+/g, ' ')).join('\n') + '\n');
+        const r = spawnSync(NATIVE_BIN.pathname, [new URL(`rel-${set.name}.json`, DATA).pathname, new URL(`rel-${set.name}.queries.txt`, DATA).pathname, String(QUICK ? 1 : 5), String(K)], { encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 20 });
+        row.toolsiftNative = r.status === 0 ? JSON.parse(r.stdout) : { error: (r.stderr || String(r.error)).trim() };
+      }
+    }
     log(`relevance ${set.name}: ${Object.entries(row.engines).map(([n, v]) => `${n} ${v.ndcg10 !== undefined ? v.ndcg10.toFixed(4) : v.skipped}`).join(', ')}${row.coreEvalNdcg10 != null ? ` (core eval ${Number(row.coreEvalNdcg10).toFixed(4)})` : ''}`);
   }
 }
@@ -176,8 +204,8 @@ if (!flag('no-bundle')) {
         out.error = String(err.message ?? err).split('\n')[0];
       }
     }
-    if (e.name === 'toolsift') {
-      const wasm = readFileSync(new URL(process.env.TOOLSIFT_WASM ?? 'build/wasm/toolsift.wasm', ROOT));
+    if (e.name === 'toolsift' || e.wasmFile) {
+      const wasm = readFileSync(e.wasmFile ?? new URL(process.env.TOOLSIFT_WASM ?? 'build/wasm/toolsift.wasm', ROOT));
       out.wasmBytes = wasm.length;
       const gz = gzipSize(wasm);
       out.wasmGzip = gz.size;
@@ -363,7 +391,7 @@ for (const key of SIZES) {
   }
 
   // native C on the same catalog file and queries
-  const bin = new URL('build/native/bench/native/toolsift_bench', ROOT);
+  const bin = NATIVE_BIN;
   if (!flag('no-native') && existsSync(bin)) {
     const r = spawnSync(bin.pathname, [new URL(`${key}.json`, DATA).pathname, new URL(`${key}.queries.txt`, DATA).pathname, String(rounds), String(K)], { encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 20 });
     if (r.status === 0) {
@@ -371,6 +399,16 @@ for (const key of SIZES) {
       log(`  native: build ${results.native[key].build_ms.p50.toFixed(0)} ms, typed p50 ${results.native[key].search_typed_ms.p50.toFixed(3)} ms, json p50 ${results.native[key].search_json_ms.p50.toFixed(3)} ms, load ${results.native[key].snapshot_load_ms.p50.toFixed(1)} ms`);
     } else results.native[key] = { error: (r.stderr || String(r.error)).trim() };
   } else if (!flag('no-native')) results.native[key] = { error: 'build/native/bench/native/toolsift_bench not built (scripts/build.sh)' };
+  // SQLite FTS5 natively on the same tools and queries (pre-extracted text: bench/lib/fts5.mjs)
+  if (!flag('no-native') && existsSync(FTS5_BIN)) {
+    const n = nativeFts5(FTS5_BIN.pathname, DATA, key, { catalog: cat.catalog, mask: input.mask, queries, runs: rounds, k: K, ...fts5Io });
+    results.nativeFts5[key] = n;
+    if (!n.error) log(`  native FTS5 (SQLite ${n.sqlite}): build ${n.build_ms.p50.toFixed(0)} ms, p50 ${n.search_ms.p50.toFixed(3)} ms, p99 ${n.search_ms.p99.toFixed(3)} ms, ${(n.db_bytes / 2 ** 20).toFixed(1)} MiB, load ${n.load_ms.p50.toFixed(2)} ms`);
+    else log(`  native FTS5: ${n.error}`);
+  } else if (!flag('no-native')) {
+    results.nativeFts5[key] = { error: FTS5_MISSING };
+    log(`  native FTS5: skipped: ${FTS5_MISSING}`);
+  }
 
   // pair-by-pair ratios, toolsift / peer (< 1: toolsift is lower = faster or smaller)
   const t = row.engines.toolsift;

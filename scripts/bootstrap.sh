@@ -34,7 +34,9 @@ if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=(sudo); fi
 # libclang-rt-14-dev: libFuzzer and the clang sanitizer runtimes (only
 # recommended by clang-14, so --no-install-recommends leaves it out); the
 # sanitizer run with gcc uses libasan8/libubsan1, which clang-14 pulls in.
-APT_PKGS=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev emscripten cmake make chromium)
+# libsqlite3-dev: SQLite FTS5 as a native peer in the benchmark
+# (bench/native/fts5_bench.c; without it that one row is skipped).
+APT_PKGS=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev emscripten cmake make chromium libsqlite3-dev)
 
 pkg_installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

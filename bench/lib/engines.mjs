@@ -255,10 +255,76 @@ export async function fuseEngine() {
   };
 }
 
+export async function fts5Engine() {
+  const init = (await import('@sqlite.org/sqlite-wasm')).default;
+  const { CREATE_SQL, INSERT_SQL, QUERY_SQL, TOKENIZE, fts5Match, fts5Rows } = await import('./fts5.mjs');
+  const sqlite3 = await init({ print: () => {}, printErr: () => {} });
+  const { capi, wasm, oo1 } = sqlite3;
+  if (!capi.sqlite3_compileoption_used('ENABLE_FTS5')) throw new Error('this sqlite-wasm build has no FTS5');
+  const open = (db, ids) => ({ db, ids, q: db.prepare(QUERY_SQL) });
+  const search = (s, query, k) => {
+    const m = fts5Match(query);
+    if (!m) return [];
+    const out = [];
+    s.q.bind([m, k]);
+    while (s.q.step()) out.push(s.ids[s.q.getInt(0) - 1]);
+    s.q.reset();
+    return out;
+  };
+  return {
+    name: 'sqlite-fts5',
+    version: `${version('@sqlite.org/sqlite-wasm')} (SQLite ${sqlite3.version.libVersion}, wasm)`,
+    config: `SQLite FTS5 in wasm (@sqlite.org/sqlite-wasm, in-memory database): fts5(the six fields, tokenize='${TOKENIZE}'), rows inserted with one prepared statement in one transaction, then 'optimize'; ranked by bm25() with the toolsift weights, ties by rowid; every query word a quoted FTS5 string joined with OR (no FTS5 syntax errors possible). It gets pre-extracted text (the fields of the others' catalogDocs, lowercased, stopwords out: bench/lib/fts5.mjs) built in JS inside the timed build; serialised with sqlite3_js_db_export (the database image, = page_count × page_size), loaded with sqlite3_deserialize + the first query (FTS5 reads pages lazily)`,
+    build: (input) => {
+      const { ids, rows } = fts5Rows(input.catalog, input.mask);
+      const db = new oo1.DB(':memory:');
+      db.exec(CREATE_SQL);
+      db.exec('BEGIN');
+      const ins = db.prepare(INSERT_SQL);
+      for (let i = 0; i < rows.length; i++) {
+        ins.bind([i + 1, ...rows[i]]);
+        ins.step();
+        ins.reset();
+      }
+      ins.finalize();
+      db.exec('COMMIT');
+      db.exec("INSERT INTO t(t) VALUES('optimize')");
+      return open(db, ids);
+    },
+    search,
+    serialize: (s) => {
+      const image = capi.sqlite3_js_db_export(s.db);
+      const idsText = JSON.stringify(s.ids);
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(Buffer.byteLength(idsText));
+      return Buffer.concat([head, Buffer.from(idsText), image]);
+    },
+    load: (blob) => {
+      const n = blob.readUInt32LE(0);
+      const ids = JSON.parse(blob.subarray(4, 4 + n).toString());
+      const image = new Uint8Array(blob.buffer, blob.byteOffset + 4 + n, blob.length - 4 - n);
+      const db = new oo1.DB(':memory:');
+      const p = wasm.allocFromTypedArray(image);
+      const rc = capi.sqlite3_deserialize(db.pointer, 'main', p, image.length, image.length, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_READONLY);
+      if (rc) throw new Error(`sqlite3_deserialize: ${rc}`);
+      const s = open(db, ids);
+      search(s, 'search files', K_FIRST);
+      return s;
+    },
+    free: (s) => {
+      s.q.finalize();
+      s.db.close();
+    },
+    wasmFile: new URL('@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', NODE_MODULES),
+    bundle: `export { default } from '@sqlite.org/sqlite-wasm';`,
+  };
+}
+const K_FIRST = 10;
+
 /** Not an engine: the Porter2 stemmer / prep tasks the peer configs above import (bundle size only). */
 export const EXTRA_BUNDLES = { 'wink-nlp-utils (stemmer and prep tasks used by the minisearch, flexsearch, fuse.js and wink configs)': `export { default } from 'wink-nlp-utils';` };
 
-export const PEERS = [minisearchEngine, oramaEngine, flexsearchEngine, lunrEngine, winkEngine, fuseEngine];
+export const PEERS = [minisearchEngine, oramaEngine, flexsearchEngine, lunrEngine, winkEngine, fuseEngine, fts5Engine];
 
 /** Every engine that loads; `missing` collects the ones whose package is absent. */
 export async function allEngines(wasm, missing = []) {

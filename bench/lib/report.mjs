@@ -48,6 +48,35 @@ export function markdown(r) {
     }
     out.push('');
   }
+  const f5 = Object.entries(r.nativeFts5 ?? {});
+  const f5rel = Object.entries(r.relevance ?? {}).filter(([, row]) => row.fts5Native || row.engines['sqlite-fts5']);
+  if (f5.length || f5rel.length) {
+    out.push('## SQLite FTS5 vs toolsift', '');
+    out.push("FTS5 gets pre-extracted, pre-tokenised text (the six fields, identifier-split, stopwords out: bench/lib/fts5.mjs) and times only SQLite's work; toolsift's build parses the catalog JSON, walks the schemas and applies the trust policy inside its timed build. Natively: bench/native/fts5_bench.c on the system's libsqlite3 (in-memory build, one transaction, then 'optimize'; load = open the database file read-only + the first query) vs bench/native/toolsift_bench (load = snapshot). In wasm: @sqlite.org/sqlite-wasm through its JS API vs toolsift's module through js/toolsift.js (load = sqlite3_deserialize + one query vs indexFromSnapshot). Index size: FTS5's database (page_count × page_size) vs toolsift's snapshot. Build ×, p50 × = FTS5 ÷ toolsift (> 1: toolsift faster).", '');
+    out.push('| catalog | where | toolsift build | FTS5 build | build × | toolsift p50 / p99 | FTS5 p50 / p99 | p50 × | toolsift size | FTS5 size | toolsift load | FTS5 load |');
+    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const [key, c] of Object.entries(r.catalogs ?? {})) {
+      if (c.skipped) continue;
+      const n = r.native?.[key], f = r.nativeFts5?.[key];
+      if (n && !n.error && f && !f.error)
+        out.push(`| ${c.label} | native (SQLite ${f.sqlite}) | ${ms(n.build_ms.p50)} | ${ms(f.build_ms.p50)} | ${x(f.build_ms.p50 / n.build_ms.p50)} | ${ms(n.search_typed_ms.p50)} / ${ms(n.search_typed_ms.p99)} | ${ms(f.search_ms.p50)} / ${ms(f.search_ms.p99)} | ${x(f.search_ms.p50 / n.search_typed_ms.p50)} | ${mib(n.snapshot_bytes)} | ${mib(f.db_bytes)} | ${ms(n.snapshot_load_ms.p50)} | ${ms(f.load_ms.p50)} |`);
+      else if (f?.error) out.push(`| ${c.label} | native | ${f.error} |||||||||||`);
+      const t = c.engines?.toolsift, w = c.engines?.['sqlite-fts5'];
+      if (t?.buildMs && w?.buildMs)
+        out.push(`| ${c.label} | wasm (${(r.engines['sqlite-fts5']?.version ?? '').replace(/ \(.*/, '')}) | ${ms(t.buildMs.median)} | ${ms(w.buildMs.median)} | ${x(w.buildMs.median / t.buildMs.median)} | ${ms(t.queryMs.p50)} / ${ms(t.queryMs.p99)} | ${ms(w.queryMs.p50)} / ${ms(w.queryMs.p99)} | ${x(w.queryMs.p50 / t.queryMs.p50)} | ${mib(t.serialized.bytes)} | ${mib(w.serialized.bytes)} | ${ms(t.loadMs.median)} | ${ms(w.loadMs.median)} |`);
+    }
+    if (f5rel.length) {
+      out.push('', 'On the relevance sets (natively: build and query over every query of the set; nDCG@10 of FTS5 from the native driver and from the wasm build, which agree when the SQLite versions rank alike):', '');
+      out.push('| set (tools, queries) | toolsift nDCG@10 | FTS5 nDCG@10 native / wasm | toolsift native build | FTS5 native build | build × | toolsift native p50 / p99 | FTS5 native p50 / p99 | toolsift snapshot | FTS5 db |');
+      out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const [set, row] of f5rel) {
+        const t = row.toolsiftNative, f = row.fts5Native;
+        const tok = t && !t.error, fok = f && !f.error;
+        out.push(`| ${set} (${row.tools}, ${row.queries}) | ${row.engines.toolsift?.ndcg10?.toFixed(4) ?? '–'} | ${fok ? f.ndcg10.toFixed(4) : '–'} / ${row.engines['sqlite-fts5']?.ndcg10?.toFixed(4) ?? '–'} | ${tok ? ms(t.build_ms.p50) : '–'} | ${fok ? ms(f.buildMs.p50) : f?.error ?? '–'} | ${tok && fok ? x(f.buildMs.p50 / t.build_ms.p50) : '–'} | ${tok ? `${ms(t.search_typed_ms.p50)} / ${ms(t.search_typed_ms.p99)}` : '–'} | ${fok ? `${ms(f.searchMs.p50)} / ${ms(f.searchMs.p99)}` : '–'} | ${tok ? mib(t.snapshot_bytes) : '–'} | ${fok ? mib(f.dbBytes) : '–'} |`);
+      }
+    }
+    out.push('');
+  }
   const rel = Object.entries(r.relevance ?? {});
   if (rel.length) {
     const names = Object.keys(r.engines);

@@ -42,18 +42,41 @@ static int find_duplicate_key(const cJSON *node, const char **dup) {
   const cJSON *c;
   cJSON_ArrayForEach(c, node) n++;
   if (cJSON_IsObject(node) && n > 1) {
-    const char **keys = tsift_calloc_array(n, sizeof *keys);
+    /* Small objects (most of a catalog: schema nodes) are checked pair by
+     * pair on the stack first, without an allocation; only one that has a
+     * duplicate is sorted (by insertion, the same order as qsort's), so the
+     * key reported is the same: the smallest repeated one. */
+    const char *small[16];
+    const char **keys = n <= 16 ? small : tsift_calloc_array(n, sizeof *keys);
     if (!keys) return -1;
     size_t k = 0;
     cJSON_ArrayForEach(c, node) keys[k++] = c->string;
-    qsort(keys, n, sizeof *keys, key_cmp);
-    for (size_t i = 1; i < n; i++)
+    int any = n > 16;
+    for (size_t i = 0; !any && i < n; i++)
+      for (size_t j = i + 1; j < n; j++)
+        if (keys[i][0] == keys[j][0] && strcmp(keys[i], keys[j]) == 0) {
+          any = 1;
+          break;
+        }
+    if (!any) {
+      /* no repeated key */
+    } else if (n <= 16) {
+      for (size_t i = 1; i < n; i++) {
+        const char *x = keys[i];
+        size_t j = i;
+        for (; j > 0 && strcmp(keys[j - 1], x) > 0; j--) keys[j] = keys[j - 1];
+        keys[j] = x;
+      }
+    } else {
+      qsort(keys, n, sizeof *keys, key_cmp);
+    }
+    for (size_t i = 1; any && i < n; i++)
       if (strcmp(keys[i - 1], keys[i]) == 0) {
         *dup = keys[i];
-        tsift_free(keys);
+        if (keys != small) tsift_free(keys);
         return 1;
       }
-    tsift_free(keys);
+    if (keys != small) tsift_free(keys);
   }
   cJSON_ArrayForEach(c, node) {
     int rc = find_duplicate_key(c, dup);

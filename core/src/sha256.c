@@ -17,7 +17,18 @@ static const uint32_t K[64] = {
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
-static void compress(uint32_t h[8], const uint8_t b[64]) {
+/* One round with the working variables named in place (8 rounds per loop
+ * step, rotating the names), so no round moves the eight values along. */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                         \
+  do {                                                                           \
+    uint32_t t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + \
+                  K[i] + w[i];                                                   \
+    uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c)); \
+    d += t1;                                                                     \
+    h = t1 + t2;                                                                 \
+  } while (0)
+
+static void compress(uint32_t hs[8], const uint8_t b[64]) {
   uint32_t w[64];
   for (int i = 0; i < 16; i++)
     w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 | (uint32_t)b[4 * i + 2] << 8 |
@@ -27,17 +38,82 @@ static void compress(uint32_t h[8], const uint8_t b[64]) {
     uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-  for (int i = 0; i < 64; i++) {
-    uint32_t S1 = ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25);
-    uint32_t ch = (e & f) ^ (~e & g);
-    uint32_t t1 = hh + S1 + ch + K[i] + w[i];
-    uint32_t S0 = ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22);
-    uint32_t maj = (a & bb) ^ (a & c) ^ (bb & c);
-    uint32_t t2 = S0 + maj;
-    hh = g; g = f; f = e; e = d + t1; d = c; c = bb; bb = a; a = t1 + t2;
+  uint32_t a = hs[0], bb = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6], h = hs[7];
+  for (int i = 0; i < 64; i += 8) {
+    ROUND(a, bb, c, d, e, f, g, h, i);
+    ROUND(h, a, bb, c, d, e, f, g, i + 1);
+    ROUND(g, h, a, bb, c, d, e, f, i + 2);
+    ROUND(f, g, h, a, bb, c, d, e, i + 3);
+    ROUND(e, f, g, h, a, bb, c, d, i + 4);
+    ROUND(d, e, f, g, h, a, bb, c, i + 5);
+    ROUND(c, d, e, f, g, h, a, bb, i + 6);
+    ROUND(bb, c, d, e, f, g, h, a, i + 7);
   }
-  h[0] += a; h[1] += bb; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+  hs[0] += a; hs[1] += bb; hs[2] += c; hs[3] += d; hs[4] += e; hs[5] += f; hs[6] += g; hs[7] += h;
+}
+
+/* x86-64 with the SHA extensions (natively; the wasm builds and other
+ * hosts use compress() above): the same function, four rounds per pair of
+ * sha256rnds2, chosen once by cpuid. Same digests by definition; the parity
+ * tests compare native fingerprints with the wasm module's. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(TSIFT_NO_SHANI)
+#include <cpuid.h>
+#include <immintrin.h>
+#define TSIFT_HAVE_SHANI 1
+
+__attribute__((target("sha,sse4.1,ssse3"))) static void compress_shani(uint32_t hs[8], const uint8_t *p,
+                                                                        size_t blocks) {
+  const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&hs[0]), 0xB1); /* CDAB */
+  __m128i st1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&hs[4]), 0x1B); /* EFGH */
+  __m128i st0 = _mm_alignr_epi8(tmp, st1, 8);                                      /* ABEF */
+  st1 = _mm_blend_epi16(st1, tmp, 0xF0);                                           /* CDGH */
+  for (; blocks; blocks--, p += 64) {
+    __m128i abef = st0, cdgh = st1, w[4];
+    for (int i = 0; i < 16; i++) {
+      if (i < 4)
+        w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), mask);
+      else
+        w[i & 3] = _mm_sha256msg2_epu32(
+            _mm_add_epi32(_mm_sha256msg1_epu32(w[i & 3], w[(i + 1) & 3]),
+                          _mm_alignr_epi8(w[(i + 3) & 3], w[(i + 2) & 3], 4)),
+            w[(i + 3) & 3]);
+      __m128i m = _mm_add_epi32(w[i & 3], _mm_loadu_si128((const __m128i *)&K[4 * i]));
+      st1 = _mm_sha256rnds2_epu32(st1, st0, m);
+      st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(m, 0x0E));
+    }
+    st0 = _mm_add_epi32(st0, abef);
+    st1 = _mm_add_epi32(st1, cdgh);
+  }
+  tmp = _mm_shuffle_epi32(st0, 0x1B);   /* FEBA */
+  st1 = _mm_shuffle_epi32(st1, 0xB1);   /* DCHG */
+  st0 = _mm_blend_epi16(tmp, st1, 0xF0); /* DCBA */
+  st1 = _mm_alignr_epi8(st1, tmp, 8);   /* ABEF */
+  _mm_storeu_si128((__m128i *)&hs[0], st0);
+  _mm_storeu_si128((__m128i *)&hs[4], st1);
+}
+
+static int shani_state; /* 0 unknown, 1 yes, -1 no */
+
+static int have_shani(void) {
+  if (!shani_state) {
+    unsigned a, b, c, d;
+    int ok = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 19)) && (c & (1u << 9)); /* SSE4.1, SSSE3 */
+    ok = ok && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));          /* SHA */
+    shani_state = ok ? 1 : -1;
+  }
+  return shani_state > 0;
+}
+#endif
+
+static void compress_blocks(uint32_t hs[8], const uint8_t *p, size_t blocks) {
+#ifdef TSIFT_HAVE_SHANI
+  if (have_shani()) {
+    compress_shani(hs, p, blocks);
+    return;
+  }
+#endif
+  for (; blocks; blocks--, p += 64) compress(hs, p);
 }
 
 void tsift_sha256_init(tsift_sha256 *s) {
@@ -51,15 +127,26 @@ void tsift_sha256_init(tsift_sha256 *s) {
 void tsift_sha256_update(tsift_sha256 *s, const void *data, size_t n) {
   const uint8_t *p = data;
   s->bytes += n;
+  /* Short pieces (the fingerprint hashes many small tokens) fill the block
+   * byte by byte; whole blocks of a long input are compressed in place. */
   while (n) {
+    if (s->fill == 0 && n >= 64) {
+      compress_blocks(s->h, p, n / 64);
+      p += n / 64 * 64;
+      n %= 64;
+      continue;
+    }
     size_t take = 64 - s->fill;
     if (take > n) take = n;
-    memcpy(s->block + s->fill, p, take);
+    if (take <= 16)
+      for (size_t i = 0; i < take; i++) s->block[s->fill + i] = p[i];
+    else
+      memcpy(s->block + s->fill, p, take);
     s->fill += take;
     p += take;
     n -= take;
     if (s->fill == 64) {
-      compress(s->h, s->block);
+      compress_blocks(s->h, s->block, 1);
       s->fill = 0;
     }
   }

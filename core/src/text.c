@@ -222,7 +222,7 @@ static int is_cjk_script(utf8proc_int32_t c) {
          (c >= 0x20000 && c <= 0x3134F);   /* CJK ext B.. */
 }
 
-static int char_class(utf8proc_int32_t c) {
+static int char_class_table(utf8proc_int32_t c) {
   utf8proc_category_t cat = utf8proc_category(c);
   int letter_or_mark = 0, digit = 0;
   switch (cat) {
@@ -251,6 +251,19 @@ static int char_class(utf8proc_int32_t c) {
   if (cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC || cat == UTF8PROC_CATEGORY_ME)
     return CH_MARK;
   return CH_LETTER;
+}
+
+/* ASCII: the same classes as utf8proc's categories give (A-Z Lu, a-z Ll,
+ * 0-9 Nd, every other ASCII character punctuation, symbol, space or
+ * control), inline and without the table lookups. */
+static inline int char_class(utf8proc_int32_t c) {
+  if ((uint32_t)c < 0x80) {
+    if (c >= 'a' && c <= 'z') return CH_LOWER;
+    if (c >= 'A' && c <= 'Z') return CH_UPPER;
+    if (c >= '0' && c <= '9') return CH_DIGIT;
+    return CH_SEP;
+  }
+  return char_class_table(c);
 }
 
 /* ---- plural folding --------------------------------------------------- */
@@ -385,8 +398,20 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
 
   utf8proc_int32_t *cps = NULL;
   size_t ncp = 0;
-  tsift_status st =
-      normalize_cps(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, &cps, &ncp, err);
+  tsift_status st = TSIFT_OK;
+  size_t hi = 0;
+  while (hi < n && (unsigned char)s[hi] < 0x80) hi++;
+  if (hi == n && n > 0) {
+    /* ASCII is its own NFKC form: the codepoints are the bytes (what
+     * normalize_cps returns for it, one allocation as there). */
+    cps = tsift_calloc_array(n + 1, sizeof *cps);
+    if (!cps) st = tsift_nomem(err, "normalising text");
+    else
+      for (size_t k = 0; k < n; k++) cps[k] = (unsigned char)s[k];
+    ncp = cps ? n : 0;
+  } else {
+    st = normalize_cps(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, &cps, &ncp, err);
+  }
   tsift_free(fixed);
   if (st != TSIFT_OK) return st;
 
