@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_stats.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -81,29 +82,6 @@ static char **lines_of(char *text, size_t len, size_t *count) {
   return out;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of a sorted array (as bench/lib/metrics.mjs). */
-static double pct(const double *s, size_t n, double p) {
-  if (!n) return 0;
-  double r = p / 100.0 * (double)n;
-  size_t i = (size_t)r;
-  if ((double)i < r) i++;
-  if (i > 0) i--;
-  if (i >= n) i = n - 1;
-  return s[i];
-}
-
-static void print_dist(const char *name, double *xs, size_t n) {
-  qsort(xs, n, sizeof *xs, cmp_double);
-  double sum = 0;
-  for (size_t i = 0; i < n; i++) sum += xs[i];
-  printf("\"%s\":{\"n\":%zu,\"mean\":%.6f,\"p50\":%.6f,\"p95\":%.6f,\"p99\":%.6f}", name, n, n ? sum / (double)n : 0,
-         pct(xs, n, 50), pct(xs, n, 95), pct(xs, n, 99));
-}
 
 static void die(sqlite3 *db, const char *what) {
   fprintf(stderr, "fts5_bench: %s: %s\n", what, db ? sqlite3_errmsg(db) : "out of memory");
