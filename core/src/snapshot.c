@@ -379,8 +379,10 @@ static int skip_pad(reader *r) {
   return 1;
 }
 
+/* The reason alone: the status (`snapshot`) already says what failed, so
+ * the CLIs print "toolsift: snapshot: checksum mismatch …", not the word twice. */
 static tsift_status corrupt(tsift_error *err, const char *what) {
-  return tsift_fail(err, TSIFT_E_SNAPSHOT, "snapshot: %s", what);
+  return tsift_fail(err, TSIFT_E_SNAPSHOT, "%s", what);
 }
 
 #define NEED(cond, what) \
@@ -745,7 +747,7 @@ static tsift_status check_envelope(const char *bytes, size_t len, tsift_error *e
     return corrupt(err, len < 8 ? "truncated (no header)" : "not a toolsift snapshot (wrong magic)");
   uint32_t version = le32((const unsigned char *)bytes + 8);
   if (version != SNAPSHOT_VERSION)
-    return tsift_fail(err, TSIFT_E_SNAPSHOT, "snapshot: format version %u, this build reads version %u",
+    return tsift_fail(err, TSIFT_E_SNAPSHOT, "format version %u, this build reads version %u",
                       version, SNAPSHOT_VERSION);
   if (!little_endian()) return corrupt(err, "this build reads snapshots on little-endian hosts only");
   const unsigned char *tail = (const unsigned char *)bytes + len - 8;
