@@ -68,22 +68,31 @@ export class TokenSet {
 }
 
 /**
- * Read a token file: one token a line, `NAME TOKEN` or a bare `TOKEN`
- * (named `file:LINE`); blank lines and `#` comments are skipped. A file other users may read or write is refused, as ssh
- * refuses a private key: its tokens are no secret any more.
+ * A secret's file (`flag` names the option in messages), refused when other
+ * users may read or write it, as ssh refuses a private key.
  */
-export function readTokenFile(file, tokens) {
+export function readPrivateFile(file, flag) {
   let st;
   let text;
   try {
     st = statSync(file);
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new GatewayConfigError(`--token-file ${file}: ${e.message}`);
+    throw new GatewayConfigError(`${flag} ${file}: ${e.message}`);
   }
   if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
-    throw new GatewayConfigError(`--token-file ${file}: other users can read or write it (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${file}`);
+    throw new GatewayConfigError(`${flag} ${file}: other users can read or write it (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${file}`);
   }
+  return text;
+}
+
+/**
+ * Read a token file: one token a line, `NAME TOKEN` or a bare `TOKEN`
+ * (named `file:LINE`); blank lines and `#` comments are skipped. A file other users may read or write is refused, as ssh
+ * refuses a private key: its tokens are no secret any more.
+ */
+export function readTokenFile(file, tokens) {
+  const text = readPrivateFile(file, '--token-file');
   let n = 0;
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();

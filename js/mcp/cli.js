@@ -18,10 +18,10 @@
 // SIGHUP re-reads the configuration (servers removed from it are closed and
 // their tools leave the catalog); SIGINT/SIGTERM close everything.
 
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
-import { TokenSet, authSettings, generateTokenFile, readTokenFile } from './auth.js';
+import { TokenSet, authSettings, generateTokenFile, readPrivateFile, readTokenFile } from './auth.js';
 import { replayJournal, JournalError } from './replay.js';
 
 import { VERSION } from './version.js';
@@ -36,18 +36,7 @@ const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--jo
 // a token file is), else env TOOLSIFT_JOURNAL_KEY; the core checks the hex.
 function journalKey(args) {
   if (!args.journalKeyFile) return process.env.TOOLSIFT_JOURNAL_KEY || null;
-  let st;
-  let text;
-  try {
-    st = statSync(args.journalKeyFile);
-    text = readFileSync(args.journalKeyFile, 'latin1');
-  } catch (e) {
-    throw new GatewayConfigError(`--journal-key-file ${args.journalKeyFile}: ${e.message}`);
-  }
-  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
-    throw new GatewayConfigError(`--journal-key-file ${args.journalKeyFile}: other users can read or write it (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${args.journalKeyFile}`);
-  }
-  return text.trim();
+  return readPrivateFile(args.journalKeyFile, '--journal-key-file').trim();
 }
 
 const log = (line) => process.stderr.write(`toolsift-mcp: ${line}\n`);
