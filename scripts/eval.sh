@@ -20,18 +20,30 @@ if [ -f corpus/queries.jsonl ]; then
 else
   echo "SKIP: eval: corpus/queries.jsonl not present yet; the corpus"
 fi
+# The public development sets: ../shared/datasets (CI's copy, with the floors
+# of corpus/dev-gates), else datasets/ as `npm run datasets` writes it (from
+# the sets' repositories; its ToolLens queries are the whole train split, not
+# the 2,000 sampled in ../shared, so the floors are not applied there).
 SHARED="$ROOT/../shared/datasets"
-# Floors for the public development sets (nDCG@10 of the current ranker).
 GATES_DIR="${GATES_DIR:-$ROOT/corpus/dev-gates}"
+if [ ! -d "$SHARED" ] && [ -d "$ROOT/datasets" ]; then
+  SHARED="$ROOT/datasets"
+  GATES_DIR=""
+  echo "eval: the public sets from datasets/ (npm run datasets); no floors applied"
+fi
 if [ -d "$SHARED" ]; then
   for set in toollens metatool sealtools; do
     [ -f "$SHARED/$set/tools.jsonl" ] || continue
+    if [ ! -f "$SHARED/$set/queries_dev.jsonl" ]; then
+      echo "SKIP: eval: $set has no development queries in $SHARED/$set (docs/datasets.md)"
+      continue
+    fi
     echo
     "$BIN" eval --catalog "$SHARED/$set/tools.jsonl" --queries "$SHARED/$set/queries_dev.jsonl" --loop \
       ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} "$@" || rc=1
   done
 else
-  echo "SKIP: eval: the public development sets and their gates (../shared/datasets not present)"
+  echo "SKIP: eval: the public development sets (neither ../shared/datasets nor datasets/ is present; npm run datasets fetches them)"
 fi
 # Our hand-graded queries over the real MCP catalog (corpus/mcp/README.md),
 # with the floors of corpus/mcp/gates.json; skipped when

@@ -24,7 +24,8 @@
 #              links), the newcomer test (git clone of HEAD into an empty
 #              folder without ../shared: the README's JS, C, CLI and first SDK
 #              examples run against the built artifacts; the optional peers'
-#              install messages), the adapters' .d.ts without their SDKs
+#              install messages), the adapters' .d.ts without their SDKs,
+#              `npm run datasets` against a mirror served on 127.0.0.1
 #   runtimes   the npm package packed and installed into an empty project
 #              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
 #              Deno, Bun, workerd and Chromium vs the native CLI

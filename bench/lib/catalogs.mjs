@@ -5,7 +5,10 @@ import { synthCatalog, synthQueries } from './synth.mjs';
 export const ROOT = new URL('../../', import.meta.url);
 export const SHARED = new URL('../shared/', ROOT); // ../shared relative to the repository
 export const REAL = new URL('catalogs/all.json', SHARED);
-export const DATASETS = new URL('datasets/', SHARED);
+// The public sets: ../shared/datasets, else datasets/ as `npm run datasets` writes it.
+export const DATASETS = existsSync(new URL('datasets/', SHARED)) || !existsSync(new URL('datasets/', ROOT))
+  ? new URL('datasets/', SHARED)
+  : new URL('datasets/', ROOT);
 
 const jsonl = (text) => text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 
