@@ -6,11 +6,12 @@
 
 import { load } from '../js/toolsift.js';
 import * as M from './lib/model.mjs';
+import * as Bar from './lib/score-bar.mjs';
+import * as W from './lib/replay-words.mjs';
 
 const WASM_URL = new URL('../build/wasm/toolsift.wasm', import.meta.url);
 const CATALOG_URL = new URL('../corpus/catalog.json', import.meta.url);
 const EXAMPLES_URL = new URL('./examples/', import.meta.url);
-const FIELDS = ['name', 'aliases', 'tags', 'description', 'params', 'param_docs'];
 const DEFAULT_CONFIG = { tools: [], search: { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 } };
 
 const $ = (id) => document.getElementById(id);
@@ -42,7 +43,6 @@ const clear = (el) => {
 };
 const fmt = (x) => (Math.round(x * 1000) / 1000).toFixed(3);
 const trustBadge = (trust) => h('span', { class: `badge trust-${trust}`, title: `trust class: ${trust}` }, trust);
-const fieldColor = (f) => `var(--f-${FIELDS.includes(f) ? f : 'other'})`;
 
 function say(text) {
   $('status').textContent = text;
@@ -267,7 +267,10 @@ function runSearch() {
     return;
   }
   renderAnalysis(analysis, r);
-  renderLegend();
+  // One list of segments for the bars, the legend and the explain columns.
+  const segments = Bar.barSegments(state.info);
+  const bars = r.hits.map((hit) => Bar.scoreBar(hit.explain, segments));
+  renderLegend(segments, bars);
   if (r.hits.length === 0) {
     hits.append(h('li', { class: 'muted' }, 'No tool matches any query term.'));
     return;
@@ -278,7 +281,7 @@ function runSearch() {
     `${counts.strong ?? 0} strong · ${counts.partial ?? 0} partial (${r.ranker}). A session loads the strong hits and lists the partial ones with loaded: false; select:name loads one.`));
   const max = r.hits[0].score || 1;
   const corrections = r.analysis?.corrections ?? [];
-  r.hits.forEach((hit, i) => hits.append(renderHit(hit, i + 1, max, r.terms, corrections)));
+  r.hits.forEach((hit, i) => hits.append(renderHit(hit, i + 1, max, r.terms, corrections, bars[i], Bar.termColumns(segments))));
   say(`${r.hits.length} hits, top ${r.hits[0].id}`);
 }
 
@@ -307,11 +310,11 @@ function renderAnalysis(box, r) {
   ]);
 }
 
-function renderLegend() {
+/** The legend of the score bars: every segment a bar can draw (Bar.legendKeys), in the bars' order. */
+function renderLegend(segments, bars) {
   const box = clear($('search-legend'));
-  append(box, ['Fields (weight): ', FIELDS.map((f) => [
-    h('span', { class: 'swatch', style: `background:${fieldColor(f)}` }), `${f} (${state.info.fields[f]?.weight ?? '?'})`,
-  ])]);
+  append(box, ['Score by field (weight): ', Bar.legendKeys(segments, bars).map((key) => h('span', { class: 'legend-item', 'data-segment': key },
+    h('span', { class: 'swatch', style: `background:${Bar.segmentColor(key)}` }), Bar.segmentLabel(key, state.info)))]);
 }
 
 const GRADE_TITLES = {
@@ -322,20 +325,20 @@ const GRADE_TITLES = {
 const gradeBadge = (grade) => (grade ? h('span', { class: `badge grade grade-${grade}`, 'data-grade': grade, title: GRADE_TITLES[grade] ?? grade }, grade) : null);
 const pct = (x) => `${Math.round(x * 100)}%`;
 
-function renderHit(hit, rank, max, queryTerms, corrections) {
+/**
+ * One hit: its head, description, matched words and grade evidence, the
+ * score bar (`segments`, from Bar.scoreBar) and the explain table, whose
+ * field columns (`fields`) are the same, in the same order, for every hit.
+ */
+function renderHit(hit, rank, max, queryTerms, corrections, segments, fields) {
   const terms = hit.explain?.terms ?? [];
   const pairs = hit.explain?.pairs ?? [];
   const grade = hit.explain?.grade;
-  const byField = {};
-  for (const t of terms) for (const [f, s] of Object.entries(t.fields)) byField[f] = (byField[f] ?? 0) + s;
-  // proximity bonuses (two query terms close together) belong to no one field
-  for (const p of pairs) byField.proximity = (byField.proximity ?? 0) + p.score;
-  const bar = h('div', { class: 'bar', role: 'img', 'aria-label': `score by field: ${Object.entries(byField).map(([f, s]) => `${f} ${fmt(s)}`).join(', ')}` },
-    Object.entries(byField).map(([f, s]) => h('span', {
-      class: 'seg', 'data-field': f, title: `${f}: ${fmt(s)}`,
-      style: `width:${((s / max) * 100).toFixed(2)}%;background:${fieldColor(f)}`,
+  const bar = h('div', { class: 'bar', role: 'img', 'aria-label': `score by field: ${segments.map(({ key, score }) => `${key} ${fmt(score)}`).join(', ')}` },
+    segments.map(({ key, score }) => h('span', {
+      class: 'seg', 'data-field': key, title: `${key}: ${fmt(score)}`,
+      style: `width:${((score / max) * 100).toFixed(2)}%;background:${Bar.segmentColor(key)}`,
     })));
-  const fields = Object.keys(byField).filter((f) => f !== 'proximity');
   const table = h('table', { class: 'terms' },
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'term'), h('th', { scope: 'col' }, 'score'), fields.map((f) => h('th', { scope: 'col' }, f)), h('th', { scope: 'col' }, ''))),
     h('tbody', null, M.termRows(queryTerms, terms, corrections).map(({ term, via, kind, entry: t }) => {
@@ -621,7 +624,7 @@ function renderStep(s, i, run) {
   } else {
     body.push(h('div', { class: 'loaded-yes' }, 'allowed: on the menu, the host may dispatch it'));
   }
-  for (const w of s.output?.warnings ?? []) body.push(h('div', { class: 'note' }, w));
+  for (const w of s.output?.warnings ?? []) body.push(h('div', { class: 'note', title: w }, W.plainWarning(w)));
   const decision = s.output?.decision ?? null;
   if (decision || recorded) {
     body.push(h('details', { class: 'json' }, h('summary', null, 'decision JSON'),
@@ -637,9 +640,9 @@ function renderStep(s, i, run) {
       h('button', { type: 'button', class: 'linkish where', title: 'draw the menu as it was after this call',
         onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, `turn ${s.call.turn} · call ${s.call.call}`),
       h('strong', { class: 'mono' }, s.call.tool),
-      v ? h('span', { class: `verdict v-${v.verdict}`, title: 'replay verdict' }, v.verdict) : null,
+      v ? h('span', { class: `verdict v-${v.verdict}`, title: `replay verdict: ${W.verdictMeaning(v.verdict)}` }, v.verdict) : null,
       run.tampered && run.tampered.decision === (decision?.id ?? recorded?.id)
-        ? h('span', { class: 'badge trust-tainted', title: run.tampered.edits.join('; ') }, 'edited after recording') : null,
+        ? h('span', { class: 'badge trust-tainted', title: `${W.MARK_MEANINGS.edited} ${run.tampered.edits.join('; ')}` }, 'edited after recording') : null,
       h('span', { class: 'menu-delta' }, delta)),
     body);
 }
@@ -824,8 +827,8 @@ function renderReplay() {
   const c = M.summarize(r.verdicts);
   append(summary, [
     h('p', null, h('strong', null, run.title), ': ',
-      ['identical', 'narrowed', 'diverged'].map((k) => [
-        h('span', { class: `verdict v-${k}${c[k] ? '' : ' zero'}`, 'data-count': c[k] }, `${c[k]} ${k}`), ' ']),
+      W.VERDICTS.map((k) => [
+        h('span', { class: W.countBadgeClass(k, c[k]), 'data-verdict': k, 'data-count': c[k], title: W.verdictMeaning(k) }, `${c[k]} ${k}`), ' ']),
       ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`,
       run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : ''].filter(Boolean).join(' and ')}` : ''),
     renderChain(r.chain, 'replay-chain'),
@@ -874,11 +877,12 @@ function renderGuarantee(r) {
   });
   const ok = check.violations.length === 0;
   return h('div', { class: `guarantee ${ok ? 'ok' : 'bad'}`, id: 'tamper-guarantee' },
-    h('p', null, `After the edit: menu ${r.menu.length} tools (before: ${state.tamper.baselineMenu.length}). `,
-      check.added.length === 0 ? 'Nothing added: the edit could only narrow.' : `Added ${check.added.join(', ')}: `,
-      check.added.length && ok ? 'catalog tools inside the live authority (not tainted, inside the namespaces, caps hold) — replay admits an authorised record (an id, a grade); only the live re-ranking below can tell it is not what the ranker chose.' : '',
+    h('p', null, `After the edit: ${r.menu.length} tools on the menu (before: ${state.tamper.baselineMenu.length}). `,
+      check.added.length === 0 ? 'Nothing was added: the edit could only take tools away.' : `Added ${check.added.join(', ')}: `,
+      check.added.length && ok ? 'tools this session is allowed to load (in the catalog, inside its namespaces, not tainted, within its caps). '
+        + 'Replay accepts such an edit as recorded; only ranking the query again (below) shows that the ranker did not choose it.' : '',
       check.removed.length ? ` Removed: ${check.removed.join(', ')}.` : ''),
-    ok ? null : h('p', null, `Beyond authority — a bug, please report it: ${check.violations.join('; ')}`));
+    ok ? null : h('p', null, `More than this session allows — a bug, please report it: ${check.violations.join('; ')}`));
 }
 
 function renderVerdict(v, run) {
@@ -886,17 +890,20 @@ function renderVerdict(v, run) {
   const li = h('li', { 'data-decision': v.id, 'data-verdict': v.verdict, 'data-chain': v.chain ? 'broken' : undefined },
     h('div', { class: 'step-head' }, h('span', { class: `verdict v-${v.verdict}` }, v.verdict), h('span', { class: 'mono' }, v.id),
       v.recorded?.value?.query !== undefined ? h('q', { class: 'muted' }, String(v.recorded.value.query)) : null,
-      run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted' }, 'edited in the example') : null,
+      run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted', title: W.MARK_MEANINGS.edited }, 'edited in the example') : null,
       v.chain ? h('span', { class: 'badge chain-broken', title: v.chain }, 'chain broken') : null),
-    v.why ? h('div', { class: v.verdict === 'diverged' ? 'refusal' : 'muted' }, v.why) : null,
+    // What each mark means, in one plain line beside it.
+    h('div', { class: 'verdict-meaning', 'data-meaning': v.verdict }, W.verdictMeaning(v.verdict)),
+    v.chain ? h('div', { class: 'verdict-meaning', 'data-meaning': 'chain-broken' }, 'Chain broken: ', W.MARK_MEANINGS.chainBroken) : null,
+    v.why ? h('div', { class: v.verdict === 'diverged' ? 'refusal' : 'muted' }, 'Why: ', v.why) : null,
     v.rerank === 'differs'
-      ? h('div', { class: 'note rerank', 'data-rerank': 'differs', 'data-fields': M.rerankDiff(v.recorded, v.live).join(' ') }, 'Ranked live now: ',
+      ? h('div', { class: 'note rerank', 'data-rerank': 'differs', 'data-fields': M.rerankDiff(v.recorded, v.live).join(' ') }, 'Ranked again now: ',
         h('span', { class: 'mono' }, (v.live.value?.results ?? []).join(', ') || '(no hit)'),
         (v.live.value?.grades ?? []).length ? h('span', { class: 'muted' }, ` (${v.live.value.grades.join(', ')})`) : null,
-        ` — the record differs in ${M.rerankDiff(v.recorded, v.live).join(', ')}: something the ranker did not choose (forged but authorised?), or the catalog or ranker changed.`)
-      : v.rerank === 'same' ? h('div', { class: 'muted rerank', 'data-rerank': 'same' }, 'Ranked live now: the same results.') : null,
+        '. ', W.rerankFinding(M.rerankDiff(v.recorded, v.live), v.verdict))
+      : v.rerank === 'same' ? h('div', { class: 'muted rerank', 'data-rerank': 'same' }, W.RERANK_SAME) : null,
     v.dropped?.length ? h('ul', { class: 'dropped' }, v.dropped.map((d) =>
-      h('li', null, 'dropped ', h('span', { class: 'mono' }, d.id), ` from ${d.field}: ${d.reason}`))) : null,
+      h('li', { 'data-field': d.field, 'data-id': d.id, 'data-reason': d.reason }, W.droppedSentence(d)))) : null,
     h('details', { class: 'json' }, h('summary', null, 'recorded and replayed JSON'),
       h('div', { class: 'sidebyside' },
         h('div', null, h('div', { class: 'muted' }, 'recorded'), h('pre', null, v.recorded ? JSON.stringify(v.recorded, null, 1) : '(none)')),
@@ -1148,7 +1155,7 @@ async function restoreFromHash(p) {
         openPastedJournal(text, 'journal from the link');
       })();
     } else {
-      const ex = p.get('ex') ?? state.examples.find((e) => /tamper/.test(e.file))?.file ?? state.examples[0]?.file;
+      const ex = p.get('ex') ?? M.defaultExample(state.examples)?.file;
       if (ex) await guard('session-error', () => openExample(ex))();
     }
   } finally {
@@ -1156,6 +1163,68 @@ async function restoreFromHash(p) {
   }
   selectTab(p.get('tab') ?? 'search');
   if (p.get('tab') === 'compare' && p.get('cq')) await guard('compare-error', runCompare)();
+}
+
+/**
+ * The hash changed without a reload (an edited address, a pasted link, back
+ * or forward): show the view it names — tab, catalog, query, example or
+ * journal. Only what differs from the view on screen is redone, so a hash
+ * that changes the tab alone keeps a live session or a tampered journal.
+ */
+async function followHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const want = (k) => p.get(k) ?? undefined;
+  const differs = (k) => want(k) !== hashState[k];
+  const cfgChanged = differs('cfg');
+  restoring = true;
+  try {
+    if (differs('catalog')) {
+      await guard('catalog-error', () => {
+        if (!want('catalog')) return useCatalog(state.bundled, 'bundled corpus/catalog.json');
+        const text = M.fromBase64Url(want('catalog'), 'catalog in the link');
+        $('catalog-paste').value = text;
+        return useCatalog(M.readCatalog(text), 'catalog from the link', text);
+      })();
+    }
+    if (differs('q') || differs('limit')) {
+      $('search-query').value = want('q') ?? '';
+      $('search-limit').value = want('limit') ?? '10';
+      runSearch();
+    }
+    // The compare form and the session configuration are shown as the hash
+    // has them (the page's defaults when it has none), and the hash keeps them.
+    if (differs('cq')) {
+      $('compare-query').value = want('cq') ?? $('compare-query').defaultValue;
+      hashState.cq = want('cq');
+    }
+    if (differs('cb')) {
+      try {
+        $('compare-options').value = want('cb') ? M.fromBase64Url(want('cb'), 'compare options') : $('compare-options').defaultValue;
+        hashState.cb = want('cb');
+      } catch { /* keep what is there */ }
+    }
+    if (differs('cfg')) {
+      try {
+        if (want('cfg')) $('session-config').value = M.fromBase64Url(want('cfg'), 'configuration in the link');
+        hashState.cfg = want('cfg');
+      } catch { /* keep what is there */ }
+    }
+    if (want('jr') && (differs('jr') || cfgChanged)) {
+      await guard('session-error', () => {
+        const text = M.fromBase64Url(want('jr'), 'journal in the link');
+        $('journal-paste').value = text;
+        openPastedJournal(text, 'journal from the link');
+      })();
+    } else if (!want('jr') && (differs('ex') || differs('jr'))) {
+      // No example named: the default one, as on a first visit.
+      const ex = want('ex') ?? M.defaultExample(state.examples)?.file;
+      if (ex && ex !== hashState.ex) await guard('session-error', () => openExample(ex))();
+    }
+  } finally {
+    restoring = false;
+  }
+  selectTab(want('tab') ?? 'search');
+  if (want('tab') === 'compare' && want('cq')) await guard('compare-error', runCompare)();
 }
 
 async function boot() {
@@ -1189,9 +1258,14 @@ async function boot() {
   const t2 = performance.now();
   await restoreFromHash(params);
   const ms = Math.round(performance.now() - t0);
+  // One hash change at a time: each waits for the one before it to be shown.
+  let following = Promise.resolve();
+  window.addEventListener('hashchange', () => {
+    following = following.then(followHash).catch((e) => say(`Error: ${describe(e)}`)).then(() => { window.__playground.hashChanges++; });
+  });
   document.body.dataset.ready = 'true';
   window.__playground = {
-    ready: true, bootMs: ms, version: state.toolsift.version,
+    ready: true, bootMs: ms, version: state.toolsift.version, hashChanges: 0,
     // fetch + compile the module and fetch the catalog; index it and draw it; open the example (replay + re-rank)
     timings: { loadMs: Math.round(t1 - t0), indexMs: Math.round(t2 - t1), restoreMs: Math.round(performance.now() - t2) },
   };

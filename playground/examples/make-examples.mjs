@@ -22,7 +22,8 @@
 //   skills.json         a run with activate_skill and skill discovery, written
 //                       only when the binding supports skills (SPEC S8); the
 //                       script says so and leaves it out otherwise
-//   index.json          the list the playground preloads
+//   index.json          the list the playground preloads (the clean run is
+//                       its "default": the page opens it when a link names none)
 //
 // A recording is { format, title, description, catalog, skills?, config,
 // calls, journal, fingerprint, tampered? }: `catalog` is "bundled" (the
@@ -91,8 +92,11 @@ const supportCalls = [
 const support = record(supportConfig, bundled, supportCalls);
 
 const recordings = [];
+// `default`: the page opens this one when its link names no example (the
+// clean run, so a first look shows a run as recorded, not the tampered one).
 recordings.push({
   file: 'support-desk.json',
+  default: true,
   recording: {
     format: FORMAT,
     title: 'Support desk (clean run)',
@@ -309,7 +313,7 @@ if (skills.ok) {
 // ---- write -------------------------------------------------------------------
 const index = {
   format: 'toolsift-examples-1',
-  examples: recordings.map(({ file, recording }) => ({ file, title: recording.title })),
+  examples: recordings.map(({ file, recording, ...r }) => ({ file, title: recording.title, ...(r.default ? { default: true } : {}) })),
 };
 const outputs = [...recordings.map(({ file, recording }) => [file, recording]), ['index.json', index]];
 let stale = 0;

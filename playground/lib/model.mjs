@@ -305,6 +305,17 @@ function checkRecording(r) {
   return r;
 }
 
+/**
+ * The example the page opens when the link names none: the entry of
+ * examples/index.json marked `"default": true` (the clean run: a first look
+ * shows a run as it was recorded, not one edited to fail its check), else
+ * the first listed; null when there is none.
+ */
+export function defaultExample(examples) {
+  const list = Array.isArray(examples) ? examples.filter((e) => isObject(e) && typeof e.file === 'string' && e.file) : [];
+  return list.find((e) => e.default === true) ?? list[0] ?? null;
+}
+
 /** Meta-tool names of a session configuration. */
 export function metaTools(config) {
   return {
@@ -426,7 +437,7 @@ export function judge(recorded, replayed, ctx = {}) {
   if (!replayed) return { verdict: 'diverged', why: ctx.why ?? 'the replay did not serve this decision' };
   if (canonical(withoutChain(recorded)) === canonical(replayed)) return { verdict: 'identical' };
   if (recorded.id !== replayed.id || recorded.source !== replayed.source) {
-    return { verdict: 'diverged', why: `the replay recorded ${replayed.id} (${replayed.source})` };
+    return { verdict: 'diverged', why: `replay made another decision here: ${replayed.id} (${replayed.source})` };
   }
   const rv = isObject(recorded.value) ? recorded.value : {};
   const pv = isObject(replayed.value) ? replayed.value : {};
@@ -623,7 +634,7 @@ export function replayRun(toolsift, run) {
         ? 'never asked for by the replayed run'
         : rebuilt.skipped.includes(recorded.id)
           ? 'a decision kind this page cannot replay'
-          : 'not served at its position';
+          : 'the replayed run did not ask for it at this point';
       const v = judge(recorded, s?.output?.decision ?? null, {
         warnings: s?.output?.warnings,
         trustOf: run.trustOf,

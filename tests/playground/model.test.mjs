@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../js/toolsift.js';
 import * as M from '../../playground/lib/model.mjs';
+import * as Bar from '../../playground/lib/score-bar.mjs';
+import * as W from '../../playground/lib/replay-words.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = process.env.TOOLSIFT_WASM || path.join(ROOT, 'build/wasm/toolsift.wasm');
@@ -419,4 +421,83 @@ test('replay passes the header back: the core verifies the chain (intact, broken
   assert.ok(old.verdicts.every((v) => v.verdict === 'identical'));
 
   assert.throws(() => run(M.journalRecords(clean.header, clean.journal)), /journal: run\.journal\[0\] is the journal header: pass it as run\.header/);
+});
+
+// ---- the first view (issue 24) ------------------------------------------------
+
+test('the default example is the clean run, chosen by index.json\'s "default" flag, not by order', () => {
+  const index = JSON.parse(readFileSync(path.join(ROOT, 'playground/examples/index.json'), 'utf8'));
+  const def = M.defaultExample(index.examples);
+  assert.equal(def.file, 'support-desk.json');
+  assert.equal(index.examples.filter((e) => e.default === true).length, 1, 'exactly one example is the default');
+  assert.equal(example(def.file).tampered, undefined, 'the default example is not a tampered one');
+  // The flag wins over the order; without one, the first listed.
+  const shuffled = [{ file: 'tampered.json' }, { file: 'b.json', default: true }];
+  assert.equal(M.defaultExample(shuffled).file, 'b.json');
+  assert.equal(M.defaultExample([{ file: 'a.json' }, { file: 'b.json' }]).file, 'a.json');
+  assert.equal(M.defaultExample([]), null);
+  assert.equal(M.defaultExample(undefined), null);
+  assert.equal(M.defaultExample([null, { title: 'no file' }, { file: 'c.json' }]).file, 'c.json');
+});
+
+test('score bar: the legend lists every segment the bar draws, proximity included', () => {
+  const ix = toolsift.createIndex(bundled);
+  const info = ix.info();
+  const segments = Bar.barSegments(info);
+  assert.deepEqual(segments, [...Object.keys(info.fields), Bar.PROXIMITY], 'the index\'s fields in its order, then proximity');
+  const r = ix.search('create a pull request', { limit: 10, explain: true });
+  ix.free();
+  const bars = r.hits.map((hit) => Bar.scoreBar(hit.explain, segments));
+  assert.ok(bars.some((b) => b.some((s) => s.key === Bar.PROXIMITY)), 'a pair of query words close together draws a proximity segment');
+  const legend = Bar.legendKeys(segments, bars);
+  for (const bar of bars) for (const { key } of bar) assert.ok(legend.includes(key), `the legend lists ${key}`);
+  r.hits.forEach((hit, i) => {
+    // The segments add up to the hit's score, in the list's order.
+    const total = bars[i].reduce((a, s) => a + s.score, 0);
+    assert.ok(Math.abs(total - hit.score) < 1e-3 * Math.max(1, hit.score), `${hit.id}: segments ${total} vs score ${hit.score}`);
+    const order = bars[i].map((s) => segments.indexOf(s.key));
+    assert.deepEqual(order, [...order].sort((a, b) => a - b), `${hit.id}: drawn in the list's order`);
+  });
+  // A key the list lacks is drawn and then listed, never silently dropped.
+  const odd = Bar.scoreBar({ terms: [{ fields: { name: 1, future: 2 } }], pairs: [{ score: 0.5 }] }, segments);
+  assert.deepEqual(odd.map((s) => s.key), ['name', Bar.PROXIMITY, 'future']);
+  assert.deepEqual(Bar.legendKeys(segments, [odd]), [...segments, 'future']);
+  assert.equal(Bar.segmentLabel(Bar.PROXIMITY, info), 'proximity (query words close together)');
+  assert.equal(Bar.segmentLabel('name', info), `name (${info.fields.name.weight})`);
+  assert.equal(Bar.segmentColor('param_docs'), 'var(--f-param_docs, var(--f-other))');
+});
+
+test('explain table: one fixed column order for every hit', () => {
+  const ix = toolsift.createIndex(bundled);
+  const info = ix.info();
+  ix.free();
+  const cols = Bar.termColumns(Bar.barSegments(info));
+  assert.deepEqual(cols, Object.keys(info.fields), 'the index\'s fields, in index.info() order, proximity not a column');
+  assert.deepEqual(cols, ['name', 'aliases', 'tags', 'description', 'params', 'param_docs'], 'as docs/playground.md lists them');
+});
+
+test('replay wording: plain reasons, a meaning per verdict, neutral zero counts', () => {
+  for (const v of W.VERDICTS) assert.match(W.verdictMeaning(v), /^[A-Z].+\.$/, `${v} has a one-line meaning`);
+  assert.deepEqual(W.VERDICTS, Object.keys(M.summarize([])), 'every verdict the judge counts has a meaning');
+  assert.equal(W.droppedSentence({ field: 'results', id: 'admin__grant_root', reason: 'unknown' }),
+    'admin__grant_root was taken out of the results: no tool in the catalog has this id.');
+  assert.equal(W.droppedSentence({ field: 'loaded', id: 'x', reason: 'dropped from results' }),
+    'x was taken out of the loaded tools: replay took it out of the results, so it cannot be loaded.');
+  assert.match(W.plainReason('the live loading plan: maxLoaded (20) is full'), /as many tools as maxLoaded allows \(20\)/);
+  assert.match(W.plainReason('unknown', 'skills'), /no skill/);
+  assert.equal(W.plainReason('something new'), 'something new', 'an unknown reason is kept as it is');
+  assert.equal(W.plainWarning('replay: dropped "forged__tool": unknown'), 'Replay left out forged__tool: no tool in the catalog has this id.');
+  assert.equal(W.plainWarning('replay: something else'), 'replay: something else');
+  const finding = W.rerankFinding(['results', 'loaded'], 'narrowed');
+  assert.match(finding, /differs from this in the results and the loaded tools/);
+  assert.doesNotMatch(finding, /Replay accepts/, 'a narrowed record was not accepted as it is');
+  assert.match(W.rerankFinding(['grades'], 'identical'), /in the grades: .* Replay accepts an edit that names only tools this session is allowed to load/);
+  assert.doesNotMatch(finding, /\?/, 'a finding, not a question');
+  // The words the view used to show are gone.
+  const shown = [W.droppedSentence({ field: 'results', id: 'f', reason: 'unknown' }), finding, W.RERANK_SAME, ...Object.values(W.VERDICT_MEANINGS)].join(' ');
+  assert.doesNotMatch(shown, /from results: unknown|forged but authorised|ranked live now/i);
+  assert.equal(W.countBadgeClass('diverged', 0), 'verdict count-zero', '"0 diverged" is neutral');
+  assert.equal(W.countBadgeClass('identical', 0), 'verdict count-zero');
+  assert.equal(W.countBadgeClass('diverged', 2), 'verdict v-diverged');
+  assert.equal(W.countBadgeClass('narrowed', 1), 'verdict v-narrowed');
 });

@@ -2,7 +2,8 @@
 // playwright-core (`npm run test:playground`, a stage of `npm test`).
 //
 // Serves the page with scripts/start.mjs (port 0: any free port), then in
-// one page: a search whose top hit is an exact tool id (top hit, explain
+// one page: the first view (the clean example opened, not the tampered one),
+// a search whose top hit is an exact tool id (top hit, explain
 // bars, analysed tokens with a stopword and an unmatched term), the catalog
 // explorer, a graded search (strong and partial badges, evidence, a typo
 // correction), the tampered example journal (timeline, menu count derived from
@@ -11,7 +12,10 @@
 // never widens), the graded example (a miss, partial hits, select:, the
 // catalog overview, a raised grade never wider than the live authority), a
 // live session and a live select: load, malformed pasted input (a clear error), and
-// the skills example when it exists. Screenshots go to
+// the skills example when it exists; the score bar's legend and the explain
+// table's columns, the replay view's plain words and neutral zero counts,
+// CJK font fallbacks, and the view following a changed hash without a
+// reload. Screenshots go to
 // tests/playground/screenshots/ (git-ignored). Any console error, page error,
 // failed request or HTTP error fails the run.
 //
@@ -25,6 +29,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/start.mjs';
 import * as M from '../../playground/lib/model.mjs';
+import * as W from '../../playground/lib/replay-words.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = path.join(ROOT, 'tests/playground/screenshots');
@@ -104,6 +109,47 @@ const tab = async (name) => {
   await page.waitForSelector(`#panel-${name}:not([hidden])`);
 };
 
+/** The verdict count badges of the Replay check's summary: { verdict: { count, classes, background, color } }. */
+const countBadges = () => page.$$eval('#replay-summary .verdict', (l) => Object.fromEntries(l.map((b) => {
+  const [, count, verdict] = /^(\d+) (\w+)$/.exec(b.textContent);
+  const cs = getComputedStyle(b);
+  return [verdict, { count: Number(count), classes: b.className, background: cs.backgroundColor, color: cs.color }];
+})));
+const ALARM_RED = 'rgb(179, 38, 30)'; // --bad
+const TRANSPARENT = 'rgba(0, 0, 0, 0)';
+
+test('first view: a link without an example opens the clean run, not the tampered one', async () => {
+  // `before` opened the page with no hash at all.
+  const index = JSON.parse(readFileSync(path.join(EXAMPLES, 'index.json'), 'utf8'));
+  const def = M.defaultExample(index.examples);
+  assert.equal(def.file, 'support-desk.json');
+  assert.match(await page.textContent('#run-title'), /clean run/);
+  assert.equal(await page.inputValue('#example-select'), def.file);
+  assert.match(await page.evaluate(() => location.hash), /ex=support-desk\.json/, 'the link names the example it shows');
+  assert.equal(await page.getAttribute('#tab-search', 'aria-selected'), 'true', 'the first tab shown is Search');
+  assert.equal(await page.$('#timeline .badge.trust-tainted'), null, 'no decision marked as edited after recording');
+});
+
+test('replay counts: a zero count is neutral, never drawn as an alarm', async () => {
+  await tab('sessions');
+  await page.selectOption('#example-select', 'support-desk.json');
+  await page.click('#example-open');
+  await page.waitForFunction(() => /clean run/.test(document.querySelector('#run-title')?.textContent));
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li[data-verdict]');
+  const counts = await countBadges();
+  assert.equal(counts.narrowed.count, 0);
+  assert.equal(counts.diverged.count, 0);
+  for (const k of ['narrowed', 'diverged']) {
+    assert.match(counts[k].classes, /\bcount-zero\b/, `0 ${k}: the neutral style`);
+    assert.doesNotMatch(counts[k].classes, /\bv-/, `0 ${k}: not its verdict's style`);
+    assert.equal(counts[k].background, TRANSPARENT, `0 ${k}: no coloured background`);
+  }
+  assert.match(counts.identical.classes, /\bv-identical\b/, 'a non-zero identical count keeps its colour');
+  await tab('search');
+});
+
 test('search: exact tool id on top, explain bars by field, analysed tokens', async () => {
   await tab('search');
   await page.fill('#search-query', EXACT_QUERY);
@@ -163,6 +209,56 @@ test('search: a graded search — strong and partial badges, matched words, the 
   assert.match(await page.textContent('#search-hits .hit[data-id="slack__send_message"] tr[data-via="typo"]'), /^mesage → .*\(typo\)/,
     'the explain table marks the corrected term');
   await shot('search-graded');
+});
+
+const PULL_REQUEST = 'create a pull request'; // its hits' bars include proximity, and they match different fields
+test('search: the legend lists every segment the bars draw, proximity too', async () => {
+  await tab('search');
+  await page.fill('#search-query', PULL_REQUEST);
+  await page.press('#search-query', 'Enter');
+  await page.waitForSelector('#search-hits .hit .bar .seg[data-field="proximity"]');
+  const drawn = await page.$$eval('#search-hits .bar .seg', (l) => [...new Set(l.map((s) => s.dataset.field))]);
+  const legend = await page.$$eval('#search-legend [data-segment]', (l) => l.map((x) => x.dataset.segment));
+  assert.ok(drawn.includes('proximity'), `a bar draws proximity: ${drawn}`);
+  for (const key of drawn) assert.ok(legend.includes(key), `the legend lists ${key}: ${legend}`);
+  assert.match(await page.textContent('#search-legend [data-segment="proximity"]'), /proximity/);
+  // The swatch and the segment share one colour.
+  const colour = (sel) => page.$eval(sel, (el) => getComputedStyle(el).backgroundColor);
+  assert.equal(await colour('#search-legend [data-segment="proximity"] .swatch'), await colour('#search-hits .bar .seg[data-field="proximity"]'));
+});
+
+test('search: the explain table has one fixed column order, the same for every hit', async () => {
+  await tab('search');
+  await page.fill('#search-query', PULL_REQUEST);
+  await page.press('#search-query', 'Enter');
+  await page.waitForSelector('#search-hits .hit table.terms');
+  const heads = await page.$$eval('#search-hits .hit table.terms', (l) => l.map((t) => [...t.querySelectorAll('thead th')].map((th) => th.textContent)));
+  assert.equal(heads.length, 10);
+  // The index's fields in index.info() order (docs/playground.md).
+  const expected = ['term', 'score', 'name', 'aliases', 'tags', 'description', 'params', 'param_docs', ''];
+  heads.forEach((h, i) => assert.deepEqual(h, expected, `hit ${i + 1}: the same columns in the same order`));
+});
+
+test('CJK text: the body and monospace fonts fall back to CJK families', async () => {
+  const CJK_FAMILY = /"?(Noto Sans (Mono )?CJK (SC|JP)|Source Han Sans SC|PingFang SC|Hiragino Sans( GB)?|Microsoft YaHei|Yu Gothic)"?/;
+  await tab('search');
+  await page.fill('#search-query', '飞书 发送消息');
+  await page.press('#search-query', 'Enter');
+  await page.waitForSelector('#search-hits .hit[data-id="feishu__send_message"]');
+  const fonts = await page.evaluate(() => {
+    const cjk = /[\u3040-\u30ff\u4e00-\u9fff]/;
+    const font = (sel) => {
+      const el = [...document.querySelectorAll(sel)].find((e) => cjk.test(e.textContent));
+      return el ? { text: el.textContent.slice(0, 30), family: getComputedStyle(el).fontFamily } : null;
+    };
+    return { body: font('#search-hits .hit[data-id="feishu__send_message"] .desc'), mono: font('#search-analysis .tok') };
+  });
+  assert.ok(fonts.body && fonts.mono, `elements with CJK text: ${JSON.stringify(fonts)}`);
+  for (const [which, f] of Object.entries(fonts)) {
+    assert.match(f.family, CJK_FAMILY, `${which} text “${f.text}” has a CJK family: ${f.family}`);
+    assert.match(f.family, /(sans-serif|monospace)$/, `${which}: a generic family last`);
+  }
+  assert.match(fonts.mono.family, /^ui-monospace/, 'monospace text stays monospace first');
 });
 
 test('catalog explorer: namespaces, trust badges, search documents', async () => {
@@ -229,8 +325,31 @@ test('replay check: the tampered decision is narrowed, the rest identical', asyn
     assert.equal(verdict, id === tampered.tampered.decision ? 'narrowed' : 'identical', id);
   }
   const dropped = await page.$$eval(`#replay-list li[data-decision="${tampered.tampered.decision}"] .dropped li`, (l) => l.map((x) => x.textContent));
-  assert.ok(dropped.some((t) => /admin__grant_root from results: unknown/.test(t)), `the forged id is dropped as unknown: ${dropped}`);
-  assert.ok(dropped.some((t) => /from loaded/.test(t)), 'the widened loaded is narrowed back');
+  assert.ok(dropped.some((t) => /^admin__grant_root was taken out of the results: no tool in the catalog has this id\.$/.test(t)),
+    `the forged id is dropped, said plainly: ${dropped}`);
+  assert.ok(dropped.some((t) => /was taken out of the loaded tools: /.test(t)), 'the widened loaded is narrowed back');
+  // Each verdict carries its one-line meaning, next to it.
+  const meanings = await page.$$eval('#replay-list > li', (l) => l.map((li) => [li.dataset.verdict,
+    li.querySelector(':scope > .step-head + .verdict-meaning')?.dataset.meaning, li.querySelector(':scope > .verdict-meaning')?.textContent]));
+  for (const [verdict, meaning, text] of meanings) {
+    assert.equal(meaning, verdict, `the line after the ${verdict} badge is its meaning`);
+    assert.equal(text, W.verdictMeaning(verdict));
+  }
+  assert.match(await page.textContent(`#replay-list li[data-decision="${tampered.tampered.decision}"]`), /Chain broken: This record is not the one written/);
+  // The panel's own words (not the recorded JSON or the editor).
+  const panel = await page.$eval('#panel-replay', (el) => {
+    const copy = el.cloneNode(true);
+    for (const x of copy.querySelectorAll('details.json, pre, textarea')) x.remove();
+    return copy.textContent;
+  });
+  assert.doesNotMatch(panel, /from results: unknown|forged but authorised|zero ranking|\?/i, 'plain words, no jargon or questions');
+  // 1 narrowed takes its colour; 0 diverged is neutral.
+  const counts = await countBadges();
+  assert.deepEqual([counts.narrowed.count, counts.diverged.count], [1, 0]);
+  assert.match(counts.narrowed.classes, /\bv-narrowed\b/);
+  assert.match(counts.diverged.classes, /\bcount-zero\b/);
+  assert.equal(counts.diverged.background, TRANSPARENT, '"0 diverged" is not drawn as an alarm');
+  assert.notEqual(counts.diverged.color, 'rgb(255, 255, 255)');
   // The core's chain check: broken at the edited decision, and only there.
   const at = positionOf(tampered, tampered.tampered.decision);
   const chain = await chainBox();
@@ -252,9 +371,12 @@ test('tamper mode: a forged id narrows an identical decision, the menu never wid
   await page.click(`${li} button:text("Forge an id")`);
   await page.click(`${li} button:text("Apply and re-check")`);
   await page.waitForSelector(`${li}[data-verdict="narrowed"]`);
-  assert.match(await page.textContent(`${li} .dropped`), /forged__tool from results: unknown/);
-  assert.match(await page.textContent('#tamper-guarantee'), /Nothing added: the edit could only narrow/);
+  assert.match(await page.textContent(`${li} .dropped`), /forged__tool was taken out of the results: no tool in the catalog has this id/);
+  assert.match(await page.textContent('#tamper-guarantee'), /Nothing was added: the edit could only take tools away/);
   assert.equal(await page.getAttribute(`${li} .rerank`, 'data-rerank'), 'differs', 'the live re-ranking does not pick the forged id');
+  const finding = await page.textContent(`${li} .rerank`);
+  assert.match(finding, /^Ranked again now: .*The record differs from this in the results.*: it holds something the ranker does not pick today\. Either the record was edited, or the catalog or the ranker changed/);
+  assert.doesNotMatch(finding, /\?|forged but authorised/);
   // Both facts: the chain says the journal was edited (first at the edit,
   // the example's own edit listed after it); the guarantee what the edit could do.
   const at = positionOf(tampered, victim);
@@ -285,9 +407,10 @@ test('tamper mode: a forged id narrows an identical decision, the menu never wid
   await page.click(`${li0} button:text("Apply and re-check")`);
   await page.waitForSelector(`${li0} .rerank[data-rerank="differs"]`);
   assert.equal(await page.getAttribute(li0, 'data-verdict'), 'identical', 'replay serves an authorised record as it is');
+  assert.match(await page.textContent(`${li0} .rerank`), /Replay accepts an edit that names only tools this session is allowed to load, so only this new ranking shows it\./);
   const guarantee = await page.textContent('#tamper-guarantee');
-  assert.match(guarantee, new RegExp(`Added ${authorised}: catalog tools inside the live authority`));
-  assert.doesNotMatch(guarantee, /Beyond authority/);
+  assert.match(guarantee, new RegExp(`Added ${authorised}: tools this session is allowed to load`));
+  assert.doesNotMatch(guarantee, /More than this session allows/);
   assert.ok(await page.$(`${li0} textarea`), 'the editor stays open after re-checking');
   await page.click('button:text("Undo my edits")');
   await page.waitForSelector(`${li0}[data-verdict="identical"] .rerank[data-rerank="same"]`);
@@ -339,8 +462,8 @@ test('sessions: the graded example — a miss, listed partial hits, select: with
   assert.ok(['identical', 'narrowed'].includes(await page.getAttribute(li, 'data-verdict')));
   assert.match(await page.getAttribute(`${li} .rerank`, 'data-fields'), /grades/);
   const guarantee = await page.textContent('#tamper-guarantee');
-  assert.doesNotMatch(guarantee, /Beyond authority/);
-  assert.match(guarantee, /catalog tools inside the live authority|Nothing added/);
+  assert.doesNotMatch(guarantee, /More than this session allows/);
+  assert.match(guarantee, /tools this session is allowed to load|Nothing was added/);
   chain = await chainBox();
   assert.deepEqual([chain.state, chain.first], ['broken', '2'], 'a raised grade: the chain is broken at decision 2');
   assert.match(chain.text, /^Chain broken at decision 2:/);
@@ -409,6 +532,11 @@ test('a skill activation record renders generically (diverged where skills are o
   await page.click('#replay-run');
   await page.waitForSelector(`#replay-list li[data-decision="${skill.id}"][data-verdict="diverged"]`);
   assert.match(await page.textContent(`#replay-list li[data-decision="${skill.id}"]`), /never asked/);
+  // A non-zero diverged count is the alarm.
+  const counts = await countBadges();
+  assert.equal(counts.diverged.count, 1);
+  assert.match(counts.diverged.classes, /\bv-diverged\b/);
+  assert.equal(counts.diverged.background, ALARM_RED);
 });
 
 test('compare: two index configurations side by side', async () => {
@@ -537,7 +665,7 @@ test('replay against a changed catalog: a removed tool narrows its decision', as
   await page.check('#replay-use-catalog');
   await page.click('#replay-run');
   await page.waitForSelector(`#replay-list li[data-decision="${clean.journal[1].id}"][data-verdict="narrowed"]`);
-  assert.match(await page.textContent(`#replay-list li[data-decision="${clean.journal[1].id}"] .dropped`), new RegExp(`${gone} from results: unknown`));
+  assert.match(await page.textContent(`#replay-list li[data-decision="${clean.journal[1].id}"] .dropped`), new RegExp(`${gone} was taken out of the results: no tool in the catalog has this id`));
   assert.match(await page.textContent('#replay-summary'), /against the catalog \(file changed\.json\)/);
   const chain = await chainBox();
   assert.equal(chain.state, 'header', 'the decisions are as recorded, the catalog is not');
@@ -611,6 +739,37 @@ test('keyboard: arrow keys move between tabs', async () => {
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-replay');
   await page.keyboard.press('Home');
   assert.equal(await page.getAttribute('#tab-catalog', 'aria-selected'), 'true');
+});
+
+test('a changed hash re-renders the view it names, without reloading', async () => {
+  await page.evaluate(() => { window.__sameDocument = true; });
+  const follow = async (hash) => {
+    const n = await page.evaluate(() => window.__playground.hashChanges);
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.waitForFunction((k) => window.__playground.hashChanges > k, n);
+  };
+  const selected = () => page.$eval('[role="tab"][aria-selected="true"]', (t) => t.dataset.tab);
+  await follow('#tab=sessions&ex=tampered.json');
+  assert.equal(await selected(), 'sessions');
+  assert.match(await page.textContent('#run-title'), /tampered/);
+  assert.equal(await page.inputValue('#example-select'), 'tampered.json');
+  await follow(`#tab=search&q=${EXACT_QUERY}&ex=tampered.json`);
+  assert.equal(await selected(), 'search');
+  assert.equal(await page.inputValue('#search-query'), EXACT_QUERY);
+  assert.equal(await page.$eval('#search-hits .hit', (li) => li.dataset.id), EXACT_QUERY);
+  // The tab alone: the open run (and any edit of it) stays.
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li[data-verdict="narrowed"]');
+  await follow(`#tab=sessions&q=${EXACT_QUERY}&ex=tampered.json`);
+  assert.equal(await selected(), 'sessions');
+  assert.match(await page.textContent('#run-title'), /tampered/);
+  // No example named: the default one, as on a first visit.
+  await follow('#tab=sessions');
+  assert.match(await page.textContent('#run-title'), /clean run/);
+  assert.equal(await page.inputValue('#search-query'), '', 'no query in the hash: none in the box');
+  assert.match(await page.evaluate(() => location.hash), /^#tab=sessions&ex=support-desk\.json$/, 'the hash names what is shown');
+  assert.ok(await page.evaluate(() => window.__sameDocument === true), 'the page was not reloaded');
 });
 
 test('shareable link: the hash restores the tab, the query and the example', async () => {
