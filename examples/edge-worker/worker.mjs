@@ -10,7 +10,8 @@
 //   POST /search_tools  {"query": Q, "limit": N}
 //   GET  /info                      index facts (version, tools, fingerprint)
 // Search answers are the core's JSON, byte for byte what
-// `toolsift search --index index.tsi --limit N Q` prints.
+// `toolsift search --index index.tsi --limit N Q` prints, less the newline
+// the CLI ends its line with.
 
 import wasm from './toolsift.wasm';
 import snapshot from './index.tsi';
