@@ -121,17 +121,21 @@ check_fresh() {
     -o "APT::Install-Suggests=false"
     --simulate --no-install-recommends
   )
+  # The minimal base: every Priority: required package, and usr-is-merged as
+  # debootstrap chooses it (it merges /usr itself; left to choose, apt would
+  # take usrmerge, the converter, and perl with it).
+  local base=('?priority(required)' usr-is-merged)
   # "Inst NAME (VERSION ARCHIVE [ARCH])" lines; the base alone first, to tell
   # what the base already has from what step 1 adds.
   local base_only rc=0
-  base_only="$(apt-get "${opts[@]}" install '?priority(required)' 2>&1)" || rc=$?
+  base_only="$(apt-get "${opts[@]}" install "${base[@]}" 2>&1)" || rc=$?
   if [ "$rc" -ne 0 ]; then
     rm -rf "$tmp"
     printf '%s\n' "$base_only" | tail -n 20 >&2
     die "--check-fresh: apt cannot resolve Debian's minimal base from these lists"
   fi
   local fresh
-  fresh="$(apt-get "${opts[@]}" install '?priority(required)' "${APT_PKGS[@]}" 2>&1)" || rc=$?
+  fresh="$(apt-get "${opts[@]}" install "${base[@]}" "${APT_PKGS[@]}" 2>&1)" || rc=$?
   if [ "$rc" -ne 0 ]; then
     rm -rf "$tmp"
     printf '%s\n' "$fresh" | grep -Ev '^(Inst|Conf) ' | tail -n 30 >&2
