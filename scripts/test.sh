@@ -5,7 +5,7 @@
 #              resolved by apt on an empty dpkg status over Debian 12's
 #              minimal base (simulated, read-only, no network), and every
 #              file the build uses mapped to a package of that install
-#              (docs/fresh-machine.md; a few seconds)
+#              (docs/fresh-machine.md; about 6 s of CPU)
 #   ctest      C unit tests (build/native), one executable per module or
 #              concern, with the `limits` tests (pathological inputs with
 #              time bounds, allocation-failure sweeps) and the fuzz corpus

@@ -194,7 +194,7 @@ while IFS=$'\t' read -r path why; do
 done <"$TMP/files"
 # One dpkg -S for every path (a call reads the whole file database). Lines are
 # "pkg[:arch], pkg…: /path"; diversion lines are not ownership.
-cut -f2 "$TMP/chains" | sort -u | xargs -r dpkg -S 2>/dev/null | grep -v '^diversion ' >"$TMP/owners" || true
+cut -f2 "$TMP/chains" | sort -u | xargs -r -d '\n' dpkg -S 2>/dev/null | grep -v '^diversion ' >"$TMP/owners" || true
 declare -A OWNERS
 while IFS= read -r line; do
   OWNERS[${line##*: }]="$(printf '%s' "${line%: *}" | sed -E 's/:[a-z0-9]+//g; s/,//g')"
