@@ -9,6 +9,14 @@
 #      (the system's sources.list, lists and caches are never touched),
 #      verified against scripts/deps.sha256 and unpacked into third_party/.
 #   3. npm dependencies, only if package.json declares any.
+# Node >= 20 is a prerequisite it checks but does not install (Debian 12
+# ships 18): it is checked before step 3, so steps 1 and 2 still run and a
+# missing Node comes with a clear message after them.
+#
+#   scripts/bootstrap.sh                  the three steps
+#   scripts/bootstrap.sh --list-packages  step 1's Debian packages, one a line
+#   scripts/bootstrap.sh --check-fresh    would step 1 work on a fresh Debian
+#                                         12? A simulation only: see check_fresh
 #
 # Environment:
 #   TSIFT_SKIP_APT=1          never run apt-get install (report what is missing)
@@ -31,12 +39,14 @@ if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=(sudo); fi
 # ---------------------------------------------------------------------------
 # 1. Debian packages
 # ---------------------------------------------------------------------------
+# gcc: the native build's compiler (CMake's default `cc`). A fresh Debian 12
+# has no C compiler, and clang-14 installs no `cc`.
 # libclang-rt-14-dev: libFuzzer and the clang sanitizer runtimes (only
 # recommended by clang-14, so --no-install-recommends leaves it out); the
 # sanitizer run with gcc uses libasan8/libubsan1, which clang-14 pulls in.
 # libsqlite3-dev: SQLite FTS5 as a native peer in the benchmark
 # (bench/native/fts5_bench.c; without it that one row is skipped).
-APT_PKGS=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev emscripten cmake make chromium libsqlite3-dev)
+APT_PKGS=(gcc clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev emscripten cmake make chromium libsqlite3-dev)
 
 pkg_installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
@@ -68,6 +78,81 @@ ensure_apt_packages() {
     pkg_installed "$p" || die "apt-get did not install $p"
   done
   say "installed: ${missing[*]}"
+}
+
+# --check-fresh: what step 1 would install on a fresh Debian 12, worked out by
+# apt from the package lists this machine already has, without installing,
+# downloading or changing anything. An empty dpkg status file stands for the
+# empty disk; into it apt simulates installing Debian 12's minimal base
+# (every Priority: required package: what `debootstrap --variant=minbase
+# bookworm` lays down) plus APT_PKGS, with --no-install-recommends as step 1
+# runs apt-get, so a name that does not exist, a dependency that does not
+# resolve, or a package that only a Recommends would bring fails here.
+# The lists (Dir::State::Lists) and sources are only read; everything apt
+# could write (status, extended_states, caches, archives, logs) points into a
+# temporary folder, and locking is off because nothing is installed.
+# stdout: one line per package of the result, "NAME VERSION ROLE", ROLE being
+# base (in the minimal base), named (in APT_PKGS) or dep (pulled in by them);
+# tests/bootstrap/fresh-machine.sh maps the build's files onto it.
+check_fresh() {
+  command -v apt-get >/dev/null 2>&1 || die "--check-fresh needs apt-get (a Debian system)"
+  local lists
+  lists="$(apt-config shell L Dir::State::Lists/d | sed -E "s/^L='(.*)'$/\1/")"
+  compgen -G "$lists*_Packages*" >/dev/null ||
+    die "--check-fresh: no package lists in $lists (run apt-get update once)"
+  local suites
+  suites="$(cat "$lists"*Release 2>/dev/null | sed -n 's/^Codename: //p' |
+    sort -u | tr '\n' ' ')"
+  say "check-fresh: package lists in $lists: ${suites:-unknown}"
+  local tmp
+  tmp="$(mktemp -d)"
+  : >"$tmp/status"
+  mkdir -p "$tmp/cache/archives/partial" "$tmp/log"
+  local opts=(
+    -o "Dir::State::status=$tmp/status"
+    -o "Dir::State::extended_states=$tmp/extended_states"
+    -o "Dir::State::Lists=$lists"
+    -o "Dir::Cache=$tmp/cache"
+    -o "Dir::Cache::pkgcache="
+    -o "Dir::Cache::srcpkgcache="
+    -o "Dir::Log=$tmp/log"
+    -o "Debug::NoLocking=1"
+    -o "APT::Architectures=$(dpkg --print-architecture)"
+    -o "APT::Install-Suggests=false"
+    --simulate --no-install-recommends
+  )
+  # The minimal base: every Priority: required package, and usr-is-merged as
+  # debootstrap chooses it (it merges /usr itself; left to choose, apt would
+  # take usrmerge, the converter, and perl with it).
+  local base=('?priority(required)' usr-is-merged)
+  # "Inst NAME (VERSION ARCHIVE [ARCH])" lines; the base alone first, to tell
+  # what the base already has from what step 1 adds.
+  local base_only rc=0
+  base_only="$(apt-get "${opts[@]}" install "${base[@]}" 2>&1)" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    rm -rf "$tmp"
+    printf '%s\n' "$base_only" | tail -n 20 >&2
+    die "--check-fresh: apt cannot resolve Debian's minimal base from these lists"
+  fi
+  local fresh
+  fresh="$(apt-get "${opts[@]}" install "${base[@]}" "${APT_PKGS[@]}" 2>&1)" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    rm -rf "$tmp"
+    printf '%s\n' "$fresh" | grep -Ev '^(Inst|Conf) ' | tail -n 30 >&2
+    die "--check-fresh: apt cannot install ${APT_PKGS[*]} on a fresh Debian base"
+  fi
+  printf '%s\n' "$base_only" | awk '$1 == "Inst" { print $2 }' >"$tmp/base"
+  printf '%s\n' "$fresh" | awk -v named="${APT_PKGS[*]}" -v basefile="$tmp/base" '
+    BEGIN { n = split(named, a, " "); for (i = 1; i <= n; i++) isnamed[a[i]] = 1
+            while ((getline p < basefile) > 0) isbase[p] = 1 }
+    $1 == "Inst" { v = $3; sub(/^\(/, "", v)
+                   role = ($2 in isnamed) ? "named" : ($2 in isbase) ? "base" : "dep"
+                   print $2, v, role }'
+  rm -rf "$tmp"
+  local nbase nall
+  nbase="$(printf '%s\n' "$base_only" | grep -c '^Inst ')"
+  nall="$(printf '%s\n' "$fresh" | grep -c '^Inst ')"
+  say "check-fresh: ok: a minimal Debian base is $nbase packages; step 1 (${APT_PKGS[*]}) adds $((nall - nbase)), $nall in all"
 }
 
 # ---------------------------------------------------------------------------
@@ -236,7 +321,14 @@ ensure_npm_deps() {
   return 0
 }
 
-ensure_node
+case "${1:-}" in
+  "") ;;
+  --list-packages) printf '%s\n' "${APT_PKGS[@]}"; exit 0 ;;
+  --check-fresh) check_fresh; exit 0 ;;
+  *) die "unknown argument $1 (known: --list-packages, --check-fresh)" ;;
+esac
+
 ensure_apt_packages
 ensure_third_party
+ensure_node
 ensure_npm_deps

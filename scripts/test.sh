@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # test.sh — build everything, then run every test stage:
 #   build      scripts/build.sh (bootstrap + native + both wasm modules)
+#   fresh-machine  tests/bootstrap/fresh-machine.sh: bootstrap's package list
+#              resolved by apt on an empty dpkg status over Debian 12's
+#              minimal base (simulated, read-only, no network), and every
+#              file the build uses mapped to a package of that install
+#              (docs/fresh-machine.md; about 6 s of CPU)
 #   ctest      C unit tests (build/native), one executable per module or
 #              concern, with the `limits` tests (pathological inputs with
 #              time bounds, allocation-failure sweeps) and the fuzz corpus
@@ -144,6 +149,9 @@ run_js() {
 }
 
 stage build bash scripts/build.sh
+
+# Would the bootstrap work on a fresh Debian 12? (issue 24, docs/fresh-machine.md)
+stage fresh-machine bash tests/bootstrap/fresh-machine.sh
 
 stage ctest run_ctest
 
