@@ -534,6 +534,15 @@ tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *ou
   tsift_json_int(&b, (long long)ix->stopwords.words.count);
   tsift_json_key(&b, "fingerprint");
   tsift_json_cstr(&b, ix->fingerprint);
+  if (ix->vec_dim) { /* only with vectors: an index without them reads as before */
+    tsift_json_key(&b, "vectors");
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "model");
+    tsift_json_cstr(&b, ix->vec_model);
+    tsift_json_key(&b, "dim");
+    tsift_json_int(&b, (long long)ix->vec_dim);
+    tsift_json_end_object(&b);
+  }
   tsift_json_end_object(&b);
   return tsift_buf_finish(&b, out, out_len, "writing index facts", err);
 }
