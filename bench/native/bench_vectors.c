@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
   char *cat = read_file(argv[1], &clen), *qs = read_file(argv[2], &qlen);
   tsift_index *ix = NULL;
   tsift_error err;
-  if (!cat || !qs || tsift_index_build(cat, clen, "{\"ids\":\"lenient\"}", 16, &ix, &err)) {
+  if (!cat || !qs || tsift_index_build(cat, clen, "{\"ids\":\"lenient\"}", 17, &ix, &err)) {
     fprintf(stderr, "bench_vectors: %s\n", cat && qs ? err.message : "cannot read the inputs");
     return 1;
   }
@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < qlen; i++) nq += qs[i] == '\n';
   double *lex = malloc((nq * (size_t)rounds + 1) * sizeof *lex), *vec = malloc((nq * (size_t)rounds + 1) * sizeof *vec);
   float *qv = malloc(dim * sizeof *qv);
-  char *b64 = malloc(dim * 4 / 3 + 8), *vopts = malloc(dim * 4 / 3 + 64);
+  char *b64 = malloc(dim * 16 / 3 + 16), *vopts = malloc(dim * 16 / 3 + 80); /* base64 of dim x 4 bytes */
   size_t m = 0;
   for (int r = 0; r < rounds; r++) {
     char *line = qs;
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
       size_t len = (size_t)(end - line);
       for (uint32_t i = 0; i < dim; i++) qv[i] = next_float();
       base64((const unsigned char *)qv, dim * 4, b64);
-      snprintf(vopts, dim * 4 / 3 + 64, "{\"limit\":10,\"vector\":\"%s\"}", b64);
+      snprintf(vopts, dim * 16 / 3 + 80, "{\"limit\":10,\"vector\":\"%s\"}", b64);
       char *out = NULL;
       size_t olen = 0;
       double t0 = now_ms();

@@ -34,7 +34,7 @@ static void keep_best(const tsift_index *ix, tsift_scored *top, size_t *n, size_
 
 /* The semantic part of doc d. */
 static void sem_part(const rank_ctx *c, const tsift_qvec *qv, const double *sim, const tsift_vec_dist *dist,
-                     double floor, uint32_t d, tsift_sem_part *sp) {
+                     double floor, uint32_t d, int with_rank, tsift_sem_part *sp) {
   const tsift_index *ix = c->ix;
   memset(sp, 0, sizeof *sp);
   sp->close = 1;
@@ -43,7 +43,8 @@ static void sem_part(const rank_ctx *c, const tsift_qvec *qv, const double *sim,
   sp->z = dist->sd > 0.0 ? (sim[d] - dist->mean) / dist->sd : 0.0;
   sp->evidence = tsift_fusion_evidence(sim[d], dist, floor);
   sp->score = qv->weight * sp->evidence;
-  sp->rank = tsift_vec_rank_of(ix, c->stats->allowed, sim, d);
+  sp->has = 1;
+  if (with_rank) sp->rank = tsift_vec_rank_of(ix, c->stats->allowed, sim, d);
   sp->close = !(sim[d] < qv->min_similarity);
 }
 
@@ -83,7 +84,7 @@ static tsift_status gather(const rank_ctx *c, const tsift_qvec *qv, const double
 }
 
 tsift_status tsift_fuse(const rank_ctx *c, const tsift_qvec *qv, size_t k, const long *qseq, size_t nq,
-                        tsift_ranking *r, tsift_error *err) {
+                        int with_rank, tsift_ranking *r, tsift_error *err) {
   const tsift_index *ix = c->ix;
   double *sim = tsift_calloc_array(ix->n + 1, sizeof *sim);
   tsift_scored *top = tsift_calloc_array(k + 1, sizeof *top);
@@ -101,7 +102,7 @@ tsift_status tsift_fuse(const rank_ctx *c, const tsift_qvec *qv, size_t k, const
   if (!st) {
     memcpy(r->hits, top, ntop * sizeof *top);
     r->nhits = ntop;
-    for (size_t h = 0; h < ntop; h++) sem_part(c, qv, sim, &dist, floor, top[h].doc, &r->sem[h]);
+    for (size_t h = 0; h < ntop; h++) sem_part(c, qv, sim, &dist, floor, top[h].doc, with_rank, &r->sem[h]);
   }
   tsift_free(sim);
   tsift_free(top);

@@ -39,9 +39,10 @@ double tsift_fusion_evidence(double sim, const tsift_vec_dist *dist, double floo
  * the candidates with its BM25F score (score.c; it must pass the
  * required-word rule), each candidate adds its contribution, and the best k
  * by topk.c's order replace r->hits. Fills r->sem (per hit) and
- * r->sem_floor. qseq[0..nq): the query's token sequence as term ids, for
+ * r->sem_floor (each hit's rank by similarity only with_rank, for
+ * explain). qseq[0..nq): the query's token sequence as term ids, for
  * exact matches (NULL: none). */
 tsift_status tsift_fuse(const rank_ctx *c, const tsift_qvec *qv, size_t k, const long *qseq, size_t nq,
-                        tsift_ranking *r, tsift_error *err);
+                        int with_rank, tsift_ranking *r, tsift_error *err);
 
 #endif

@@ -293,11 +293,13 @@ const char *tsift_member_via(const tsift_ranking *r, const tsift_query *q, size_
 }
 
 /* Fuse the lexical top k in r with the query vector (fusion.c). */
-static tsift_status fuse(rank_ctx *c, const struct tsift_qvec *qv, size_t k, tsift_ranking *r, tsift_error *err) {
+static tsift_status fuse(rank_ctx *c, const struct tsift_qvec *qv, size_t k, unsigned flags, tsift_ranking *r,
+                         tsift_error *err) {
   int can_exact;
   long *qseq = query_sequence(c, &can_exact);
   if (!qseq) return tsift_nomem(err, "searching");
-  tsift_status st = tsift_fuse(c, qv, k, can_exact ? qseq : NULL, c->q->tokens.count, r, err);
+  tsift_status st =
+      tsift_fuse(c, qv, k, can_exact ? qseq : NULL, c->q->tokens.count, (flags & TSIFT_RANK_EXPLAIN) != 0, r, err);
   tsift_free(qseq);
   return st;
 }
@@ -362,7 +364,7 @@ tsift_status tsift_rank_fused(const tsift_index *ix, const tsift_query *q, const
     r->nhits = 0; /* nothing fits well enough: an empty result */
   /* the lexical confidence rule judges the lexical result; similarity is
    * fused after it (a semantic hit needs no lexical confidence) */
-  if (!st && qv) st = fuse(&c, qv, k, r, err);
+  if (!st && qv) st = fuse(&c, qv, k, flags, r, err);
   if (!st && (flags & (TSIFT_RANK_EXPLAIN | TSIFT_RANK_GRADE))) st = explain_hits(&c, r, err);
   if (!st && (flags & TSIFT_RANK_GRADE)) st = tsift_grade_hits(&c, r, rule ? rule : &tsift_default_grade_rule, err);
   tsift_free(c.gdf);

@@ -178,7 +178,8 @@ typedef struct tsift_grade {
  * above the floor, 0 when below) and what it added to the score. */
 typedef struct tsift_sem_part {
   double similarity, z, evidence, score;
-  uint32_t rank;  /* 1-based; 0: the tool has no vector */
+  uint32_t rank;  /* 1-based, with TSIFT_RANK_EXPLAIN (a pass over the universe per hit); else 0 */
+  uint8_t has;    /* the tool has a vector */
   uint8_t close;  /* at or above the query's minSimilarity (1 when off) */
 } tsift_sem_part;
 

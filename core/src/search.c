@@ -128,7 +128,7 @@ static void json_terms(tsift_buf *b, const tsift_query *q) {
 static void write_semantic(tsift_buf *b, const tsift_sem_part *sp) {
   tsift_json_key(b, "semantic");
   tsift_json_begin_object(b);
-  if (!sp->rank) {
+  if (!sp->has) {
     tsift_json_key(b, "vector");
     tsift_json_bool(b, 0);
   } else {
@@ -308,7 +308,9 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_stats stats;
   tsift_stats_fit(ix, NULL, &stats);
   tsift_ranking r;
-  st = tsift_rank_fused(ix, &q, &stats, o.has_vector ? &o.qvec : NULL, o.limit, TSIFT_RANK_GRADE, NULL, &r, err);
+  /* (explain: the semantic part's rank by similarity too, fusion.c) */
+  st = tsift_rank_fused(ix, &q, &stats, o.has_vector ? &o.qvec : NULL, o.limit,
+                        TSIFT_RANK_GRADE | (o.explain ? TSIFT_RANK_EXPLAIN : 0u), NULL, &r, err);
   tsift_qvec_free(&o.qvec);
   if (st) {
     tsift_query_free(&q);
