@@ -30,6 +30,7 @@ static const char USAGE[] =
     "  info --catalog FILE                                       index facts and fingerprint\n"
     "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
     "  docs --catalog FILE                                       search documents per tool\n"
+    "  texts --catalog FILE                                      the text to embed per tool (trust policy)\n"
     "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
     "  session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl\n"
     "                 [--divergence fail|warn|off]\n"
@@ -347,7 +348,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(cmd, "build") == 0) {
     rc = cli_build(a.catalog, a.options, a.output);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||
-             strcmp(cmd, "docs") == 0 || strcmp(cmd, "verify") == 0) {
+             strcmp(cmd, "docs") == 0 || strcmp(cmd, "verify") == 0 || strcmp(cmd, "texts") == 0) {
     long limit = a.limit ? parse_count(a.limit) : 0, k = parse_count(a.k);
     if (strcmp(cmd, "search") == 0 && limit < 0) {
       rc = usage_error("--limit must be a positive integer");
@@ -385,6 +386,9 @@ int main(int argc, char **argv) {
           rc = report(&err);
         else
           rc = print_and_free(out, out_len, 1);
+      } else if (strcmp(cmd, "texts") == 0) {
+        if (tsift_index_embed_texts_json(ix, &out, &out_len, &err)) rc = report(&err);
+        else rc = print_and_free(out, out_len, 1);
       } else {
         if (tsift_index_documents_json(ix, &out, &out_len, &err)) rc = report(&err);
         else rc = print_and_free(out, out_len, 1);

@@ -29,6 +29,7 @@ commands:
   info --catalog FILE                                       index facts and fingerprint
   verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
   docs --catalog FILE                                       search documents per tool
+  texts --catalog FILE                                      the text to embed per tool (trust policy)
   session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]
   session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl
                  [--divergence fail|warn|off]
@@ -471,7 +472,7 @@ async function run(argv) {
     await build(a);
     return;
   }
-  if (!['search', 'rank', 'info', 'docs', 'verify'].includes(cmd)) {
+  if (!['search', 'rank', 'info', 'docs', 'verify', 'texts'].includes(cmd)) {
     process.stderr.write(`toolsift: unknown command ${cmd}\n`);
     throw usageError(null);
   }
@@ -511,6 +512,8 @@ async function run(argv) {
         index.verify();
         return index.infoJSON();
       }) + '\n';
+    } else if (cmd === 'texts') {
+      out = call(() => index.embedTextsJSON()) + '\n';
     } else {
       out = call(() => index.documentsJSON()) + '\n';
     }

@@ -632,9 +632,13 @@ export class Index {
   /** The text a host embeds for each tool under the trust policy:
    * [{ id, trust, text }] in tool order. */
   embedTexts() {
+    return JSON.parse(this.embedTextsJSON()).tools;
+  }
+
+  /** Raw JSON of embedTexts(): {"tools":[{"id","trust","text"}]}. */
+  embedTextsJSON() {
     const h = this.#live();
-    const bytes = this.#ts._call([], (_, out) => this.#ex.tsift_wasm_index_embed_texts(h, out));
-    return JSON.parse(decoder.decode(bytes)).tools;
+    return decoder.decode(this.#ts._call([], (_, out) => this.#ex.tsift_wasm_index_embed_texts(h, out)));
   }
 
   /** Give the index one vector per tool (rows: arrays of numbers or

@@ -56,7 +56,7 @@ static tsift_status embed_text(const tsift_tool *t, tsift_buf *b, tsift_error *e
     tsift_buf_append(b, t->description, strlen(t->description));
   }
   tsift_trust labels = tsift_label_class(t);
-  int own = labels == TSIFT_TRUST_FIRST_PARTY || (labels == TSIFT_TRUST_VOUCHED && tsift_description_visible(t));
+  int own = labels == TSIFT_TRUST_FIRST_PARTY || labels == TSIFT_TRUST_VOUCHED; /* as docs.c indexes them */
   append_labels(b, "tags: ", own ? &t->tags : NULL, &t->host_tags);
   append_labels(b, "aliases: ", own ? &t->aliases : NULL, &t->host_aliases);
   return append_params(b, t, err);

@@ -343,6 +343,7 @@ for (const q of ODD.filter((s) => s.trim() && !s.includes('\u0000'))) {
   }
   add('vectors: search without --vector (as without embeddings)', ['search', '--catalog', vcat, '--explain', 'open', 'a', 'pull', 'request'], ok);
   add('vectors: info', ['info', '--catalog', vcat], ok);
+  add('vectors: texts (what a host embeds, per trust class)', ['texts', '--catalog', vcat], ok);
   add('vectors: wrong dimension', ['search', '--catalog', vcat, '--vector', qBad, 'x'], { expectStatus: 1 });
   add('vectors: an index without vectors', ['search', '--catalog', CATALOG, '--vector', qBad, 'x'], { expectStatus: 1 });
   const vsnap = path.join(tmp, 'vectors.tsi');
