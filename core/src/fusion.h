@@ -23,10 +23,10 @@
 
 #define TSIFT_FUSION_MARGIN 0.5
 #define TSIFT_FUSION_WEIGHT 2.0
-/* The grade (grade.c): a hit with at least this much evidence is strong
+/* The grade (grade.c; measured in docs/relevance.md): a hit with at least this much evidence is strong
  * when its fused score is within the rule's `relative` of the best, even
  * if it matches few words of the query. */
-#define TSIFT_FUSION_STRONG_EVIDENCE 2.0
+#define TSIFT_FUSION_STRONG_EVIDENCE 1.0
 
 /* F(n) above with the given margin; a universe of fewer than 2 tools with
  * vectors has no floor a z-score can pass. */
