@@ -13,7 +13,9 @@ static const char USAGE[] =
     "usage: toolsift <command> [options]\n"
     "\n"
     "commands:\n"
-    "  search --catalog FILE [--limit N] [--explain] QUERY...   rank tools for a query (JSON)\n"
+    "  search --catalog FILE [--limit N] [--explain] [--vector FILE] QUERY...\n"
+    "                                                            rank tools for a query (JSON); --vector:\n"
+    "                                                            the query's vector (JSON array or base64)\n"
     "  build --catalog FILE -o INDEX.tsi                         write an index snapshot\n"
     "        (search, rank, info and docs take --index INDEX.tsi instead of --catalog)\n"
     "  rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {\"id\",\"hits\"}\n"
@@ -24,9 +26,11 @@ static const char USAGE[] =
     "  analyze QUERY...                                          show how a query is analysed\n"
     "  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]\n"
     "                                                            relevance vs plain BM25; exit 1 on a failed gate\n"
+    "       [--vectors V.jsonl [--fusion JSON]]                  with a model's vectors (docs/relevance.md)\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
     "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
     "  docs --catalog FILE                                       search documents per tool\n"
+    "  texts --catalog FILE                                      the text to embed per tool (trust policy)\n"
     "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
     "  session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl\n"
     "                 [--divergence fail|warn|off]\n"
@@ -94,6 +98,9 @@ typedef struct args {
   const char *index;   /* a snapshot to load instead of a catalog */
   const char *output;  /* build: where to write the snapshot */
   const char *corpus, *gates; /* eval */
+  const char *vector;  /* search: a file holding the query's vector (JSON array or base64 string) */
+  const char *vectors; /* eval: a JSON Lines file of tool and query vectors */
+  const char *fusion;  /* eval: other fusion parameters to measure, JSON verbatim */
   int json;
   int loop; /* eval --loop */
   int explain, strict_ids;
@@ -115,6 +122,9 @@ static int parse_args(int argc, char **argv, args *a) {
     else if (strcmp(s, "--index") == 0) slot = &a->index;
     else if (strcmp(s, "--corpus") == 0) slot = &a->corpus;
     else if (strcmp(s, "--gates") == 0) slot = &a->gates;
+    else if (strcmp(s, "--vector") == 0) slot = &a->vector;
+    else if (strcmp(s, "--vectors") == 0) slot = &a->vectors;
+    else if (strcmp(s, "--fusion") == 0) slot = &a->fusion;
     else if (strcmp(s, "--loop") == 0) {
       a->loop = 1;
     } else if (strcmp(s, "--json") == 0) {
@@ -186,9 +196,34 @@ static tsift_index *open_index(const char *catalog, const char *snapshot, const 
   return ix;
 }
 
+/* The search options of --limit, --explain and --vector FILE (its bytes
+ * are the "vector" value, verbatim; the core checks them): "" for none,
+ * NULL when the file cannot be read. */
+static char *search_options(long limit, int explain, const char *vector_file) {
+  size_t vlen = 0;
+  char *vec = vector_file ? cli_read_file(vector_file, &vlen) : NULL;
+  if (vector_file && !vec) return NULL;
+  char *opts = malloc(80 + vlen);
+  if (opts) {
+    char *p = opts;
+    p += sprintf(p, "{");
+    if (limit) p += sprintf(p, "\"limit\":%ld", limit);
+    if (explain) p += sprintf(p, "%s\"explain\":true", p[-1] == '{' ? "" : ",");
+    if (vec) {
+      p += sprintf(p, "%s\"vector\":", p[-1] == '{' ? "" : ",");
+      memcpy(p, vec, vlen);
+      p += vlen;
+    }
+    strcpy(p, "}");
+    if (strcmp(opts, "{}") == 0) opts[0] = 0;
+  }
+  free(vec);
+  return opts;
+}
+
 /* eval: a corpus folder (catalog.json, queries.jsonl, gates.json) or files. */
 static int cli_eval(const char *corpus, const char *catalog, const char *queries, const char *gates,
-                    const char *options, int json, int loop) {
+                    const char *vectors, const char *fusion, const char *options, int json, int loop) {
   char paths[3][4096];
   if (corpus) {
     snprintf(paths[0], sizeof paths[0], "%s/catalog.json", corpus);
@@ -209,14 +244,17 @@ static int cli_eval(const char *corpus, const char *catalog, const char *queries
   char *ctext = cli_read_file(catalog, &clen);
   char *qtext = ctext ? cli_read_file(queries, &qlen) : NULL;
   char *gtext = (qtext && gates) ? cli_read_file(gates, &glen) : NULL;
-  if (!ctext || !qtext || (gates && !gtext)) {
+  size_t vlen = 0;
+  char *vtext = (qtext && vectors) ? cli_read_file(vectors, &vlen) : NULL;
+  if (!ctext || !qtext || (gates && !gtext) || (vectors && !vtext)) {
     free(ctext);
     free(qtext);
     free(gtext);
+    free(vtext);
     return 1;
   }
   /* options: {"index": <--options>, "gates": <gates file>, "loop": true} */
-  size_t olen = 48 + (options ? strlen(options) : 0) + glen;
+  size_t olen = 64 + (options ? strlen(options) : 0) + glen + (fusion ? strlen(fusion) : 0);
   char *opts = malloc(olen);
   int rc = 0;
   if (!opts) {
@@ -225,10 +263,14 @@ static int cli_eval(const char *corpus, const char *catalog, const char *queries
     snprintf(opts, olen, "{%s%s%s%s%.*s%s%s}", options ? "\"index\":" : "", options ? options : "",
              options && gtext ? "," : "", gtext ? "\"gates\":" : "", (int)glen, gtext ? gtext : "",
              loop && (options || gtext) ? "," : "", loop ? "\"loop\":true" : "");
+    if (fusion) { /* {…,"fusion":<--fusion>} */
+      size_t at = strlen(opts) - 1;
+      snprintf(opts + at, olen - at, "%s\"fusion\":%s}", at > 1 ? "," : "", fusion);
+    }
     char *out = NULL, *text = NULL;
     size_t out_len = 0, rlen = 0;
     tsift_error err;
-    if (tsift_eval_json(ctext, clen, qtext, qlen, opts, strlen(opts), &out, &out_len, &err)) {
+    if (tsift_eval_vectors_json(ctext, clen, qtext, qlen, vtext, vlen, opts, strlen(opts), &out, &out_len, &err)) {
       rc = report(&err);
     } else {
       int passed = strstr(out, "\"passed\":true}") != NULL;
@@ -248,6 +290,7 @@ static int cli_eval(const char *corpus, const char *catalog, const char *queries
   free(ctext);
   free(qtext);
   free(gtext);
+  free(vtext);
   return rc;
 }
 
@@ -301,11 +344,11 @@ int main(int argc, char **argv) {
     else
       rc = print_and_free(out, out_len, 1);
   } else if (strcmp(cmd, "eval") == 0) {
-    rc = cli_eval(a.corpus, a.catalog, a.queries, a.gates, a.options, a.json, a.loop);
+    rc = cli_eval(a.corpus, a.catalog, a.queries, a.gates, a.vectors, a.fusion, a.options, a.json, a.loop);
   } else if (strcmp(cmd, "build") == 0) {
     rc = cli_build(a.catalog, a.options, a.output);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||
-             strcmp(cmd, "docs") == 0 || strcmp(cmd, "verify") == 0) {
+             strcmp(cmd, "docs") == 0 || strcmp(cmd, "verify") == 0 || strcmp(cmd, "texts") == 0) {
     long limit = a.limit ? parse_count(a.limit) : 0, k = parse_count(a.k);
     if (strcmp(cmd, "search") == 0 && limit < 0) {
       rc = usage_error("--limit must be a positive integer");
@@ -319,16 +362,14 @@ int main(int argc, char **argv) {
       if (!ix) {
         rc = (a.catalog || a.index) ? 1 : 2;
       } else if (strcmp(cmd, "search") == 0) {
-        char opts[64];
-        if (a.limit && a.explain) snprintf(opts, sizeof opts, "{\"limit\":%ld,\"explain\":true}", limit);
-        else if (a.limit) snprintf(opts, sizeof opts, "{\"limit\":%ld}", limit);
-        else if (a.explain) snprintf(opts, sizeof opts, "{\"explain\":true}");
-        else opts[0] = 0;
-        if (tsift_index_search_json(ix, a.query, strlen(a.query), opts[0] ? opts : NULL,
+        char *opts = search_options(limit, a.explain, a.vector);
+        if (!opts) rc = 1;
+        else if (tsift_index_search_json(ix, a.query, strlen(a.query), opts[0] ? opts : NULL,
                                     strlen(opts), &out, &out_len, &err))
           rc = report(&err);
         else
           rc = print_and_free(out, out_len, 1);
+        free(opts);
       } else if (strcmp(cmd, "rank") == 0) {
         size_t qlen = 0;
         char *queries = cli_read_file(a.queries, &qlen);
@@ -345,6 +386,9 @@ int main(int argc, char **argv) {
           rc = report(&err);
         else
           rc = print_and_free(out, out_len, 1);
+      } else if (strcmp(cmd, "texts") == 0) {
+        if (tsift_index_embed_texts_json(ix, &out, &out_len, &err)) rc = report(&err);
+        else rc = print_and_free(out, out_len, 1);
       } else {
         if (tsift_index_documents_json(ix, &out, &out_len, &err)) rc = report(&err);
         else rc = print_and_free(out, out_len, 1);

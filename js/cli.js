@@ -12,7 +12,9 @@ import { load, ToolsiftError } from './toolsift.js';
 const USAGE = `usage: toolsift <command> [options]
 
 commands:
-  search --catalog FILE [--limit N] [--explain] QUERY...   rank tools for a query (JSON)
+  search --catalog FILE [--limit N] [--explain] [--vector FILE] QUERY...
+                                                            rank tools for a query (JSON); --vector:
+                                                            the query's vector (JSON array or base64)
   build --catalog FILE -o INDEX.tsi                         write an index snapshot
         (search, rank, info and docs take --index INDEX.tsi instead of --catalog)
   rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {"id","hits"}
@@ -23,9 +25,11 @@ commands:
   analyze QUERY...                                          show how a query is analysed
   eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]
                                                             relevance vs plain BM25; exit 1 on a failed gate
+       [--vectors V.jsonl [--fusion JSON]]                  with a model's vectors (docs/relevance.md)
   info --catalog FILE                                       index facts and fingerprint
   verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
   docs --catalog FILE                                       search documents per tool
+  texts --catalog FILE                                      the text to embed per tool (trust policy)
   session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]
   session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl
                  [--divergence fail|warn|off]
@@ -67,6 +71,9 @@ const VALUE_OPTIONS = {
   '--index': 'index',
   '--corpus': 'corpus',
   '--gates': 'gates',
+  '--vector': 'vector',
+  '--vectors': 'vectors',
+  '--fusion': 'fusion',
   '-o': 'output',
   '--output': 'output',
 };
@@ -404,9 +411,12 @@ async function evaluate(a) {
   if (g) parts.push(text('"gates":'), g);
   if (a.loop && parts.length) parts.push(text(','));
   if (a.loop) parts.push(text('"loop":true'));
+  if (a.fusion !== undefined) parts.push(text(parts.length ? ',"fusion":' : '"fusion":'), text(a.fusion));
+  const v = q && a.vectors !== undefined ? await readOrReport(a.vectors) : null;
+  if (a.vectors !== undefined && !v) return 1;
   const opts = Buffer.concat([text('{'), ...parts, text('}')]);
   const ts = await loadModule();
-  const out = call(() => ts.evalJSON(c, q, opts));
+  const out = call(() => ts.evalJSON(c, q, opts, v));
   const passed = out.includes('"passed":true}');
   if (a.json) process.stdout.write(out + '\n');
   else process.stdout.write(call(() => ts.evalReport(out, a.corpus ?? queries)));
@@ -462,7 +472,7 @@ async function run(argv) {
     await build(a);
     return;
   }
-  if (!['search', 'rank', 'info', 'docs', 'verify'].includes(cmd)) {
+  if (!['search', 'rank', 'info', 'docs', 'verify', 'texts'].includes(cmd)) {
     process.stderr.write(`toolsift: unknown command ${cmd}\n`);
     throw usageError(null);
   }
@@ -484,6 +494,13 @@ async function run(argv) {
       if (a.limit !== undefined && a.explain) opts = `{"limit":${limit},"explain":true}`;
       else if (a.limit !== undefined) opts = `{"limit":${limit}}`;
       else if (a.explain) opts = '{"explain":true}';
+      if (a.vector !== undefined) {
+        // the file's bytes are the "vector" value, verbatim (the core checks them)
+        const v = await readOrReport(a.vector);
+        if (!v) throw new Exit(1);
+        const head = opts ? opts.slice(0, -1) + ',' : '{';
+        opts = Buffer.concat([text(head + '"vector":'), v, text('}')]);
+      }
       out = call(() => index.searchJSON(a.query, opts)) + '\n';
     } else if (cmd === 'rank') {
       const queries = await readBytes(a.queries);
@@ -495,6 +512,8 @@ async function run(argv) {
         index.verify();
         return index.infoJSON();
       }) + '\n';
+    } else if (cmd === 'texts') {
+      out = call(() => index.embedTextsJSON()) + '\n';
     } else {
       out = call(() => index.documentsJSON()) + '\n';
     }

@@ -131,7 +131,31 @@ export interface SearchOptions {
   /** 1..1000, default 10. */
   limit?: number;
   explain?: boolean;
+  /** The query's vector (the index's dimension), fused with BM25F (docs/relevance.md, "Semantic search"). */
+  vector?: number[] | Float32Array | string;
+  /** -1..1: no hit below this similarity is strong (needs `vector`). */
+  minSimilarity?: number;
 }
+
+/** A host's embedding function: the text to embed -> its vector (sync or async). */
+export type EmbedFunction = (text: string) => number[] | Float32Array | Promise<number[] | Float32Array>;
+
+export interface EmbedIndexOptions extends IndexOptions {
+  /** Embeds each tool's text (Index#embedTexts) at build, and queries in Index#searchAsync. */
+  embed: EmbedFunction;
+  /** The model id recorded in results, decisions and snapshots (1..64 printable ASCII), default "host". */
+  model?: string;
+}
+
+/** The text a host embeds for one tool, under the trust policy. */
+export interface EmbedText {
+  id: string;
+  trust: 'first-party' | 'remote' | 'vouched' | 'tainted';
+  text: string;
+}
+
+/** base64 of float32 little-endian: the form the core reads most cheaply. */
+export function vectorBase64(vector: number[] | Float32Array): string;
 
 export interface AnalyzerOptions {
   /** undefined/null = built-in English list, [] = none. */
@@ -206,6 +230,8 @@ export class Toolsift {
     /** An options object, or raw options JSON text passed verbatim. */
     options?: IndexOptions | string,
   ): Index;
+  /** With `embed`: the index with every tool's vector (embedded from Index#embedTexts), asynchronously. */
+  createIndex(catalog: string | Uint8Array | ArrayBuffer | Catalog, options: EmbedIndexOptions): Promise<Index>;
   /**
    * Start a session (one agent run, SPEC S7). `config` is the session
    * configuration object, its JSON text, or raw JSON bytes (passed through
@@ -248,6 +274,15 @@ export class Index {
   verify(): void;
   documents(): DocumentsResult;
   documentsJSON(): string;
+  /** The embed function createIndex was given (used by searchAsync), if any. */
+  embed?: EmbedFunction;
+  /** search, with the query embedded by `embed` unless options.vector is given. */
+  searchAsync(query: string, options?: SearchOptions): Promise<SearchResult>;
+  /** The text a host embeds for each tool, in tool order. */
+  embedTexts(): EmbedText[];
+  embedTextsJSON(): string;
+  /** One vector per tool (tool order) under `model`; a NaN, infinity or zero row throws code 'config'. */
+  setVectors(model: string, rows: Array<number[] | Float32Array>): void;
   /**
    * The index as a versioned binary snapshot (SPEC S11: format, ranker,
    * analyser and Unicode versions, fingerprint, sha256 checksum), a fresh
@@ -620,6 +655,8 @@ export class Session {
    * mode), 'arg', 'state'.
    */
   call(turn: number, callIndex: number, tool: string, args?: unknown): CallOutput;
+  /** The vector of the next search_tools query (null clears it); minSimilarity -1..1 (default off). */
+  setQueryVector(vector: number[] | Float32Array | null, minSimilarity?: number): void;
   /** The core's output JSON of call(), byte-exact (the final output after any host ranking). */
   callJSON(turn: number, callIndex: number, tool: string, args?: unknown): string;
   /**

@@ -16,6 +16,7 @@ const STATUS_NAMES = [
 const STATUS_NOMEM = 6;
 const STATUS_STATE = 8;
 const STATUS_ARG = 1;
+const STATUS_CONFIG = 4;
 const STATUS_SNAPSHOT = 7;
 const STATUS_RANKER = 9;
 
@@ -186,6 +187,24 @@ function encodeOptions(options) {
   return json === null ? null : encoder.encode(json);
 }
 
+/** A vector as the core reads it: base64 of float32 little-endian. */
+export function vectorBase64(vector) {
+  const f = vector instanceof Float32Array ? vector : Float32Array.from(vector);
+  const b = new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
+  let bin = '';
+  for (let i = 0; i < b.length; i++) bin += String.fromCharCode(b[i]);
+  return btoa(bin);
+}
+
+// Search options with a numeric "vector" as base64 (exact float32, and a
+// fraction of the JSON text of the numbers).
+function withVectorText(options) {
+  if (!options || typeof options !== 'object' || isBytes(options) || options.vector === undefined) return options;
+  const v = options.vector;
+  if (typeof v === 'string' || v === null) return options;
+  return { ...options, vector: vectorBase64(v) };
+}
+
 function asBytes(value) {
   if (value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
@@ -283,6 +302,9 @@ export class Toolsift {
    * stopwords: undefined/null = built-in list, [] = none, or a word list.
    */
   createIndex(catalog, options) {
+    if (options && typeof options === 'object' && !isBytes(options) && typeof options.embed === 'function') {
+      return this.#createEmbedded(catalog, options);
+    }
     const bytes =
       typeof catalog === 'string' || catalog instanceof ArrayBuffer || ArrayBuffer.isView(catalog)
         ? asBytes(catalog)
@@ -478,18 +500,42 @@ export class Toolsift {
     return JSON.parse(this.analyzeJSON(text, opts));
   }
 
+  // createIndex(catalog, { embed, model, ...build options }): the index, then
+  // each tool's text (Index#embedTexts, the trust policy's) through embed
+  // (sync or async, text -> numbers), then the vectors under `model`
+  // (default "host"). Resolves to the index; embed stays its query embedder.
+  async #createEmbedded(catalog, options) {
+    const { embed, model = 'host', ...rest } = options;
+    const index = this.createIndex(catalog, rest);
+    try {
+      const texts = index.embedTexts();
+      const rows = [];
+      for (const t of texts) rows.push(await embed(t.text));
+      index.setVectors(model, rows);
+      index.embed = embed;
+      return index;
+    } catch (e) {
+      index.free();
+      throw e;
+    }
+  }
+
   /**
    * Relevance evaluation JSON (SPEC S10): catalog (JSON or JSON Lines of
    * tools) and graded queries (JSON Lines), each a string or bytes; options
-   * an object or JSON text ({index, worst, gates}).
+   * an object or JSON text ({index, worst, gates}); vectors (optional) the
+   * JSON Lines of a model's vectors (docs/relevance.md, "Measuring a model").
    */
-  evalJSON(catalog, queries, options) {
+  evalJSON(catalog, queries, options, vectors) {
     const c = asBytes(catalog);
     const q = asBytes(queries);
     const o = encodeOptions(options);
     const ex = this.#ex;
-    const bytes = this._call([c, q, o], ([cp, qp, op], out) =>
-      ex.tsift_wasm_eval(cp, c.length, qp, q.length, op, o ? o.length : 0, out),
+    const v = vectors === undefined || vectors === null ? null : asBytes(vectors);
+    const bytes = this._call([c, q, o, v], ([cp, qp, op, vp], out) =>
+      v
+        ? ex.tsift_wasm_eval_vectors(cp, c.length, qp, q.length, vp, v.length, op, o ? o.length : 0, out)
+        : ex.tsift_wasm_eval(cp, c.length, qp, q.length, op, o ? o.length : 0, out),
     );
     return decoder.decode(bytes);
   }
@@ -561,16 +607,59 @@ export class Index {
     }
     const h = this.#live();
     const q = encoder.encode(query);
-    const o = encodeOptions(options);
+    const o = encodeOptions(withVectorText(options));
     const bytes = this.#ts._call([q, o], ([qp, op], out) =>
       this.#ex.tsift_wasm_index_search(h, qp, q.length, op, o ? o.length : 0, out),
     );
     return decoder.decode(bytes);
   }
 
-  /** Search and parse: { query, terms, hits, unmatched, tainted?, analysis? }. */
+  /** Search and parse: { query, terms, hits, unmatched, tainted?, analysis? }.
+   * options.vector: the query's vector (numbers, a Float32Array or base64
+   * float32), fused with BM25F (docs/relevance.md, "Semantic search"). */
   search(query, options) {
     return JSON.parse(this.searchJSON(query, options));
+  }
+
+  /** search, with the query embedded by this.embed (createIndex's) unless
+   * options.vector is given. */
+  async searchAsync(query, options = {}) {
+    const o = typeof options === 'object' && options !== null ? { ...options } : {};
+    if (o.vector === undefined && typeof this.embed === 'function') o.vector = await this.embed(query);
+    return this.search(query, o);
+  }
+
+  /** The text a host embeds for each tool under the trust policy:
+   * [{ id, trust, text }] in tool order. */
+  embedTexts() {
+    return JSON.parse(this.embedTextsJSON()).tools;
+  }
+
+  /** Raw JSON of embedTexts(): {"tools":[{"id","trust","text"}]}. */
+  embedTextsJSON() {
+    const h = this.#live();
+    return decoder.decode(this.#ts._call([], (_, out) => this.#ex.tsift_wasm_index_embed_texts(h, out)));
+  }
+
+  /** Give the index one vector per tool (rows: arrays of numbers or
+   * Float32Arrays, tool order) under `model` (1..64 printable ASCII). */
+  setVectors(model, rows) {
+    const h = this.#live();
+    if (typeof model !== 'string') throw new ToolsiftError('arg', 'setVectors: model must be a string', STATUS_ARG);
+    if (!Array.isArray(rows) || !rows.length) throw new ToolsiftError('arg', 'setVectors: rows must be a non-empty array', STATUS_ARG);
+    const dim = rows[0].length >>> 0;
+    const flat = new Float32Array(rows.length * dim);
+    rows.forEach((r, i) => {
+      if (!r || r.length !== dim) {
+        throw new ToolsiftError('config', `setVectors: row ${i} has ${r?.length} components, row 0 has ${dim}`, STATUS_CONFIG);
+      }
+      flat.set(r, i * dim);
+    });
+    const m = encoder.encode(model);
+    const bytes = new Uint8Array(flat.buffer);
+    this.#ts._call([m, bytes], ([mp, rp], out) =>
+      this.#ex.tsift_wasm_index_set_vectors(h, mp, m.length, dim, rp, rows.length, out),
+    );
   }
 
   /**
@@ -918,6 +1007,17 @@ export class Session {
    * again for twice as many, at most 4 rounds and 1000 ids) before this
    * returns. Replayed searches never call it.
    */
+  /** The vector of the next search_tools query (numbers or a Float32Array;
+   * null clears it), fused with BM25F; minSimilarity (-1..1) is the grade's
+   * floor. The decision records "bm25f-N+vec:<model>". */
+  setQueryVector(vector, minSimilarity = -2) {
+    const f = vector === null || vector === undefined ? null : Float32Array.from(vector);
+    const bytes = f ? new Uint8Array(f.buffer) : null;
+    this.#run([bytes], (h, [vp], out) =>
+      this.#ex.tsift_wasm_session_set_query_vector(h, vp, f ? f.length : 0, minSimilarity, out),
+    );
+  }
+
   callJSON(turn, callIndex, tool, args) {
     return decoder.decode(this._callBytes(turn, callIndex, tool, args));
   }

@@ -2,15 +2,44 @@
 # eval.sh — `npm run eval`: relevance of toolsift beside plain BM25 on our
 # corpus (with its gates) and, when ../shared is present, on the public
 # development sets and our graded MCP set (corpus/mcp). Exits non-zero when a
-# gate fails. Extra arguments (e.g. --json) go to every `toolsift eval`.
+# gate fails. Extra arguments (e.g. --json) go to every `toolsift eval`,
+# except `--vectors DIR`: a folder of a model's vectors, one JSON Lines file
+# per set (corpus.jsonl, toollens.jsonl, metatool.jsonl, sealtools.jsonl,
+# mcp.jsonl; docs/relevance.md, "Measuring a model"); each set with a file is
+# evaluated with its vectors (gates still apply), the others without.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 bash scripts/build.sh --quiet >/dev/null || { echo "eval: build failed" >&2; exit 1; }
 BIN=build/native/toolsift
 rc=0
+VECTORS_DIR=""
+ARGS=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--vectors" ] && [ $# -ge 2 ]; then
+    VECTORS_DIR="$2"
+    shift 2
+  else
+    ARGS+=("$1")
+    shift
+  fi
+done
+set -- ${ARGS[@]+"${ARGS[@]}"}
+if [ -n "$VECTORS_DIR" ] && [ ! -d "$VECTORS_DIR" ]; then
+  echo "eval: --vectors $VECTORS_DIR: not a folder (one SET.jsonl per set)" >&2
+  exit 2
+fi
+# vecs SET: the --vectors arguments for a set that has a file, else none
+vecs() {
+  if [ -n "$VECTORS_DIR" ] && [ -f "$VECTORS_DIR/$1.jsonl" ]; then
+    echo "--vectors $VECTORS_DIR/$1.jsonl"
+  elif [ -n "$VECTORS_DIR" ]; then
+    echo "eval: no $VECTORS_DIR/$1.jsonl: $1 without vectors" >&2
+  fi
+}
 if [ -f corpus/queries.jsonl ]; then
-  "$BIN" eval --corpus corpus --loop "$@" || rc=1
+  # shellcheck disable=SC2046
+  "$BIN" eval --corpus corpus --loop $(vecs corpus) "$@" || rc=1
   # The same corpus with the confidence rule on (docs/relevance.md): no-match
   # accuracy and nDCG measured together, floors in corpus/gates-confidence.json.
   echo
@@ -39,8 +68,9 @@ if [ -d "$SHARED" ]; then
       continue
     fi
     echo
+    # shellcheck disable=SC2046
     "$BIN" eval --catalog "$SHARED/$set/tools.jsonl" --queries "$SHARED/$set/queries_dev.jsonl" --loop \
-      ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} "$@" || rc=1
+      ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} $(vecs "$set") "$@" || rc=1
   done
 else
   echo "SKIP: eval: the public development sets (neither ../shared/datasets nor datasets/ is present; npm run datasets fetches them)"
@@ -51,7 +81,9 @@ fi
 MCP_CATALOG="$ROOT/../shared/catalogs/all.json"
 if [ -f "$MCP_CATALOG" ] && [ -f corpus/mcp/queries.jsonl ]; then
   echo
-  "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl --loop --gates corpus/mcp/gates.json "$@" || rc=1
+  # shellcheck disable=SC2046
+  "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl --loop --gates corpus/mcp/gates.json \
+    $(vecs mcp) "$@" || rc=1
 else
   echo "SKIP: eval: corpus/mcp and its gates (../shared/catalogs/all.json not present)"
 fi

@@ -32,6 +32,10 @@
  *   tsift_wasm_index_verify(h, out) -> status         (re-derive a snapshot's fingerprint)
  *   tsift_wasm_eval(cat, cat_len, queries, q_len, opt, opt_len, out) -> status
  *   tsift_wasm_eval_report(json, len, title_cstr, out) -> status
+ *   tsift_wasm_eval_vectors(cat, cat_len, queries, q_len, vectors, v_len, opt, opt_len, out) -> status
+ *   tsift_wasm_index_embed_texts(h, out) -> status     (the text to embed per tool, JSON)
+ *   tsift_wasm_index_set_vectors(h, model, model_len, dim, rows_f32, nrows, out) -> status
+ *   tsift_wasm_session_set_query_vector(s, vec_f32 | 0, dim, min_similarity, out) -> status
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -319,6 +323,46 @@ int32_t tsift_wasm_eval(const char *catalog, size_t catalog_len, const char *que
   tsift_status st = tsift_eval_json(catalog, catalog_len, queries, queries_len, opt_len ? opt : NULL,
                                     opt_len, &bytes, &len, &err);
   return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_eval_vectors)
+int32_t tsift_wasm_eval_vectors(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
+                                const char *vectors, size_t vectors_len, const char *opt, size_t opt_len,
+                                uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_eval_vectors_json(catalog, catalog_len, queries, queries_len, vectors_len ? vectors : NULL,
+                                            vectors_len, opt_len ? opt : NULL, opt_len, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+/* ---- vectors ---------------------------------------------------------- */
+
+EXPORT(tsift_wasm_index_embed_texts)
+int32_t tsift_wasm_index_embed_texts(const tsift_index *index, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_index_embed_texts_json(index, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+/* rows: nrows x dim float32 (4-aligned: the allocator's). */
+EXPORT(tsift_wasm_index_set_vectors)
+int32_t tsift_wasm_index_set_vectors(tsift_index *index, const char *model, size_t model_len, uint32_t dim,
+                                     const float *rows, size_t nrows, uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_index_set_vectors(index, model, model_len, dim, rows, nrows, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_session_set_query_vector)
+int32_t tsift_wasm_session_set_query_vector(tsift_session *s, const float *vec, uint32_t dim, double min_similarity,
+                                            uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_session_set_query_vector(s, vec, dim, min_similarity, &err);
+  return finish(out, st, NULL, 0, &err);
 }
 
 /* title: NUL-terminated. */

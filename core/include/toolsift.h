@@ -176,6 +176,41 @@ TSIFT_API tsift_status tsift_index_info_json(const tsift_index *index, char **ou
 TSIFT_API tsift_status tsift_index_documents_json(const tsift_index *index, char **out,
                                                   size_t *out_len, tsift_error *err);
 
+/* ---- vectors (docs/relevance.md, "Semantic search") -------------------- */
+
+/*
+ * An index may hold one embedding vector per tool: from the catalog (a
+ * tool's "embedding": an array of numbers or a base64 string of float32
+ * little-endian; build option "model" names the model, default "catalog";
+ * every first-party and vouched tool has one of the same dimension, or none
+ * has; a remote or tainted tool's own embedding is an error, its
+ * description is not indexed) or from the host (below). Vectors are stored
+ * quantised (int8 and a scale per tool). A search with the option
+ * "vector" (the query's vector, the same forms; "minSimilarity": -1..1, the
+ * grade's floor) fuses similarity with BM25F; its "ranker" is
+ * "bm25f-N+vec:<model>" and each hit's explain has "semantic". Without
+ * "vector" a search is what it is without vectors, byte for byte.
+ *
+ * The text a host embeds for each tool, under the trust policy (SPEC S2),
+ * as JSON {"tools":[{"id","trust","text"}]} in tool order. Caller frees *out.
+ */
+TSIFT_API tsift_status tsift_index_embed_texts_json(const tsift_index *index, char **out, size_t *out_len,
+                                                    tsift_error *err);
+/* Give the index one vector per tool: rows holds nrows (= the number of
+ * tools) x dim floats in tool order; model (1..64 printable ASCII, no
+ * space) is recorded in results, decisions and snapshots. A row with a NaN,
+ * an infinity or all zeros is TSIFT_E_CONFIG naming the tool. Replaces any
+ * vectors the index had; on failure it has none. */
+TSIFT_API tsift_status tsift_index_set_vectors(tsift_index *index, const char *model, size_t model_len,
+                                               uint32_t dim, const float *rows, size_t nrows, tsift_error *err);
+/* A host's embedding function: write dim floats for text[0..len) to out;
+ * non-zero means it failed. */
+typedef int (*tsift_embed_fn)(void *user, const char *text, size_t len, uint32_t dim, float *out);
+/* tsift_index_set_vectors with each tool's vector from fn over the text
+ * tsift_index_embed_texts_json gives it. A failing fn is TSIFT_E_RANKER. */
+TSIFT_API tsift_status tsift_index_embed(tsift_index *index, const char *model, size_t model_len, uint32_t dim,
+                                         tsift_embed_fn fn, void *user, tsift_error *err);
+
 /* ---- snapshots (SPEC S11) --------------------------------------------- */
 
 /* Write the index as a versioned binary snapshot (analyser and ranker
@@ -210,6 +245,16 @@ TSIFT_API tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, 
                                        size_t queries_len, const char *options_json,
                                        size_t options_len, char **out, size_t *out_len,
                                        tsift_error *err);
+/* tsift_eval_json with the vectors of a model (JSON Lines, docs/relevance.md
+ * "Measuring a model": {"kind":"model","id"}, then {"kind":"tool","id",
+ * "vector"|"b64"} for every tool and {"kind":"query","id","vector"|"b64"}
+ * per query): each query with a vector is ranked fused (and its loop
+ * search too); "ranker" is "bm25f-N+vec:<model>", "queryVectors" the count
+ * of queries that had one. vectors NULL: tsift_eval_json. */
+TSIFT_API tsift_status tsift_eval_vectors_json(const char *catalog, size_t catalog_len, const char *queries,
+                                               size_t queries_len, const char *vectors, size_t vectors_len,
+                                               const char *options_json, size_t options_len, char **out,
+                                               size_t *out_len, tsift_error *err);
 /* Render an evaluation JSON as a text table headed by `title`. */
 TSIFT_API tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *title,
                                          char **out, size_t *out_len, tsift_error *err);
@@ -363,6 +408,16 @@ typedef int (*tsift_rank_fn)(void *user, const char *query, size_t query_len, un
                              const char **ids_json, size_t *ids_len);
 TSIFT_API tsift_status tsift_session_set_ranker(tsift_session *session, const char *kind,
                                                 tsift_rank_fn fn, void *user, tsift_error *err);
+
+/* The vector of the next search_tools query (dim floats, the index's
+ * dimension; vec NULL clears it), fused with BM25F by the built-in ranker
+ * (docs/relevance.md, "Semantic search"); min_similarity (-1..1, or -2:
+ * off) is the grade's floor: no hit below it is strong, so none loads.
+ * The decision records the ranker "bm25f-N+vec:<model>"; a replay serves it
+ * without vectors. The vector is dropped after that search (refused or
+ * not). TSIFT_E_ARG when the index has no vectors or another dimension. */
+TSIFT_API tsift_status tsift_session_set_query_vector(tsift_session *session, const float *vec, uint32_t dim,
+                                                      double min_similarity, tsift_error *err);
 
 /* A host skill ranker (SPEC S8) for sessions whose skills.discovery is
  * "search" or "both": the same contract as tsift_session_set_ranker, over

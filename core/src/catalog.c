@@ -500,6 +500,10 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
     t->schema = schema;
   }
 
+  /* an embedding vector: checked with the others when the index is built (vectors.c) */
+  const cJSON *emb = cJSON_GetObjectItemCaseSensitive(item, "embedding");
+  if (emb && !cJSON_IsNull(emb)) t->embedding = emb;
+
   /* native extras */
   if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(item, "tags"), where, "tags", &t->tags,
                         err)))

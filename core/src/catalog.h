@@ -41,6 +41,9 @@ typedef struct tsift_tool {
   size_t schema_text_len;
   const struct tsift_textpack *schema_pack;
   uint32_t schema_code_len;
+  /* The tool's own "embedding" (vectors.h reads it at build), pointing into
+   * the catalog's tree; NULL when it has none or loaded from a snapshot. */
+  const struct cJSON *embedding;
   tsift_labels tags, aliases;         /* the tool's own labels */
   tsift_labels host_tags, host_aliases; /* the host's annotations */
   tsift_origin origin;

@@ -33,6 +33,13 @@ int tsift_description_visible(const tsift_tool *t) {
   return tr == TSIFT_TRUST_FIRST_PARTY || tr == TSIFT_TRUST_VOUCHED;
 }
 
+tsift_trust tsift_label_class(const tsift_tool *t) {
+  tsift_trust trust = tsift_trust_of(t);
+  if (trust != TSIFT_TRUST_TAINTED) return trust;
+  return t->origin == TSIFT_ORIGIN_LOCAL ? TSIFT_TRUST_FIRST_PARTY
+                                         : (t->trusted ? TSIFT_TRUST_VOUCHED : TSIFT_TRUST_REMOTE);
+}
+
 void tsift_document_free(tsift_document *doc) {
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) tsift_tokens_free(&doc->fields[f]);
   tsift_tokens_free(&doc->name_seq);
@@ -130,11 +137,7 @@ tsift_status tsift_document_build(const tsift_tool *tool, tsift_document *doc, t
   doc->trust = trust;
   /* What each class may index (SPEC S2 table). A tainted tool keeps the
    * label treatment of the class it would otherwise have. */
-  tsift_trust label_class = trust;
-  if (trust == TSIFT_TRUST_TAINTED)
-    label_class = tool->origin == TSIFT_ORIGIN_LOCAL
-                      ? TSIFT_TRUST_FIRST_PARTY
-                      : (tool->trusted ? TSIFT_TRUST_VOUCHED : TSIFT_TRUST_REMOTE);
+  tsift_trust label_class = tsift_label_class(tool);
   int own_description = trust == TSIFT_TRUST_FIRST_PARTY || trust == TSIFT_TRUST_VOUCHED;
   int schema_docs = own_description;
 

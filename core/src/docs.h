@@ -30,6 +30,9 @@ extern const unsigned tsift_field_token_caps[TSIFT_FIELD_COUNT];
 
 const char *tsift_trust_name(tsift_trust t);
 tsift_trust tsift_trust_of(const tsift_tool *t);
+/* The class whose label treatment the tool gets: its trust, except that a
+ * tainted tool keeps that of the class it would otherwise have. */
+tsift_trust tsift_label_class(const tsift_tool *t);
 /* 1 when the tool's description may be shown and indexed. */
 int tsift_description_visible(const tsift_tool *t);
 

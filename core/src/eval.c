@@ -7,6 +7,9 @@
 #include "alloc.h"
 #include "baseline.h"
 #include "eval_loop.h"
+#include "eval_vectors.h"
+#include "fusion.h"
+#include "vectors.h"
 #include "cJSON.h"
 #include "fmt.h"
 #include "rank.h"
@@ -212,6 +215,7 @@ typedef struct evaluation {
   tsift_index *ix;
   tsift_baseline *base;
   eval_loop *loop;
+  eval_vectors *vecs; /* with --vectors: the query vectors (the tools' are in ix) */
   tsift_stats stats;
   metrics ours, theirs;
   class_row *rows;
@@ -230,14 +234,34 @@ static void eval_free(evaluation *e) {
   tsift_free(e->worsts);
   tsift_free(e->rows);
   tsift_eval_loop_free(e->loop);
+  tsift_eval_vectors_free(e->vecs);
   tsift_baseline_free(e->base);
   tsift_index_free(e->ix);
 }
 
+/* The eval option "fusion": {"margin": -10..10, "weight": 0..100,
+ * "minSimilarity": -1..1}, other parameters of the fusion rule and the
+ * grade's similarity floor to measure (fusion.h, grade.c). */
+static tsift_status eval_fusion_options(eval_vectors *v, const cJSON *f, tsift_error *err) {
+  if (!f) return TSIFT_OK;
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(f, "margin"), *w = cJSON_GetObjectItemCaseSensitive(f, "weight");
+  double margin = TSIFT_FUSION_MARGIN, weight = TSIFT_FUSION_WEIGHT;
+  if (cJSON_IsNumber(m) && m->valuedouble >= -10 && m->valuedouble <= 10) margin = m->valuedouble;
+  else if (m) return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.margin must be a number from -10 to 10");
+  if (cJSON_IsNumber(w) && w->valuedouble >= 0 && w->valuedouble <= 100) weight = w->valuedouble;
+  else if (w) return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.weight must be a number from 0 to 100");
+  const cJSON *ms = cJSON_GetObjectItemCaseSensitive(f, "minSimilarity");
+  double floor = TSIFT_VEC_MIN_SIMILARITY_OFF;
+  if (cJSON_IsNumber(ms) && ms->valuedouble >= -1 && ms->valuedouble <= 1) floor = ms->valuedouble;
+  else if (ms) return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.minSimilarity must be from -1 to 1");
+  tsift_eval_vectors_tune(v, margin, weight, floor);
+  return TSIFT_OK;
+}
+
 /* The index (a JSON Lines catalog becomes an array first), the baseline, the
  * loop evaluation when asked for, and room for the rows. */
-static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog_len, const cJSON *opts,
-                              tsift_error *err) {
+static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog_len, const char *vectors,
+                              size_t vectors_len, const cJSON *opts, tsift_error *err) {
   const cJSON *index_opts = cJSON_GetObjectItemCaseSensitive(opts, "index");
   const cJSON *worst_n = cJSON_GetObjectItemCaseSensitive(opts, "worst");
   const cJSON *loop_opts = cJSON_GetObjectItemCaseSensitive(opts, "loop");
@@ -260,6 +284,8 @@ static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog
   tsift_free(cat_array);
   cJSON_free(index_text);
   if (!st) st = tsift_baseline_build(&e->ix->catalog, &e->base, err);
+  if (!st && vectors) st = tsift_eval_vectors_read(e->ix, vectors, vectors_len, &e->vecs, err);
+  if (!st && e->vecs) st = eval_fusion_options(e->vecs, cJSON_GetObjectItemCaseSensitive(opts, "fusion"), err);
   if (!st && loop_opts && !cJSON_IsNull(loop_opts) && !cJSON_IsFalse(loop_opts))
     st = tsift_eval_loop_new(e->ix, loop_opts, &e->loop, err);
   e->rows = tsift_calloc_array(MAX_CLASSES, sizeof *e->rows);
@@ -342,13 +368,14 @@ static tsift_status eval_query(evaluation *e, const char *line, size_t n, size_t
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected {\"id\", \"query\": string, \"relevance\": {id: grade}}", what);
   }
   e->nqueries++;
+  const tsift_qvec *qv = e->vecs ? tsift_eval_vectors_query(e->vecs, cJSON_GetObjectItemCaseSensitive(q, "id")) : NULL;
   tsift_query tq;
   tsift_ranking ranking = {0};
   uint32_t hits[EVAL_K], bhits[EVAL_K];
   size_t nh = 0, nb = 0;
   st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &e->ix->stopwords, &tq, err);
   if (!st) {
-    st = tsift_rank(e->ix, &tq, &e->stats, EVAL_K, 0, NULL, &ranking, err);
+    st = tsift_rank_fused(e->ix, &tq, &e->stats, qv, EVAL_K, 0, NULL, &ranking, err);
     tsift_query_free(&tq);
   }
   if (!st) {
@@ -358,7 +385,7 @@ static tsift_status eval_query(evaluation *e, const char *line, size_t n, size_t
   }
   if (!st) st = tsift_baseline_rank(e->base, text->valuestring, EVAL_K, bhits, &nb, err);
   const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
-  if (!st && e->loop) st = tsift_eval_loop_query(e->loop, text->valuestring, rel, cname, err);
+  if (!st && e->loop) st = tsift_eval_loop_query(e->loop, text->valuestring, qv, rel, cname, err);
   if (!st) {
     class_row *row = class_of(e, cname);
     double nd_ours = 0, nd_base = 0;
@@ -400,8 +427,14 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
   tsift_json_int(b, (long long)e->nqueries);
   tsift_json_key(b, "tools");
   tsift_json_int(b, (long long)e->ix->n);
+  char kind[TSIFT_RANKER_KIND_MAX];
+  if (e->vecs) tsift_vec_ranker_kind(e->ix, kind);
   tsift_json_key(b, "ranker");
-  tsift_json_cstr(b, TSIFT_RANKER_VERSION);
+  tsift_json_cstr(b, e->vecs ? kind : TSIFT_RANKER_VERSION);
+  if (e->vecs) { /* how many queries had a vector (the others ranked lexically) */
+    tsift_json_key(b, "queryVectors");
+    tsift_json_int(b, (long long)tsift_eval_vectors_used(e->vecs));
+  }
   tsift_json_key(b, "toolsift");
   write_metrics(b, &e->ours);
   tsift_json_key(b, "baseline");
@@ -445,6 +478,14 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
 tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
                              const char *options_json, size_t options_len, char **out, size_t *out_len,
                              tsift_error *err) {
+  return tsift_eval_vectors_json(catalog, catalog_len, queries, queries_len, NULL, 0, options_json, options_len, out,
+                                 out_len, err);
+}
+
+tsift_status tsift_eval_vectors_json(const char *catalog, size_t catalog_len, const char *queries,
+                                     size_t queries_len, const char *vectors, size_t vectors_len,
+                                     const char *options_json, size_t options_len, char **out, size_t *out_len,
+                                     tsift_error *err) {
   if (!out || (!catalog && catalog_len) || (!queries && queries_len))
     return tsift_fail(err, TSIFT_E_ARG, "tsift_eval_json: NULL argument");
   *out = NULL;
@@ -454,7 +495,7 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
     return st;
   evaluation e;
   memset(&e, 0, sizeof e);
-  st = eval_open(&e, catalog, catalog_len, opts, err);
+  st = eval_open(&e, catalog, catalog_len, vectors, vectors_len, opts, err);
   tsift_jsonl lines;
   tsift_jsonl_init(&lines, queries, queries_len);
   const char *line;

@@ -151,8 +151,8 @@ static void score_result(const cJSON *result, const cJSON *rel, loop_metrics *m)
   }
 }
 
-tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const cJSON *rel, const char *cls,
-                                   tsift_error *err) {
+tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct tsift_qvec *qv, const cJSON *rel,
+                                   const char *cls, tsift_error *err) {
   loop_row *row = NULL;
   for (size_t i = 0; i < l->nrows && !row; i++)
     if (strncmp(l->rows[i].name, cls, sizeof l->rows[i].name - 1) == 0) row = &l->rows[i];
@@ -177,6 +177,7 @@ tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const cJSON 
     size_t out_len = 0;
     cJSON *o = NULL;
     st = tsift_session_over_index(l->config[p], strlen(l->config[p]), l->ix, &s, err);
+    if (!st && qv) st = tsift_session_use_qvec(s, qv, err);
     if (!st) {
       const char *tool = s->tool_name;
       st = tsift_session_call(s, 0, 0, tool, strlen(tool), args.data, args.len, &out, &out_len, err);

@@ -13,8 +13,10 @@ typedef struct eval_loop eval_loop;
  * (maxPerSearch, load, strong, …). */
 tsift_status tsift_eval_loop_new(tsift_index *ix, const cJSON *opts, eval_loop **out, tsift_error *err);
 /* One graded query (relevance {} = nothing fits) of class cls. */
-tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const cJSON *rel, const char *cls,
-                                   tsift_error *err);
+/* qv: the query's vector (vector_rank.h), or NULL. */
+struct tsift_qvec;
+tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct tsift_qvec *qv, const cJSON *rel,
+                                   const char *cls, tsift_error *err);
 /* {"policies": [...], "overall": [per policy], "classes": {class: [per policy]}} */
 void tsift_eval_loop_write(const eval_loop *l, tsift_buf *b);
 /* Check the "loop" gates against the configured policy; failures appended to fails. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "fusion.h"
 
 /* Function words of the languages the vocabulary table translates
  * (German, French, Spanish; Italian and Portuguese share most of them), as
@@ -40,6 +41,17 @@ static void content_terms(const rank_ctx *c, uint8_t *content) {
   }
   if (!any)
     for (size_t i = 0; i < c->nt; i++) content[i] = c->fate[i] != TSIFT_TERM_CAPPED;
+}
+
+/* With a query vector (fusion.h): a hit whose similarity stands far above
+ * the query's distribution is strong when its fused score is close to the
+ * best, though it matches few words; a hit below the host's minSimilarity
+ * is never strong, so a request no tool is close to in meaning loads
+ * nothing. */
+static int semantic_grade(const tsift_sem_part *sp, const tsift_grade *g, const tsift_grade_rule *rule,
+                          int strong) {
+  if (!sp->close) return 0;
+  return strong || (sp->evidence >= TSIFT_FUSION_STRONG_EVIDENCE && g->relative >= rule->relative);
 }
 
 tsift_status tsift_grade_hits(const rank_ctx *c, tsift_ranking *r, const tsift_grade_rule *rule,
@@ -91,6 +103,7 @@ tsift_status tsift_grade_hits(const rank_ctx *c, tsift_ranking *r, const tsift_g
     }
     double needed = g->phrase && rule->pair_coverage < rule->coverage ? rule->pair_coverage : rule->coverage;
     int strong = r->hits[h].exact || (g->relative >= rule->relative && g->coverage >= needed);
+    if (r->sem && !r->hits[h].exact) strong = semantic_grade(&r->sem[h], g, rule, strong);
     g->level = strong ? TSIFT_MATCH_STRONG : TSIFT_MATCH_PARTIAL;
   }
   tsift_free(content);

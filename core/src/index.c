@@ -11,6 +11,7 @@
 #include "cJSON.h"
 #include "fmt.h"
 #include "textpack.h"
+#include "vectors.h"
 
 /* name, aliases, tags, description (SPEC S4) and the two schema fields,
  * whose weights were chosen on the relevance corpus (docs/relevance.md). */
@@ -40,6 +41,7 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->term_len);
   tsift_free(ix->post_off);
   tsift_free(ix->post);
+  tsift_vectors_free(ix);
   tsift_stopwords_free(&ix->stopwords);
   tsift_free(ix);
 }
@@ -128,7 +130,7 @@ static tsift_status read_weights(const cJSON *w, double *weights, tsift_error *e
 
 static tsift_status read_build_options(const char *json, size_t len, tsift_stopwords *sw,
                                        tsift_id_rule *ids, double *weights, double *min_coverage,
-                                       tsift_error *err) {
+                                       char model[65], tsift_error *err) {
   *ids = TSIFT_IDS_STRICT;
   *min_coverage = TSIFT_DEFAULT_MIN_COVERAGE;
   memcpy(weights, tsift_default_field_weights, sizeof tsift_default_field_weights);
@@ -157,6 +159,15 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
           return tsift_fail(err, TSIFT_E_CONFIG, "options: \"minCoverage\" must be a number from 0 to 1");
         }
         *min_coverage = (double)(long)(item->valuedouble * 1000.0 + 0.5) / 1000.0;
+        continue;
+      }
+      if (strcmp(item->string, "model") == 0) { /* the model id of the catalog's embeddings (vectors.h) */
+        if (!cJSON_IsString(item) || !tsift_model_id_valid(item->valuestring, strlen(item->valuestring))) {
+          cJSON_Delete(opts);
+          return tsift_fail(err, TSIFT_E_CONFIG,
+                            "options: \"model\" must be 1 to 64 printable ASCII characters (no spaces)");
+        }
+        strcpy(model, item->valuestring);
         continue;
       }
       if (strcmp(item->string, "weights") == 0) {
@@ -197,8 +208,9 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     return tsift_nomem(err, "creating the index");
   }
   tsift_id_rule ids;
+  char model[65] = "";
   tsift_status st = read_build_options(options_json, options_len, &ix->stopwords, &ids, ix->weights,
-                                       &ix->min_coverage, err);
+                                       &ix->min_coverage, model, err);
   if (st) cJSON_Delete(tree);
   else if (tree) st = tsift_catalog_read(tree, ids, &ix->catalog, err);
   else st = tsift_catalog_parse(catalog_json, catalog_len, ids, &ix->catalog, err);
@@ -254,6 +266,7 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     if (tsift_index_postings(ix)) st = tsift_nomem(err, "building postings");
   }
   if (!st) st = tsift_index_fingerprint(ix, ix->fingerprint, err);
+  if (!st) st = tsift_vectors_from_catalog(ix, model[0] ? model : NULL, err);
   if (!st && tsift_dict_letters(ix)) st = tsift_nomem(err, "indexing");
   if (st) {
     tsift_index_free(ix);

@@ -106,6 +106,14 @@ struct tsift_index {
   char *blob;
   char *texts;
   tsift_textpack pack;
+  /* Embedding vectors (vectors.h): vec_dim components per tool, int8, at
+   * vec_q[d * vec_dim]; vec_scale[d] their scale (0: tool d has none);
+   * vec_model the model id the host named. vec_dim 0: no vectors. Not in
+   * the fingerprint: a replay needs neither vectors nor model. */
+  uint32_t vec_dim;
+  int8_t *vec_q;
+  double *vec_scale;
+  char vec_model[65];
 };
 
 /* Tokens of field f of doc d. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "fusion.h"
 #include "rank_internal.h"
 #include "vocab.h"
 
@@ -25,6 +26,7 @@ void tsift_ranking_free(tsift_ranking *r) {
   tsift_free(r->evidence);
   tsift_free(r->term_store);
   tsift_free(r->pair_store);
+  tsift_free(r->sem);
   memset(r, 0, sizeof *r);
 }
 
@@ -290,9 +292,27 @@ const char *tsift_member_via(const tsift_ranking *r, const tsift_query *q, size_
   return tsift_token(&q->xsurface, mb->at);
 }
 
+/* Fuse the lexical top k in r with the query vector (fusion.c). */
+static tsift_status fuse(rank_ctx *c, const struct tsift_qvec *qv, size_t k, unsigned flags, tsift_ranking *r,
+                         tsift_error *err) {
+  int can_exact;
+  long *qseq = query_sequence(c, &can_exact);
+  if (!qseq) return tsift_nomem(err, "searching");
+  tsift_status st =
+      tsift_fuse(c, qv, k, can_exact ? qseq : NULL, c->q->tokens.count, (flags & TSIFT_RANK_EXPLAIN) != 0, r, err);
+  tsift_free(qseq);
+  return st;
+}
+
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                         size_t k, unsigned flags, const tsift_grade_rule *rule, tsift_ranking *r,
                         tsift_error *err) {
+  return tsift_rank_fused(ix, q, stats, NULL, k, flags, rule, r, err);
+}
+
+tsift_status tsift_rank_fused(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+                              const struct tsift_qvec *qv, size_t k, unsigned flags, const tsift_grade_rule *rule,
+                              tsift_ranking *r, tsift_error *err) {
   memset(r, 0, sizeof *r);
   rank_ctx c = {0};
   c.ix = ix;
@@ -342,6 +362,9 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   if (!st && r->nhits && !r->hits[0].exact && ix->min_coverage > 0.0 &&
       !tsift_confident(&c, r->hits[0].doc, ix->min_coverage))
     r->nhits = 0; /* nothing fits well enough: an empty result */
+  /* the lexical confidence rule judges the lexical result; similarity is
+   * fused after it (a semantic hit needs no lexical confidence) */
+  if (!st && qv) st = fuse(&c, qv, k, flags, r, err);
   if (!st && (flags & (TSIFT_RANK_EXPLAIN | TSIFT_RANK_GRADE))) st = explain_hits(&c, r, err);
   if (!st && (flags & TSIFT_RANK_GRADE)) st = tsift_grade_hits(&c, r, rule ? rule : &tsift_default_grade_rule, err);
   tsift_free(c.gdf);

@@ -172,6 +172,17 @@ typedef struct tsift_grade {
   uint8_t phrase;   /* it has a proximity pair */
 } tsift_grade;
 
+/* The semantic part of one hit of a fused ranking (fusion.h): its
+ * similarity to the query vector, its rank in the universe by similarity,
+ * the z-score of that similarity, the evidence (how far the z-score stands
+ * above the floor, 0 when below) and what it added to the score. */
+typedef struct tsift_sem_part {
+  double similarity, z, evidence, score;
+  uint32_t rank;  /* 1-based, with TSIFT_RANK_EXPLAIN (a pass over the universe per hit); else 0 */
+  uint8_t has;    /* the tool has a vector */
+  uint8_t close;  /* at or above the query's minSimilarity (1 when off) */
+} tsift_sem_part;
+
 /* A ranking and what it decided. Owns every array; tsift_ranking_free. */
 typedef struct tsift_ranking {
   tsift_scored *hits; /* best first */
@@ -192,6 +203,8 @@ typedef struct tsift_ranking {
                              coverage (0: not a content term), with _GRADE */
   tsift_term_part *term_store;
   tsift_pair_part *pair_store;
+  tsift_sem_part *sem;    /* per hit when a query vector was fused; else NULL */
+  double sem_floor;       /* the z-score floor of that fusion */
 } tsift_ranking;
 
 /* tsift_rank flags */
@@ -216,6 +229,13 @@ typedef struct tsift_ranking {
 tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                         size_t k, unsigned flags, const tsift_grade_rule *rule, tsift_ranking *out,
                         tsift_error *err);
+/* tsift_rank with a query vector (vector_rank.h; NULL: tsift_rank, bit for
+ * bit): the lexical ranking fused with similarity by the rule of fusion.h,
+ * each hit's semantic part in r->sem. */
+struct tsift_qvec;
+tsift_status tsift_rank_fused(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+                              const struct tsift_qvec *qv, size_t k, unsigned flags, const tsift_grade_rule *rule,
+                              tsift_ranking *out, tsift_error *err);
 /* "strong" / "partial" */
 const char *tsift_match_name(int level);
 /* The rule with the default thresholds. */

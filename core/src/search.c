@@ -11,6 +11,8 @@
 #include "json_check.h"
 #include "json_out.h"
 #include "jsonl.h"
+#include "vector_rank.h"
+#include "vectors.h"
 #include "vocab.h"
 
 /* ---- options ---------------------------------------------------------- */
@@ -18,14 +20,39 @@
 typedef struct search_options {
   size_t limit;
   int explain;
+  int has_vector;    /* "vector" given: qvec holds it */
+  tsift_qvec qvec;
 } search_options;
 
 #define DEFAULT_LIMIT 10
 
-static tsift_status read_search_options(const char *json, size_t len, search_options *o,
+/* "vector" (vector_rank.h) and "minSimilarity" (-1..1, grade.c): read
+ * after the other keys, since the floor belongs to the vector. */
+static tsift_status read_vector_options(const tsift_index *ix, const cJSON *opts, search_options *o,
+                                        tsift_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(opts, "vector");
+  const cJSON *floor = cJSON_GetObjectItemCaseSensitive(opts, "minSimilarity");
+  if (floor && !cJSON_IsNull(floor) &&
+      (!cJSON_IsNumber(floor) || !(floor->valuedouble >= -1.0 && floor->valuedouble <= 1.0)))
+    return tsift_fail(err, TSIFT_E_ARG, "search options: \"minSimilarity\" must be a number from -1 to 1");
+  if (!v || cJSON_IsNull(v)) {
+    if (floor && !cJSON_IsNull(floor))
+      return tsift_fail(err, TSIFT_E_ARG, "search options: \"minSimilarity\" needs a \"vector\"");
+    return TSIFT_OK;
+  }
+  tsift_status st = tsift_qvec_from_json(ix, v, &o->qvec, err);
+  if (st) return st;
+  o->has_vector = 1;
+  if (floor && !cJSON_IsNull(floor)) o->qvec.min_similarity = floor->valuedouble;
+  return TSIFT_OK;
+}
+
+static tsift_status read_search_options(const tsift_index *ix, const char *json, size_t len, search_options *o,
                                         tsift_error *err) {
   o->limit = DEFAULT_LIMIT;
   o->explain = 0;
+  o->has_vector = 0;
+  memset(&o->qvec, 0, sizeof o->qvec);
   if (!json || !len) return TSIFT_OK;
   cJSON *opts = NULL;
   tsift_status st = tsift_json_parse(json, len, "search options", &opts, err);
@@ -54,6 +81,8 @@ static tsift_status read_search_options(const char *json, size_t len, search_opt
         return tsift_fail(err, TSIFT_E_ARG, "search options: \"explain\" must be a boolean");
       }
       o->explain = cJSON_IsTrue(item);
+    } else if (strcmp(item->string, "vector") == 0 || strcmp(item->string, "minSimilarity") == 0) {
+      continue; /* read_vector_options */
     } else {
       char key[64];
       size_t n = tsift_utf8_cut(item->string, strlen(item->string), 40);
@@ -63,8 +92,9 @@ static tsift_status read_search_options(const char *json, size_t len, search_opt
       return tsift_fail(err, TSIFT_E_ARG, "search options: unknown key \"%s\"", key);
     }
   }
+  st = read_vector_options(ix, opts, o, err);
   cJSON_Delete(opts);
-  return TSIFT_OK;
+  return st;
 }
 
 static void json_tokens(tsift_buf *b, const tsift_tokens *t) {
@@ -92,6 +122,29 @@ static void json_terms(tsift_buf *b, const tsift_query *q) {
 
 /* ---- JSON search ------------------------------------------------------ */
 
+
+/* The semantic part of a fused hit (rank.h), as fusion.c computed it:
+ * similarity, rank by similarity, z-score, evidence and what it added. */
+static void write_semantic(tsift_buf *b, const tsift_sem_part *sp) {
+  tsift_json_key(b, "semantic");
+  tsift_json_begin_object(b);
+  if (!sp->has) {
+    tsift_json_key(b, "vector");
+    tsift_json_bool(b, 0);
+  } else {
+    tsift_json_key(b, "similarity");
+    tsift_json_score(b, sp->similarity);
+    tsift_json_key(b, "rank");
+    tsift_json_int(b, (long long)sp->rank);
+    tsift_json_key(b, "z");
+    tsift_json_score(b, sp->z);
+    tsift_json_key(b, "evidence");
+    tsift_json_score(b, sp->evidence);
+    tsift_json_key(b, "score");
+    tsift_json_score(b, sp->score);
+  }
+  tsift_json_end_object(b);
+}
 
 /* One hit; with explain, its breakdown as the ranker computed it (rank.h):
  * each scored member (a term, or an expansion "via" a word of the query),
@@ -188,6 +241,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
       }
       tsift_json_end_array(b);
     }
+    if (r->sem) write_semantic(b, &r->sem[h]);
     /* why the hit got its grade (rank.h) */
     tsift_json_key(b, "grade");
     tsift_json_begin_object(b);
@@ -243,19 +297,27 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   if (out_len) *out_len = 0;
   if (!query && query_len) return tsift_fail(err, TSIFT_E_ARG, "search: query is NULL");
   search_options o;
-  tsift_status st = read_search_options(options_json, options_len, &o, err);
+  tsift_status st = read_search_options(ix, options_json, options_len, &o, err);
   if (st) return st;
   tsift_query q;
   st = tsift_query_analyze(query ? query : "", query_len, &ix->stopwords, &q, err);
-  if (st) return st;
+  if (st) {
+    tsift_qvec_free(&o.qvec);
+    return st;
+  }
   tsift_stats stats;
   tsift_stats_fit(ix, NULL, &stats);
   tsift_ranking r;
-  st = tsift_rank(ix, &q, &stats, o.limit, TSIFT_RANK_GRADE, NULL, &r, err);
+  /* (explain: the semantic part's rank by similarity too, fusion.c) */
+  st = tsift_rank_fused(ix, &q, &stats, o.has_vector ? &o.qvec : NULL, o.limit,
+                        TSIFT_RANK_GRADE | (o.explain ? TSIFT_RANK_EXPLAIN : 0u), NULL, &r, err);
+  tsift_qvec_free(&o.qvec);
   if (st) {
     tsift_query_free(&q);
     return st;
   }
+  char kind[TSIFT_RANKER_KIND_MAX];
+  if (r.sem) tsift_vec_ranker_kind(ix, kind);
   tsift_buf b;
   tsift_buf_init(&b);
   int nomem = 0, tainted = 0;
@@ -263,7 +325,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_json_key(&b, "query");
   tsift_json_str(&b, q.text, q.text_len);
   tsift_json_key(&b, "ranker");
-  tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
+  tsift_json_cstr(&b, r.sem ? kind : TSIFT_RANKER_VERSION);
   tsift_json_key(&b, "terms"); /* the terms scored */
   json_terms_with_fate(&b, &q, &r, TSIFT_TERM_USED);
   tsift_json_key(&b, "hits");
@@ -474,6 +536,15 @@ tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *ou
   tsift_json_int(&b, (long long)ix->stopwords.words.count);
   tsift_json_key(&b, "fingerprint");
   tsift_json_cstr(&b, ix->fingerprint);
+  if (ix->vec_dim) { /* only with vectors: an index without them reads as before */
+    tsift_json_key(&b, "vectors");
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "model");
+    tsift_json_cstr(&b, ix->vec_model);
+    tsift_json_key(&b, "dim");
+    tsift_json_int(&b, (long long)ix->vec_dim);
+    tsift_json_end_object(&b);
+  }
   tsift_json_end_object(&b);
   return tsift_buf_finish(&b, out, out_len, "writing index facts", err);
 }

@@ -39,6 +39,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_free(s->replay_items);
   tsift_session_drop_pending(s);
   tsift_free(s->ranker_kind);
+  tsift_session_drop_qvec(s);
   tsift_free(s->overview);
   tsift_skills_free(s->skills);
   tsift_free(s);

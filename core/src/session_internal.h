@@ -127,6 +127,12 @@ struct tsift_session {
 
   tsift_skills *skills; /* SPEC S8; NULL when off */
 
+  /* The query vector of the next search (session_vector.c), owned, or
+   * NULL; the built-in ranker fuses it (fusion.h) and the decision records
+   * vec_kind, "bm25f-N+vec:<model>". Cleared after every search. */
+  struct tsift_qvec *qvec;
+  char vec_kind[96];
+
   /* The loop's confidence (docs/sessions.md, read_loop_options). */
   uint8_t load_strong;    /* load only strong hits ("load": "strong") */
   tsift_grade_rule rule;  /* the grade rule's thresholds */
@@ -142,6 +148,12 @@ struct tsift_session {
 
 
 /* ---- session.c ---- */
+/* ---- session_vector.c ---- */
+/* The next search's query vector: a copy of qv (NULL clears it). */
+tsift_status tsift_session_use_qvec(tsift_session *s, const struct tsift_qvec *qv, tsift_error *err);
+/* Drop the query vector (after a search). */
+void tsift_session_drop_qvec(tsift_session *s);
+
 /* A session over `index`, which it borrows: for the loop evaluation
  * (eval_loop.c), which runs one fresh session per query over one index. The
  * index may have lenient ids (never shown to a model there). */

@@ -11,12 +11,15 @@
 #include "fmt.h"
 #include "session_internal.h"
 #include "spec.h"
+#include "vector_rank.h"
+#include "vectors.h"
 
 #define warn tsift_warn
 #define warnings_free tsift_warnings_free
 
 static const char *ranker_kind(const tsift_session *s) {
-  return s->ranker_kind ? s->ranker_kind : TSIFT_RANKER_VERSION;
+  if (s->ranker_kind) return s->ranker_kind;
+  return s->vec_kind[0] ? s->vec_kind : TSIFT_RANKER_VERSION;
 }
 
 /* The kinds a live search records. */
@@ -477,7 +480,10 @@ static tsift_status rank_builtin(tsift_session *s, const call_ref *c, const char
     for (size_t d = 0; d < s->index->n; d++) allowed[d] = s->ns_allowed[d] && !s->on_menu[d];
     tsift_stats stats;
     tsift_stats_fit(s->index, allowed, &stats);
-    st = tsift_rank(s->index, tq, &stats, page, TSIFT_RANK_GRADE | TSIFT_RANK_REQUIRED, &s->rule, &r, err);
+    /* with a query vector, similarity is fused (fusion.h) and the decision records the kind */
+    if (s->qvec) tsift_vec_ranker_kind(s->index, s->vec_kind);
+    st = tsift_rank_fused(s->index, tq, &stats, s->qvec, page, TSIFT_RANK_GRADE | TSIFT_RANK_REQUIRED, &s->rule,
+                          &r, err);
   }
   if (!st) st = tsift_page_from_ranking(&p, tq, &r, err);
   if (!st) {
@@ -517,8 +523,18 @@ static const char *query_refusal(const tsift_query *tq, int selecting, const cha
   return NULL;
 }
 
+static tsift_status search_call(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                size_t *out_len, tsift_error *err);
+
 tsift_status tsift_session_search(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
                                   size_t *out_len, tsift_error *err) {
+  tsift_status st = search_call(s, c, args, out, out_len, err);
+  tsift_session_drop_qvec(s); /* a query vector is for one search, whatever became of it */
+  return st;
+}
+
+static tsift_status search_call(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
+                                size_t *out_len, tsift_error *err) {
   const cJSON *query = cJSON_GetObjectItemCaseSensitive(args, "query");
   const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
   int blank = 1;

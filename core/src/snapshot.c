@@ -1,9 +1,9 @@
 /* snapshot.c — index snapshots (SPEC S11): a versioned binary blob that
  * loads back without re-analysis (edge cold start).
  *
- * Format version 4, compact (version 3 stored every array as it is in
+ * Format version 5, compact (version 3 stored every array as it is in
  * memory: 6-byte postings, 4-byte term ids, the schemas as JSON text — a
- * snapshot was larger than its catalog). All fixed-size integers are
+ * snapshot was larger than its catalog; version 4 had no vectors). All fixed-size integers are
  * little-endian; "v" is a varint (textpack.h).
  *
  *   "TSIFTIDX" magic, u32 format version
@@ -12,6 +12,7 @@
  *   6 x u64 field weights (IEEE bits), u64 confidence floor (IEEE bits),
  *   6 x u64 field length sums
  *   u32 stopword count, str each, pad
+ *   str model id of the vectors ("" = none), u32 dimension (0 = none)
  *   u32 n (tools), u32 nterms, u32 labels (all tools'), u32 kept
  *   -- the kept part (bytes 0 .. kept): the index keeps it and reads it in place
  *   u32 byte count + the tools' strings: per tool its id, its name unless it
@@ -32,6 +33,7 @@
  *     the fields' tokens, tool by tool, field by field: v rank each
  *     per tool its name sequence (v count, v rank each), then its id
  *       sequence: v 0 when it is the name's, else v count + 1, v rank each
+ *   with vectors: the vectors section (snapshot_vectors.h)
  *   u64 checksum (checksum.h) of everything before it
  * "str" is u32 length + bytes; "pad" is zero bytes up to a multiple of 4.
  * Postings are not stored: the load derives them from the fields' tokens
@@ -53,11 +55,13 @@
 #include "checksum.h"
 #include "index.h"
 #include "json_out.h"
+#include "snapshot_vectors.h"
 #include "textpack.h"
+#include "vectors.h"
 #include "utf8proc.h"
 
 #define SNAPSHOT_MAGIC "TSIFTIDX"
-#define SNAPSHOT_VERSION 4u
+#define SNAPSHOT_VERSION 5u
 /* Changes whenever analysis (text.c, docs.c) would produce other tokens. */
 #define ANALYZER_VERSION "text-2"
 
@@ -265,6 +269,9 @@ static void write_header(const tsift_index *ix, tsift_buf *b) {
   for (size_t i = 0; i < ix->stopwords.words.count; i++)
     put_str(b, tsift_token(&ix->stopwords.words, i), ix->stopwords.words.len[i]);
   pad4(b);
+  put_str(b, ix->vec_model, ix->vec_dim ? strlen(ix->vec_model) : 0);
+  put_u32(b, ix->vec_dim);
+  pad4(b);
 }
 
 tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out_len, tsift_error *err) {
@@ -298,6 +305,7 @@ tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out
     if (!b.failed)
       for (int i = 0; i < 4; i++) b.data[kept_at + i] = (char)(kept >> (8 * i));
     put_section(&b, &p.stream);
+    tsift_snapshot_vectors_write(ix, &b);
     if (!b.failed) put_u64(&b, tsift_checksum64(b.data, b.len));
   }
   tsift_textpack_writer_free(p.pack);
@@ -432,6 +440,13 @@ static tsift_status read_header(tsift_index *ix, reader *r, tsift_error *err) {
     NEED(strcmp(tsift_token(&ix->stopwords.words, i - 1), tsift_token(&ix->stopwords.words, i)) < 0,
          "stopwords out of order");
   NEED(skip_pad(r), "truncated");
+  const char *model = get_str(r, &n);
+  uint32_t dim = get_u32(r);
+  NEED(model && !r->bad && skip_pad(r), "truncated");
+  NEED(dim <= TSIFT_VEC_MAX_DIM && (dim ? tsift_model_id_valid(model, n) : n == 0), "bad vectors header");
+  memcpy(ix->vec_model, model, n);
+  ix->vec_model[n] = 0;
+  ix->vec_dim = dim;
   return TSIFT_OK;
 }
 
@@ -710,8 +725,15 @@ static tsift_status read_kept(tsift_index *ix, reader *r, texts *x, stream *s, t
   NEED(x->schemas && skip_pad(r) && r->pos == kept, "truncated");
   uint32_t nstream;
   s->p = (const unsigned char *)get_section(r, &nstream);
-  NEED(s->p && r->pos == r->len, "unexpected data after the index");
+  NEED(s->p, "truncated");
   s->len = nstream;
+  if (ix->vec_dim) {
+    uint32_t nvec;
+    const unsigned char *vec = (const unsigned char *)get_section(r, &nvec);
+    NEED(vec, "truncated vectors");
+    if ((st = tsift_snapshot_vectors_read(ix, vec, nvec, err))) return st;
+  }
+  NEED(r->pos == r->len, "unexpected data after the index");
   return TSIFT_OK;
 }
 

@@ -215,10 +215,10 @@ int main(void) {
   memcpy(copy, blob, len);
   copy[8] = 1; /* the sha256-sealed format that re-parsed the catalog */
   CHECK_EQ_INT(load(copy, len, &err), TSIFT_E_SNAPSHOT);
-  CHECK_CONTAINS(err.message, "format version 1, this build reads version 4");
+  CHECK_CONTAINS(err.message, "format version 1, this build reads version 5");
   copy[8] = 3; /* the uncompressed format (6-byte postings, schemas as JSON text) */
   CHECK_EQ_INT(load(copy, len, &err), TSIFT_E_SNAPSHOT);
-  CHECK_CONTAINS(err.message, "format version 3, this build reads version 4");
+  CHECK_CONTAINS(err.message, "format version 3, this build reads version 5");
 
   /* Every truncation length in the header, then a sample through the body. */
   int bad = 0;

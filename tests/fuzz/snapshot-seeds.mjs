@@ -26,6 +26,12 @@ const SEEDS = {
       "stopwords": []
     }
   },
+  "vectors": {
+    "catalog": "{\"tools\":[{\"name\":\"refund_payment\",\"description\":\"Return money to a customer\",\"embedding\":[0.5,-0.25,0.125,1]},{\"name\":\"page_oncall\",\"description\":\"Alert the engineer on duty\",\"embedding\":\"AACAPwAAAAAAAAC/AAAAAA==\"},{\"id\":\"r:1\",\"name\":\"remote_one\",\"origin\":\"remote\"}]}",
+    "options": {
+      "model": "seed-4"
+    }
+  },
   "mcp_options": {
     "catalog": "{\"tools\":[{\"name\":\"create_issue\",\"title\":\"Create Issue\",\"description\":\"Open a new issue in a repository\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"Issue title\"},\"labels\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"title\"]},\"annotations\":{\"title\":\"New issue\",\"readOnlyHint\":false}},{\"name\":\"list_repos\",\"description\":\"List repositories\",\"inputSchema\":{\"type\":\"object\"}}],\"nextCursor\":null}",
     "options": {

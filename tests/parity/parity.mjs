@@ -34,6 +34,8 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
+import { b64, syntheticVectors, unit, vector } from '../../scripts/synthetic-vectors.mjs';
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NATIVE = path.resolve(ROOT, process.env.TOOLSIFT_NATIVE || 'build/native/toolsift');
 const CLI = path.join(ROOT, 'js/cli.js');
@@ -309,6 +311,62 @@ for (const q of ODD.filter((s) => s.trim() && !s.includes('\u0000'))) {
   add('eval: usage error', ['eval', '--catalog', path.join(corpusDir, 'catalog.json')], { expectStatus: 2 });
   add('eval: missing queries file', ['eval', '--catalog', path.join(corpusDir, 'catalog.json'),
     '--queries', path.join(tmp, 'no-such.jsonl')], { expectStatus: 1 });
+}
+
+// ---- vectors (docs/relevance.md, "Semantic search") ---------------------------
+// The corpus catalog with a synthetic embedding on every tool whose own text
+// is indexed, searches with query vectors (an array file, a base64 file, a
+// tool's own vector: fusion lifts it), a snapshot of it, an evaluation with
+// random and oracle vectors (fusion and the loop), and the errors.
+{
+  const add = (name, args, opts) => cases.push({ name, args, compareStderr: true, ...opts });
+  const catalog = JSON.parse(readFileSync(CATALOG, 'utf8'));
+  const tools = Array.isArray(catalog) ? catalog : catalog.tools;
+  const own = (t) => !t.tainted && (!t.origin || t.origin === 'local' || t.trusted);
+  const dim = 48;
+  for (const t of tools) if (own(t)) t.embedding = vector(`parity:${t.id ?? t.name}`, dim).map((x) => Math.fround(x));
+  const vcat = path.join(tmp, 'vectors-catalog.json');
+  writeFileSync(vcat, JSON.stringify(catalog));
+  const target = tools.find((t) => own(t) && t.embedding);
+  const qArray = path.join(tmp, 'qvec.json');
+  writeFileSync(qArray, JSON.stringify(unit(target.embedding.map((x, i) => x + 0.3 * Math.sin(i)))));
+  const qB64 = path.join(tmp, 'qvec.b64');
+  writeFileSync(qB64, JSON.stringify(b64(vector('parity:query', dim))));
+  const qBad = path.join(tmp, 'qvec-bad.json');
+  writeFileSync(qBad, '[1,2,3]');
+  const ok = { expectStatus: 0 };
+  for (const q of ['open a pull request', 'money back', 'page whoever is on call', target.name ?? target.id]) {
+    add(`vectors: search --explain --vector (array) ${JSON.stringify(q)}`, ['search', '--catalog', vcat, '--explain',
+      '--limit', '5', '--vector', qArray, ...q.split(' ')], ok);
+    add(`vectors: search --vector (base64) ${JSON.stringify(q)}`, ['search', '--catalog', vcat, '--vector', qB64,
+      ...q.split(' ')], ok);
+  }
+  add('vectors: search without --vector (as without embeddings)', ['search', '--catalog', vcat, '--explain', 'open', 'a', 'pull', 'request'], ok);
+  add('vectors: info', ['info', '--catalog', vcat], ok);
+  add('vectors: texts (what a host embeds, per trust class)', ['texts', '--catalog', vcat], ok);
+  add('vectors: wrong dimension', ['search', '--catalog', vcat, '--vector', qBad, 'x'], { expectStatus: 1 });
+  add('vectors: an index without vectors', ['search', '--catalog', CATALOG, '--vector', qBad, 'x'], { expectStatus: 1 });
+  const vsnap = path.join(tmp, 'vectors.tsi');
+  const built = spawnSync(NATIVE, ['build', '--catalog', vcat, '-o', vsnap]);
+  if (built.status === 0) {
+    add('vectors: search --index (native snapshot) --vector', ['search', '--index', vsnap, '--explain', '--vector', qArray,
+      'open', 'a', 'pull', 'request'], ok);
+  }
+  const corpusDir = path.join(ROOT, 'corpus');
+  if (existsSync(path.join(corpusDir, 'queries.jsonl'))) {
+    const queriesText = readFileSync(path.join(corpusDir, 'queries.jsonl'), 'utf8');
+    const ids = JSON.parse(spawnSync(NATIVE, ['docs', '--catalog', CATALOG]).stdout).tools.map((t) => t.id);
+    for (const kind of ['random', 'oracle']) {
+      const file = path.join(tmp, `vectors-${kind}.jsonl`);
+      writeFileSync(file, syntheticVectors({ ids, queries: queriesText, kind, dim: 64 }));
+      add(`vectors: eval --loop --json --vectors (${kind})`, ['eval', '--loop', '--json', '--catalog', CATALOG, '--queries',
+        path.join(corpusDir, 'queries.jsonl'), '--vectors', file], { expectStatus: 0 });
+    }
+    const broken = path.join(tmp, 'vectors-broken.jsonl');
+    writeFileSync(broken, '{"kind":"tool","id":"nope","vector":[1]}\n');
+    add('vectors: eval --vectors naming no tool', ['eval', '--catalog', CATALOG, '--queries',
+      path.join(corpusDir, 'queries.jsonl'), '--vectors', broken], { expectStatus: 1 });
+  }
 }
 
 // ---- sessions -----------------------------------------------------------------
@@ -634,16 +692,16 @@ function addSnapshotCases() {
   const magic = Buffer.from(blob);
   magic[0] = 0x58;
   const version = Buffer.from(blob);
-  version[8] = 5; // a future format
+  version[8] = 6; // a future format
   const old = Buffer.from(blob);
-  old[8] = 3; // the uncompressed format before it
+  old[8] = 4; // the format before it (no vectors)
   const corrupt = {
     'flipped byte': broken('flipped', flipped),
     'truncated (100 bytes)': broken('truncated', blob.subarray(0, 100)),
     'truncated (checksum cut)': broken('truncated-end', blob.subarray(0, blob.length - 1)),
     'wrong magic': broken('magic', magic),
-    'format version 5': broken('version', version),
-    'format version 3': broken('version-3', old),
+    'format version 6': broken('version', version),
+    'format version 4': broken('version-4', old),
     empty: broken('empty', Buffer.alloc(0)),
     'a JSON catalog': CATALOG,
     'missing file': path.join(tmp, 'no-such.tsi'),

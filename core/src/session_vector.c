@@ -1,0 +1,53 @@
+/* session_vector.c — a session's query vector: the host gives the vector of
+ * the next search_tools query (tsift_session_set_query_vector; the loop
+ * evaluation copies one in), the built-in ranker fuses it (fusion.h), and
+ * the search drops it. A replayed decision needs none. */
+#include <string.h>
+
+#include "alloc.h"
+#include "session_internal.h"
+#include "vector_rank.h"
+
+void tsift_session_drop_qvec(tsift_session *s) {
+  tsift_qvec_free(s->qvec);
+  tsift_free(s->qvec);
+  s->qvec = NULL;
+  s->vec_kind[0] = 0;
+}
+
+tsift_status tsift_session_use_qvec(tsift_session *s, const tsift_qvec *qv, tsift_error *err) {
+  tsift_session_drop_qvec(s);
+  if (!qv) return TSIFT_OK;
+  tsift_qvec *copy = tsift_calloc_array(1, sizeof *copy);
+  int8_t *q = tsift_calloc_array(qv->dim + 1, 1);
+  if (!copy || !q) {
+    tsift_free(copy);
+    tsift_free(q);
+    return tsift_nomem(err, "keeping the query vector");
+  }
+  *copy = *qv;
+  memcpy(q, qv->q, qv->dim);
+  copy->q = q;
+  s->qvec = copy;
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_set_query_vector(tsift_session *s, const float *vec, uint32_t dim,
+                                            double min_similarity, tsift_error *err) {
+  if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_set_query_vector: session is NULL");
+  if (!vec || !dim) return tsift_session_use_qvec(s, NULL, err);
+  if (!(min_similarity >= -2.0 && min_similarity <= 1.0))
+    return tsift_fail(err, TSIFT_E_ARG, "query vector: minSimilarity must be from -1 to 1 (or below -1: off)");
+  if (dim > 4096) return tsift_fail(err, TSIFT_E_LIMIT, "query vector: %u components, more than 4096", dim);
+  double *x = tsift_calloc_array(dim, sizeof *x);
+  if (!x) return tsift_nomem(err, "reading the query vector");
+  for (uint32_t i = 0; i < dim; i++) x[i] = (double)vec[i];
+  tsift_qvec qv;
+  tsift_status st = tsift_qvec_from_doubles(s->index, x, dim, &qv, err);
+  tsift_free(x);
+  if (st) return st;
+  qv.min_similarity = min_similarity;
+  st = tsift_session_use_qvec(s, &qv, err);
+  tsift_qvec_free(&qv);
+  return st;
+}
