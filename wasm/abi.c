@@ -32,6 +32,11 @@
  *   tsift_wasm_index_verify(h, out) -> status         (re-derive a snapshot's fingerprint)
  *   tsift_wasm_eval(cat, cat_len, queries, q_len, opt, opt_len, out) -> status
  *   tsift_wasm_eval_report(json, len, title_cstr, out) -> status
+ *   tsift_wasm_static_model_load(st, st_len, tok, tok_len, out) -> status (slot 0: handle)
+ *   tsift_wasm_static_model_dim(m) -> dim; tsift_wasm_static_model_id(m) -> ptr to a NUL-terminated id
+ *   tsift_wasm_static_model_embed(m, text, len, out) -> status  (out: dim float32s, or (0, 0): zero vector)
+ *   tsift_wasm_static_model_embed_json(m, text, len, out) -> status
+ *   tsift_wasm_static_model_free(m)
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -382,4 +387,59 @@ int32_t tsift_wasm_session_call_next(tsift_session *s, const char *calls, size_t
   tsift_status st =
       tsift_session_call_next(s, calls, len, &cursor[0], &cursor[1], &bytes, &out_len, &err);
   return finish(out, st, bytes, out_len, &err);
+}
+
+/* ---- static-embedding models (issue 25) -------------------------------- */
+
+EXPORT(tsift_wasm_static_model_load)
+int32_t tsift_wasm_static_model_load(const uint8_t *st, size_t st_len, const char *tok, size_t tok_len,
+                                     uint32_t *out) {
+  tsift_error err;
+  tsift_static_model *m = NULL;
+  reserve_heap(st_len, 2);
+  tsift_status s = tsift_static_model_load(st, st_len, tok, tok_len, &m, &err);
+  if (s != TSIFT_OK) return fail(out, &err);
+  put_out(out, m, 0);
+  return 0;
+}
+
+EXPORT(tsift_wasm_static_model_free) void tsift_wasm_static_model_free(tsift_static_model *m) {
+  tsift_static_model_free(m);
+}
+
+EXPORT(tsift_wasm_static_model_dim) uint32_t tsift_wasm_static_model_dim(const tsift_static_model *m) {
+  return (uint32_t)tsift_static_model_dim(m);
+}
+
+EXPORT(tsift_wasm_static_model_id) const char *tsift_wasm_static_model_id(const tsift_static_model *m) {
+  return tsift_static_model_id(m);
+}
+
+/* The vector as dim little-endian float32s; (0, 0) for the zero vector
+ * (no known token), which the binding returns as null. */
+EXPORT(tsift_wasm_static_model_embed)
+int32_t tsift_wasm_static_model_embed(const tsift_static_model *m, const char *text, size_t len, uint32_t *out) {
+  tsift_error err;
+  size_t dim = tsift_static_model_dim(m), pooled = 0;
+  float *v = tsift_alloc_bytes(dim * sizeof *v);
+  if (!v) {
+    tsift_nomem(&err, "embedding a text");
+    return fail(out, &err);
+  }
+  tsift_status s = tsift_static_model_embed(m, text, len, v, &pooled, &err);
+  if (s != TSIFT_OK || !pooled) {
+    tsift_free(v);
+    return finish(out, s, NULL, 0, &err);
+  }
+  return finish(out, s, (char *)v, dim * sizeof *v, &err);
+}
+
+EXPORT(tsift_wasm_static_model_embed_json)
+int32_t tsift_wasm_static_model_embed_json(const tsift_static_model *m, const char *text, size_t len,
+                                           uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t out_len = 0;
+  tsift_status s = tsift_static_model_embed_json(m, text, len, &bytes, &out_len, &err);
+  return finish(out, s, bytes, out_len, &err);
 }
