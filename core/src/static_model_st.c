@@ -201,7 +201,8 @@ static uint64_t le(const uint8_t *p, size_t n) {
 static double half_value(uint32_t h) {
   uint32_t e = (h >> 10) & 31, f = h & 1023;
   double v;
-  if (e == 0) v = (double)f / 16777216.0; /* subnormal: f × 2^-24 */
+  if (e == 31) v = f ? __builtin_nan("") : __builtin_inf(); /* refused at load (check_finite) */
+  else if (e == 0) v = (double)f / 16777216.0; /* subnormal: f × 2^-24 */
   else {
     v = (double)(f + 1024);
     int x = (int)e - 25; /* (1024 + f) × 2^(e-25) */
