@@ -14,6 +14,7 @@
 #include "cJSON.h"
 #include "catalog.h"
 #include "static_model.h"
+#include "text.h"
 #include "utf8proc.h"
 
 /* ---- the vocabulary: ids by token (open addressing) and tokens by id ---- */
@@ -80,8 +81,12 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     uint32_t id = (uint32_t)t->valuedouble;
     size_t n = strlen(t->string);
     if (wp->len[id]) { /* no token is empty: a length marks the id taken */
-      st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab: \"%.60s\" and \"%.60s\" both have id %u",
-                      wp->arena + wp->off[id], t->string, (unsigned)id);
+      char first[61]; /* the arena's tokens are not NUL-terminated */
+      size_t k = tsift_utf8_cut(wp->arena + wp->off[id], wp->len[id], 60);
+      memcpy(first, wp->arena + wp->off[id], k);
+      first[k] = 0;
+      st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab: \"%s\" and \"%.60s\" both have id %u", first,
+                      t->string, (unsigned)id);
       break;
     }
     memcpy(wp->arena + at, t->string, n);
