@@ -6,11 +6,14 @@
 //
 //   node scripts/gen-static-model.mjs [--out DIR] [--catalog FILE] [--dim N]
 //        [--words N] [--dtype f32|f16] [--name NAME] [--fuzz-seed FILE]
+//        [--extra N]
 //
 // Writes DIR/model.safetensors and DIR/tokenizer.json (default
 // build/static-model). --fuzz-seed also writes the pair as one fuzz input
 // for tests/fuzz/fuzz_static_model.c: a 4-byte little-endian length of the
-// safetensors bytes, those bytes, then the tokenizer.json bytes.
+// safetensors bytes, those bytes, then the tokenizer.json bytes. --extra N
+// appends N synthetic tokens (zz0, zz1, …) with noise rows: a model of a
+// real one's size, for measuring load and embedding times.
 //
 // The vocabulary: [PAD] [UNK] [CLS] [SEP] [MASK], ASCII punctuation, the
 // letters and digits alone and as ##pieces, a few suffixes (##s ##ed ##ing
@@ -37,6 +40,7 @@ const maxWords = Number(opt('words', '3000'));
 const dtype = opt('dtype', 'f32').toUpperCase();
 const name = opt('name', 'toolsift-test');
 const seedFile = opt('fuzz-seed', null);
+const extra = Number(opt('extra', '0'));
 if (!(dim >= 1 && dim <= 4096) || !(maxWords >= 0) || !['F32', 'F16'].includes(dtype)) {
   console.error('gen-static-model: --dim 1..4096, --words N >= 0, --dtype f32|f16');
   process.exit(2);
@@ -93,6 +97,7 @@ for (const c of alnum) add(c);
 for (const c of alnum) add(`##${c}`);
 ['##s', '##es', '##ed', '##ing', '##er', '##ly'].forEach(add);
 words.forEach(add);
+for (let i = 0; i < extra; i++) add(`zz${i}`);
 
 const wordSet = new Set(words);
 // Rows: [PAD] zero; a catalog word the mean of its tools' vectors plus a

@@ -746,7 +746,7 @@ function addStaticModelCases() {
     args: ['embed', '--model', i % 3 === 2 ? f16 : f32, q] }));
   cases.push({ name: 'embed: no known token (the zero vector)', args: ['embed', '--model', f32, 'zzzz', 'qqqq'], mustSucceed: true });
   cases.push({ name: 'embed --safetensors --tokenizer', mustSucceed: true, args: ['embed', '--safetensors',
-    path.join(f16, 'model.safetensors'), '--tokenizer', path.join(f32, 'tokenizer.json'), 'refund', 'a', 'payment'] });
+    path.join(f16, 'model.safetensors'), '--tokenizer', path.join(f16, 'tokenizer.json'), 'refund', 'a', 'payment'] });
   const bad = path.join(tmp, 'static-bad');
   mkdirSync(bad, { recursive: true });
   const st = readFileSync(path.join(f32, 'model.safetensors'));
@@ -757,6 +757,8 @@ function addStaticModelCases() {
   err('embed: a truncated safetensors file', ['embed', '--model', bad, 'hello']);
   err('embed: a BPE tokenizer', ['embed', '--safetensors', path.join(f32, 'model.safetensors'), '--tokenizer',
     path.join(bad, 'bpe.json'), 'hello']);
+  err('embed: a tokenizer whose ids pass the matrix', ['embed', '--safetensors', path.join(f16, 'model.safetensors'),
+    '--tokenizer', path.join(f32, 'tokenizer.json'), 'hello']);
   err('embed: a missing model folder', ['embed', '--model', path.join(tmp, 'no-such-model'), 'hello']);
   err('embed: no model', ['embed', 'hello'], 2);
   err('embed: an unknown option', ['embed', '--model', f32, '--nope', 'hello'], 2);
