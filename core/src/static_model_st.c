@@ -25,8 +25,9 @@ static const struct {
 /* JSON integers cJSON holds exactly (doubles). */
 #define MAX_EXACT 9007199254740991.0
 
-static tsift_status bad(tsift_error *err, const char *fmt, const char *name, const char *what) {
-  return tsift_fail(err, TSIFT_E_MODEL, fmt, name, what);
+/* "safetensors: tensor "NAME": WHAT" */
+static tsift_status bad(tsift_error *err, const char *name, const char *what) {
+  return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%.60s\": %s", name, what);
 }
 
 /* One header entry checked: dtype known, shape integers, offsets inside the
@@ -34,35 +35,37 @@ static tsift_status bad(tsift_error *err, const char *fmt, const char *name, con
 static tsift_status check_entry(const cJSON *e, size_t data_len, int *dtype, size_t *dims, size_t shape[2],
                                 size_t *begin, tsift_error *err) {
   const char *name = e->string;
-  if (!cJSON_IsObject(e)) return bad(err, "safetensors: tensor \"%.60s\": expected an object, got %s", name, tsift_json_type_name(e));
+  if (!cJSON_IsObject(e)) return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%.60s\": expected an object, got %s", name,
+                      tsift_json_type_name(e));
   const cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype");
   const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shape");
   const cJSON *off = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
-  if (!cJSON_IsString(dt)) return bad(err, "safetensors: tensor \"%.60s\": \"dtype\" must be a string%s", name, "");
+  if (!cJSON_IsString(dt)) return bad(err, name, "\"dtype\" must be a string");
   *dtype = -1;
   for (size_t i = 0; i < N_DTYPES; i++)
     if (strcmp(dt->valuestring, DTYPES[i].name) == 0) *dtype = (int)i;
-  if (*dtype < 0) return bad(err, "safetensors: tensor \"%.60s\": unknown dtype \"%.20s\"", name, dt->valuestring);
-  if (!cJSON_IsArray(sh)) return bad(err, "safetensors: tensor \"%.60s\": \"shape\" must be an array%s", name, "");
+  if (*dtype < 0) return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%.60s\": unknown dtype \"%.20s\"", name,
+                      dt->valuestring);
+  if (!cJSON_IsArray(sh)) return bad(err, name, "\"shape\" must be an array");
   /* elements = product of the shape, overflow-checked against the data. */
   size_t elems = 1, nd = 0;
   for (const cJSON *d = sh->child; d; d = d->next, nd++) {
     if (!tsift_json_integral(d, 0, MAX_EXACT))
-      return bad(err, "safetensors: tensor \"%.60s\": \"shape\" must hold non-negative integers%s", name, "");
+      return bad(err, name, "\"shape\" must hold non-negative integers");
     if (d->valuedouble > (double)((size_t)-1 >> 1))
-      return bad(err, "safetensors: tensor \"%.60s\": shape too large%s", name, "");
+      return bad(err, name, "shape too large");
     size_t v = (size_t)d->valuedouble;
     if (v && elems > (size_t)-1 / v)
-      return bad(err, "safetensors: tensor \"%.60s\": shape too large%s", name, "");
+      return bad(err, name, "shape too large");
     elems *= v;
     if (nd < 2) shape[nd] = v;
   }
   *dims = nd;
   if (!cJSON_IsArray(off) || cJSON_GetArraySize(off) != 2 || !tsift_json_integral(off->child, 0, MAX_EXACT) ||
       !tsift_json_integral(off->child->next, 0, MAX_EXACT))
-    return bad(err, "safetensors: tensor \"%.60s\": \"data_offsets\" must be [begin, end], two non-negative integers%s", name, "");
+    return bad(err, name, "\"data_offsets\" must be [begin, end], two non-negative integers");
   double a = off->child->valuedouble, b = off->child->next->valuedouble;
-  if (a > b) return bad(err, "safetensors: tensor \"%.60s\": data_offsets begin after they end%s", name, "");
+  if (a > b) return bad(err, name, "data_offsets begin after they end");
   if (b > (double)data_len)
     return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%.60s\": data_offsets end at %.0f, past the %zu data bytes",
                       name, b, data_len);
@@ -77,9 +80,9 @@ static tsift_status check_entry(const cJSON *e, size_t data_len, int *dtype, siz
 
 /* __metadata__: an object of strings; its "name", when usable as a model id. */
 static tsift_status read_metadata(const cJSON *meta, tsift_st_matrix *m, tsift_error *err) {
-  if (!cJSON_IsObject(meta)) return bad(err, "safetensors: \"__metadata__\" must be an object of strings%s%s", "", "");
+  if (!cJSON_IsObject(meta)) return tsift_fail(err, TSIFT_E_MODEL, "safetensors: \"__metadata__\" must be an object of strings");
   for (const cJSON *kv = meta->child; kv; kv = kv->next)
-    if (!cJSON_IsString(kv)) return bad(err, "safetensors: \"__metadata__\" value \"%.60s\" is not a string%s", kv->string, "");
+    if (!cJSON_IsString(kv)) return tsift_fail(err, TSIFT_E_MODEL, "safetensors: \"__metadata__\" value \"%.60s\" is not a string", kv->string);
   const cJSON *nm = cJSON_GetObjectItemCaseSensitive(meta, "name");
   if (!nm) return TSIFT_OK;
   size_t n = strlen(nm->valuestring);
@@ -99,8 +102,8 @@ static tsift_status pick(const cJSON *root, const cJSON **chosen, tsift_error *e
   const cJSON *named = cJSON_GetObjectItemCaseSensitive(root, "embeddings");
   if (!named) named = cJSON_GetObjectItemCaseSensitive(root, "embedding.weight");
   if (cJSON_GetObjectItemCaseSensitive(root, "mapping") || cJSON_GetObjectItemCaseSensitive(root, "weights"))
-    return bad(err, "safetensors: a vocabulary-quantised model (tensor \"%s\") is not supported%s",
-               cJSON_GetObjectItemCaseSensitive(root, "mapping") ? "mapping" : "weights", "");
+    return tsift_fail(err, TSIFT_E_MODEL, "safetensors: a vocabulary-quantised model (tensor \"%s\") is not supported",
+                      cJSON_GetObjectItemCaseSensitive(root, "mapping") ? "mapping" : "weights");
   if (named) {
     *chosen = named;
     return TSIFT_OK;
