@@ -334,7 +334,7 @@ static int wordpiece_word(const tsift_wordpiece *wp, const char *w, const uint32
 /* long: decode, normalise, then one pass over the characters cutting words. */
 tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text, size_t len,
                                     tsift_wordpiece_emit emit, void *user, tsift_error *err) {
-  if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = TSIFT_STATIC_TEXT_MAX_BYTES;
+  if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = tsift_utf8_cut(text, len, TSIFT_STATIC_TEXT_MAX_BYTES);
   cps norm = {0};
   for (size_t i = 0; i < len;) {
     utf8proc_int32_t c = 0xFFFD;

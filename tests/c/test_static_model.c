@@ -169,6 +169,12 @@ static void test_tokenisation(void) {
     for (int i = 1; i < 100; i++) strcat(exp, ",\"##a\"");
     strcat(exp, "]");
     check_tokens(m, w, 100, exp);
+    /* the text is read up to 65536 bytes: "hello" ends there, " world" is past it */
+    char *far = malloc(65536 + 6);
+    memset(far, ' ', 65531);
+    memcpy(far + 65531, "hello world", 11);
+    check_tokens(m, far, 65542, "[\"hello\"]");
+    free(far);
 #undef T
   }
   tsift_static_model_free(m);
