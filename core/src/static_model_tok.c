@@ -211,18 +211,22 @@ static int is_space(int32_t c) {
          c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-/* A control character clean_text drops: categories C* except \t \n \r. */
+/* A control character clean_text drops: categories Cc, Cf, Co (and Cs,
+ * which UTF-8 cannot hold) except \t \n \r. Unassigned code points (Cn)
+ * stay, as in the tokenizers library (checked against it: U+0378 is kept). */
 static int is_control(int32_t c) {
   if (c == '\t' || c == '\n' || c == '\r') return 0;
   utf8proc_category_t k = utf8proc_category(c);
-  return k == UTF8PROC_CATEGORY_CC || k == UTF8PROC_CATEGORY_CF || k == UTF8PROC_CATEGORY_CN ||
-         k == UTF8PROC_CATEGORY_CO || k == UTF8PROC_CATEGORY_CS;
+  return k == UTF8PROC_CATEGORY_CC || k == UTF8PROC_CATEGORY_CF || k == UTF8PROC_CATEGORY_CO ||
+         k == UTF8PROC_CATEGORY_CS;
 }
 
-/* The CJK ideograph blocks handle_chinese_chars pads with spaces. */
+/* The CJK ideograph blocks handle_chinese_chars pads with spaces: the
+ * tokenizers library's list, which starts Extension E at U+2B920 (BERT's
+ * original said U+2B820; checked against the library: U+2B906 is not padded). */
 static int is_cjk(int32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
-         (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B820 && c <= 0x2CEAF) ||
+         (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
 }
 
@@ -269,6 +273,12 @@ static int normalize_char(const tsift_wordpiece *wp, int32_t c, cps *out) {
   for (utf8proc_ssize_t i = 0; i < k; i++) {
     int32_t p = parts[i];
     if (wp->strip_accents && utf8proc_category(p) == UTF8PROC_CATEGORY_MN) continue;
+    if (wp->lowercase && p == 0x130) {
+      /* İ: the one character whose full lowercase is two (i + U+0307),
+       * which utf8proc's simple mapping lacks and Rust's has. */
+      if (cps_push(out, 'i') || cps_push(out, 0x307)) return -1;
+      continue;
+    }
     if (wp->lowercase) p = utf8proc_tolower(p);
     if (cps_push(out, p)) return -1;
   }

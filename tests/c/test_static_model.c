@@ -159,6 +159,12 @@ static void test_tokenisation(void) {
     T("hello\xC2\xA1world", "[\"hello\",\"[UNK]\",\"world\"]"); /* ¡ (Po) is punctuation alone */
     T("hello\xFFworld", "[\"[UNK]\"]");                          /* a bad byte is U+FFFD, dropped: helloworld */
     T("aaa", "[\"a\",\"##a\",\"##a\"]");
+    /* as the tokenizers library (checked against it, docs/semantic.md): its
+     * CJK Extension E starts at U+2B920, so U+2B906 stays inside the word;
+     * an unassigned code point (U+0378) is not dropped by clean_text */
+    T("a\xF0\xAB\xA4\x86" "a", "[\"[UNK]\"]");
+    T("a\xF0\xAB\xA4\xA0" "a", "[\"a\",\"[UNK]\",\"a\"]");
+    T("a\xCD\xB8", "[\"[UNK]\"]");
     T("  ", "[]");
     T("", "[]");
     /* a word over max_input_chars_per_word (100) is one [UNK]; 100 is split */
