@@ -20,8 +20,9 @@
 // …), then the words of the catalog's tool names and descriptions
 // ([a-z0-9]{2,}, the N most frequent by tool count, ties by word). Rows
 // carry some meaning: a word's row is the mean of a pseudo-random vector per
-// tool it occurs in plus a little noise of its own, so words that share tools
-// are close (refund ~ payment, fork ~ repository on this corpus). Every value
+// tool it occurs in (its server's vector plus a smaller one of its own) and a
+// little noise of its own, so words of the same tools or of one server's
+// tools are close (pod ~ deployment, channel ~ message on this corpus). Every value
 // is a multiple of 1/256 in [-4, 4], exact in F16 and F32, so both dtypes
 // hold the same numbers. Deterministic: FNV-1a seeds a 32-bit generator.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -35,7 +36,7 @@ const opt = (name, dflt) => {
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const out = opt('out', path.join(root, 'build/static-model'));
 const catalogFile = opt('catalog', path.join(root, 'corpus/catalog.json'));
-const dim = Number(opt('dim', '32'));
+const dim = Number(opt('dim', '64'));
 const maxWords = Number(opt('words', '3000'));
 const dtype = opt('dtype', 'f32').toUpperCase();
 const name = opt('name', 'toolsift-test');
@@ -107,7 +108,13 @@ const rows = vocab.map((t) => {
   const ts = toolsOf.get(t);
   if (!ts || !wordSet.has(t)) return noise(`piece:${t}`).map((x) => quantise(x / 2));
   const v = noise(`word:${t}`).map((x) => x / 4);
-  for (const id of ts) noise(`tool:${id}`).forEach((x, j) => (v[j] += x / ts.length));
+  for (const id of ts) {
+    // A tool's vector: its server's (the id's namespace, "stripe" of
+    // stripe__create_refund) plus a smaller one of its own, so words of one
+    // server's tools come out close even when no tool has both.
+    const server = noise(`server:${String(id).split('__')[0]}`), own = noise(`tool:${id}`);
+    server.forEach((x, j) => (v[j] += (x + own[j] * 0.6) / ts.length));
+  }
   return v.map(quantise);
 });
 

@@ -54,7 +54,7 @@ function expected(tokens) {
 }
 
 test('the generated model: its dimension and its id', () => {
-  assert.equal(model.dim, 32);
+  assert.equal(model.dim, 64);
   assert.match(model.id, /^toolsift-test-[0-9a-f]{12}$/);
   const again = ts.loadStaticModel(new Uint8Array(st), Buffer.from(tok));
   assert.equal(again.id, model.id, 'the same files, the same id');
@@ -70,7 +70,7 @@ test('embed is the normalised mean of the tokens\' rows, bit for bit', () => {
   ];
   for (const [text, tokens] of cases) {
     const got = model.embed(text);
-    assert.ok(got instanceof Float32Array && got.length === 32);
+    assert.ok(got instanceof Float32Array && got.length === 64);
     assert.deepEqual(Array.from(got), Array.from(expected(tokens)), text);
     const j = JSON.parse(model.embedJSON(text));
     assert.deepEqual(j.tokens, tokens);
@@ -87,7 +87,7 @@ test('a text with no known token is null (the zero vector), not an error', () =>
   assert.equal(model.embed('   '), null);
   assert.equal(model.embed('\u00bf\u00a1'), null); // punctuation the vocabulary lacks: [UNK] [UNK]
   const j = JSON.parse(model.embedJSON('\u00bf\u00a1'));
-  assert.deepEqual(j, { model: model.id, dim: 32, tokens: ['[UNK]', '[UNK]'], pooled: 0, vector: null });
+  assert.deepEqual(j, { model: model.id, dim: 64, tokens: ['[UNK]', '[UNK]'], pooled: 0, vector: null });
 });
 
 test('malformed files are typed errors', () => {
