@@ -535,8 +535,8 @@ export class Toolsift {
     const ex = this.#ex;
     const handle = this._call(
       [st, tok],
-      ([sp, tp], out) => ex.tsift_wasm_static_model_load(sp, st.length, tp, tok.length, out),
-      { handleResult: true },
+      ([sp, tp], out) => ex.tsift_wasm_static_model_load_take(sp, st.length, tp, tok.length, out),
+      { handleResult: true, taken: 0 }, // the model keeps the file's buffer: one copy of the matrix
     );
     return new StaticModel(this, ex, handle);
   }

@@ -32,7 +32,7 @@
  *   tsift_wasm_index_verify(h, out) -> status         (re-derive a snapshot's fingerprint)
  *   tsift_wasm_eval(cat, cat_len, queries, q_len, opt, opt_len, out) -> status
  *   tsift_wasm_eval_report(json, len, title_cstr, out) -> status
- *   tsift_wasm_static_model_load(st, st_len, tok, tok_len, out) -> status (slot 0: handle)
+ *   tsift_wasm_static_model_load_take(st, st_len, tok, tok_len, out) -> status (slot 0: handle; takes `st` over)
  *   tsift_wasm_static_model_dim(m) -> dim; tsift_wasm_static_model_id(m) -> ptr to a NUL-terminated id
  *   tsift_wasm_static_model_embed(m, text, len, out) -> status  (out: dim float32s, or (0, 0): zero vector)
  *   tsift_wasm_static_model_embed_json(m, text, len, out) -> status
@@ -52,6 +52,7 @@
 #include "alloc.h"
 #include "index.h"
 #include "json_out.h"
+#include "static_model.h"
 
 #define EXPORT(name) __attribute__((export_name(#name), visibility("default")))
 
@@ -391,13 +392,15 @@ int32_t tsift_wasm_session_call_next(tsift_session *s, const char *calls, size_t
 
 /* ---- static-embedding models (issue 25) -------------------------------- */
 
-EXPORT(tsift_wasm_static_model_load)
-int32_t tsift_wasm_static_model_load(const uint8_t *st, size_t st_len, const char *tok, size_t tok_len,
-                                     uint32_t *out) {
+/* The module takes `st` over (a tsift_wasm_alloc buffer the host filled):
+ * the model reads its matrix in place, or it is freed when loading fails;
+ * the caller must not free it. */
+EXPORT(tsift_wasm_static_model_load_take)
+int32_t tsift_wasm_static_model_load_take(uint8_t *st, size_t st_len, const char *tok, size_t tok_len,
+                                          uint32_t *out) {
   tsift_error err;
   tsift_static_model *m = NULL;
-  reserve_heap(st_len, 2);
-  tsift_status s = tsift_static_model_load(st, st_len, tok, tok_len, &m, &err);
+  tsift_status s = tsift_static_model_load_take(st, st_len, tok, tok_len, &m, &err);
   if (s != TSIFT_OK) return fail(out, &err);
   put_out(out, m, 0);
   return 0;

@@ -15,7 +15,7 @@
 
 struct tsift_static_model {
   tsift_st_matrix m; /* m.data points into `data` */
-  uint8_t *data;     /* the model's own copy of the matrix bytes */
+  uint8_t *data;     /* the matrix's bytes: a copy, or the whole taken file */
   tsift_wordpiece wp;
   char id[48];
 };
@@ -63,34 +63,57 @@ static void model_id(tsift_static_model *model, const uint8_t *st, size_t st_len
   tsift_snprintf(model->id, sizeof model->id, "%s-%.12s", model->m.meta_name[0] ? model->m.meta_name : "static", hex);
 }
 
-tsift_status tsift_static_model_load(const uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
-                                     size_t tokenizer_len, tsift_static_model **out, tsift_error *err) {
-  if (!out) return tsift_fail(err, TSIFT_E_ARG, "static model: NULL output");
-  *out = NULL;
-  if ((!safetensors && safetensors_len) || (!tokenizer_json && tokenizer_len))
-    return tsift_fail(err, TSIFT_E_ARG, "static model: NULL input");
+/* Both loads: with `take` (the safetensors buffer, from tsift_alloc_bytes)
+ * the model keeps that buffer and reads its matrix in place, else it copies
+ * the matrix. `take` is the model's or freed, whatever happens. */
+static tsift_status load(const uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
+                         size_t tokenizer_len, uint8_t *take, tsift_static_model **out, tsift_error *err) {
   tsift_static_model *model = tsift_calloc_array(1, sizeof *model);
-  if (!model) return tsift_nomem(err, "loading a static model");
+  if (!model) {
+    tsift_free(take);
+    return tsift_nomem(err, "loading a static model");
+  }
+  model->data = take; /* freed with the model from here on */
   tsift_status st = tsift_st_read_matrix(safetensors, safetensors_len, &model->m, err);
   if (!st) st = check_finite(&model->m, err);
   if (!st) st = tsift_wordpiece_load(tokenizer_json, tokenizer_len, model->m.rows, &model->wp, err);
-  if (!st) {
+  if (!st && !take) {
     size_t bytes = model->m.rows * model->m.cols * model->m.elem_size;
     model->data = tsift_alloc_bytes(bytes);
     if (!model->data) st = tsift_nomem(err, "copying the embedding matrix");
     else {
       memcpy(model->data, model->m.data, bytes);
       model->m.data = model->data;
-      model_id(model, safetensors, safetensors_len, tokenizer_json, tokenizer_len);
     }
   }
   if (st) {
     tsift_static_model_free(model);
     return st;
   }
+  model_id(model, safetensors, safetensors_len, tokenizer_json, tokenizer_len);
   *out = model;
   tsift_ok(err);
   return TSIFT_OK;
+}
+
+tsift_status tsift_static_model_load(const uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
+                                     size_t tokenizer_len, tsift_static_model **out, tsift_error *err) {
+  if (!out) return tsift_fail(err, TSIFT_E_ARG, "static model: NULL output");
+  *out = NULL;
+  if ((!safetensors && safetensors_len) || (!tokenizer_json && tokenizer_len))
+    return tsift_fail(err, TSIFT_E_ARG, "static model: NULL input");
+  return load(safetensors, safetensors_len, tokenizer_json, tokenizer_len, NULL, out, err);
+}
+
+tsift_status tsift_static_model_load_take(uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
+                                          size_t tokenizer_len, tsift_static_model **out, tsift_error *err) {
+  if (!out || !safetensors || (!tokenizer_json && tokenizer_len)) {
+    tsift_free(safetensors);
+    if (out) *out = NULL;
+    return tsift_fail(err, TSIFT_E_ARG, "static model: NULL argument");
+  }
+  *out = NULL;
+  return load(safetensors, safetensors_len, tokenizer_json, tokenizer_len, safetensors, out, err);
 }
 
 /* ---- embedding ------------------------------------------------------------ */
@@ -111,7 +134,7 @@ static int pool_token(void *user, uint32_t id) {
     tsift_json_str(p->tokens, t, n);
   }
   if (id == model->wp.unk_id) return 0; /* model2vec drops [UNK] before pooling */
-  for (size_t c = 0; c < model->m.cols; c++) p->sum[c] += tsift_st_value(&model->m, model->data, id, c);
+  for (size_t c = 0; c < model->m.cols; c++) p->sum[c] += tsift_st_value(&model->m, model->m.data, id, c);
   return ++p->pooled >= TSIFT_STATIC_MAX_POOLED;
 }
 

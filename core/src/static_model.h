@@ -99,4 +99,13 @@ tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text,
 /* The token with this id (NULL when the vocabulary has none). */
 const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t *len);
 
+/* ---- the model (static_model.c) -------------------------------------------- */
+
+/* tsift_static_model_load over a safetensors buffer from tsift_alloc_bytes
+ * that the model takes over and reads in place instead of copying its matrix
+ * (also when loading fails: it is freed then). For the wasm host, which
+ * already copied the file into linear memory: one copy of the matrix, not two. */
+tsift_status tsift_static_model_load_take(uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
+                                          size_t tokenizer_len, tsift_static_model **out, tsift_error *err);
+
 #endif

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "harness.h"
+#include "static_model.h"
 #include "toolsift.h"
 
 #include "fail_alloc.h"
@@ -516,6 +518,62 @@ static void test_alloc_failures(void) {
   free(st.b);
 }
 
+/* The wasm host's load: the model takes the buffer over and reads it in
+ * place; the same id and vectors as a copying load; a failed load (bad file,
+ * or any allocation) frees the buffer. */
+static void test_take(void) {
+  blob st = matrix("F16");
+  char *tok = tokenizer(BERT, BERT_PRE, "");
+  tsift_error err;
+  tsift_static_model *a = load(st, tok, &err), *b = NULL;
+  uint8_t *copy = tsift_alloc_bytes(st.n);
+  memcpy(copy, st.b, st.n);
+  CHECK_EQ_INT(tsift_static_model_load_take(copy, st.n, tok, strlen(tok), &b, &err), TSIFT_OK);
+  CHECK(a && b);
+  if (a && b) {
+    CHECK_EQ_STR(tsift_static_model_id(a), tsift_static_model_id(b));
+    float va[DIM], vb[DIM];
+    tsift_static_model_embed(a, "unaffable repos", 15, va, NULL, &err);
+    tsift_static_model_embed(b, "unaffable repos", 15, vb, NULL, &err);
+    CHECK(memcmp(va, vb, sizeof va) == 0);
+  }
+  tsift_static_model_free(a);
+  tsift_static_model_free(b);
+  tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
+  int swept = 0, nomem_ok = 1, leaks = 0;
+  for (g_fail_at = 1;; g_fail_at++) {
+    g_allocs = 0;
+    g_live = 0;
+    g_armed = 0;
+    uint8_t *buf = tsift_alloc_bytes(st.n); /* the host's buffer, not counted as a failure point */
+    memcpy(buf, st.b, st.n);
+    g_armed = 1;
+    tsift_static_model *m = NULL;
+    tsift_status s = tsift_static_model_load_take(buf, st.n, tok, strlen(tok), &m, &err);
+    tsift_static_model_free(m);
+    if (g_live != 0) leaks++;
+    if (g_allocs < g_fail_at) break;
+    swept++;
+    if (s != TSIFT_E_NOMEM) nomem_ok = 0;
+  }
+  /* a malformed file: the buffer is freed too */
+  g_armed = 0;
+  g_live = 0;
+  uint8_t *bad = tsift_alloc_bytes(4);
+  memset(bad, 0, 4);
+  tsift_static_model *m = (tsift_static_model *)1;
+  CHECK_EQ_INT(tsift_static_model_load_take(bad, 4, tok, strlen(tok), &m, &err), TSIFT_E_MODEL);
+  CHECK(m == NULL);
+  CHECK_EQ_INT(g_live, 0);
+  g_armed = 1;
+  tsift_set_allocator(NULL, NULL, NULL);
+  CHECK(swept > 10);
+  CHECK(nomem_ok);
+  CHECK_EQ_INT(leaks, 0);
+  free(tok);
+  free(st.b);
+}
+
 int main(void) {
   test_tokenisation();
   test_embedding();
@@ -523,5 +581,6 @@ int main(void) {
   test_bad_safetensors();
   test_bad_tokenizer();
   test_alloc_failures();
+  test_take();
   return harness_finish("static_model");
 }
