@@ -10,4 +10,7 @@ char *cli_read_file(const char *path, size_t *len);
 /* `toolsift session …`; argv as main's. Returns the exit status. */
 int cli_session(int argc, char **argv);
 
+/* `toolsift embed …` (a static-embedding model); argv as main's. */
+int cli_embed(int argc, char **argv);
+
 #endif

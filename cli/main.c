@@ -31,6 +31,7 @@ static const char USAGE[] =
     "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
     "  docs --catalog FILE                                       search documents per tool\n"
     "  texts --catalog FILE                                      the text to embed per tool (trust policy)\n"
+    "  embed --model DIR | --safetensors F --tokenizer F TEXT... a static-embedding model's vector (JSON)\n"
     "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
     "  session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl\n"
     "                 [--divergence fail|warn|off]\n"
@@ -329,6 +330,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "session") == 0) return cli_session(argc, argv);
+  if (strcmp(cmd, "embed") == 0) return cli_embed(argc, argv);
   args a;
   if (parse_args(argc, argv, &a) != 0) {
     free(a.query);

@@ -30,6 +30,7 @@ commands:
   verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
   docs --catalog FILE                                       search documents per tool
   texts --catalog FILE                                      the text to embed per tool (trust policy)
+  embed --model DIR | --safetensors F --tokenizer F TEXT... a static-embedding model's vector (JSON)
   session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]
   session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl
                  [--divergence fail|warn|off]
@@ -441,6 +442,44 @@ async function build(a) {
   }
 }
 
+// embed: a static-embedding model's JSON for a text, as cli/embed_cmd.c.
+async function embed(argv) {
+  let dir, st, tok;
+  const words = [];
+  for (let i = 0; i < argv.length; i++) {
+    const s = argv[i];
+    const key = { '--model': 'dir', '--safetensors': 'st', '--tokenizer': 'tok' }[s];
+    if (key) {
+      if (i + 1 >= argv.length) {
+        process.stderr.write(`toolsift: ${s} needs a value\n`);
+        throw new Exit(2);
+      }
+      const v = argv[++i];
+      if (key === 'dir') dir = v;
+      else if (key === 'st') st = v;
+      else tok = v;
+    } else if (s.startsWith('--') && s.length > 2) {
+      process.stderr.write(`toolsift: unknown option ${s}\n`);
+      throw new Exit(2);
+    } else words.push(s);
+  }
+  if (dir === undefined && (st === undefined || tok === undefined)) {
+    process.stderr.write('toolsift: embed needs --model DIR (model.safetensors, tokenizer.json) or --safetensors F --tokenizer F\n');
+    throw new Exit(2);
+  }
+  st ??= `${dir}/model.safetensors`;
+  tok ??= `${dir}/tokenizer.json`;
+  const stBytes = await readBytes(st);
+  const tokBytes = await readBytes(tok);
+  const ts = await loadModule();
+  const model = call(() => ts.loadStaticModel(stBytes, tokBytes));
+  try {
+    process.stdout.write(call(() => model.embedJSON(words.join(' '))) + '\n');
+  } finally {
+    model.free();
+  }
+}
+
 async function run(argv) {
   if (argv.length < 1) throw usageError(null);
   const cmd = argv[0];
@@ -454,6 +493,10 @@ async function run(argv) {
   }
   if (cmd === 'session') {
     process.exitCode = await session(argv);
+    return;
+  }
+  if (cmd === 'embed') {
+    await embed(argv.slice(1));
     return;
   }
   const a = parseArgs(argv.slice(1));

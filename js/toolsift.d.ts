@@ -13,6 +13,7 @@ export type ToolsiftErrorCode =
   | 'ranker'
   | 'diverged'
   | 'tampered'
+  | 'model'
   | 'load'
   | 'unknown';
 
@@ -259,6 +260,23 @@ export class Toolsift {
   analyze(text: string, options?: AnalyzerOptions | string): Analysis;
   /** The core's analysis JSON, byte-exact. */
   analyzeJSON(text: string, options?: AnalyzerOptions | string): string;
+  /** Load a model2vec-style static embedding: model.safetensors bytes and tokenizer.json (docs/semantic.md). */
+  loadStaticModel(safetensors: Uint8Array | ArrayBuffer, tokenizer: string | Uint8Array | ArrayBuffer): StaticModel;
+}
+
+/** A static-embedding model loaded from a safetensors matrix and a WordPiece tokenizer.json. */
+export class StaticModel {
+  /** The model's identity ("static-<12 hex>" or "<metadata name>-<12 hex>"), for a ranker kind "bm25f-N+vec:<id>". */
+  readonly id: string;
+  /** The embedding dimension. */
+  readonly dim: number;
+  /** The text's unit vector, or null when no token of the text is known (the zero vector). */
+  embed(text: string): Float32Array | null;
+  /** The core's JSON {"model","dim","tokens","pooled","vector"}, as `toolsift embed` prints it. */
+  embedJSON(text: string): string;
+  /** Release the model; safe to call more than once. */
+  free(): void;
+  readonly freed: boolean;
 }
 
 export class Index {

@@ -11,7 +11,7 @@
 
 const STATUS_NAMES = [
   'ok', 'arg', 'json', 'utf8', 'config', 'limit', 'nomem', 'snapshot', 'state', 'ranker',
-  'diverged', 'tampered',
+  'diverged', 'tampered', 'model',
 ];
 const STATUS_NOMEM = 6;
 const STATUS_STATE = 8;
@@ -561,6 +561,30 @@ export class Toolsift {
       ex.tsift_wasm_analyze(tp, t.length, op, o ? o.length : 0, out),
     );
     return decoder.decode(bytes);
+  }
+
+  /**
+   * Load a model2vec-style static embedding (docs/semantic.md): the bytes of
+   * its model.safetensors and its tokenizer.json (text or bytes). Returns a
+   * StaticModel { id, dim, embed(text), embedJSON(text), free() }. A
+   * malformed file throws the core's 'model' error (or 'json', 'limit').
+   */
+  loadStaticModel(safetensors, tokenizer) {
+    if (!isBytes(safetensors)) {
+      throw new ToolsiftError('arg', 'loadStaticModel: safetensors must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
+    }
+    if (typeof tokenizer !== 'string' && !isBytes(tokenizer)) {
+      throw new ToolsiftError('arg', 'loadStaticModel: tokenizer must be tokenizer.json text or bytes', STATUS_ARG);
+    }
+    const st = asBytes(safetensors);
+    const tok = textOrBytes(tokenizer);
+    const ex = this.#ex;
+    const handle = this._call(
+      [st, tok],
+      ([sp, tp], out) => ex.tsift_wasm_static_model_load_take(sp, st.length, tp, tok.length, out),
+      { handleResult: true, taken: 0 }, // the model keeps the file's buffer: one copy of the matrix
+    );
+    return new StaticModel(this, ex, handle);
   }
 }
 
@@ -1131,6 +1155,78 @@ export class Session {
     this.#handle = 0;
     registry?.unregister(this.#token);
     this.#ex.tsift_wasm_session_free(h);
+  }
+
+  /** True once free() has run. */
+  get freed() {
+    return !this.#handle;
+  }
+}
+
+/**
+ * A static-embedding model (tsift_static_model). embed(text) is a
+ * Float32Array of `dim` components with norm 1, or null when the text has
+ * no token the model knows (the zero vector: "no vector", never a match).
+ * Free it with free(); a finalizer frees it if you forget.
+ */
+export class StaticModel {
+  #ts;
+  #ex;
+  #handle;
+  #token = {};
+
+  constructor(ts, ex, handle) {
+    this.#ts = ts;
+    this.#ex = ex;
+    this.#handle = handle;
+    registry?.register(this, { ex, handle, release: 'tsift_wasm_static_model_free' }, this.#token);
+    /** The embedding dimension. */
+    this.dim = ex.tsift_wasm_static_model_dim(handle);
+    const ptr = ex.tsift_wasm_static_model_id(handle);
+    const mem = new Uint8Array(ex.memory.buffer);
+    let end = ptr;
+    while (end < mem.length && mem[end] !== 0) end++;
+    /** The model's identity, for a ranker kind "bm25f-N+vec:<id>". */
+    this.id = decoder.decode(mem.subarray(ptr, end));
+  }
+
+  #live() {
+    if (!this.#handle) throw new ToolsiftError('state', 'static model has been freed', STATUS_STATE);
+    return this.#handle;
+  }
+
+  #text(text, what) {
+    if (typeof text !== 'string') throw new ToolsiftError('arg', `${what}: text must be a string`, STATUS_ARG);
+    return encoder.encode(text);
+  }
+
+  /** The text's unit vector (Float32Array), or null for the zero vector. */
+  embed(text) {
+    const h = this.#live();
+    const t = this.#text(text, 'embed');
+    const ex = this.#ex;
+    const bytes = this.#ts._call([t], ([tp], out) => ex.tsift_wasm_static_model_embed(h, tp, t.length, out), {
+      nullable: true,
+    });
+    if (bytes === null) return null;
+    return new Float32Array(bytes.buffer, bytes.byteOffset, this.dim).slice();
+  }
+
+  /** The core's embedding JSON (model, dim, tokens, pooled, vector), byte-exact as the CLI prints it. */
+  embedJSON(text) {
+    const h = this.#live();
+    const t = this.#text(text, 'embedJSON');
+    const ex = this.#ex;
+    return decoder.decode(this.#ts._call([t], ([tp], out) => ex.tsift_wasm_static_model_embed_json(h, tp, t.length, out)));
+  }
+
+  /** Release the model. Safe to call more than once. */
+  free() {
+    if (!this.#handle) return;
+    const h = this.#handle;
+    this.#handle = 0;
+    registry?.unregister(this.#token);
+    this.#ex.tsift_wasm_static_model_free(h);
   }
 
   /** True once free() has run. */

@@ -36,6 +36,11 @@
  *   tsift_wasm_index_embed_texts(h, out) -> status     (the text to embed per tool, JSON)
  *   tsift_wasm_index_set_vectors(h, model, model_len, dim, rows_f32, nrows, out) -> status
  *   tsift_wasm_session_set_query_vector(s, vec_f32 | 0, dim, min_similarity, out) -> status
+ *   tsift_wasm_static_model_load_take(st, st_len, tok, tok_len, out) -> status (slot 0: handle; takes `st` over)
+ *   tsift_wasm_static_model_dim(m) -> dim; tsift_wasm_static_model_id(m) -> ptr to a NUL-terminated id
+ *   tsift_wasm_static_model_embed(m, text, len, out) -> status  (out: dim float32s, or (0, 0): zero vector)
+ *   tsift_wasm_static_model_embed_json(m, text, len, out) -> status
+ *   tsift_wasm_static_model_free(m)
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -51,6 +56,7 @@
 #include "alloc.h"
 #include "index.h"
 #include "json_out.h"
+#include "static_model.h"
 
 #define EXPORT(name) __attribute__((export_name(#name), visibility("default")))
 
@@ -426,4 +432,61 @@ int32_t tsift_wasm_session_call_next(tsift_session *s, const char *calls, size_t
   tsift_status st =
       tsift_session_call_next(s, calls, len, &cursor[0], &cursor[1], &bytes, &out_len, &err);
   return finish(out, st, bytes, out_len, &err);
+}
+
+/* ---- static-embedding models (issue 25) -------------------------------- */
+
+/* The module takes `st` over (a tsift_wasm_alloc buffer the host filled):
+ * the model reads its matrix in place, or it is freed when loading fails;
+ * the caller must not free it. */
+EXPORT(tsift_wasm_static_model_load_take)
+int32_t tsift_wasm_static_model_load_take(uint8_t *st, size_t st_len, const char *tok, size_t tok_len,
+                                          uint32_t *out) {
+  tsift_error err;
+  tsift_static_model *m = NULL;
+  tsift_status s = tsift_static_model_load_take(st, st_len, tok, tok_len, &m, &err);
+  if (s != TSIFT_OK) return fail(out, &err);
+  put_out(out, m, 0);
+  return 0;
+}
+
+EXPORT(tsift_wasm_static_model_free) void tsift_wasm_static_model_free(tsift_static_model *m) {
+  tsift_static_model_free(m);
+}
+
+EXPORT(tsift_wasm_static_model_dim) uint32_t tsift_wasm_static_model_dim(const tsift_static_model *m) {
+  return (uint32_t)tsift_static_model_dim(m);
+}
+
+EXPORT(tsift_wasm_static_model_id) const char *tsift_wasm_static_model_id(const tsift_static_model *m) {
+  return tsift_static_model_id(m);
+}
+
+/* The vector as dim little-endian float32s; (0, 0) for the zero vector
+ * (no known token), which the binding returns as null. */
+EXPORT(tsift_wasm_static_model_embed)
+int32_t tsift_wasm_static_model_embed(const tsift_static_model *m, const char *text, size_t len, uint32_t *out) {
+  tsift_error err;
+  size_t dim = tsift_static_model_dim(m), pooled = 0;
+  float *v = tsift_alloc_bytes(dim * sizeof *v);
+  if (!v) {
+    tsift_nomem(&err, "embedding a text");
+    return fail(out, &err);
+  }
+  tsift_status s = tsift_static_model_embed(m, text, len, v, &pooled, &err);
+  if (s != TSIFT_OK || !pooled) {
+    tsift_free(v);
+    return finish(out, s, NULL, 0, &err);
+  }
+  return finish(out, s, (char *)v, dim * sizeof *v, &err);
+}
+
+EXPORT(tsift_wasm_static_model_embed_json)
+int32_t tsift_wasm_static_model_embed_json(const tsift_static_model *m, const char *text, size_t len,
+                                           uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t out_len = 0;
+  tsift_status s = tsift_static_model_embed_json(m, text, len, &bytes, &out_len, &err);
+  return finish(out, s, bytes, out_len, &err);
 }

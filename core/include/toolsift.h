@@ -48,7 +48,8 @@ typedef enum tsift_status {
   TSIFT_E_STATE = 8,    /* a call that the object's state does not allow */
   TSIFT_E_RANKER = 9,   /* a host ranker failed */
   TSIFT_E_DIVERGED = 10, /* a replayed run diverged from its journal */
-  TSIFT_E_TAMPERED = 11  /* a journal's chain, header or key does not verify */
+  TSIFT_E_TAMPERED = 11, /* a journal's chain, header or key does not verify */
+  TSIFT_E_MODEL = 12     /* a malformed static-embedding model file (safetensors, tokenizer.json) */
 } tsift_status;
 
 #define TSIFT_ERROR_MESSAGE_MAX 512
@@ -59,7 +60,8 @@ typedef struct tsift_error {
 } tsift_error;
 
 /* Short stable name of a status: "ok", "arg", "json", "utf8", "config",
- * "limit", "nomem", "snapshot", "state", "ranker", "diverged". Static string. */
+ * "limit", "nomem", "snapshot", "state", "ranker", "diverged", "tampered",
+ * "model". Static string. */
 TSIFT_API const char *tsift_status_name(tsift_status status);
 /* A human sentence for a status. Static string. */
 TSIFT_API const char *tsift_strerror(tsift_status status);
@@ -480,6 +482,55 @@ TSIFT_API tsift_status tsift_session_apply_journal(tsift_session *session, tsift
  * Writes {"unasked":[ids…]} to *out. Caller frees *out. */
 TSIFT_API tsift_status tsift_session_finish(tsift_session *session, char **out, size_t *out_len,
                                             tsift_error *err);
+
+/* ---- static-embedding models (issue 25, docs/semantic.md) -------------- */
+
+typedef struct tsift_static_model tsift_static_model;
+
+/*
+ * Load a model2vec-style static embedding: `safetensors` holds the matrix
+ * (the tensor "embeddings", else "embedding.weight", else the only 2-D
+ * tensor; F32, F16, BF16, F64 or I8; one row per token id, dimension
+ * 1..4096, at most 1,000,000 rows, every value finite) and `tokenizer_json`
+ * a Hugging Face tokenizer.json with a WordPiece model (normalizer
+ * BertNormalizer, Lowercase or null; pre_tokenizer BertPreTokenizer,
+ * WhitespaceSplit or null; every vocabulary id below the row count, no id
+ * twice, unk_token in the vocabulary). A malformed file is TSIFT_E_MODEL
+ * naming the file, the key or tensor and what is wrong (JSON syntax:
+ * TSIFT_E_JSON/_UTF8; a bound: TSIFT_E_LIMIT). Nothing of the caller's
+ * buffers is kept. On success *out owns the model (tsift_static_model_free);
+ * on failure *out is NULL and nothing is left allocated.
+ */
+TSIFT_API tsift_status tsift_static_model_load(const uint8_t *safetensors, size_t safetensors_len,
+                                               const char *tokenizer_json, size_t tokenizer_len,
+                                               tsift_static_model **out, tsift_error *err);
+TSIFT_API void tsift_static_model_free(tsift_static_model *model);
+/* The embedding dimension (0 for NULL). */
+TSIFT_API size_t tsift_static_model_dim(const tsift_static_model *model);
+/* The model's identity for a ranker kind ("bm25f-6+vec:<id>"): NAME-HEX12,
+ * where HEX12 is the first 12 hex digits of a SHA-256 over both files and
+ * NAME the safetensors __metadata__ "name" when it is [a-z0-9._-]{1,32},
+ * else "static". At most 45 bytes; lives as long as the model. */
+TSIFT_API const char *tsift_static_model_id(const tsift_static_model *model);
+/*
+ * Embed `text` (UTF-8; invalid bytes read as U+FFFD; read up to 65536
+ * bytes): normalise, pre-tokenise, WordPiece, drop [UNK], keep the first
+ * 512 tokens, sum their rows in token order in doubles and divide by the
+ * sum's Euclidean norm (the mean's direction), written as `dim` floats to
+ * out. *pooled (may be NULL) is the number of rows summed. A text with no
+ * known token (or rows that sum to zero) gives the zero vector: TSIFT_OK,
+ * every component 0 and *pooled 0 — a caller must treat it as "no vector".
+ * The same bytes natively and in WebAssembly.
+ */
+TSIFT_API tsift_status tsift_static_model_embed(const tsift_static_model *model, const char *text,
+                                                size_t len, float *out, size_t *pooled,
+                                                tsift_error *err);
+/* The same as JSON {"model":ID,"dim":N,"tokens":[…every WordPiece token
+ * read, "[UNK]" included…],"pooled":N,"vector":[…%.9g, which reads back to
+ * the same float…] | null (the zero vector)}. Caller frees *out. */
+TSIFT_API tsift_status tsift_static_model_embed_json(const tsift_static_model *model, const char *text,
+                                                     size_t len, char **out, size_t *out_len,
+                                                     tsift_error *err);
 
 #ifdef __cplusplus
 }

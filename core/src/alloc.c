@@ -109,6 +109,7 @@ const char *tsift_status_name(tsift_status status) {
     case TSIFT_E_RANKER: return "ranker";
     case TSIFT_E_DIVERGED: return "diverged";
     case TSIFT_E_TAMPERED: return "tampered";
+    case TSIFT_E_MODEL: return "model";
   }
   return "unknown";
 }
@@ -127,6 +128,7 @@ const char *tsift_strerror(tsift_status status) {
     case TSIFT_E_RANKER: return "ranker failed";
     case TSIFT_E_DIVERGED: return "replay diverged from its journal";
     case TSIFT_E_TAMPERED: return "journal does not verify";
+    case TSIFT_E_MODEL: return "malformed static-embedding model";
   }
   return "unknown status";
 }

@@ -19,6 +19,8 @@
 //     byte-identical), search/rank/info/docs with --index on a native
 //     snapshot, and their error paths (corrupt, truncated, wrong magic,
 //     missing -o …), comparing stderr too;
+//   - embed (the static-embedding model of issue 25) over the generated test
+//     model, F32 and F16, and the loader's error paths, comparing stderr too;
 //   - --help, and query words such as `constructor` and `--json`.
 // Usage and help text match except for the wasm CLI's last line naming the
 // module it loads (WASM_USAGE_TRAILER), which is cut before comparing.
@@ -782,9 +784,48 @@ writeFileSync(invisibleCatalog, '[{"id":"weather__forecast","name":"f"},{"id":"w
 cases.push({ name: 'rank: an invisible character in a lenient id', mustSucceed: false, compareStderr: true,
   args: ['rank', '--catalog', invisibleCatalog, '--queries', badJsonl, '--k', '3'] });
 
+// ---- static-embedding model (issue 25) ------------------------------------------
+
+// The project's generated test model (scripts/gen-static-model.mjs), F32 and
+// F16: `embed` over generated queries and the odd strings, whose vectors are
+// printed with %.9g (a float's exact bits), and the loader's error paths.
+function addStaticModelCases() {
+  const gen = (dir, extra) => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-static-model.mjs'), '--out', dir,
+      '--catalog', CATALOG, ...extra], { encoding: 'utf8' });
+    if (r.status !== 0) fail(`gen-static-model: ${r.stderr}`);
+  };
+  const f32 = path.join(tmp, 'static-f32');
+  const f16 = path.join(tmp, 'static-f16');
+  gen(f32, []);
+  gen(f16, ['--dtype', 'f16', '--dim', '48', '--words', '800']);
+  const texts = [...queries.slice(0, 40), ...ODD.filter((s) => s.trim() && !s.includes('\u0000'))];
+  texts.forEach((q, i) => cases.push({ name: `embed ${JSON.stringify(q.slice(0, 30))}`, mustSucceed: true,
+    args: ['embed', '--model', i % 3 === 2 ? f16 : f32, q] }));
+  cases.push({ name: 'embed: no known token (the zero vector)', args: ['embed', '--model', f32, 'zzzz', 'qqqq'], mustSucceed: true });
+  cases.push({ name: 'embed --safetensors --tokenizer', mustSucceed: true, args: ['embed', '--safetensors',
+    path.join(f16, 'model.safetensors'), '--tokenizer', path.join(f16, 'tokenizer.json'), 'refund', 'a', 'payment'] });
+  const bad = path.join(tmp, 'static-bad');
+  mkdirSync(bad, { recursive: true });
+  const st = readFileSync(path.join(f32, 'model.safetensors'));
+  writeFileSync(path.join(bad, 'model.safetensors'), st.subarray(0, st.length - 4));
+  writeFileSync(path.join(bad, 'tokenizer.json'), readFileSync(path.join(f32, 'tokenizer.json')));
+  writeFileSync(path.join(bad, 'bpe.json'), '{"model":{"type":"BPE","vocab":{}}}');
+  const err = (name, args, status = 1) => cases.push({ name, args, expectStatus: status, compareStderr: true });
+  err('embed: a truncated safetensors file', ['embed', '--model', bad, 'hello']);
+  err('embed: a BPE tokenizer', ['embed', '--safetensors', path.join(f32, 'model.safetensors'), '--tokenizer',
+    path.join(bad, 'bpe.json'), 'hello']);
+  err('embed: a tokenizer whose ids pass the matrix', ['embed', '--safetensors', path.join(f16, 'model.safetensors'),
+    '--tokenizer', path.join(f32, 'tokenizer.json'), 'hello']);
+  err('embed: a missing model folder', ['embed', '--model', path.join(tmp, 'no-such-model'), 'hello']);
+  err('embed: no model', ['embed', 'hello'], 2);
+  err('embed: an unknown option', ['embed', '--model', f32, '--nope', 'hello'], 2);
+}
+
 addSessionCases();
 addSkillCases();
 addSnapshotCases();
+addStaticModelCases();
 
 // Object.prototype names are query words; --json, --corpus and --gates are
 // options of every command (for eval) and change nothing elsewhere.

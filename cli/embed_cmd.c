@@ -1,0 +1,83 @@
+/* embed_cmd.c — `toolsift embed`: load a static-embedding model from its two
+ * files and print the core's embedding JSON for a text (the same bytes as
+ * js/cli.js prints over wasm). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "toolsift.h"
+
+int cli_embed(int argc, char **argv) {
+  const char *dir = NULL, *st_path = NULL, *tok_path = NULL;
+  char *text = calloc(1, 1);
+  size_t tlen = 0;
+  int rc = 0;
+  for (int i = 2; i < argc && text; i++) {
+    const char **slot = NULL;
+    if (strcmp(argv[i], "--model") == 0) slot = &dir;
+    else if (strcmp(argv[i], "--safetensors") == 0) slot = &st_path;
+    else if (strcmp(argv[i], "--tokenizer") == 0) slot = &tok_path;
+    else if (strncmp(argv[i], "--", 2) == 0 && argv[i][2]) {
+      fprintf(stderr, "toolsift: unknown option %s\n", argv[i]);
+      rc = 2;
+      break;
+    }
+    if (slot) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "toolsift: %s needs a value\n", argv[i]);
+        rc = 2;
+        break;
+      }
+      *slot = argv[++i];
+      continue;
+    }
+    size_t n = strlen(argv[i]);
+    char *t = realloc(text, tlen + n + 2);
+    if (!t) break;
+    text = t;
+    if (tlen) text[tlen++] = ' ';
+    memcpy(text + tlen, argv[i], n);
+    tlen += n;
+    text[tlen] = 0;
+  }
+  if (!text) return 1;
+  if (!rc && !dir && !(st_path && tok_path)) {
+    fprintf(stderr, "toolsift: embed needs --model DIR (model.safetensors, tokenizer.json) or --safetensors F --tokenizer F\n");
+    rc = 2;
+  }
+  if (rc) {
+    free(text);
+    return rc;
+  }
+  char paths[2][4096];
+  if (dir) {
+    snprintf(paths[0], sizeof paths[0], "%s/model.safetensors", dir);
+    snprintf(paths[1], sizeof paths[1], "%s/tokenizer.json", dir);
+    if (!st_path) st_path = paths[0];
+    if (!tok_path) tok_path = paths[1];
+  }
+  size_t slen = 0, klen = 0;
+  char *st = cli_read_file(st_path, &slen);
+  char *tok = st ? cli_read_file(tok_path, &klen) : NULL;
+  tsift_static_model *model = NULL;
+  tsift_error err;
+  char *out = NULL;
+  size_t out_len = 0;
+  if (!st || !tok) rc = 1;
+  else if (tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err) ||
+           tsift_static_model_embed_json(model, text, tlen, &out, &out_len, &err)) {
+    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    rc = 1;
+  } else {
+    fwrite(out, 1, out_len, stdout);
+    fputc('\n', stdout);
+    rc = fflush(stdout) == 0 ? 0 : 1;
+  }
+  tsift_free(out);
+  tsift_static_model_free(model);
+  free(st);
+  free(tok);
+  free(text);
+  return rc;
+}

@@ -1,0 +1,111 @@
+/* static_model.h — the parts of the static-embedding model (issue 25) that
+ * its three files share: the safetensors reader (static_model_st.c), the
+ * WordPiece tokenizer (static_model_tok.c) and the model itself
+ * (static_model.c, the public tsift_static_model_* API). Calls go one way:
+ * static_model.c uses the other two, they use neither each other nor it. */
+#ifndef TSIFT_STATIC_MODEL_H
+#define TSIFT_STATIC_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toolsift.h"
+
+/* Hard bounds (docs/semantic.md). A file past one is TSIFT_E_LIMIT. */
+#define TSIFT_STATIC_MAX_DIM 4096u
+#define TSIFT_STATIC_MAX_ROWS 1000000u
+#define TSIFT_STATIC_MAX_HEADER (16u << 20)         /* safetensors JSON header */
+#define TSIFT_STATIC_MAX_MATRIX (1024u << 20)       /* the matrix's bytes */
+#define TSIFT_STATIC_MAX_TOKENIZER (256u << 20)     /* tokenizer.json */
+#define TSIFT_STATIC_MAX_WORD_CHARS 1000u           /* max_input_chars_per_word */
+#define TSIFT_STATIC_MAX_PREFIX 16u                 /* continuing_subword_prefix bytes */
+/* model2vec's encode(max_length=512): at most this many tokens are pooled
+ * (after [UNK] is dropped); the text is read up to this many bytes. */
+#define TSIFT_STATIC_MAX_POOLED 512u
+#define TSIFT_STATIC_TEXT_MAX_BYTES 65536u
+
+/* ---- safetensors (static_model_st.c) ------------------------------------ */
+
+typedef enum tsift_st_dtype {
+  TSIFT_ST_F32 = 0,
+  TSIFT_ST_F16,
+  TSIFT_ST_BF16,
+  TSIFT_ST_F64,
+  TSIFT_ST_I8
+} tsift_st_dtype;
+
+/* The embedding matrix found in a safetensors file: `data` points into the
+ * caller's bytes (rows × cols elements of `dtype`, little-endian, row-major,
+ * not necessarily aligned). `name` is the tensor's name (NUL-terminated,
+ * cut to fit) and `meta_name` the __metadata__ "name" when it is a usable
+ * model name ([a-z0-9._-], 1..32 bytes), else "". */
+typedef struct tsift_st_matrix {
+  const uint8_t *data;
+  size_t rows, cols, elem_size;
+  tsift_st_dtype dtype;
+  char name[64];
+  char meta_name[33];
+} tsift_st_matrix;
+
+/* Read the file's header and pick the matrix: the tensor "embeddings"
+ * (model2vec), else "embedding.weight" (sentence-transformers'
+ * StaticEmbedding), else the only 2-D tensor. Every entry of the header is
+ * checked (dtype known, shape of non-negative integers, offsets inside the
+ * data and equal to the shape's byte size). Errors are TSIFT_E_MODEL (or
+ * _LIMIT, _JSON, _UTF8, _NOMEM) with "safetensors: …" messages. Nothing is
+ * kept allocated. */
+tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matrix *m, tsift_error *err);
+
+/* Element (r, c) of the matrix as a double (exact for every dtype). */
+double tsift_st_value(const tsift_st_matrix *m, const uint8_t *data, size_t r, size_t c);
+
+/* ---- WordPiece (static_model_tok.c) --------------------------------------- */
+
+typedef struct tsift_wordpiece {
+  /* normalizer: BertNormalizer's options, or Lowercase alone, or none */
+  unsigned char clean_text, chinese_chars, strip_accents, lowercase;
+  /* pre_tokenizer: 1 BertPreTokenizer, 2 WhitespaceSplit, 0 none */
+  unsigned char pretok;
+  char prefix[TSIFT_STATIC_MAX_PREFIX + 1];
+  size_t prefix_len;
+  size_t max_chars;
+  uint32_t unk_id;
+  size_t rows;          /* ids are < rows */
+  size_t count;         /* tokens in the vocabulary */
+  size_t max_token_len; /* bytes of the longest token */
+  char *arena;          /* every token's bytes, back to back */
+  uint32_t *off, *len;  /* by id: the token's bytes in arena (len 0 + off 0: no token) */
+  uint32_t *slots;      /* open addressing: id + 1, 0 = empty */
+  size_t nslots;        /* a power of two */
+} tsift_wordpiece;
+
+/* Read a Hugging Face tokenizer.json (model WordPiece) whose ids must all be
+ * below `rows`. Errors name the key ("tokenizer.json: model.vocab: …"). On
+ * failure *wp holds nothing. */
+tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift_wordpiece *wp,
+                                  tsift_error *err);
+void tsift_wordpiece_free(tsift_wordpiece *wp);
+
+/* Called for every token of the text in order, [UNK] included; a non-zero
+ * return stops the walk. */
+typedef int (*tsift_wordpiece_emit)(void *user, uint32_t id);
+
+/* Normalise, pre-tokenise and WordPiece-split text[0..len) (invalid UTF-8
+ * reads as U+FFFD, which the clean_text option drops). Only TSIFT_E_NOMEM
+ * can fail. */
+tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text, size_t len,
+                                    tsift_wordpiece_emit emit, void *user, tsift_error *err);
+
+/* The token with this id (NULL when the vocabulary has none). */
+const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t *len);
+
+/* ---- the model (static_model.c) -------------------------------------------- */
+
+/* tsift_static_model_load over a safetensors buffer from tsift_alloc_bytes
+ * that the model takes over and reads in place instead of copying its matrix
+ * (also when loading fails: it is freed then). For the wasm host, which
+ * already copied the file into linear memory: one copy of the matrix, not two. */
+tsift_status tsift_static_model_load_take(uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
+                                          size_t tokenizer_len, tsift_static_model **out, tsift_error *err);
+
+#endif

@@ -1,0 +1,399 @@
+/* static_model_tok.c — the WordPiece tokenizer of the static-embedding
+ * model: reading a Hugging Face tokenizer.json (the vocabulary, the
+ * normalizer and pre-tokenizer options it states), and splitting a text into
+ * token ids the way the `tokenizers` library does for a BERT-style model:
+ * BertNormalizer (clean text, pad CJK ideographs, strip accents, lowercase),
+ * BertPreTokenizer (whitespace, then every punctuation character alone),
+ * WordPiece (greedy longest match first; a word with no full split is one
+ * [UNK]). Unicode properties come from the pinned utf8proc, so the ids are
+ * the same on every platform (docs/semantic.md lists where utf8proc's
+ * simple lowercase differs from Rust's full one). Only integer logic. */
+#include <string.h>
+
+#include "alloc.h"
+#include "cJSON.h"
+#include "catalog.h"
+#include "static_model.h"
+#include "text.h"
+#include "utf8proc.h"
+
+/* ---- the vocabulary: ids by token (open addressing) and tokens by id ---- */
+
+static uint32_t fnv1a(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+/* The id of token s[0..n), or -1. */
+static long vocab_find(const tsift_wordpiece *wp, const char *s, size_t n) {
+  if (n > wp->max_token_len) return -1;
+  size_t mask = wp->nslots - 1, i = fnv1a(s, n) & mask;
+  for (; wp->slots[i]; i = (i + 1) & mask) {
+    uint32_t id = wp->slots[i] - 1;
+    if (wp->len[id] == n && memcmp(wp->arena + wp->off[id], s, n) == 0) return (long)id;
+  }
+  return -1;
+}
+
+const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t *len) {
+  if (id >= wp->rows || wp->len[id] == 0) return NULL; /* no token is empty */
+  *len = wp->len[id];
+  return wp->arena + wp->off[id];
+}
+
+void tsift_wordpiece_free(tsift_wordpiece *wp) {
+  tsift_free(wp->arena);
+  tsift_free(wp->off);
+  tsift_free(wp->len);
+  tsift_free(wp->slots);
+  memset(wp, 0, sizeof *wp);
+}
+
+/* model.vocab: {token: id}, ids unique and below rows. */
+static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_error *err) {
+  if (!cJSON_IsObject(vocab))
+    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab must be an object {token: id}, got %s",
+                      tsift_json_type_name(vocab));
+  size_t count = 0, bytes = 0;
+  for (const cJSON *t = vocab->child; t; t = t->next) {
+    if (!tsift_json_integral(t, 0, (double)wp->rows - 1))
+      return tsift_fail(err, TSIFT_E_MODEL,
+                        "tokenizer.json: model.vocab \"%.60s\": the id must be an integer from 0 to %zu (the matrix has %zu rows)",
+                        t->string, wp->rows - 1, wp->rows);
+    if (!t->string[0]) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab has an empty token");
+    count++;
+    bytes += strlen(t->string);
+  }
+  if (count == 0) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab is empty");
+  size_t nslots = 16;
+  while (nslots < count * 2) nslots *= 2;
+  wp->arena = tsift_alloc_bytes(bytes);
+  wp->off = tsift_calloc_array(wp->rows, sizeof *wp->off);
+  wp->len = tsift_calloc_array(wp->rows, sizeof *wp->len);
+  wp->slots = tsift_calloc_array(nslots, sizeof *wp->slots);
+  if (!wp->arena || !wp->off || !wp->len || !wp->slots) return tsift_nomem(err, "reading the vocabulary");
+  wp->nslots = nslots;
+  wp->count = count;
+  size_t at = 0;
+  tsift_status st = TSIFT_OK;
+  for (const cJSON *t = vocab->child; t; t = t->next) {
+    uint32_t id = (uint32_t)t->valuedouble;
+    size_t n = strlen(t->string);
+    if (wp->len[id]) { /* no token is empty: a length marks the id taken */
+      char first[61]; /* the arena's tokens are not NUL-terminated */
+      size_t k = tsift_utf8_cut(wp->arena + wp->off[id], wp->len[id], 60);
+      memcpy(first, wp->arena + wp->off[id], k);
+      first[k] = 0;
+      st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab: \"%s\" and \"%.60s\" both have id %u", first,
+                      t->string, (unsigned)id);
+      break;
+    }
+    memcpy(wp->arena + at, t->string, n);
+    wp->off[id] = (uint32_t)at;
+    wp->len[id] = (uint32_t)n;
+    at += n;
+    if (n > wp->max_token_len) wp->max_token_len = n;
+    size_t mask = nslots - 1, i = fnv1a(t->string, n) & mask;
+    while (wp->slots[i]) i = (i + 1) & mask;
+    wp->slots[i] = id + 1; /* keys are unique: the JSON reader refuses a repeated key */
+  }
+  return st;
+}
+
+/* A boolean option of an object: absent → dflt; null → -1 (strip_accents). */
+static int bool_opt(const cJSON *o, const char *key, int dflt, int allow_null, int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!v) *out = dflt;
+  else if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
+  else if (allow_null && cJSON_IsNull(v)) *out = -1;
+  else return -1;
+  return 0;
+}
+
+static tsift_status read_normalizer(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
+  if (!n || cJSON_IsNull(n)) return TSIFT_OK;
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(n, "type");
+  if (!cJSON_IsString(type)) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: normalizer: \"type\" must be a string");
+  if (strcmp(type->valuestring, "Lowercase") == 0) {
+    wp->lowercase = 1;
+    return TSIFT_OK;
+  }
+  if (strcmp(type->valuestring, "BertNormalizer") != 0)
+    return tsift_fail(err, TSIFT_E_MODEL,
+                      "tokenizer.json: normalizer type \"%.40s\" is not supported (BertNormalizer, Lowercase or null)",
+                      type->valuestring);
+  int clean, chinese, strip, lower;
+  if (bool_opt(n, "clean_text", 1, 0, &clean) || bool_opt(n, "handle_chinese_chars", 1, 0, &chinese) ||
+      bool_opt(n, "strip_accents", -1, 1, &strip) || bool_opt(n, "lowercase", 1, 0, &lower))
+    return tsift_fail(err, TSIFT_E_MODEL,
+                      "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
+                      "booleans, strip_accents a boolean or null");
+  wp->clean_text = (unsigned char)clean;
+  wp->chinese_chars = (unsigned char)chinese;
+  wp->lowercase = (unsigned char)lower;
+  wp->strip_accents = (unsigned char)(strip < 0 ? lower : strip); /* null: as lowercase */
+  return TSIFT_OK;
+}
+
+static tsift_status read_pretokenizer(const cJSON *p, tsift_wordpiece *wp, tsift_error *err) {
+  if (!p || cJSON_IsNull(p)) return TSIFT_OK;
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(p, "type");
+  if (!cJSON_IsString(type)) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: pre_tokenizer: \"type\" must be a string");
+  if (strcmp(type->valuestring, "BertPreTokenizer") == 0) wp->pretok = 1;
+  else if (strcmp(type->valuestring, "WhitespaceSplit") == 0) wp->pretok = 2;
+  else
+    return tsift_fail(err, TSIFT_E_MODEL,
+                      "tokenizer.json: pre_tokenizer type \"%.40s\" is not supported (BertPreTokenizer, WhitespaceSplit or null)",
+                      type->valuestring);
+  return TSIFT_OK;
+}
+
+/* model: {"type":"WordPiece","vocab":{…},"unk_token","continuing_subword_prefix","max_input_chars_per_word"}. */
+static tsift_status read_model(const cJSON *model, tsift_wordpiece *wp, tsift_error *err) {
+  if (!cJSON_IsObject(model)) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: \"model\" must be an object");
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(model, "type");
+  if (!cJSON_IsString(type) || strcmp(type->valuestring, "WordPiece") != 0)
+    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model type %s%.40s%s is not supported (only WordPiece)",
+                      cJSON_IsString(type) ? "\"" : "", cJSON_IsString(type) ? type->valuestring : "(missing)",
+                      cJSON_IsString(type) ? "\"" : "");
+  const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(model, "continuing_subword_prefix");
+  const char *pre = "##";
+  if (prefix && !cJSON_IsNull(prefix)) {
+    if (!cJSON_IsString(prefix) || strlen(prefix->valuestring) > TSIFT_STATIC_MAX_PREFIX)
+      return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.continuing_subword_prefix must be a string of at most %u bytes",
+                        TSIFT_STATIC_MAX_PREFIX);
+    pre = prefix->valuestring;
+  }
+  wp->prefix_len = strlen(pre);
+  memcpy(wp->prefix, pre, wp->prefix_len + 1);
+  const cJSON *maxc = cJSON_GetObjectItemCaseSensitive(model, "max_input_chars_per_word");
+  wp->max_chars = 100;
+  if (maxc && !cJSON_IsNull(maxc)) {
+    if (!tsift_json_integral(maxc, 1, TSIFT_STATIC_MAX_WORD_CHARS))
+      return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.max_input_chars_per_word must be an integer from 1 to %u",
+                        TSIFT_STATIC_MAX_WORD_CHARS);
+    wp->max_chars = (size_t)maxc->valuedouble;
+  }
+  tsift_status st = read_vocab(cJSON_GetObjectItemCaseSensitive(model, "vocab"), wp, err);
+  if (st) return st;
+  const cJSON *unk = cJSON_GetObjectItemCaseSensitive(model, "unk_token");
+  if (!cJSON_IsString(unk)) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.unk_token must be a string");
+  long id = vocab_find(wp, unk->valuestring, strlen(unk->valuestring));
+  if (id < 0)
+    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.unk_token \"%.40s\" is not in model.vocab", unk->valuestring);
+  wp->unk_id = (uint32_t)id;
+  return TSIFT_OK;
+}
+
+tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift_wordpiece *wp, tsift_error *err) {
+  memset(wp, 0, sizeof *wp);
+  wp->rows = rows;
+  if (n > TSIFT_STATIC_MAX_TOKENIZER)
+    return tsift_fail(err, TSIFT_E_LIMIT, "tokenizer.json: %zu bytes is over the limit of %u", n, TSIFT_STATIC_MAX_TOKENIZER);
+  cJSON *root = NULL;
+  tsift_status st = tsift_json_parse(json, n, "tokenizer.json", &root, err);
+  if (st) return st;
+  if (!cJSON_IsObject(root)) st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: expected a JSON object");
+  if (!st) st = read_normalizer(cJSON_GetObjectItemCaseSensitive(root, "normalizer"), wp, err);
+  if (!st) st = read_pretokenizer(cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), wp, err);
+  if (!st) st = read_model(cJSON_GetObjectItemCaseSensitive(root, "model"), wp, err);
+  cJSON_Delete(root);
+  if (st) tsift_wordpiece_free(wp);
+  return st;
+}
+
+/* ---- character classes (BERT's definitions) ----------------------------- */
+
+/* Rust's char::is_whitespace (the White_Space property). */
+static int is_space(int32_t c) {
+  return c == ' ' || (c >= 9 && c <= 13) || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* A control character clean_text drops: categories Cc, Cf, Co (and Cs,
+ * which UTF-8 cannot hold) except \t \n \r. Unassigned code points (Cn)
+ * stay, as in the tokenizers library (checked against it: U+0378 is kept). */
+static int is_control(int32_t c) {
+  if (c == '\t' || c == '\n' || c == '\r') return 0;
+  utf8proc_category_t k = utf8proc_category(c);
+  return k == UTF8PROC_CATEGORY_CC || k == UTF8PROC_CATEGORY_CF || k == UTF8PROC_CATEGORY_CO ||
+         k == UTF8PROC_CATEGORY_CS;
+}
+
+/* The CJK ideograph blocks handle_chinese_chars pads with spaces: the
+ * tokenizers library's list, which starts Extension E at U+2B920 (BERT's
+ * original said U+2B820; checked against the library: U+2B906 is not padded). */
+static int is_cjk(int32_t c) {
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+         (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+
+/* BertPreTokenizer's punctuation: ASCII symbols and Unicode P*. */
+static int is_punct(int32_t c) {
+  if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)) return 1;
+  utf8proc_category_t k = utf8proc_category(c);
+  return k >= UTF8PROC_CATEGORY_PC && k <= UTF8PROC_CATEGORY_PO;
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
+typedef struct cps {
+  int32_t *v;
+  size_t n, cap;
+} cps;
+
+static int cps_push(cps *a, int32_t c) {
+  if (tsift_grow((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v)) return -1;
+  a->v[a->n++] = c;
+  return 0;
+}
+
+/* One input character through the normalizer, appended to out. */
+static int normalize_char(const tsift_wordpiece *wp, int32_t c, cps *out) {
+  if (wp->clean_text) {
+    if (c == 0 || c == 0xFFFD || is_control(c)) return 0;
+    if (is_space(c)) c = ' ';
+  }
+  int pad = wp->chinese_chars && is_cjk(c);
+  if (pad && cps_push(out, ' ')) return -1;
+  int32_t parts[32];
+  utf8proc_ssize_t k = 1;
+  parts[0] = c;
+  if (wp->strip_accents) {
+    /* NFD one character at a time (canonical reordering only reorders the
+     * marks that are then dropped), then drop the nonspacing marks. */
+    k = utf8proc_decompose_char(c, parts, 32, UTF8PROC_DECOMPOSE, NULL);
+    if (k < 1 || k > 32) {
+      k = 1;
+      parts[0] = c;
+    }
+  }
+  for (utf8proc_ssize_t i = 0; i < k; i++) {
+    int32_t p = parts[i];
+    if (wp->strip_accents && utf8proc_category(p) == UTF8PROC_CATEGORY_MN) continue;
+    if (wp->lowercase && p == 0x130) {
+      /* İ: the one character whose full lowercase is two (i + U+0307),
+       * which utf8proc's simple mapping lacks and Rust's has. */
+      if (cps_push(out, 'i') || cps_push(out, 0x307)) return -1;
+      continue;
+    }
+    if (wp->lowercase) p = utf8proc_tolower(p);
+    if (cps_push(out, p)) return -1;
+  }
+  if (pad && cps_push(out, ' ')) return -1;
+  return 0;
+}
+
+/* WordPiece over one word (its UTF-8 bytes w[0..bytes), character starts
+ * at[0..chars]). buf holds the prefix then room for the word. Returns 1
+ * when emit asked to stop. */
+static int wordpiece_word(const tsift_wordpiece *wp, const char *w, const uint32_t *at, size_t chars, char *buf,
+                          tsift_wordpiece_emit emit, void *user) {
+  if (chars > wp->max_chars) return emit(user, wp->unk_id);
+  /* First the split, then the emits: a word with no full split is one [UNK]. */
+  size_t start = 0, pieces = 0;
+  uint32_t ids[64];
+  int overflow = 0;
+  while (start < chars) {
+    long found = -1;
+    size_t end = chars;
+    for (; end > start; end--) {
+      size_t n = at[end] - at[start];
+      const char *s = w + at[start];
+      if (start > 0) {
+        memcpy(buf + wp->prefix_len, s, n);
+        s = buf;
+        n += wp->prefix_len;
+      }
+      if ((found = vocab_find(wp, s, n)) >= 0) break;
+    }
+    if (found < 0) return emit(user, wp->unk_id);
+    if (pieces < 64) ids[pieces] = (uint32_t)found;
+    else overflow = 1;
+    pieces++;
+    start = end;
+  }
+  if (overflow) {
+    /* More than 64 pieces (only with a long max_input_chars_per_word): split
+     * again, emitting as it goes; the split is the same. */
+    for (start = 0; start < chars;) {
+      long found = -1;
+      size_t end = chars;
+      for (; end > start; end--) {
+        size_t n = at[end] - at[start];
+        const char *s = w + at[start];
+        if (start > 0) {
+          memcpy(buf + wp->prefix_len, s, n);
+          s = buf;
+          n += wp->prefix_len;
+        }
+        if ((found = vocab_find(wp, s, n)) >= 0) break;
+      }
+      if (emit(user, (uint32_t)found)) return 1;
+      start = end;
+    }
+    return 0;
+  }
+  for (size_t i = 0; i < pieces; i++)
+    if (emit(user, ids[i])) return 1;
+  return 0;
+}
+
+/* long: decode, normalise, then one pass over the characters cutting words. */
+tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text, size_t len,
+                                    tsift_wordpiece_emit emit, void *user, tsift_error *err) {
+  if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = tsift_utf8_cut(text, len, TSIFT_STATIC_TEXT_MAX_BYTES);
+  cps norm = {0};
+  for (size_t i = 0; i < len;) {
+    utf8proc_int32_t c = 0xFFFD;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)text + i, (utf8proc_ssize_t)(len - i), &c);
+    if (k < 1) {
+      k = 1;
+      c = 0xFFFD;
+    }
+    i += (size_t)k;
+    if (normalize_char(wp, c, &norm)) {
+      tsift_free(norm.v);
+      return tsift_nomem(err, "normalising a text");
+    }
+  }
+  /* Scratch: a word's bytes (at most 4 per character) after the prefix,
+   * and its character starts. */
+  char *bytes = tsift_alloc_bytes(norm.n * 4 + 1);
+  char *buf = tsift_alloc_bytes(wp->prefix_len + norm.n * 4 + 1);
+  uint32_t *at = tsift_calloc_array(norm.n + 1, sizeof *at);
+  if (!bytes || !buf || !at) {
+    tsift_free(norm.v);
+    tsift_free(bytes);
+    tsift_free(buf);
+    tsift_free(at);
+    return tsift_nomem(err, "tokenising a text");
+  }
+  memcpy(buf, wp->prefix, wp->prefix_len);
+  size_t chars = 0, nb = 0;
+  int stop = 0;
+  for (size_t i = 0; i <= norm.n && !stop; i++) {
+    int32_t c = i < norm.n ? norm.v[i] : ' ';
+    int space = wp->pretok ? is_space(c) : (i == norm.n);
+    int punct = wp->pretok == 1 && i < norm.n && is_punct(c);
+    if (space || punct) {
+      if (chars) stop = wordpiece_word(wp, bytes, at, chars, buf, emit, user);
+      chars = nb = 0;
+      if (!punct || stop) continue;
+    }
+    at[chars] = (uint32_t)nb;
+    nb += (size_t)utf8proc_encode_char(c, (utf8proc_uint8_t *)bytes + nb);
+    at[++chars] = (uint32_t)nb;
+    if (punct) {
+      stop = wordpiece_word(wp, bytes, at, chars, buf, emit, user);
+      chars = nb = 0;
+    }
+  }
+  tsift_free(norm.v);
+  tsift_free(bytes);
+  tsift_free(buf);
+  tsift_free(at);
+  return TSIFT_OK;
+}

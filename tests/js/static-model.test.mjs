@@ -1,0 +1,140 @@
+// The static-embedding model through the binding (issue 25), against the
+// module named by env TOOLSIFT_WASM: the generated test model loads, its
+// vectors equal a mean computed here from the files themselves (read with
+// DataView and JSON.parse, not through the core), unknown text is null,
+// errors are typed, and the wasm CLI prints the binding's JSON.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+import { load, ToolsiftError } from '../../js/toolsift.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
+const NATIVE = path.join(ROOT, 'build/native/toolsift');
+
+let dir, ts, model, st, tok, rows, vocab, dim;
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'toolsift-static-'));
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-static-model.mjs'), '--out', dir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  st = readFileSync(path.join(dir, 'model.safetensors'));
+  tok = readFileSync(path.join(dir, 'tokenizer.json'), 'utf8');
+  // The files, read here: the header, then rows of little-endian float32s.
+  const hlen = Number(st.readBigUInt64LE(0));
+  const header = JSON.parse(st.subarray(8, 8 + hlen).toString('utf8'));
+  const e = header.embeddings;
+  dim = e.shape[1];
+  const base = 8 + hlen + e.data_offsets[0];
+  rows = (id) => Array.from({ length: dim }, (_, c) => st.readFloatLE(base + (id * dim + c) * 4));
+  vocab = JSON.parse(tok).model.vocab;
+  ts = await load(readFileSync(WASM));
+  model = ts.loadStaticModel(st, tok);
+});
+
+after(() => {
+  model?.free();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// The unit vector of the sum of the rows of `tokens`, in doubles, as floats.
+function expected(tokens) {
+  const sum = new Array(dim).fill(0);
+  for (const t of tokens) {
+    assert.ok(t in vocab, `${t} is in the generated vocabulary`);
+    rows(vocab[t]).forEach((x, c) => (sum[c] += x));
+  }
+  const norm = Math.sqrt(sum.reduce((a, x) => a + x * x, 0));
+  return Float32Array.from(sum, (x) => x / norm);
+}
+
+test('the generated model: its dimension and its id', () => {
+  assert.equal(model.dim, 64);
+  assert.match(model.id, /^toolsift-test-[0-9a-f]{12}$/);
+  const again = ts.loadStaticModel(new Uint8Array(st), Buffer.from(tok));
+  assert.equal(again.id, model.id, 'the same files, the same id');
+  again.free();
+});
+
+test('embed is the normalised mean of the tokens\' rows, bit for bit', () => {
+  // Hand-written tokenisations (words of corpus/catalog.json, BERT rules):
+  // lowercase, punctuation alone, an unknown word dropped as [UNK].
+  const cases = [
+    ['refund a payment', ['refund', 'a', 'payment']],
+    ['Create an ISSUE, then close it!', ['create', 'an', 'issue', ',', 'then', 'close', 'it', '!']],
+  ];
+  for (const [text, tokens] of cases) {
+    const got = model.embed(text);
+    assert.ok(got instanceof Float32Array && got.length === 64);
+    assert.deepEqual(Array.from(got), Array.from(expected(tokens)), text);
+    const j = JSON.parse(model.embedJSON(text));
+    assert.deepEqual(j.tokens, tokens);
+    assert.equal(j.pooled, tokens.length);
+    assert.deepEqual(Array.from(Float32Array.from(j.vector)), Array.from(got), 'the JSON numbers read back to the same floats');
+  }
+  // A word outside the vocabulary splits into single letters and ##letters.
+  const j = JSON.parse(model.embedJSON('qqqz'));
+  assert.deepEqual(j.tokens, ['q', '##q', '##q', '##z']);
+});
+
+test('a text with no known token is null (the zero vector), not an error', () => {
+  assert.equal(model.embed(''), null);
+  assert.equal(model.embed('   '), null);
+  assert.equal(model.embed('\u00bf\u00a1'), null); // punctuation the vocabulary lacks: [UNK] [UNK]
+  const j = JSON.parse(model.embedJSON('\u00bf\u00a1'));
+  assert.deepEqual(j, { model: model.id, dim: 64, tokens: ['[UNK]', '[UNK]'], pooled: 0, vector: null });
+});
+
+test('malformed files are typed errors', () => {
+  const code = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      assert.ok(e instanceof ToolsiftError);
+      return `${e.code}: ${e.message}`;
+    }
+    return 'no error';
+  };
+  assert.match(code(() => ts.loadStaticModel(st.subarray(0, 7), tok)), /^model: safetensors: 7 bytes, shorter than/);
+  assert.match(code(() => ts.loadStaticModel(st.subarray(0, st.length - 1), tok)), /^model: safetensors: tensor "embeddings": data_offsets end at/);
+  assert.match(code(() => ts.loadStaticModel(st, tok.slice(0, 20))), /^json: tokenizer\.json: malformed JSON at byte 20/);
+  assert.match(code(() => ts.loadStaticModel(st, tok.replace('"WordPiece","unk_token"', '"BPE","unk_token"'))),
+    /^model: tokenizer\.json: model type "BPE" is not supported/);
+  assert.match(code(() => ts.loadStaticModel(st, tok.replace('"BertPreTokenizer"', '"Metaspace"'))),
+    /^model: tokenizer\.json: pre_tokenizer type "Metaspace" is not supported/);
+  assert.match(code(() => ts.loadStaticModel('not bytes', tok)), /^arg: /);
+  assert.match(code(() => model.embed(5)), /^arg: embed: text must be a string/);
+  const m = ts.loadStaticModel(st, tok);
+  m.free();
+  m.free();
+  assert.match(code(() => m.embed('x')), /^state: static model has been freed/);
+});
+
+test('the wasm CLI prints the binding\'s JSON; the native CLI the same bytes', () => {
+  const text = 'Refund the payment and fork the repo';
+  const want = `${model.embedJSON(text)}\n`;
+  const env = { ...process.env, TOOLSIFT_WASM: WASM };
+  const js = spawnSync(process.execPath, [path.join(ROOT, 'js/cli.js'), 'embed', '--model', dir, ...text.split(' ')], { env, encoding: 'utf8' });
+  assert.equal(js.status, 0, js.stderr);
+  assert.equal(js.stdout, want);
+  const native = spawnSync(NATIVE, ['embed', '--model', dir, ...text.split(' ')], { encoding: 'utf8' });
+  if (native.error) {
+    console.log('SKIP: the native CLI is not built');
+    return;
+  }
+  assert.equal(native.stdout, want);
+  // Errors: the same line from both.
+  const bad = path.join(dir, 'bad.json');
+  writeFileSync(bad, '{"model":{"type":"Unigram"}}');
+  const args = ['embed', '--safetensors', path.join(dir, 'model.safetensors'), '--tokenizer', bad, 'x'];
+  const e1 = spawnSync(process.execPath, [path.join(ROOT, 'js/cli.js'), ...args], { env, encoding: 'utf8' });
+  const e2 = spawnSync(NATIVE, args, { encoding: 'utf8' });
+  assert.equal(e1.status, 1);
+  assert.equal(e1.stderr, 'toolsift: model: tokenizer.json: model type "Unigram" is not supported (only WordPiece)\n');
+  assert.equal(e2.stderr, e1.stderr);
+});
