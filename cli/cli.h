@@ -10,6 +10,19 @@ char *cli_read_file(const char *path, size_t *len);
 /* `toolsift session …`; argv as main's. Returns the exit status. */
 int cli_session(int argc, char **argv);
 
+/* Load a static-embedding model from DIR (model.safetensors and
+ * tokenizer.json) or from the two files (either may override DIR's): NULL
+ * after printing what is wrong. */
+struct tsift_static_model *cli_load_model(const char *dir, const char *safetensors, const char *tokenizer);
+
+/* The tools' vectors of ix from the model (a note on stderr names how many
+ * tools it knows no token of); 0, or 1 after printing the error. */
+struct tsift_index;
+int cli_embed_index(struct tsift_index *ix, const struct tsift_static_model *model);
+/* The query's "vector" option value from the model (JSON; tsift_free), or
+ * NULL after printing the error. */
+char *cli_query_vector(const struct tsift_static_model *model, const char *query, size_t *len);
+
 /* `toolsift embed …` (a static-embedding model); argv as main's. */
 int cli_embed(int argc, char **argv);
 

@@ -1,12 +1,58 @@
-/* embed_cmd.c — `toolsift embed`: load a static-embedding model from its two
- * files and print the core's embedding JSON for a text (the same bytes as
- * js/cli.js prints over wasm). */
+/* embed_cmd.c — the static-embedding model in the CLI: `toolsift embed`
+ * (load a model from its two files and print the core's embedding JSON for
+ * a text, the same bytes as js/cli.js prints over wasm), and `--model DIR`
+ * for build and search (the tools' vectors and the query's, from the core's
+ * tsift_index_embed_static and tsift_static_model_vector_json). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "toolsift.h"
+
+tsift_static_model *cli_load_model(const char *dir, const char *st_path, const char *tok_path) {
+  char paths[2][4096];
+  if (dir) {
+    snprintf(paths[0], sizeof paths[0], "%s/model.safetensors", dir);
+    snprintf(paths[1], sizeof paths[1], "%s/tokenizer.json", dir);
+    if (!st_path) st_path = paths[0];
+    if (!tok_path) tok_path = paths[1];
+  }
+  size_t slen = 0, klen = 0;
+  char *st = cli_read_file(st_path, &slen);
+  char *tok = st ? cli_read_file(tok_path, &klen) : NULL;
+  tsift_static_model *model = NULL;
+  tsift_error err;
+  if (st && tok && tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err)) {
+    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    model = NULL;
+  }
+  free(st);
+  free(tok);
+  return model;
+}
+
+int cli_embed_index(tsift_index *ix, const tsift_static_model *model) {
+  tsift_error err;
+  size_t without = 0;
+  if (tsift_index_embed_static(ix, model, &without, &err)) {
+    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    return 1;
+  }
+  if (without)
+    fprintf(stderr, "toolsift: note: %zu tool(s) have no token the model knows: no vector (BM25F only)\n", without);
+  return 0;
+}
+
+char *cli_query_vector(const tsift_static_model *model, const char *query, size_t *len) {
+  tsift_error err;
+  char *out = NULL;
+  if (tsift_static_model_vector_json(model, query, strlen(query), &out, len, &err)) {
+    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    return NULL;
+  }
+  return out;
+}
 
 int cli_embed(int argc, char **argv) {
   const char *dir = NULL, *st_path = NULL, *tok_path = NULL;
@@ -50,23 +96,12 @@ int cli_embed(int argc, char **argv) {
     free(text);
     return rc;
   }
-  char paths[2][4096];
-  if (dir) {
-    snprintf(paths[0], sizeof paths[0], "%s/model.safetensors", dir);
-    snprintf(paths[1], sizeof paths[1], "%s/tokenizer.json", dir);
-    if (!st_path) st_path = paths[0];
-    if (!tok_path) tok_path = paths[1];
-  }
-  size_t slen = 0, klen = 0;
-  char *st = cli_read_file(st_path, &slen);
-  char *tok = st ? cli_read_file(tok_path, &klen) : NULL;
-  tsift_static_model *model = NULL;
+  tsift_static_model *model = cli_load_model(dir, st_path, tok_path);
   tsift_error err;
   char *out = NULL;
   size_t out_len = 0;
-  if (!st || !tok) rc = 1;
-  else if (tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err) ||
-           tsift_static_model_embed_json(model, text, tlen, &out, &out_len, &err)) {
+  if (!model) rc = 1;
+  else if (tsift_static_model_embed_json(model, text, tlen, &out, &out_len, &err)) {
     fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
     rc = 1;
   } else {
@@ -76,8 +111,6 @@ int cli_embed(int argc, char **argv) {
   }
   tsift_free(out);
   tsift_static_model_free(model);
-  free(st);
-  free(tok);
   free(text);
   return rc;
 }

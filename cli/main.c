@@ -13,10 +13,12 @@ static const char USAGE[] =
     "usage: toolsift <command> [options]\n"
     "\n"
     "commands:\n"
-    "  search --catalog FILE [--limit N] [--explain] [--vector FILE] QUERY...\n"
+    "  search --catalog FILE [--limit N] [--explain] [--vector FILE | --model DIR] QUERY...\n"
     "                                                            rank tools for a query (JSON); --vector:\n"
-    "                                                            the query's vector (JSON array or base64)\n"
-    "  build --catalog FILE -o INDEX.tsi                         write an index snapshot\n"
+    "                                                            the query's vector (JSON array or base64);\n"
+    "                                                            --model: a static model embeds tools and query\n"
+    "  build --catalog FILE -o INDEX.tsi [--model DIR]           write an index snapshot (--model: with\n"
+    "                                                            a static model's vectors of the tools)\n"
     "        (search, rank, info and docs take --index INDEX.tsi instead of --catalog)\n"
     "  rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {\"id\",\"hits\"}\n"
     "       [--strict-ids]   (rank accepts any unique id unless --strict-ids)\n"
@@ -102,6 +104,7 @@ typedef struct args {
   const char *vector;  /* search: a file holding the query's vector (JSON array or base64 string) */
   const char *vectors; /* eval: a JSON Lines file of tool and query vectors */
   const char *fusion;  /* eval: other fusion parameters to measure, JSON verbatim */
+  const char *model;   /* build, search: a static-embedding model's folder (docs/semantic.md) */
   int json;
   int loop; /* eval --loop */
   int explain, strict_ids;
@@ -126,6 +129,7 @@ static int parse_args(int argc, char **argv, args *a) {
     else if (strcmp(s, "--vector") == 0) slot = &a->vector;
     else if (strcmp(s, "--vectors") == 0) slot = &a->vectors;
     else if (strcmp(s, "--fusion") == 0) slot = &a->fusion;
+    else if (strcmp(s, "--model") == 0) slot = &a->model;
     else if (strcmp(s, "--loop") == 0) {
       a->loop = 1;
     } else if (strcmp(s, "--json") == 0) {
@@ -197,14 +201,14 @@ static tsift_index *open_index(const char *catalog, const char *snapshot, const 
   return ix;
 }
 
-/* The search options of --limit, --explain and --vector FILE (its bytes
- * are the "vector" value, verbatim; the core checks them): "" for none,
- * NULL when the file cannot be read. */
-static char *search_options(long limit, int explain, const char *vector_file) {
-  size_t vlen = 0;
-  char *vec = vector_file ? cli_read_file(vector_file, &vlen) : NULL;
-  if (vector_file && !vec) return NULL;
-  char *opts = malloc(80 + vlen);
+/* The search options of --limit, --explain and a vector: --vector FILE
+ * (its bytes are the "vector" value, verbatim; the core checks them) or the
+ * model's (cli_query_vector). "" for none, NULL when the file cannot be read. */
+static char *search_options(long limit, int explain, const char *vector_file, const char *vector, size_t vlen) {
+  char *read = vector_file ? cli_read_file(vector_file, &vlen) : NULL;
+  if (vector_file && !read) return NULL;
+  const char *vec = read ? read : vector;
+  char *opts = malloc(80 + (vec ? vlen : 0));
   if (opts) {
     char *p = opts;
     p += sprintf(p, "{");
@@ -218,8 +222,19 @@ static char *search_options(long limit, int explain, const char *vector_file) {
     strcpy(p, "}");
     if (strcmp(opts, "{}") == 0) opts[0] = 0;
   }
-  free(vec);
+  free(read);
   return opts;
+}
+
+/* search --model DIR: the tools' vectors from the model, then the query's
+ * (NULL after printing what went wrong; *vec is tsift_free's). */
+static int model_vectors(tsift_index *ix, const char *dir, const char *query, char **vec, size_t *vlen) {
+  *vec = NULL;
+  tsift_static_model *m = cli_load_model(dir, NULL, NULL);
+  int rc = !m || cli_embed_index(ix, m);
+  if (!rc && !(*vec = cli_query_vector(m, query, vlen))) rc = 1;
+  tsift_static_model_free(m);
+  return rc;
 }
 
 /* eval: a corpus folder (catalog.json, queries.jsonl, gates.json) or files. */
@@ -296,10 +311,19 @@ static int cli_eval(const char *corpus, const char *catalog, const char *queries
 }
 
 /* build: catalog -> snapshot file. */
-static int cli_build(const char *catalog, const char *options, const char *output) {
+static int cli_build(const char *catalog, const char *options, const char *output, const char *model) {
   if (!catalog || !output) return usage_error("build needs --catalog FILE and -o INDEX.tsi");
   tsift_index *ix = open_index(catalog, NULL, options);
   if (!ix) return 1;
+  if (model) { /* the snapshot carries the model's vectors of the tools */
+    tsift_static_model *m = cli_load_model(model, NULL, NULL);
+    int bad = !m || cli_embed_index(ix, m);
+    tsift_static_model_free(m);
+    if (bad) {
+      tsift_index_free(ix);
+      return 1;
+    }
+  }
   char *blob = NULL;
   size_t len = 0;
   tsift_error err;
@@ -348,7 +372,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(cmd, "eval") == 0) {
     rc = cli_eval(a.corpus, a.catalog, a.queries, a.gates, a.vectors, a.fusion, a.options, a.json, a.loop);
   } else if (strcmp(cmd, "build") == 0) {
-    rc = cli_build(a.catalog, a.options, a.output);
+    rc = cli_build(a.catalog, a.options, a.output, a.model);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||
              strcmp(cmd, "docs") == 0 || strcmp(cmd, "verify") == 0 || strcmp(cmd, "texts") == 0) {
     long limit = a.limit ? parse_count(a.limit) : 0, k = parse_count(a.k);
@@ -364,9 +388,14 @@ int main(int argc, char **argv) {
       if (!ix) {
         rc = (a.catalog || a.index) ? 1 : 2;
       } else if (strcmp(cmd, "search") == 0) {
-        char *opts = search_options(limit, a.explain, a.vector);
-        if (!opts) rc = 1;
-        else if (tsift_index_search_json(ix, a.query, strlen(a.query), opts[0] ? opts : NULL,
+        char *vec = NULL, *opts = NULL;
+        size_t vlen = 0;
+        if (a.model && a.vector) rc = usage_error("search takes --vector FILE or --model DIR, not both");
+        else if (a.model && model_vectors(ix, a.model, a.query, &vec, &vlen)) rc = 1;
+        else if (!(opts = search_options(limit, a.explain, a.vector, vec, vlen))) rc = 1;
+        tsift_free(vec);
+        if (rc) {
+        } else if (tsift_index_search_json(ix, a.query, strlen(a.query), opts[0] ? opts : NULL,
                                     strlen(opts), &out, &out_len, &err))
           rc = report(&err);
         else

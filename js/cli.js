@@ -12,10 +12,12 @@ import { load, ToolsiftError } from './toolsift.js';
 const USAGE = `usage: toolsift <command> [options]
 
 commands:
-  search --catalog FILE [--limit N] [--explain] [--vector FILE] QUERY...
+  search --catalog FILE [--limit N] [--explain] [--vector FILE | --model DIR] QUERY...
                                                             rank tools for a query (JSON); --vector:
-                                                            the query's vector (JSON array or base64)
-  build --catalog FILE -o INDEX.tsi                         write an index snapshot
+                                                            the query's vector (JSON array or base64);
+                                                            --model: a static model embeds tools and query
+  build --catalog FILE -o INDEX.tsi [--model DIR]           write an index snapshot (--model: with
+                                                            a static model's vectors of the tools)
         (search, rank, info and docs take --index INDEX.tsi instead of --catalog)
   rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {"id","hits"}
        [--strict-ids]   (rank accepts any unique id unless --strict-ids)
@@ -75,6 +77,7 @@ const VALUE_OPTIONS = {
   '--vector': 'vector',
   '--vectors': 'vectors',
   '--fusion': 'fusion',
+  '--model': 'model',
   '-o': 'output',
   '--output': 'output',
 };
@@ -146,9 +149,13 @@ async function readBytes(file) {
   }
 }
 
+// One module for the whole run: an index and a model must share it (their
+// handles are addresses in one module's memory).
+let loaded = null;
 async function loadModule() {
   try {
-    return await load();
+    loaded ??= load();
+    return await loaded;
   } catch (e) {
     const where = process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm';
     throw report(new ToolsiftError('load', `cannot load ${where}: ${e.message}`, -1));
@@ -430,6 +437,7 @@ async function build(a) {
   }
   const index = await openIndex(a.catalog, undefined, a.options);
   try {
+    if (a.model !== undefined) await withModel(a.model, (m) => embedIndex(index, m));
     const blob = call(() => index.snapshot());
     try {
       await writeFile(a.output, blob);
@@ -440,6 +448,25 @@ async function build(a) {
   } finally {
     index.free();
   }
+}
+
+// --model DIR (build, search): the model's two files loaded, fn(model), freed.
+async function withModel(dir, fn) {
+  const stBytes = await readBytes(`${dir}/model.safetensors`);
+  const tokBytes = await readBytes(`${dir}/tokenizer.json`);
+  const ts = await loadModule();
+  const model = call(() => ts.loadStaticModel(stBytes, tokBytes));
+  try {
+    return fn(model);
+  } finally {
+    model.free();
+  }
+}
+
+// The tools' vectors from the model, with cli/embed_cmd.c's note.
+function embedIndex(index, model) {
+  const without = call(() => index.embedStatic(model));
+  if (without) process.stderr.write(`toolsift: note: ${without} tool(s) have no token the model knows: no vector (BM25F only)\n`);
 }
 
 // embed: a static-embedding model's JSON for a text, as cli/embed_cmd.c.
@@ -537,6 +564,16 @@ async function run(argv) {
       if (a.limit !== undefined && a.explain) opts = `{"limit":${limit},"explain":true}`;
       else if (a.limit !== undefined) opts = `{"limit":${limit}}`;
       else if (a.explain) opts = '{"explain":true}';
+      if (a.model !== undefined && a.vector !== undefined) throw usageError('search takes --vector FILE or --model DIR, not both');
+      if (a.model !== undefined) {
+        // the tools' vectors and the query's, from the model (the core's JSON, verbatim)
+        const v = await withModel(a.model, (m) => {
+          embedIndex(index, m);
+          return call(() => JSON.stringify(m.queryVector(a.query)));
+        });
+        const head = opts ? opts.slice(0, -1) + ',' : '{';
+        opts = head + '"vector":' + v + '}';
+      }
       if (a.vector !== undefined) {
         // the file's bytes are the "vector" value, verbatim (the core checks them)
         const v = await readOrReport(a.vector);

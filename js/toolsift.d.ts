@@ -133,13 +133,15 @@ export interface SearchOptions {
   limit?: number;
   explain?: boolean;
   /** The query's vector (the index's dimension), fused with BM25F (docs/relevance.md, "Semantic search"). */
-  vector?: number[] | Float32Array | string;
+  vector?: number[] | Float32Array | string | null;
   /** -1..1: no hit below this similarity is strong (needs `vector`). */
   minSimilarity?: number;
 }
 
 /** A host's embedding function: the text to embed -> its vector (sync or async). */
-export type EmbedFunction = (text: string) => number[] | Float32Array | Promise<number[] | Float32Array>;
+export type EmbedFunction = (
+  text: string,
+) => number[] | Float32Array | string | null | Promise<number[] | Float32Array | string | null>;
 
 export interface EmbedIndexOptions extends IndexOptions {
   /** Embeds each tool's text (Index#embedTexts) at build, and queries in Index#searchAsync. */
@@ -233,6 +235,8 @@ export class Toolsift {
   ): Index;
   /** With `embed`: the index with every tool's vector (embedded from Index#embedTexts), asynchronously. */
   createIndex(catalog: string | Uint8Array | ArrayBuffer | Catalog, options: EmbedIndexOptions): Promise<Index>;
+  /** With a StaticModel: the tools' vectors from it, in the core (Index#embedStatic), synchronously. */
+  createIndex(catalog: string | Uint8Array | ArrayBuffer | Catalog, options: IndexOptions & { model: StaticModel }): Index;
   /**
    * Start a session (one agent run, SPEC S7). `config` is the session
    * configuration object, its JSON text, or raw JSON bytes (passed through
@@ -272,6 +276,8 @@ export class StaticModel {
   readonly dim: number;
   /** The text's unit vector, or null when no token of the text is known (the zero vector). */
   embed(text: string): Float32Array | null;
+  /** The text's vector as the search option `vector` takes it (base64 float32), or null when no token is known. */
+  queryVector(text: string): string | null;
   /** The core's JSON {"model","dim","tokens","pooled","vector"}, as `toolsift embed` prints it. */
   embedJSON(text: string): string;
   /** Release the model; safe to call more than once. */
@@ -299,6 +305,8 @@ export class Index {
   /** The text a host embeds for each tool, in tool order. */
   embedTexts(): EmbedText[];
   embedTextsJSON(): string;
+  /** Every tool's vector from a StaticModel (a tool with no known token gets none); returns how many got none. searchAsync then embeds queries with it. */
+  embedStatic(model: StaticModel): number;
   /** One vector per tool (tool order) under `model`; a NaN, infinity or zero row throws code 'config'. */
   setVectors(model: string, rows: Array<number[] | Float32Array>): void;
   /**

@@ -305,6 +305,19 @@ export class Toolsift {
     if (options && typeof options === 'object' && !isBytes(options) && typeof options.embed === 'function') {
       return this.#createEmbedded(catalog, options);
     }
+    if (options && typeof options === 'object' && !isBytes(options) && options.model instanceof StaticModel) {
+      // createIndex(catalog, { model: staticModel, ...build options }): the
+      // tools' vectors from the model, in the core (synchronous).
+      const { model, ...rest } = options;
+      const index = this.createIndex(catalog, rest);
+      try {
+        index.embedStatic(model);
+      } catch (e) {
+        index.free();
+        throw e;
+      }
+      return index;
+    }
     const bytes =
       typeof catalog === 'string' || catalog instanceof ArrayBuffer || ArrayBuffer.isView(catalog)
         ? asBytes(catalog)
@@ -667,6 +680,23 @@ export class Index {
 
   /** Give the index one vector per tool (rows: arrays of numbers or
    * Float32Arrays, tool order) under `model` (1..64 printable ASCII). */
+  /**
+   * The tools' vectors from a StaticModel (tsift_index_embed_static: each
+   * tool's embedTexts() text; a tool with no token the model knows gets no
+   * vector). Returns how many tools were left without one. Afterwards
+   * searchAsync embeds its query with the same model.
+   */
+  embedStatic(model) {
+    const h = this.#live();
+    if (!(model instanceof StaticModel)) throw new ToolsiftError('arg', 'embedStatic: model must be a StaticModel (loadStaticModel)', STATUS_ARG);
+    if (model._owner() !== this.#ts) throw new ToolsiftError('arg', 'embedStatic: the model was loaded by another toolsift module (load one module for both)', STATUS_ARG);
+    const m = model._handle();
+    const ex = this.#ex;
+    const without = this.#ts._call([], (_, out) => ex.tsift_wasm_index_embed_static(h, m, out), { handleResult: true });
+    this.embed = (query) => model.queryVector(query);
+    return without;
+  }
+
   setVectors(model, rows) {
     const h = this.#live();
     if (typeof model !== 'string') throw new ToolsiftError('arg', 'setVectors: model must be a string', STATUS_ARG);
@@ -1210,6 +1240,26 @@ export class StaticModel {
     });
     if (bytes === null) return null;
     return new Float32Array(bytes.buffer, bytes.byteOffset, this.dim).slice();
+  }
+
+  /** The text's vector as the search option "vector" takes it: a base64
+   * string of float32s, or null when the model knows no token of it (the
+   * search is then the lexical one). index.search(q, { vector: m.queryVector(q) }). */
+  queryVector(text) {
+    const h = this.#live();
+    const t = this.#text(text, 'queryVector');
+    const ex = this.#ex;
+    return JSON.parse(decoder.decode(this.#ts._call([t], ([tp], out) => ex.tsift_wasm_static_model_vector_json(h, tp, t.length, out))));
+  }
+
+  /** @internal the model's handle and module, for Index#embedStatic. */
+  _handle() {
+    return this.#live();
+  }
+
+  /** @internal */
+  _owner() {
+    return this.#ts;
   }
 
   /** The core's embedding JSON (model, dim, tokens, pooled, vector), byte-exact as the CLI prints it. */

@@ -41,6 +41,8 @@
  *   tsift_wasm_static_model_embed(m, text, len, out) -> status  (out: dim float32s, or (0, 0): zero vector)
  *   tsift_wasm_static_model_embed_json(m, text, len, out) -> status
  *   tsift_wasm_static_model_free(m)
+ *   tsift_wasm_index_embed_static(h, m, out) -> status  (slot 0: tools left without a vector)
+ *   tsift_wasm_static_model_vector_json(m, text, len, out) -> status  (the search option "vector")
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -488,5 +490,26 @@ int32_t tsift_wasm_static_model_embed_json(const tsift_static_model *m, const ch
   char *bytes = NULL;
   size_t out_len = 0;
   tsift_status s = tsift_static_model_embed_json(m, text, len, &bytes, &out_len, &err);
+  return finish(out, s, bytes, out_len, &err);
+}
+
+EXPORT(tsift_wasm_index_embed_static)
+int32_t tsift_wasm_index_embed_static(tsift_index *index, const tsift_static_model *m, uint32_t *out) {
+  tsift_error err;
+  size_t without = 0;
+  tsift_status st = tsift_index_embed_static(index, m, &without, &err);
+  if (st != TSIFT_OK) return fail(out, &err);
+  out[0] = (uint32_t)without;
+  out[1] = 0;
+  return 0;
+}
+
+EXPORT(tsift_wasm_static_model_vector_json)
+int32_t tsift_wasm_static_model_vector_json(const tsift_static_model *m, const char *text, size_t len,
+                                            uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t out_len = 0;
+  tsift_status s = tsift_static_model_vector_json(m, text, len, &bytes, &out_len, &err);
   return finish(out, s, bytes, out_len, &err);
 }

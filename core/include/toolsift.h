@@ -532,6 +532,25 @@ TSIFT_API tsift_status tsift_static_model_embed_json(const tsift_static_model *m
                                                      size_t len, char **out, size_t *out_len,
                                                      tsift_error *err);
 
+/*
+ * A static model as an index's embedder (docs/semantic.md): every tool's
+ * text to embed (tsift_index_embed_texts_json's) through the model into the
+ * index's vectors, under the model's id (ranker "bm25f-N+vec:<id>").
+ * Replaces any vectors the index had; on failure it has none. A tool whose
+ * text has no token the model knows gets no vector (it keeps its BM25F
+ * score and is left out of the similarity distribution); *without (may be
+ * NULL) is how many.
+ */
+TSIFT_API tsift_status tsift_index_embed_static(tsift_index *index, const tsift_static_model *model,
+                                                size_t *without, tsift_error *err);
+/* A query's vector as the search option "vector" reads it: a JSON string,
+ * base64 of the dim float32s little-endian, or null when the model knows no
+ * token of the text (the search is then the lexical one, byte for byte).
+ * Caller frees *out. */
+TSIFT_API tsift_status tsift_static_model_vector_json(const tsift_static_model *model, const char *text,
+                                                      size_t len, char **out, size_t *out_len,
+                                                      tsift_error *err);
+
 #ifdef __cplusplus
 }
 #endif

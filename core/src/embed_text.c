@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "docs.h"
+#include "embed_text.h"
 #include "index.h"
 #include "json_out.h"
 #include "vectors.h"
@@ -45,7 +46,7 @@ static tsift_status append_params(tsift_buf *b, const tsift_tool *t, tsift_error
 
 /* The text of tool t: its name (and title), its description when its trust
  * lets it be indexed, its labels as docs.c indexes them, its parameters. */
-static tsift_status embed_text(const tsift_tool *t, tsift_buf *b, tsift_error *err) {
+tsift_status tsift_embed_text(const tsift_tool *t, tsift_buf *b, tsift_error *err) {
   tsift_buf_append(b, t->name, strlen(t->name));
   if (t->title) {
     tsift_buf_append(b, " - ", 3);
@@ -74,7 +75,7 @@ tsift_status tsift_index_embed_texts_json(const tsift_index *ix, char **out, siz
   for (size_t d = 0; d < ix->n && !st; d++) {
     const tsift_tool *t = &ix->catalog.tools[d];
     tsift_buf_init(&text);
-    st = embed_text(t, &text, err);
+    st = tsift_embed_text(t, &text, err);
     tsift_json_begin_object(&b);
     tsift_json_key(&b, "id");
     tsift_json_cstr(&b, t->id);
@@ -112,7 +113,7 @@ tsift_status tsift_index_embed(tsift_index *ix, const char *model, size_t model_
   for (size_t d = 0; d < ix->n && !st; d++) {
     tsift_buf text;
     tsift_buf_init(&text);
-    st = embed_text(&ix->catalog.tools[d], &text, err);
+    st = tsift_embed_text(&ix->catalog.tools[d], &text, err);
     if (!st && text.failed) st = tsift_nomem(err, "embedding the tools");
     if (!st && fn(user, text.data ? text.data : "", text.len, dim, rows + d * dim))
       st = tsift_fail(err, TSIFT_E_RANKER, "vectors: the embed function failed on tool \"%.60s\"",

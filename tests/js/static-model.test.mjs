@@ -138,3 +138,58 @@ test('the wasm CLI prints the binding\'s JSON; the native CLI the same bytes', (
   assert.equal(e1.stderr, 'toolsift: model: tokenizer.json: model type "Unigram" is not supported (only WordPiece)\n');
   assert.equal(e2.stderr, e1.stderr);
 });
+
+// ---- the model as an index's embedder (static_embed.c) ----------------------
+
+const catalog = readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8');
+
+test('createIndex with the model: the tools embedded in the core, queries with queryVector', async () => {
+  const index = ts.createIndex(catalog, { model });
+  try {
+    assert.equal(index.info().vectors.model, model.id);
+    assert.equal(index.info().vectors.dim, model.dim);
+    // the query vector is the model's own vector of the text, as base64 float32 LE
+    const q = 'refund a payment';
+    const b64 = model.queryVector(q);
+    const bytes = Buffer.from(b64, 'base64');
+    const decoded = Float32Array.from({ length: model.dim }, (_, i) => bytes.readFloatLE(i * 4));
+    assert.deepEqual(decoded, model.embed(q));
+    assert.deepEqual(decoded, expected(['refund', 'a', 'payment'].filter((t) => t in vocab)));
+    const fused = index.search(q, { vector: b64, explain: true });
+    assert.equal(fused.ranker, `bm25f-6+vec:${model.id}`);
+    assert.ok(fused.hits.every((h) => h.explain.semantic), 'explain has the semantic part');
+    assert.deepEqual(await index.searchAsync(q, { explain: true }), fused, 'searchAsync embeds with the same model');
+    // no token the model knows: null, and the search is the lexical one
+    assert.equal(model.queryVector('☃ ☂'), null);
+    assert.equal(index.searchJSON('☃ ☂ refund', { vector: null }), ts.createIndex(catalog).searchJSON('☃ ☂ refund'));
+  } finally {
+    index.free();
+  }
+});
+
+test('the same snapshot as the native build --model', () => {
+  const file = path.join(dir, 'native.tsi');
+  const r = spawnSync(NATIVE, ['build', '--catalog', path.join(ROOT, 'corpus/catalog.json'), '--model', dir, '-o', file]);
+  if (r.error) return; // no native build in this run: parity covers it
+  assert.equal(r.status, 0, String(r.stderr));
+  const index = ts.createIndex(catalog, { model });
+  try {
+    assert.deepEqual(Buffer.from(index.snapshot()), readFileSync(file));
+  } finally {
+    index.free();
+  }
+});
+
+test('a model from another module is refused by name', async () => {
+  const other = await load(readFileSync(WASM));
+  const foreign = other.loadStaticModel(st, tok);
+  const index = ts.createIndex(catalog);
+  try {
+    assert.throws(() => index.embedStatic(foreign), (e) => e instanceof ToolsiftError && e.code === 'arg' && /another toolsift module/.test(e.message));
+    assert.throws(() => index.embedStatic({}), (e) => e.code === 'arg' && /StaticModel/.test(e.message));
+    assert.equal(index.info().vectors, undefined, 'nothing half-built');
+  } finally {
+    index.free();
+    foreign.free();
+  }
+});

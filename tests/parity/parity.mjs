@@ -802,7 +802,7 @@ function addStaticModelCases() {
   const texts = [...queries.slice(0, 40), ...ODD.filter((s) => s.trim() && !s.includes('\u0000'))];
   texts.forEach((q, i) => cases.push({ name: `embed ${JSON.stringify(q.slice(0, 30))}`, mustSucceed: true,
     args: ['embed', '--model', i % 3 === 2 ? f16 : f32, q] }));
-  cases.push({ name: 'embed: no known token (the zero vector)', args: ['embed', '--model', f32, 'zzzz', 'qqqq'], mustSucceed: true });
+  cases.push({ name: 'embed: no known token (the zero vector)', args: ['embed', '--model', f32, '☃', '☂'], mustSucceed: true });
   cases.push({ name: 'embed --safetensors --tokenizer', mustSucceed: true, args: ['embed', '--safetensors',
     path.join(f16, 'model.safetensors'), '--tokenizer', path.join(f16, 'tokenizer.json'), 'refund', 'a', 'payment'] });
   const bad = path.join(tmp, 'static-bad');
@@ -819,6 +819,14 @@ function addStaticModelCases() {
     '--tokenizer', path.join(f32, 'tokenizer.json'), 'hello']);
   err('embed: a missing model folder', ['embed', '--model', path.join(tmp, 'no-such-model'), 'hello']);
   err('embed: no model', ['embed', 'hello'], 2);
+  // search and build with the model: the tools' vectors and the query's, fused (docs/semantic.md)
+  queries.slice(0, 12).forEach((q, i) => cases.push({ name: `search --model ${JSON.stringify(q.slice(0, 30))}`, mustSucceed: true,
+    compareStderr: true, args: ['search', '--catalog', CATALOG, '--model', i % 2 ? f16 : f32, ...(i % 3 ? [] : ['--explain']), q] }));
+  cases.push({ name: 'search --model: no known token (lexical)', mustSucceed: true, args: ['search', '--catalog', CATALOG, '--model', f32, '☃ ☂'] });
+  // the written .tsi files (with the model's vectors) are compared byte for byte
+  cases.push({ name: 'build --model', expectStatus: 0, compareStderr: true, args: ['build', '--catalog', CATALOG, '--model', f32, '-o', JOURNAL_OUT] });
+  err('search --model --vector: one or the other', ['search', '--catalog', CATALOG, '--model', f32, '--vector', path.join(f32, 'tokenizer.json'), 'x'], 2);
+  err('search --model: a truncated model', ['search', '--catalog', CATALOG, '--model', bad, 'refund']);
   err('embed: an unknown option', ['embed', '--model', f32, '--nope', 'hello'], 2);
 }
 
