@@ -65,7 +65,9 @@ function linkCore() {
     '-Wall', '-Wextra', '-Werror', '-Werror=implicit-function-declaration',
     `-I${at('core/include')}`,
     '-mexec-model=reactor', // no main; exports _initialize, which the component runs at start
-    '-Wl,--strip-all', '-Wl,-z,stack-size=1048576',
+    // --strip-debug, not --strip-all: wasm-opt needs the target_features
+    // section (vector_rank.c uses SIMD), and drops the names itself
+    '-Wl,--strip-debug', '-Wl,-z,stack-size=1048576',
     '-o', CORE, GLUE, LIB,
     // no -lc-printscan-long-double: the core brings its own printf/strtod
     // (see CMakeLists.txt); a stray libc printf shows as WASI imports below
