@@ -121,9 +121,7 @@ static int keep_lexemes(cJSON *v, const char *s, size_t n, size_t *i) {
   for (; v; v = v->next) {
     if (cJSON_IsNumber(v)) {
       size_t at = tsift_json_next_number(s, n, i), k = *i - at;
-      int keep = k > 15 || (k > 1 && s[at] == '-' && s[at + 1] == '0');
-      for (size_t j = at; j < *i; j++) keep |= s[j] == '.' || (s[j] | 32) == 'e';
-      if (keep && !(v->valuestring = tsift_strndup(s + at, k))) return 0;
+      if (tsift_json_number_kept(s + at, k) && !(v->valuestring = tsift_strndup(s + at, k))) return 0;
     }
     if (!keep_lexemes(v->child, s, n, i)) return 0;
   }
@@ -145,10 +143,10 @@ char *tsift_json_print(const cJSON *v) {
   return text;
 }
 
-tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
-                              tsift_error *err) {
-  *out = NULL;
-  if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
+/* Every check of the text before cJSON reads it, in the order their errors
+ * take precedence: UTF-8, empty, byte order mark, \u0000 escapes, then the
+ * strict grammar. TSIFT_OK when none fails. */
+static tsift_status refuse_text(const char *json, size_t len, const char *what, tsift_error *err) {
   size_t bad, line, col;
   if (!tsift_utf8_valid(json, len, &bad)) {
     line_col(json, bad, &line, &col);
@@ -166,36 +164,50 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
                       "allowed in a string",
                       what, nul, line, col);
   }
-  /* The strict, allocation-free grammar check runs first: cJSON is lenient
-   * (raw control characters and NUL bytes in strings, any byte below 0x20
-   * taken as whitespace) and reports an allocation failure like a syntax
-   * error. After the check passes, a cJSON failure can only be memory. */
+  /* The strict, allocation-free grammar check: cJSON is lenient (raw control
+   * characters and NUL bytes in strings, any byte below 0x20 taken as
+   * whitespace) and reports an allocation failure like a syntax error. */
   size_t pos = 0;
   tsift_json_verdict v = tsift_json_check(json, len, &pos);
-  if (v != TSIFT_JSON_VALID) {
-    line_col(json, pos < len ? pos : len, &line, &col);
-    if (v == TSIFT_JSON_TOO_DEEP) return too_deep(json, len, what, pos, line, col, err);
-    if (v == TSIFT_JSON_SURROGATE)
-      return tsift_fail(err, TSIFT_E_JSON,
-                        "%s: a lone surrogate escape at byte %zu (line %zu, column %zu)",
-                        what, pos, line, col);
-    if (v == TSIFT_JSON_LONG_NUMBER)
-      return tsift_fail(err, TSIFT_E_LIMIT,
-                        "%s: a number longer than %d characters at byte %zu (line %zu, column %zu)", what,
-                        TSIFT_JSON_MAX_NUMBER_CHARS, pos, line, col);
-    if (pos < len && (unsigned char)json[pos] < 0x20 && json[pos] != '\n' && json[pos] != '\r' &&
-        json[pos] != '\t')
-      return tsift_fail(err, TSIFT_E_JSON,
-                        "%s: control character 0x%02x at byte %zu (line %zu, column %zu): JSON needs it "
-                        "escaped",
-                        what, (unsigned)(unsigned char)json[pos], pos, line, col);
-    return tsift_fail(err, TSIFT_E_JSON, "%s: malformed JSON at byte %zu (line %zu, column %zu)", what, pos,
-                      line, col);
+  if (v == TSIFT_JSON_VALID) return TSIFT_OK;
+  line_col(json, pos < len ? pos : len, &line, &col);
+  if (v == TSIFT_JSON_TOO_DEEP) return too_deep(json, len, what, pos, line, col, err);
+  if (v == TSIFT_JSON_SURROGATE)
+    return tsift_fail(err, TSIFT_E_JSON, "%s: a lone surrogate escape at byte %zu (line %zu, column %zu)", what,
+                      pos, line, col);
+  if (v == TSIFT_JSON_LONG_NUMBER)
+    return tsift_fail(err, TSIFT_E_LIMIT, "%s: a number longer than %d characters at byte %zu (line %zu, column %zu)",
+                      what, TSIFT_JSON_MAX_NUMBER_CHARS, pos, line, col);
+  if (pos < len && (unsigned char)json[pos] < 0x20 && json[pos] != '\n' && json[pos] != '\r' && json[pos] != '\t')
+    return tsift_fail(err, TSIFT_E_JSON,
+                      "%s: control character 0x%02x at byte %zu (line %zu, column %zu): JSON needs it "
+                      "escaped",
+                      what, (unsigned)(unsigned char)json[pos], pos, line, col);
+  return tsift_fail(err, TSIFT_E_JSON, "%s: malformed JSON at byte %zu (line %zu, column %zu)", what, pos, line,
+                    col);
+}
+
+tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
+                              tsift_error *err) {
+  *out = NULL;
+  if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
+  /* One pass decides for valid text: the grammar check also validates the
+   * UTF-8 of strings (a byte >= 0x80 outside one fails the grammar, as does
+   * a byte order mark), counts \u0000 escapes and the numbers whose lexemes
+   * are kept. Only when it finds something do the separate checks run, in
+   * their order, so every error and its position is the one they report. */
+  tsift_json_facts facts = {0, 0, 0};
+  size_t pos = 0;
+  if (len == 0 || tsift_json_check_facts(json, len, &pos, &facts) != TSIFT_JSON_VALID || facts.bad_utf8 ||
+      facts.nul_escapes) {
+    tsift_status st = refuse_text(json, len, what, err);
+    if (st) return st;
   }
+  /* After the check passes, a cJSON failure can only be memory. */
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, NULL, 0);
   if (!root) return tsift_nomem(err, "parsing JSON");
   size_t at = 0;
-  if (!keep_lexemes(root, json, len, &at)) {
+  if (facts.kept_numbers && !keep_lexemes(root, json, len, &at)) {
     cJSON_Delete(root);
     return tsift_nomem(err, "parsing JSON");
   }

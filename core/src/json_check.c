@@ -4,10 +4,13 @@
 
 #include <string.h>
 
+#include "text.h"
+
 typedef struct cursor {
   const char *s;
   size_t n, i;
   size_t surrogate; /* 1 + the offset of a \u escape that is half a surrogate pair, else 0 */
+  tsift_json_facts facts; /* what the strings and numbers scanned so far hold */
 } cursor;
 
 static void skip_ws(cursor *c) {
@@ -37,6 +40,7 @@ static int scan_unicode_escape(cursor *c) {
   unsigned v = hex4(c->s + c->i + 1);
   size_t at = c->i - 1; /* the backslash */
   c->i += 4;
+  c->facts.nul_escapes += v == 0;
   if (v < 0xD800 || v > 0xDFFF) return 1;
   if (v <= 0xDBFF && c->i + 6 < c->n && c->s[c->i + 1] == '\\' && c->s[c->i + 2] == 'u' &&
       is_hex(c->s[c->i + 3]) && is_hex(c->s[c->i + 4]) && is_hex(c->s[c->i + 5]) && is_hex(c->s[c->i + 6])) {
@@ -59,6 +63,14 @@ static int scan_string(cursor *c) {
       return 1;
     }
     if (ch < 0x20) return 0;
+    if (ch >= 0x80) {
+      /* A valid sequence's continuation bytes are all >= 0x80 (none is a
+       * quote, a backslash or a control), so stepping over them changes no
+       * verdict; an invalid byte is only counted and read as before. */
+      size_t k = tsift_utf8_seq((const unsigned char *)c->s + c->i, c->n - c->i);
+      if (k) c->i += k - 1;
+      else c->facts.bad_utf8 = 1;
+    }
     if (ch == '\\') {
       if (++c->i >= c->n) return 0;
       char e = c->s[c->i];
@@ -97,7 +109,14 @@ static int scan_number_body(cursor *c);
 static int scan_number(cursor *c) {
   size_t start = c->i;
   if (!scan_number_body(c)) return 0;
+  c->facts.kept_numbers += tsift_json_number_kept(c->s + start, c->i - start);
   return c->i - start <= TSIFT_JSON_MAX_NUMBER_CHARS ? 1 : -1;
+}
+
+int tsift_json_number_kept(const char *s, size_t k) {
+  int keep = k > 15 || (k > 1 && s[0] == '-' && s[1] == '0');
+  for (size_t j = 0; j < k; j++) keep |= s[j] == '.' || (s[j] | 32) == 'e';
+  return keep;
 }
 
 static int scan_number_body(cursor *c) {
@@ -124,9 +143,14 @@ static int scan_word(cursor *c, const char *w) {
 }
 
 tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
+  tsift_json_facts facts;
+  return tsift_json_check_facts(s, n, pos, &facts);
+}
+
+tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, tsift_json_facts *facts) {
   unsigned char stack[TSIFT_JSON_MAX_NESTING / 8 + 1]; /* 1 = object, 0 = array */
   size_t depth = 0;
-  cursor c = {s, n, 0, 0};
+  cursor c = {s, n, 0, 0, {0, 0, 0}};
   enum { VALUE, AFTER_VALUE } state = VALUE;
   for (;;) {
     skip_ws(&c);
@@ -175,7 +199,10 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
     }
     /* AFTER_VALUE */
     if (depth == 0) {
-      if (c.i == n) return TSIFT_JSON_VALID;
+      if (c.i == n) {
+        *facts = c.facts;
+        return TSIFT_JSON_VALID;
+      }
       goto bad;
     }
     if (c.i >= n) goto bad;
@@ -201,6 +228,7 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
     goto bad;
   }
 bad:
+  *facts = c.facts;
   *pos = c.surrogate ? c.surrogate - 1 : c.i;
   return c.surrogate ? TSIFT_JSON_SURROGATE : TSIFT_JSON_SYNTAX;
 }
@@ -239,7 +267,7 @@ static void skip_value(cursor *c) {
 }
 
 void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, size_t *end) {
-  cursor c = {s, n, 0, 0};
+  cursor c = {s, n, 0, 0, {0, 0, 0}};
   skip_ws(&c);
   c.i++; /* { */
   for (size_t m = 0;; m++) {
@@ -258,7 +286,7 @@ void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, s
 }
 
 size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t cap) {
-  cursor c = {s, pos, 0, 0};
+  cursor c = {s, pos, 0, 0, {0, 0, 0}};
   size_t depth = 0, str = 0, str_len = 0;
   while (c.i < pos) {
     char ch = s[c.i];
@@ -287,7 +315,7 @@ size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t
 }
 
 int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key, size_t *at, size_t *len) {
-  cursor c = {s, n, open + 1, 0};
+  cursor c = {s, n, open + 1, 0, {0, 0, 0}};
   size_t depth = 1, klen = strlen(key);
   int is_key = 1, want = 0;
   while (c.i < n && depth) {
@@ -315,7 +343,7 @@ int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key
 }
 
 size_t tsift_json_next_number(const char *s, size_t n, size_t *i) {
-  cursor c = {s, n, *i, 0};
+  cursor c = {s, n, *i, 0, {0, 0, 0}};
   while (c.i < n && s[c.i] != '-' && (s[c.i] < '0' || s[c.i] > '9')) {
     if (s[c.i] == '"') scan_string(&c);
     else c.i++;

@@ -52,8 +52,7 @@ long tsift_tokens_find(const tsift_tokens *t, const char *s, size_t n) {
 
 /* ---- UTF-8 ------------------------------------------------------------ */
 
-/* Length of the valid sequence at s[0..n), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n) {
+size_t tsift_utf8_seq(const unsigned char *s, size_t n) {
   unsigned c = s[0];
   if (c < 0x80) return 1;
   if (c < 0xC2) return 0;
@@ -82,7 +81,7 @@ int tsift_utf8_valid(const char *s, size_t n, size_t *bad) {
       i++;
       continue;
     }
-    size_t k = utf8_seq(p + i, n - i);
+    size_t k = tsift_utf8_seq(p + i, n - i);
     if (!k) {
       if (bad) *bad = i;
       return 0;
@@ -136,7 +135,7 @@ char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0, o = 0;
   while (i < n) {
-    size_t k = utf8_seq(p + i, n - i);
+    size_t k = tsift_utf8_seq(p + i, n - i);
     if (k) {
       memcpy(out + o, s + i, k);
       o += k;
