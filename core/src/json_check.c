@@ -13,11 +13,30 @@ typedef struct cursor {
   tsift_json_facts facts; /* what the strings and numbers scanned so far hold */
 } cursor;
 
-static void skip_ws(cursor *c) {
-  while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' ||
-                         c->s[c->i] == '\r'))
-    c->i++;
+/* Byte classes for the two hot loops (whitespace runs and the plain bytes of
+ * strings), one table load a byte instead of a chain of compares. */
+enum { BYTE_WS = 1, BYTE_PLAIN = 2 }; /* plain: ASCII that stands for itself in a string */
+#define BYTE_CLASS(c)                                                                       \
+  (unsigned char)(((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r' ? BYTE_WS : 0) | \
+                  ((c) >= 0x20 && (c) < 0x80 && (c) != '"' && (c) != '\\' ? BYTE_PLAIN : 0))
+#define BYTES4(c) BYTE_CLASS(c), BYTE_CLASS(c + 1), BYTE_CLASS(c + 2), BYTE_CLASS(c + 3)
+#define BYTES16(c) BYTES4(c), BYTES4(c + 4), BYTES4(c + 8), BYTES4(c + 12)
+#define BYTES64(c) BYTES16(c), BYTES16(c + 16), BYTES16(c + 32), BYTES16(c + 48)
+static const unsigned char byte_class[256] = {BYTES64(0), BYTES64(64), BYTES64(128), BYTES64(192)};
+#undef BYTES64
+#undef BYTES16
+#undef BYTES4
+#undef BYTE_CLASS
+
+/* Past the bytes of class `cls` from c->i (locals: the loop stays in registers). */
+static inline void skip_class(cursor *c, unsigned char cls) {
+  const unsigned char *s = (const unsigned char *)c->s;
+  size_t i = c->i, n = c->n;
+  while (i < n && (byte_class[s[i]] & cls)) i++;
+  c->i = i;
 }
+
+static void skip_ws(cursor *c) { skip_class(c, BYTE_WS); }
 
 static int is_hex(char ch) {
   return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
@@ -57,6 +76,8 @@ static int scan_unicode_escape(cursor *c) {
 static int scan_string(cursor *c) {
   c->i++; /* opening quote */
   while (c->i < c->n) {
+    skip_class(c, BYTE_PLAIN);
+    if (c->i >= c->n) break;
     unsigned char ch = (unsigned char)c->s[c->i];
     if (ch == '"') {
       c->i++;
