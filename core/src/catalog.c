@@ -194,9 +194,9 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
   /* One pass decides for valid text: the grammar check also validates the
    * UTF-8 of strings (a byte >= 0x80 outside one fails the grammar, as does
    * a byte order mark), counts \u0000 escapes and the numbers whose lexemes
-   * are kept. Only when it finds something do the separate checks run, in
+   * are kept, and sees which objects repeat a key. Only when it finds something do the separate checks run, in
    * their order, so every error and its position is the one they report. */
-  tsift_json_facts facts = {0, 0, 0};
+  tsift_json_facts facts = {0, 0, 0, 0, 0};
   size_t pos = 0;
   if (len == 0 || tsift_json_check_facts(json, len, &pos, &facts) != TSIFT_JSON_VALID || facts.bad_utf8 ||
       facts.nul_escapes) {
@@ -211,8 +211,9 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
     cJSON_Delete(root);
     return tsift_nomem(err, "parsing JSON");
   }
+  /* The tree's key check runs only where the text's could not clear it. */
   const char *dup = NULL;
-  int rc = find_duplicate_key(root, &dup);
+  int rc = facts.duplicate_keys || facts.keys_unchecked ? find_duplicate_key(root, &dup) : 0;
   if (rc) {
     tsift_status st = rc < 0 ? tsift_nomem(err, "checking JSON keys")
                              : tsift_fail(err, TSIFT_E_JSON, "%s: duplicate key \"%.60s\" in an object", what, dup);

@@ -2,6 +2,7 @@
  * a fixed-size bit stack for containers; no allocation, no recursion. */
 #include "json_check.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "text.h"
@@ -11,6 +12,7 @@ typedef struct cursor {
   size_t n, i;
   size_t surrogate; /* 1 + the offset of a \u escape that is half a surrogate pair, else 0 */
   tsift_json_facts facts; /* what the strings and numbers scanned so far hold */
+  size_t escapes;         /* backslashes in the strings scanned so far */
 } cursor;
 
 /* Byte classes for the two hot loops (whitespace runs and the plain bytes of
@@ -93,6 +95,7 @@ static int scan_string(cursor *c) {
       else c->facts.bad_utf8 = 1;
     }
     if (ch == '\\') {
+      c->escapes++;
       if (++c->i >= c->n) return 0;
       char e = c->s[c->i];
       if (e == 'u') {
@@ -168,10 +171,40 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
   return tsift_json_check_facts(s, n, pos, &facts);
 }
 
+/* The keys of the open objects of the outer levels, to see whether an
+ * object repeats one (by their raw bytes: without a backslash those are the
+ * key itself). An object past these bounds, or with an escaped key, is left
+ * to the parsed tree's check (facts.keys_unchecked). */
+#define KEY_LEVELS 16
+#define KEYS_PER_OBJECT 32
+typedef struct open_keys {
+  uint32_t at[KEY_LEVELS][KEYS_PER_OBJECT], len[KEY_LEVELS][KEYS_PER_OBJECT];
+  unsigned char count[KEY_LEVELS];
+} open_keys;
+
+/* The key scanned just before c->i, from its quote at `quote`, of the object
+ * at level `level` (0 = outermost). */
+static inline void note_key(open_keys *k, size_t level, const cursor *c, size_t quote, size_t escapes_before,
+                            tsift_json_facts *f) {
+  size_t at = quote + 1, len = c->i - 1 - at;
+  if (level >= KEY_LEVELS || k->count[level] == KEYS_PER_OBJECT || at > UINT32_MAX || len > UINT32_MAX ||
+      c->escapes != escapes_before) {
+    f->keys_unchecked = 1;
+    return;
+  }
+  for (size_t j = 0; j < k->count[level]; j++)
+    if (k->len[level][j] == len && c->s[k->at[level][j]] == c->s[at] &&
+        memcmp(c->s + k->at[level][j], c->s + at, len) == 0)
+      f->duplicate_keys = 1;
+  k->at[level][k->count[level]] = (uint32_t)at;
+  k->len[level][k->count[level]++] = (uint32_t)len;
+}
+
 tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, tsift_json_facts *facts) {
   unsigned char stack[TSIFT_JSON_MAX_NESTING / 8 + 1]; /* 1 = object, 0 = array */
-  size_t depth = 0;
-  cursor c = {s, n, 0, 0, {0, 0, 0}};
+  open_keys keys;
+  size_t depth = 0, quote, esc;
+  cursor c = {s, n, 0, 0, {0, 0, 0, 0, 0}, 0};
   enum { VALUE, AFTER_VALUE } state = VALUE;
   for (;;) {
     skip_ws(&c);
@@ -186,6 +219,7 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
         int obj = ch == '{';
         if (obj) stack[depth / 8] |= (unsigned char)(1u << (depth % 8));
         else stack[depth / 8] &= (unsigned char)~(1u << (depth % 8));
+        if (obj && depth < KEY_LEVELS) keys.count[depth] = 0;
         depth++;
         c.i++;
         skip_ws(&c);
@@ -196,7 +230,9 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
           continue;
         }
         if (obj) {
-          if (c.i >= n || s[c.i] != '"' || !scan_string(&c)) goto bad;
+          esc = c.escapes;
+          if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
+          note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
           skip_ws(&c);
           if (c.i >= n || s[c.i] != ':') goto bad;
           c.i++;
@@ -233,7 +269,9 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
       c.i++;
       if (obj) {
         skip_ws(&c);
-        if (c.i >= n || s[c.i] != '"' || !scan_string(&c)) goto bad;
+        esc = c.escapes;
+        if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
+        note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
         skip_ws(&c);
         if (c.i >= n || s[c.i] != ':') goto bad;
         c.i++;
@@ -288,7 +326,7 @@ static void skip_value(cursor *c) {
 }
 
 void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, size_t *end) {
-  cursor c = {s, n, 0, 0, {0, 0, 0}};
+  cursor c = {s, n, 0, 0, {0, 0, 0, 0, 0}, 0};
   skip_ws(&c);
   c.i++; /* { */
   for (size_t m = 0;; m++) {
@@ -307,7 +345,7 @@ void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, s
 }
 
 size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t cap) {
-  cursor c = {s, pos, 0, 0, {0, 0, 0}};
+  cursor c = {s, pos, 0, 0, {0, 0, 0, 0, 0}, 0};
   size_t depth = 0, str = 0, str_len = 0;
   while (c.i < pos) {
     char ch = s[c.i];
@@ -336,7 +374,7 @@ size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t
 }
 
 int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key, size_t *at, size_t *len) {
-  cursor c = {s, n, open + 1, 0, {0, 0, 0}};
+  cursor c = {s, n, open + 1, 0, {0, 0, 0, 0, 0}, 0};
   size_t depth = 1, klen = strlen(key);
   int is_key = 1, want = 0;
   while (c.i < n && depth) {
@@ -364,7 +402,7 @@ int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key
 }
 
 size_t tsift_json_next_number(const char *s, size_t n, size_t *i) {
-  cursor c = {s, n, *i, 0, {0, 0, 0}};
+  cursor c = {s, n, *i, 0, {0, 0, 0, 0, 0}, 0};
   while (c.i < n && s[c.i] != '-' && (s[c.i] < '0' || s[c.i] > '9')) {
     if (s[c.i] == '"') scan_string(&c);
     else c.i++;
