@@ -11,6 +11,7 @@
 #include "cJSON.h"
 #include "fmt.h"
 #include "json_check.h"
+#include "json_tree.h"
 #include "text.h"
 #include "utf8proc.h"
 
@@ -114,20 +115,9 @@ static tsift_status too_deep(const char *json, size_t len, const char *what, siz
 
 /* Every number whose text a double's print would not give back (a fraction,
  * an exponent, -0, more than 15 characters) keeps its source text as
- * valuestring (cJSON leaves it unused for numbers and frees it): a schema
- * reaches the model as its author wrote it (spec.c, SPEC S5). 0 when out of
- * memory. */
-static int keep_lexemes(cJSON *v, const char *s, size_t n, size_t *i) {
-  for (; v; v = v->next) {
-    if (cJSON_IsNumber(v)) {
-      size_t at = tsift_json_next_number(s, n, i), k = *i - at;
-      if (tsift_json_number_kept(s + at, k) && !(v->valuestring = tsift_strndup(s + at, k))) return 0;
-    }
-    if (!keep_lexemes(v->child, s, n, i)) return 0;
-  }
-  return 1;
-}
-
+ * valuestring (json_tree.c; cJSON leaves it unused for numbers and frees it):
+ * a schema reaches the model as its author wrote it (spec.c, SPEC S5). The
+ * print shows that text by calling such numbers raw for its duration. */
 static void lexemes_as(cJSON *v, int type) {
   for (; v; v = v->next) {
     if (v->valuestring && (cJSON_IsNumber(v) || cJSON_IsRaw(v))) v->type = type;
@@ -203,14 +193,9 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
     tsift_status st = refuse_text(json, len, what, err);
     if (st) return st;
   }
-  /* After the check passes, a cJSON failure can only be memory. */
-  cJSON *root = cJSON_ParseWithLengthOpts(json, len, NULL, 0);
+  /* After the check passes, building the tree can fail only for memory. */
+  cJSON *root = tsift_json_tree(json, len); /* with the kept number lexemes */
   if (!root) return tsift_nomem(err, "parsing JSON");
-  size_t at = 0;
-  if (facts.kept_numbers && !keep_lexemes(root, json, len, &at)) {
-    cJSON_Delete(root);
-    return tsift_nomem(err, "parsing JSON");
-  }
   /* The tree's key check runs only where the text's could not clear it. */
   const char *dup = NULL;
   int rc = facts.duplicate_keys || facts.keys_unchecked ? find_duplicate_key(root, &dup) : 0;
