@@ -35,8 +35,10 @@ static void append(cJSON *parent, cJSON *item) {
   first->prev = item;
 }
 
+/* Outside strings, checked text has no byte below 0x20 but \t \n \r, so
+ * one compare tells white space. */
 static size_t skip_ws(const char *s, size_t n, size_t i) {
-  while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+  while (i < n && (unsigned char)s[i] <= ' ') i++;
   return i;
 }
 
@@ -93,19 +95,18 @@ static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
 /* The string whose opening quote is s[*i], decoded into a new C string;
  * *i is left past its closing quote. NULL when out of memory. Decoding never
  * makes a string longer, so its raw length bounds the allocation. */
-static char *read_string(const char *s, size_t *i) {
+static char *read_string(const char *s, size_t n, size_t *i) {
   size_t a = *i + 1, j = a;
-  int escaped = 0;
-  for (;;) {
-    char ch = s[j];
-    if (ch == '"') break;
-    if (ch == '\\') {
-      escaped = 1;
-      j += 2;
-    } else {
-      j++;
+  /* Most strings have no escape: the first quote ends them. */
+  const char *q = memchr(s + a, '"', n - a);
+  int escaped = memchr(s + a, '\\', (size_t)(q - (s + a))) != NULL;
+  if (!escaped) j = (size_t)(q - s);
+  else
+    for (;;) {
+      char ch = s[j];
+      if (ch == '"') break;
+      j += ch == '\\' ? 2 : 1;
     }
-  }
   *i = j + 1;
   char *out = cJSON_malloc(j - a + 1);
   if (!out) return NULL;
@@ -151,7 +152,7 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
     if (depth) append(open[depth - 1], item);
     else root = item;
     if (depth && cJSON_IsObject(open[depth - 1])) {
-      if (!(item->string = read_string(s, &i))) goto oom;
+      if (!(item->string = read_string(s, n, &i))) goto oom;
       i = skip_ws(s, n, i) + 1; /* the colon */
       i = skip_ws(s, n, i);
     }
@@ -166,7 +167,7 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
       i++; /* empty */
     } else if (ch == '"') {
       item->type = cJSON_String;
-      if (!(item->valuestring = read_string(s, &i))) goto oom;
+      if (!(item->valuestring = read_string(s, n, &i))) goto oom;
     } else if (ch == 't') {
       item->type = cJSON_True;
       item->valueint = 1;
