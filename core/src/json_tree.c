@@ -38,7 +38,8 @@ static void append(cJSON *parent, cJSON *item) {
 /* Outside strings, checked text has no byte below 0x20 but \t \n \r, so
  * one compare tells white space. */
 static size_t skip_ws(const char *s, size_t n, size_t i) {
-  while (i < n && (unsigned char)s[i] <= ' ') i++;
+  const unsigned char *p = (const unsigned char *)s;
+  while (i < n && p[i] <= ' ') i++;
   return i;
 }
 
