@@ -120,7 +120,8 @@ static tsift_status too_deep(const char *json, size_t len, const char *what, siz
  * print shows that text by calling such numbers raw for its duration. */
 static void lexemes_as(cJSON *v, int type) {
   for (; v; v = v->next) {
-    if (v->valuestring && (cJSON_IsNumber(v) || cJSON_IsRaw(v))) v->type = type;
+    if (v->valuestring && (cJSON_IsNumber(v) || cJSON_IsRaw(v)))
+      v->type = (v->type & ~0xFF) | type; /* keeps cJSON_StringIsConst (json_tree.c) */
     lexemes_as(v->child, type);
   }
 }

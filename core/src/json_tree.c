@@ -93,29 +93,56 @@ static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
   return o;
 }
 
-/* The string whose opening quote is s[*i], decoded into a new C string;
- * *i is left past its closing quote. NULL when out of memory. Decoding never
- * makes a string longer, so its raw length bounds the allocation. */
-static char *read_string(const char *s, size_t n, size_t *i) {
-  size_t a = *i + 1, j = a;
+/* The string whose opening quote is s[*i]: its raw span s[a..*end) and
+ * whether it holds an escape. Decoding never makes a string longer, so the
+ * raw length bounds its allocation. */
+static size_t string_end(const char *s, size_t n, size_t a, int *escaped) {
   /* Most strings have no escape: the first quote ends them. */
   const char *q = memchr(s + a, '"', n - a);
-  int escaped = memchr(s + a, '\\', (size_t)(q - (s + a))) != NULL;
-  if (!escaped) j = (size_t)(q - s);
-  else
-    for (;;) {
-      char ch = s[j];
-      if (ch == '"') break;
-      j += ch == '\\' ? 2 : 1;
-    }
-  *i = j + 1;
-  char *out = cJSON_malloc(j - a + 1);
-  if (!out) return NULL;
+  *escaped = memchr(s + a, '\\', (size_t)(q - (s + a))) != NULL;
+  if (!*escaped) return (size_t)(q - s);
+  size_t j = a;
+  for (;;) {
+    char ch = s[j];
+    if (ch == '"') return j;
+    j += ch == '\\' ? 2 : 1;
+  }
+}
+
+/* The raw span s[a..j) decoded into out as a C string. */
+static void copy_string(const char *s, size_t a, size_t j, int escaped, char *out) {
   size_t len = j - a;
   if (escaped) len = decode_escapes(s, a, j, out);
   else memcpy(out, s + a, len);
   out[len] = 0;
+}
+
+/* The string whose opening quote is s[*i], decoded into a new C string;
+ * *i is left past its closing quote. NULL when out of memory. */
+static char *read_string(const char *s, size_t n, size_t *i) {
+  int escaped;
+  size_t a = *i + 1, j = string_end(s, n, a, &escaped);
+  *i = j + 1;
+  char *out = cJSON_malloc(j - a + 1);
+  if (out) copy_string(s, a, j, escaped, out);
   return out;
+}
+
+/* A new item for an object member whose key's quote is s[*i]: the key lives
+ * in the item's own allocation, after it, and is marked cJSON_StringIsConst
+ * so cJSON_Delete frees it with the item (one allocation instead of two for
+ * every member). *i is left past the key. */
+static cJSON *new_member(const char *s, size_t n, size_t *i) {
+  int escaped;
+  size_t a = *i + 1, j = string_end(s, n, a, &escaped);
+  *i = j + 1;
+  cJSON *item = cJSON_malloc(sizeof *item + (j - a + 1));
+  if (!item) return NULL;
+  memset(item, 0, sizeof *item);
+  item->string = (char *)(item + 1);
+  copy_string(s, a, j, escaped, item->string);
+  item->type = cJSON_StringIsConst;
+  return item;
 }
 
 static int number_char(char ch) {
@@ -133,7 +160,7 @@ static int read_number(cJSON *item, const char *s, size_t n, size_t *i) {
   memcpy(buf, s + a, k);
   buf[k] = 0;
   double d = tsift_strtod(buf, NULL);
-  item->type = cJSON_Number;
+  item->type |= cJSON_Number;
   item->valuedouble = d;
   item->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
   if (tsift_json_number_kept(s + a, k) && !(item->valuestring = tsift_strndup(s + a, k))) return 0;
@@ -148,18 +175,18 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
     /* A value (after its key in an object) and, when it is an empty
      * container or a scalar, whatever closes after it. */
     i = skip_ws(s, n, i);
-    cJSON *item = new_item();
+    int member = depth && cJSON_IsObject(open[depth - 1]);
+    cJSON *item = member ? new_member(s, n, &i) : new_item();
     if (!item) goto oom;
     if (depth) append(open[depth - 1], item);
     else root = item;
-    if (depth && cJSON_IsObject(open[depth - 1])) {
-      if (!(item->string = read_string(s, n, &i))) goto oom;
+    if (member) {
       i = skip_ws(s, n, i) + 1; /* the colon */
       i = skip_ws(s, n, i);
     }
     char ch = s[i];
     if (ch == '{' || ch == '[') {
-      item->type = ch == '{' ? cJSON_Object : cJSON_Array;
+      item->type |= ch == '{' ? cJSON_Object : cJSON_Array;
       i = skip_ws(s, n, i + 1);
       if (s[i] != (ch == '{' ? '}' : ']')) {
         open[depth++] = item;
@@ -167,17 +194,17 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
       }
       i++; /* empty */
     } else if (ch == '"') {
-      item->type = cJSON_String;
+      item->type |= cJSON_String;
       if (!(item->valuestring = read_string(s, n, &i))) goto oom;
     } else if (ch == 't') {
-      item->type = cJSON_True;
+      item->type |= cJSON_True;
       item->valueint = 1;
       i += 4;
     } else if (ch == 'f') {
-      item->type = cJSON_False;
+      item->type |= cJSON_False;
       i += 5;
     } else if (ch == 'n') {
-      item->type = cJSON_NULL;
+      item->type |= cJSON_NULL;
       i += 4;
     } else if (!read_number(item, s, n, &i)) {
       goto oom;

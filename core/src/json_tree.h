@@ -12,6 +12,10 @@
  * strings decoded the same way), keys and child/next/prev links, allocated
  * through cJSON's hooks so cJSON_Delete frees it — and, on every number that
  * tsift_json_number_kept keeps, its source text as valuestring (catalog.c).
+ * One difference: a member's key is stored in its item's own allocation and
+ * the item's type has cJSON_StringIsConst (cJSON_Delete then frees the key
+ * with the item; cJSON_IsX and the printer mask the flag off; whoever sets a
+ * type must keep it).
  * Only for text the check found valid, without \u0000 escapes. NULL only
  * when out of memory. */
 cJSON *tsift_json_tree(const char *s, size_t n);

@@ -28,7 +28,9 @@ static int same_str(const char *a, const char *b) { return (!a && !b) || (a && b
  * looked for in s from *at, as the old code did. */
 static int same_tree(const cJSON *ours, const cJSON *ref, const char *s, size_t n, size_t *at) {
   for (; ours || ref; ours = ours->next, ref = ref->next) {
-    if (!ours || !ref || ours->type != ref->type || !same_str(ours->string, ref->string) ||
+    /* keys live in their items (json_tree.h): the flag on exactly those */
+    int keyed_flag = (ours && ours->string) ? cJSON_StringIsConst : 0;
+    if (!ours || !ref || ours->type != (ref->type | keyed_flag) || !same_str(ours->string, ref->string) ||
         ours->valueint != ref->valueint || !same_number(ours->valuedouble, ref->valuedouble))
       return 0;
     if (cJSON_IsNumber(ref)) {
