@@ -11,6 +11,7 @@
 #include "cJSON.h"
 #include "fmt.h"
 #include "json_check.h"
+#include "json_tree.h"
 #include "text.h"
 #include "utf8proc.h"
 
@@ -114,25 +115,13 @@ static tsift_status too_deep(const char *json, size_t len, const char *what, siz
 
 /* Every number whose text a double's print would not give back (a fraction,
  * an exponent, -0, more than 15 characters) keeps its source text as
- * valuestring (cJSON leaves it unused for numbers and frees it): a schema
- * reaches the model as its author wrote it (spec.c, SPEC S5). 0 when out of
- * memory. */
-static int keep_lexemes(cJSON *v, const char *s, size_t n, size_t *i) {
-  for (; v; v = v->next) {
-    if (cJSON_IsNumber(v)) {
-      size_t at = tsift_json_next_number(s, n, i), k = *i - at;
-      int keep = k > 15 || (k > 1 && s[at] == '-' && s[at + 1] == '0');
-      for (size_t j = at; j < *i; j++) keep |= s[j] == '.' || (s[j] | 32) == 'e';
-      if (keep && !(v->valuestring = tsift_strndup(s + at, k))) return 0;
-    }
-    if (!keep_lexemes(v->child, s, n, i)) return 0;
-  }
-  return 1;
-}
-
+ * valuestring (json_tree.c; cJSON leaves it unused for numbers and frees it):
+ * a schema reaches the model as its author wrote it (spec.c, SPEC S5). The
+ * print shows that text by calling such numbers raw for its duration. */
 static void lexemes_as(cJSON *v, int type) {
   for (; v; v = v->next) {
-    if (v->valuestring && (cJSON_IsNumber(v) || cJSON_IsRaw(v))) v->type = type;
+    if (v->valuestring && (cJSON_IsNumber(v) || cJSON_IsRaw(v)))
+      v->type = (v->type & ~0xFF) | type; /* keeps cJSON_StringIsConst (json_tree.c) */
     lexemes_as(v->child, type);
   }
 }
@@ -145,10 +134,10 @@ char *tsift_json_print(const cJSON *v) {
   return text;
 }
 
-tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
-                              tsift_error *err) {
-  *out = NULL;
-  if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
+/* Every check of the text before cJSON reads it, in the order their errors
+ * take precedence: UTF-8, empty, byte order mark, \u0000 escapes, then the
+ * strict grammar. TSIFT_OK when none fails. */
+static tsift_status refuse_text(const char *json, size_t len, const char *what, tsift_error *err) {
   size_t bad, line, col;
   if (!tsift_utf8_valid(json, len, &bad)) {
     line_col(json, bad, &line, &col);
@@ -166,41 +155,51 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
                       "allowed in a string",
                       what, nul, line, col);
   }
-  /* The strict, allocation-free grammar check runs first: cJSON is lenient
-   * (raw control characters and NUL bytes in strings, any byte below 0x20
-   * taken as whitespace) and reports an allocation failure like a syntax
-   * error. After the check passes, a cJSON failure can only be memory. */
+  /* The strict, allocation-free grammar check: cJSON is lenient (raw control
+   * characters and NUL bytes in strings, any byte below 0x20 taken as
+   * whitespace) and reports an allocation failure like a syntax error. */
   size_t pos = 0;
   tsift_json_verdict v = tsift_json_check(json, len, &pos);
-  if (v != TSIFT_JSON_VALID) {
-    line_col(json, pos < len ? pos : len, &line, &col);
-    if (v == TSIFT_JSON_TOO_DEEP) return too_deep(json, len, what, pos, line, col, err);
-    if (v == TSIFT_JSON_SURROGATE)
-      return tsift_fail(err, TSIFT_E_JSON,
-                        "%s: a lone surrogate escape at byte %zu (line %zu, column %zu)",
-                        what, pos, line, col);
-    if (v == TSIFT_JSON_LONG_NUMBER)
-      return tsift_fail(err, TSIFT_E_LIMIT,
-                        "%s: a number longer than %d characters at byte %zu (line %zu, column %zu)", what,
-                        TSIFT_JSON_MAX_NUMBER_CHARS, pos, line, col);
-    if (pos < len && (unsigned char)json[pos] < 0x20 && json[pos] != '\n' && json[pos] != '\r' &&
-        json[pos] != '\t')
-      return tsift_fail(err, TSIFT_E_JSON,
-                        "%s: control character 0x%02x at byte %zu (line %zu, column %zu): JSON needs it "
-                        "escaped",
-                        what, (unsigned)(unsigned char)json[pos], pos, line, col);
-    return tsift_fail(err, TSIFT_E_JSON, "%s: malformed JSON at byte %zu (line %zu, column %zu)", what, pos,
-                      line, col);
+  if (v == TSIFT_JSON_VALID) return TSIFT_OK;
+  line_col(json, pos < len ? pos : len, &line, &col);
+  if (v == TSIFT_JSON_TOO_DEEP) return too_deep(json, len, what, pos, line, col, err);
+  if (v == TSIFT_JSON_SURROGATE)
+    return tsift_fail(err, TSIFT_E_JSON, "%s: a lone surrogate escape at byte %zu (line %zu, column %zu)", what,
+                      pos, line, col);
+  if (v == TSIFT_JSON_LONG_NUMBER)
+    return tsift_fail(err, TSIFT_E_LIMIT, "%s: a number longer than %d characters at byte %zu (line %zu, column %zu)",
+                      what, TSIFT_JSON_MAX_NUMBER_CHARS, pos, line, col);
+  if (pos < len && (unsigned char)json[pos] < 0x20 && json[pos] != '\n' && json[pos] != '\r' && json[pos] != '\t')
+    return tsift_fail(err, TSIFT_E_JSON,
+                      "%s: control character 0x%02x at byte %zu (line %zu, column %zu): JSON needs it "
+                      "escaped",
+                      what, (unsigned)(unsigned char)json[pos], pos, line, col);
+  return tsift_fail(err, TSIFT_E_JSON, "%s: malformed JSON at byte %zu (line %zu, column %zu)", what, pos, line,
+                    col);
+}
+
+tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
+                              tsift_error *err) {
+  *out = NULL;
+  if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
+  /* One pass decides for valid text: the grammar check also validates the
+   * UTF-8 of strings (a byte >= 0x80 outside one fails the grammar, as does
+   * a byte order mark), counts \u0000 escapes and the numbers whose lexemes
+   * are kept, and sees which objects repeat a key. Only when it finds something do the separate checks run, in
+   * their order, so every error and its position is the one they report. */
+  tsift_json_facts facts = {0, 0, 0, 0, 0};
+  size_t pos = 0;
+  if (len == 0 || tsift_json_check_facts(json, len, &pos, &facts) != TSIFT_JSON_VALID || facts.bad_utf8 ||
+      facts.nul_escapes) {
+    tsift_status st = refuse_text(json, len, what, err);
+    if (st) return st;
   }
-  cJSON *root = cJSON_ParseWithLengthOpts(json, len, NULL, 0);
+  /* After the check passes, building the tree can fail only for memory. */
+  cJSON *root = tsift_json_tree(json, len); /* with the kept number lexemes */
   if (!root) return tsift_nomem(err, "parsing JSON");
-  size_t at = 0;
-  if (!keep_lexemes(root, json, len, &at)) {
-    cJSON_Delete(root);
-    return tsift_nomem(err, "parsing JSON");
-  }
+  /* The tree's key check runs only where the text's could not clear it. */
   const char *dup = NULL;
-  int rc = find_duplicate_key(root, &dup);
+  int rc = facts.duplicate_keys || facts.keys_unchecked ? find_duplicate_key(root, &dup) : 0;
   if (rc) {
     tsift_status st = rc < 0 ? tsift_nomem(err, "checking JSON keys")
                              : tsift_fail(err, TSIFT_E_JSON, "%s: duplicate key \"%.60s\" in an object", what, dup);

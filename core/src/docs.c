@@ -91,20 +91,48 @@ static tsift_status walk_each(walk *w, const cJSON *container, int depth) {
   return st;
 }
 
+/* The members of a schema node the walk reads, found in one pass over its
+ * members as cJSON_GetObjectItemCaseSensitive finds each (the first with the
+ * key; none past a member without a key), instead of one pass per key: most
+ * members ("type", "enum", …) are passed over on their first byte. */
+enum { M_DESCRIPTION, M_PROPERTIES, M_ITEMS, M_ANY_OF, M_ONE_OF, M_ALL_OF, M_ADDITIONAL, M_DEFS, M_DEFINITIONS, M_COUNT };
+static const char *const k_schema_members[M_COUNT] = {
+    "description", "properties", "items", "anyOf", "oneOf", "allOf", "additionalProperties", "$defs", "definitions"};
+
+static void schema_members(const cJSON *node, const cJSON *m[M_COUNT]) {
+  for (int k = 0; k < M_COUNT; k++) m[k] = NULL;
+  for (const cJSON *c = node->child; c && c->string; c = c->next) {
+    int k0, k1; /* the candidates by first byte */
+    switch (c->string[0]) {
+      case 'd': k0 = M_DESCRIPTION, k1 = M_DEFINITIONS; break;
+      case 'p': k0 = k1 = M_PROPERTIES; break;
+      case 'i': k0 = k1 = M_ITEMS; break;
+      case 'a': k0 = M_ANY_OF, k1 = c->string[1] == 'l' ? M_ALL_OF : M_ADDITIONAL; break;
+      case 'o': k0 = k1 = M_ONE_OF; break;
+      case '$': k0 = k1 = M_DEFS; break;
+      default: continue;
+    }
+    if (!m[k0] && strcmp(c->string, k_schema_members[k0]) == 0) m[k0] = c;
+    else if (!m[k1] && strcmp(c->string, k_schema_members[k1]) == 0) m[k1] = c;
+  }
+}
+
 static tsift_status walk_node(walk *w, const cJSON *node, int depth) {
   if (!cJSON_IsObject(node) || depth >= TSIFT_SCHEMA_MAX_DEPTH ||
       w->nodes >= TSIFT_SCHEMA_MAX_NODES || w->text >= TSIFT_SCHEMA_MAX_TEXT)
     return TSIFT_OK;
   w->nodes++;
   tsift_status st = TSIFT_OK;
+  const cJSON *m[M_COUNT];
+  schema_members(node, m);
   if (w->with_docs) {
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(node, "description");
+    const cJSON *d = m[M_DESCRIPTION];
     if (cJSON_IsString(d)) {
       size_t n = budget(w, d->valuestring, strlen(d->valuestring));
       if ((st = add_text(w->doc, TSIFT_FIELD_PARAM_DOCS, d->valuestring, n, w->err))) return st;
     }
   }
-  const cJSON *props = cJSON_GetObjectItemCaseSensitive(node, "properties");
+  const cJSON *props = m[M_PROPERTIES];
   if (cJSON_IsObject(props)) {
     const cJSON *p;
     cJSON_ArrayForEach(p, props) {
@@ -116,17 +144,15 @@ static tsift_status walk_node(walk *w, const cJSON *node, int depth) {
     }
   }
   /* items may be a schema or (draft-04 tuples) an array of schemas. */
-  const cJSON *items = cJSON_GetObjectItemCaseSensitive(node, "items");
+  const cJSON *items = m[M_ITEMS];
   if (cJSON_IsArray(items)) st = walk_each(w, items, depth + 1);
   else st = walk_node(w, items, depth + 1);
   if (st) return st;
-  static const char *const lists[] = {"anyOf", "oneOf", "allOf"};
-  for (int i = 0; i < 3; i++)
-    if ((st = walk_each(w, cJSON_GetObjectItemCaseSensitive(node, lists[i]), depth + 1))) return st;
-  if ((st = walk_node(w, cJSON_GetObjectItemCaseSensitive(node, "additionalProperties"), depth + 1)))
-    return st;
-  if ((st = walk_each(w, cJSON_GetObjectItemCaseSensitive(node, "$defs"), depth + 1))) return st;
-  return walk_each(w, cJSON_GetObjectItemCaseSensitive(node, "definitions"), depth + 1);
+  for (int i = M_ANY_OF; i <= M_ALL_OF; i++)
+    if ((st = walk_each(w, m[i], depth + 1))) return st;
+  if ((st = walk_node(w, m[M_ADDITIONAL], depth + 1))) return st;
+  if ((st = walk_each(w, m[M_DEFS], depth + 1))) return st;
+  return walk_each(w, m[M_DEFINITIONS], depth + 1);
 }
 
 /* ---- the policy ------------------------------------------------------- */

@@ -2,19 +2,43 @@
  * a fixed-size bit stack for containers; no allocation, no recursion. */
 #include "json_check.h"
 
+#include <stdint.h>
 #include <string.h>
+
+#include "text.h"
 
 typedef struct cursor {
   const char *s;
   size_t n, i;
   size_t surrogate; /* 1 + the offset of a \u escape that is half a surrogate pair, else 0 */
+  tsift_json_facts facts; /* what the strings and numbers scanned so far hold */
+  size_t escapes;         /* backslashes in the strings scanned so far */
 } cursor;
 
-static void skip_ws(cursor *c) {
-  while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' ||
-                         c->s[c->i] == '\r'))
-    c->i++;
+/* Byte classes for the two hot loops (whitespace runs and the plain bytes of
+ * strings), one table load a byte instead of a chain of compares. */
+enum { BYTE_WS = 1, BYTE_PLAIN = 2 }; /* plain: ASCII that stands for itself in a string */
+#define BYTE_CLASS(c)                                                                       \
+  (unsigned char)(((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r' ? BYTE_WS : 0) | \
+                  ((c) >= 0x20 && (c) < 0x80 && (c) != '"' && (c) != '\\' ? BYTE_PLAIN : 0))
+#define BYTES4(c) BYTE_CLASS(c), BYTE_CLASS(c + 1), BYTE_CLASS(c + 2), BYTE_CLASS(c + 3)
+#define BYTES16(c) BYTES4(c), BYTES4(c + 4), BYTES4(c + 8), BYTES4(c + 12)
+#define BYTES64(c) BYTES16(c), BYTES16(c + 16), BYTES16(c + 32), BYTES16(c + 48)
+static const unsigned char byte_class[256] = {BYTES64(0), BYTES64(64), BYTES64(128), BYTES64(192)};
+#undef BYTES64
+#undef BYTES16
+#undef BYTES4
+#undef BYTE_CLASS
+
+/* Past the bytes of class `cls` from c->i (locals: the loop stays in registers). */
+static inline void skip_class(cursor *c, unsigned char cls) {
+  const unsigned char *s = (const unsigned char *)c->s;
+  size_t i = c->i, n = c->n;
+  while (i < n && (byte_class[s[i]] & cls)) i++;
+  c->i = i;
 }
+
+static void skip_ws(cursor *c) { skip_class(c, BYTE_WS); }
 
 static int is_hex(char ch) {
   return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
@@ -37,6 +61,7 @@ static int scan_unicode_escape(cursor *c) {
   unsigned v = hex4(c->s + c->i + 1);
   size_t at = c->i - 1; /* the backslash */
   c->i += 4;
+  c->facts.nul_escapes += v == 0;
   if (v < 0xD800 || v > 0xDFFF) return 1;
   if (v <= 0xDBFF && c->i + 6 < c->n && c->s[c->i + 1] == '\\' && c->s[c->i + 2] == 'u' &&
       is_hex(c->s[c->i + 3]) && is_hex(c->s[c->i + 4]) && is_hex(c->s[c->i + 5]) && is_hex(c->s[c->i + 6])) {
@@ -53,13 +78,24 @@ static int scan_unicode_escape(cursor *c) {
 static int scan_string(cursor *c) {
   c->i++; /* opening quote */
   while (c->i < c->n) {
+    skip_class(c, BYTE_PLAIN);
+    if (c->i >= c->n) break;
     unsigned char ch = (unsigned char)c->s[c->i];
     if (ch == '"') {
       c->i++;
       return 1;
     }
     if (ch < 0x20) return 0;
+    if (ch >= 0x80) {
+      /* A valid sequence's continuation bytes are all >= 0x80 (none is a
+       * quote, a backslash or a control), so stepping over them changes no
+       * verdict; an invalid byte is only counted and read as before. */
+      size_t k = tsift_utf8_seq((const unsigned char *)c->s + c->i, c->n - c->i);
+      if (k) c->i += k - 1;
+      else c->facts.bad_utf8 = 1;
+    }
     if (ch == '\\') {
+      c->escapes++;
       if (++c->i >= c->n) return 0;
       char e = c->s[c->i];
       if (e == 'u') {
@@ -97,7 +133,14 @@ static int scan_number_body(cursor *c);
 static int scan_number(cursor *c) {
   size_t start = c->i;
   if (!scan_number_body(c)) return 0;
+  c->facts.kept_numbers += tsift_json_number_kept(c->s + start, c->i - start);
   return c->i - start <= TSIFT_JSON_MAX_NUMBER_CHARS ? 1 : -1;
+}
+
+int tsift_json_number_kept(const char *s, size_t k) {
+  int keep = k > 15 || (k > 1 && s[0] == '-' && s[1] == '0');
+  for (size_t j = 0; j < k; j++) keep |= s[j] == '.' || (s[j] | 32) == 'e';
+  return keep;
 }
 
 static int scan_number_body(cursor *c) {
@@ -124,9 +167,44 @@ static int scan_word(cursor *c, const char *w) {
 }
 
 tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
+  tsift_json_facts facts;
+  return tsift_json_check_facts(s, n, pos, &facts);
+}
+
+/* The keys of the open objects of the outer levels, to see whether an
+ * object repeats one (by their raw bytes: without a backslash those are the
+ * key itself). An object past these bounds, or with an escaped key, is left
+ * to the parsed tree's check (facts.keys_unchecked). */
+#define KEY_LEVELS 16
+#define KEYS_PER_OBJECT 32
+typedef struct open_keys {
+  uint32_t at[KEY_LEVELS][KEYS_PER_OBJECT], len[KEY_LEVELS][KEYS_PER_OBJECT];
+  unsigned char count[KEY_LEVELS];
+} open_keys;
+
+/* The key scanned just before c->i, from its quote at `quote`, of the object
+ * at level `level` (0 = outermost). */
+static inline void note_key(open_keys *k, size_t level, const cursor *c, size_t quote, size_t escapes_before,
+                            tsift_json_facts *f) {
+  size_t at = quote + 1, len = c->i - 1 - at;
+  if (level >= KEY_LEVELS || k->count[level] == KEYS_PER_OBJECT || at > UINT32_MAX || len > UINT32_MAX ||
+      c->escapes != escapes_before) {
+    f->keys_unchecked = 1;
+    return;
+  }
+  for (size_t j = 0; j < k->count[level]; j++)
+    if (k->len[level][j] == len && c->s[k->at[level][j]] == c->s[at] &&
+        memcmp(c->s + k->at[level][j], c->s + at, len) == 0)
+      f->duplicate_keys = 1;
+  k->at[level][k->count[level]] = (uint32_t)at;
+  k->len[level][k->count[level]++] = (uint32_t)len;
+}
+
+tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, tsift_json_facts *facts) {
   unsigned char stack[TSIFT_JSON_MAX_NESTING / 8 + 1]; /* 1 = object, 0 = array */
-  size_t depth = 0;
-  cursor c = {s, n, 0, 0};
+  open_keys keys;
+  size_t depth = 0, quote, esc;
+  cursor c = {s, n, 0, 0, {0, 0, 0, 0, 0}, 0};
   enum { VALUE, AFTER_VALUE } state = VALUE;
   for (;;) {
     skip_ws(&c);
@@ -141,6 +219,7 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
         int obj = ch == '{';
         if (obj) stack[depth / 8] |= (unsigned char)(1u << (depth % 8));
         else stack[depth / 8] &= (unsigned char)~(1u << (depth % 8));
+        if (obj && depth < KEY_LEVELS) keys.count[depth] = 0;
         depth++;
         c.i++;
         skip_ws(&c);
@@ -151,7 +230,9 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
           continue;
         }
         if (obj) {
-          if (c.i >= n || s[c.i] != '"' || !scan_string(&c)) goto bad;
+          esc = c.escapes;
+          if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
+          note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
           skip_ws(&c);
           if (c.i >= n || s[c.i] != ':') goto bad;
           c.i++;
@@ -175,7 +256,10 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
     }
     /* AFTER_VALUE */
     if (depth == 0) {
-      if (c.i == n) return TSIFT_JSON_VALID;
+      if (c.i == n) {
+        *facts = c.facts;
+        return TSIFT_JSON_VALID;
+      }
       goto bad;
     }
     if (c.i >= n) goto bad;
@@ -185,7 +269,9 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
       c.i++;
       if (obj) {
         skip_ws(&c);
-        if (c.i >= n || s[c.i] != '"' || !scan_string(&c)) goto bad;
+        esc = c.escapes;
+        if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
+        note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
         skip_ws(&c);
         if (c.i >= n || s[c.i] != ':') goto bad;
         c.i++;
@@ -201,6 +287,7 @@ tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos) {
     goto bad;
   }
 bad:
+  *facts = c.facts;
   *pos = c.surrogate ? c.surrogate - 1 : c.i;
   return c.surrogate ? TSIFT_JSON_SURROGATE : TSIFT_JSON_SYNTAX;
 }
@@ -239,7 +326,7 @@ static void skip_value(cursor *c) {
 }
 
 void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, size_t *end) {
-  cursor c = {s, n, 0, 0};
+  cursor c = {s, n, 0, 0, {0, 0, 0, 0, 0}, 0};
   skip_ws(&c);
   c.i++; /* { */
   for (size_t m = 0;; m++) {
@@ -258,7 +345,7 @@ void tsift_json_member_value(const char *s, size_t n, size_t k, size_t *start, s
 }
 
 size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t cap) {
-  cursor c = {s, pos, 0, 0};
+  cursor c = {s, pos, 0, 0, {0, 0, 0, 0, 0}, 0};
   size_t depth = 0, str = 0, str_len = 0;
   while (c.i < pos) {
     char ch = s[c.i];
@@ -287,7 +374,7 @@ size_t tsift_json_levels(const char *s, size_t pos, tsift_json_level *lv, size_t
 }
 
 int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key, size_t *at, size_t *len) {
-  cursor c = {s, n, open + 1, 0};
+  cursor c = {s, n, open + 1, 0, {0, 0, 0, 0, 0}, 0};
   size_t depth = 1, klen = strlen(key);
   int is_key = 1, want = 0;
   while (c.i < n && depth) {
@@ -315,7 +402,7 @@ int tsift_json_find_string(const char *s, size_t n, size_t open, const char *key
 }
 
 size_t tsift_json_next_number(const char *s, size_t n, size_t *i) {
-  cursor c = {s, n, *i, 0};
+  cursor c = {s, n, *i, 0, {0, 0, 0, 0, 0}, 0};
   while (c.i < n && s[c.i] != '-' && (s[c.i] < '0' || s[c.i] > '9')) {
     if (s[c.i] == '"') scan_string(&c);
     else c.i++;

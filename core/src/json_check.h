@@ -22,6 +22,26 @@ typedef enum {
 
 tsift_json_verdict tsift_json_check(const char *s, size_t n, size_t *pos);
 
+/* What the check saw on its way through the strings and numbers, so that a
+ * caller can skip a pass that would find nothing (catalog.c): the count of
+ * \u0000 escapes, whether some string holds bytes that are not UTF-8 (then
+ * tsift_utf8_valid would fail; bytes outside strings fail the check itself),
+ * how many numbers tsift_json_number_kept keeps, and whether an object
+ * repeats a key: duplicate_keys when two of an object's keys have the same
+ * bytes, keys_unchecked when some object was not looked at (escaped keys,
+ * deep or large objects), so only when both are 0 has no object a repeated
+ * key. Set for every verdict, but only complete for TSIFT_JSON_VALID. */
+typedef struct tsift_json_facts {
+  size_t nul_escapes, kept_numbers;
+  int bad_utf8, duplicate_keys, keys_unchecked;
+} tsift_json_facts;
+tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, tsift_json_facts *facts);
+
+/* 1 when the number token s[0..k) keeps its source text (catalog.c): a
+ * double's print would not give it back (a fraction, an exponent, -0, more
+ * than 15 characters). */
+int tsift_json_number_kept(const char *s, size_t k);
+
 /* The byte span [*start, *end) of the value of member k (0-based, in
  * document order: cJSON's child order) of the object s[0..n). Only for
  * text that passed tsift_json_check and whose value is an object with more

@@ -127,6 +127,12 @@ void tsift_sha256_init(tsift_sha256 *s) {
 void tsift_sha256_update(tsift_sha256 *s, const void *data, size_t n) {
   const uint8_t *p = data;
   s->bytes += n;
+  if (n < 64 - s->fill) { /* the common case: a short piece that leaves the block open */
+    uint8_t *dst = s->block + s->fill;
+    for (size_t i = 0; i < n; i++) dst[i] = p[i];
+    s->fill += n;
+    return;
+  }
   /* Short pieces (the fingerprint hashes many small tokens) fill the block
    * byte by byte; whole blocks of a long input are compressed in place. */
   while (n) {

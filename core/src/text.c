@@ -52,8 +52,7 @@ long tsift_tokens_find(const tsift_tokens *t, const char *s, size_t n) {
 
 /* ---- UTF-8 ------------------------------------------------------------ */
 
-/* Length of the valid sequence at s[0..n), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n) {
+size_t tsift_utf8_seq(const unsigned char *s, size_t n) {
   unsigned c = s[0];
   if (c < 0x80) return 1;
   if (c < 0xC2) return 0;
@@ -82,7 +81,7 @@ int tsift_utf8_valid(const char *s, size_t n, size_t *bad) {
       i++;
       continue;
     }
-    size_t k = utf8_seq(p + i, n - i);
+    size_t k = tsift_utf8_seq(p + i, n - i);
     if (!k) {
       if (bad) *bad = i;
       return 0;
@@ -136,7 +135,7 @@ char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0, o = 0;
   while (i < n) {
-    size_t k = utf8_seq(p + i, n - i);
+    size_t k = tsift_utf8_seq(p + i, n - i);
     if (k) {
       memcpy(out + o, s + i, k);
       o += k;
@@ -383,8 +382,11 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
                                    tsift_error *err) {
   if (out->count >= max_tokens || n == 0) return TSIFT_OK;
   char *fixed = NULL;
-  size_t bad;
-  if (!tsift_utf8_valid(s, n, &bad)) {
+  size_t bad, hi = 0;
+  /* An ASCII prefix is valid UTF-8: only the rest needs the check. */
+  while (hi < n && (unsigned char)s[hi] < 0x80) hi++;
+  if (hi < n && !tsift_utf8_valid(s + hi, n - hi, &bad)) {
+    bad += hi;
     if (!replace_invalid)
       return tsift_fail(err, TSIFT_E_UTF8, "invalid UTF-8 at byte %zu", bad);
     if (max_bytes < SIZE_MAX - 3 && n > max_bytes + 3) n = max_bytes + 3; /* as in tsift_query_analyze */
@@ -396,15 +398,22 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
   }
   n = tsift_utf8_cut(s, n, max_bytes);
 
+  /* Short text (most fields and schema strings) works in these; longer text
+   * in allocations. */
+  utf8proc_int32_t small_cps[256];
+  unsigned char small_cls[256];
   utf8proc_int32_t *cps = NULL;
+  unsigned char *cls = NULL;
   size_t ncp = 0;
   tsift_status st = TSIFT_OK;
-  size_t hi = 0;
-  while (hi < n && (unsigned char)s[hi] < 0x80) hi++;
-  if (hi == n && n > 0) {
+  if (fixed) {
+    hi = 0;
+    while (hi < n && (unsigned char)s[hi] < 0x80) hi++;
+  }
+  if (hi >= n && n > 0) {
     /* ASCII is its own NFKC form: the codepoints are the bytes (what
-     * normalize_cps returns for it, one allocation as there). */
-    cps = tsift_calloc_array(n + 1, sizeof *cps);
+     * normalize_cps returns for it). */
+    cps = n <= 256 ? small_cps : tsift_calloc_array(n + 1, sizeof *cps);
     if (!cps) st = tsift_nomem(err, "normalising text");
     else
       for (size_t k = 0; k < n; k++) cps[k] = (unsigned char)s[k];
@@ -413,20 +422,31 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
     st = normalize_cps(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, &cps, &ncp, err);
   }
   tsift_free(fixed);
-  if (st != TSIFT_OK) return st;
+  /* Every codepoint's class once (the splitting below asks for each up to
+   * three times). */
+  if (st == TSIFT_OK && ncp) {
+    cls = ncp <= 256 ? small_cls : tsift_alloc_bytes(ncp);
+    if (!cls) st = tsift_nomem(err, "normalising text");
+    else
+      for (size_t k = 0; k < ncp; k++) cls[k] = (unsigned char)char_class(cps[k]);
+  }
+  if (st != TSIFT_OK) {
+    if (cps != small_cps) tsift_free(cps);
+    return st;
+  }
 
   scratch sc;
   size_t i = 0;
   while (i < ncp && out->count < max_tokens && st == TSIFT_OK) {
-    int cls = char_class(cps[i]);
-    if (cls == CH_SEP) {
+    int c0 = cls[i];
+    if (c0 == CH_SEP) {
       i++;
       continue;
     }
-    if (cls == CH_CJK) {
+    if (c0 == CH_CJK) {
       /* A run of characters from scripts without spaces: overlapping bigrams. */
       size_t j = i;
-      while (j < ncp && char_class(cps[j]) == CH_CJK) j++;
+      while (j < ncp && cls[j] == CH_CJK) j++;
       if (j - i == 1) {
         st = emit(cps + i, 1, &sc, out, surface, err);
       } else {
@@ -439,7 +459,7 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
     /* A word run: letters, marks, digits. Split at case boundaries. */
     size_t j = i;
     while (j < ncp) {
-      int c = char_class(cps[j]);
+      int c = cls[j];
       if (c == CH_SEP || c == CH_CJK) break;
       j++;
     }
@@ -447,12 +467,12 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
     for (size_t k = i + 1; k <= j && st == TSIFT_OK && out->count < max_tokens; k++) {
       int boundary = (k == j);
       if (!boundary) {
-        int prev = char_class(cps[k - 1]), cur = char_class(cps[k]);
+        int prev = cls[k - 1], cur = cls[k];
         /* lower/digit -> Upper: createPull|Request, v2|Api */
         if (cur == CH_UPPER && (prev == CH_LOWER || prev == CH_DIGIT)) boundary = 1;
         /* UPPER -> Upper lower: HTTP|Server */
         if (cur == CH_UPPER && prev == CH_UPPER && k + 1 < j &&
-            char_class(cps[k + 1]) == CH_LOWER)
+            cls[k + 1] == CH_LOWER)
           boundary = 1;
       }
       if (boundary) {
@@ -464,7 +484,8 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
     }
     i = j;
   }
-  tsift_free(cps);
+  if (cps != small_cps) tsift_free(cps);
+  if (cls != small_cls) tsift_free(cls);
   return st;
 }
 

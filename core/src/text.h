@@ -37,6 +37,8 @@ long tsift_tokens_find(const tsift_tokens *t, const char *s, size_t n);
 /* 1 when s[0..n) is valid UTF-8 (no overlongs, surrogates or > U+10FFFF);
  * otherwise 0 and *bad = offset of the first bad byte. */
 int tsift_utf8_valid(const char *s, size_t n, size_t *bad);
+/* Length of the valid UTF-8 sequence at s[0..n) (n >= 1), or 0 if invalid. */
+size_t tsift_utf8_seq(const unsigned char *s, size_t n);
 
 /* Length of the longest prefix of s[0..n) of at most max bytes that does not
  * split a UTF-8 sequence. */

@@ -1,0 +1,223 @@
+/* json_tree.c — see json_tree.h. cJSON's own parser measures every string
+ * twice, skips white space and compares "null"/"true"/"false" at every value
+ * and re-checks what tsift_json_check already proved; parsing a catalog was a
+ * quarter of the build's instructions (docs/performance.md). This reads each
+ * byte once: the text is known valid, so nothing here can fail but memory.
+ * No recursion: the open containers are a fixed array as deep as the check
+ * allows. */
+#include "json_tree.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "json_check.h"
+#include "numparse.h"
+
+static cJSON *new_item(void) {
+  cJSON *item = cJSON_malloc(sizeof *item);
+  if (item) memset(item, 0, sizeof *item);
+  return item;
+}
+
+/* cJSON's links: a container's child is its first item, whose prev is the
+ * last; each item's next is the one after it (NULL at the end). */
+static void append(cJSON *parent, cJSON *item) {
+  cJSON *first = parent->child;
+  if (!first) {
+    parent->child = item;
+    item->prev = item;
+    return;
+  }
+  cJSON *last = first->prev;
+  last->next = item;
+  item->prev = last;
+  first->prev = item;
+}
+
+/* Outside strings, checked text has no byte below 0x20 but \t \n \r, so
+ * one compare tells white space. */
+static size_t skip_ws(const char *s, size_t n, size_t i) {
+  const unsigned char *p = (const unsigned char *)s;
+  while (i < n && p[i] <= ' ') i++;
+  return i;
+}
+
+static unsigned hex4(const char *p) {
+  unsigned v = 0;
+  for (int k = 0; k < 4; k++) {
+    unsigned char h = (unsigned char)p[k];
+    v = v * 16 + (h <= '9' ? h - '0' : (h | 32) - 'a' + 10);
+  }
+  return v;
+}
+
+/* The escapes of s[a..b) decoded as cJSON decodes them (a \u surrogate pair
+ * is one codepoint; the check let no lone half through) into out; returns
+ * the length. */
+static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
+  size_t o = 0;
+  for (size_t i = a; i < b;) {
+    if (s[i] != '\\') {
+      out[o++] = s[i++];
+      continue;
+    }
+    char e = s[i + 1];
+    i += 2;
+    if (e != 'u') {
+      out[o++] = e == 'b' ? '\b' : e == 'f' ? '\f' : e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e;
+      continue;
+    }
+    unsigned long cp = hex4(s + i);
+    i += 4;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      cp = 0x10000 + (((cp & 0x3FF) << 10) | (hex4(s + i + 2) & 0x3FF));
+      i += 6;
+    }
+    if (cp < 0x80) {
+      out[o++] = (char)cp;
+    } else if (cp < 0x800) {
+      out[o++] = (char)(0xC0 | (cp >> 6));
+      out[o++] = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out[o++] = (char)(0xE0 | (cp >> 12));
+      out[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+      out[o++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+      out[o++] = (char)(0xF0 | (cp >> 18));
+      out[o++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+      out[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+      out[o++] = (char)(0x80 | (cp & 0x3F));
+    }
+  }
+  return o;
+}
+
+/* The string whose opening quote is s[*i]: its raw span s[a..*end) and
+ * whether it holds an escape. Decoding never makes a string longer, so the
+ * raw length bounds its allocation. */
+static size_t string_end(const char *s, size_t n, size_t a, int *escaped) {
+  /* Most strings have no escape: the first quote ends them. */
+  const char *q = memchr(s + a, '"', n - a);
+  *escaped = memchr(s + a, '\\', (size_t)(q - (s + a))) != NULL;
+  if (!*escaped) return (size_t)(q - s);
+  size_t j = a;
+  for (;;) {
+    char ch = s[j];
+    if (ch == '"') return j;
+    j += ch == '\\' ? 2 : 1;
+  }
+}
+
+/* The raw span s[a..j) decoded into out as a C string. */
+static void copy_string(const char *s, size_t a, size_t j, int escaped, char *out) {
+  size_t len = j - a;
+  if (escaped) len = decode_escapes(s, a, j, out);
+  else memcpy(out, s + a, len);
+  out[len] = 0;
+}
+
+/* The string whose opening quote is s[*i], decoded into a new C string;
+ * *i is left past its closing quote. NULL when out of memory. */
+static char *read_string(const char *s, size_t n, size_t *i) {
+  int escaped;
+  size_t a = *i + 1, j = string_end(s, n, a, &escaped);
+  *i = j + 1;
+  char *out = cJSON_malloc(j - a + 1);
+  if (out) copy_string(s, a, j, escaped, out);
+  return out;
+}
+
+/* A new item for an object member whose key's quote is s[*i]: the key lives
+ * in the item's own allocation, after it, and is marked cJSON_StringIsConst
+ * so cJSON_Delete frees it with the item (one allocation instead of two for
+ * every member). *i is left past the key. */
+static cJSON *new_member(const char *s, size_t n, size_t *i) {
+  int escaped;
+  size_t a = *i + 1, j = string_end(s, n, a, &escaped);
+  *i = j + 1;
+  cJSON *item = cJSON_malloc(sizeof *item + (j - a + 1));
+  if (!item) return NULL;
+  memset(item, 0, sizeof *item);
+  item->string = (char *)(item + 1);
+  copy_string(s, a, j, escaped, item->string);
+  item->type = cJSON_StringIsConst;
+  return item;
+}
+
+static int number_char(char ch) {
+  return (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E';
+}
+
+/* The number at s[*i]: cJSON's value (its strtod on the token, an int
+ * saturated), and the kept lexeme. 0 when out of memory. */
+static int read_number(cJSON *item, const char *s, size_t n, size_t *i) {
+  size_t a = *i, j = a;
+  while (j < n && number_char(s[j])) j++;
+  *i = j;
+  char buf[TSIFT_JSON_MAX_NUMBER_CHARS + 1]; /* the check refused longer numbers */
+  size_t k = j - a;
+  memcpy(buf, s + a, k);
+  buf[k] = 0;
+  double d = tsift_strtod(buf, NULL);
+  item->type |= cJSON_Number;
+  item->valuedouble = d;
+  item->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+  if (tsift_json_number_kept(s + a, k) && !(item->valuestring = tsift_strndup(s + a, k))) return 0;
+  return 1;
+}
+
+cJSON *tsift_json_tree(const char *s, size_t n) {
+  cJSON *open[TSIFT_JSON_MAX_NESTING]; /* the containers open, outermost first */
+  size_t depth = 0, i = 0;
+  cJSON *root = NULL;
+  for (;;) {
+    /* A value (after its key in an object) and, when it is an empty
+     * container or a scalar, whatever closes after it. */
+    i = skip_ws(s, n, i);
+    int member = depth && cJSON_IsObject(open[depth - 1]);
+    cJSON *item = member ? new_member(s, n, &i) : new_item();
+    if (!item) goto oom;
+    if (depth) append(open[depth - 1], item);
+    else root = item;
+    if (member) {
+      i = skip_ws(s, n, i) + 1; /* the colon */
+      i = skip_ws(s, n, i);
+    }
+    char ch = s[i];
+    if (ch == '{' || ch == '[') {
+      item->type |= ch == '{' ? cJSON_Object : cJSON_Array;
+      i = skip_ws(s, n, i + 1);
+      if (s[i] != (ch == '{' ? '}' : ']')) {
+        open[depth++] = item;
+        continue;
+      }
+      i++; /* empty */
+    } else if (ch == '"') {
+      item->type |= cJSON_String;
+      if (!(item->valuestring = read_string(s, n, &i))) goto oom;
+    } else if (ch == 't') {
+      item->type |= cJSON_True;
+      item->valueint = 1;
+      i += 4;
+    } else if (ch == 'f') {
+      item->type |= cJSON_False;
+      i += 5;
+    } else if (ch == 'n') {
+      item->type |= cJSON_NULL;
+      i += 4;
+    } else if (!read_number(item, s, n, &i)) {
+      goto oom;
+    }
+    /* Close what ends here; a comma means another value follows. */
+    for (;;) {
+      i = skip_ws(s, n, i);
+      if (depth == 0) return root;
+      if (s[i++] == ',') break;
+      depth--; /* '}' or ']' */
+    }
+  }
+oom:
+  cJSON_Delete(root);
+  return NULL;
+}

@@ -1,0 +1,261 @@
+/* test_json_tree.c — json_tree.c builds the tree cJSON's parser builds:
+ * every node's type, key, string, number (bit for bit) and links compared
+ * with cJSON_ParseWithLengthOpts on the same text, plus the kept number
+ * lexemes as catalog.c found them before (tsift_json_next_number over the
+ * text, in document order). Inputs: hand-written edge cases (escapes,
+ * surrogate pairs, numbers at the limits, empty containers, scalars at the
+ * root, white space), the fuzz seeds, the relevance corpus, the dev sets'
+ * tools when ../shared is there, and random documents. Then an allocation
+ * failure sweep: every failing allocation gives NULL and leaks nothing. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dirent.h>
+
+#include "cJSON.h"
+#include "fail_alloc.h"
+#include "harness.h"
+#include "json_check.h"
+#include "json_tree.h"
+#include "toolsift.h"
+
+static int same_number(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static int same_str(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+
+/* 1 when `ours` matches cJSON's `ref` node for node; the kept lexemes are
+ * looked for in s from *at, as the old code did. */
+static int same_tree(const cJSON *ours, const cJSON *ref, const char *s, size_t n, size_t *at) {
+  for (; ours || ref; ours = ours->next, ref = ref->next) {
+    /* keys live in their items (json_tree.h): the flag on exactly those */
+    int keyed_flag = (ours && ours->string) ? cJSON_StringIsConst : 0;
+    if (!ours || !ref || ours->type != (ref->type | keyed_flag) || !same_str(ours->string, ref->string) ||
+        ours->valueint != ref->valueint || !same_number(ours->valuedouble, ref->valuedouble))
+      return 0;
+    if (cJSON_IsNumber(ref)) {
+      size_t a = tsift_json_next_number(s, n, at), k = *at - a;
+      int kept = tsift_json_number_kept(s + a, k);
+      if (kept ? !ours->valuestring || strlen(ours->valuestring) != k || memcmp(ours->valuestring, s + a, k)
+               : ours->valuestring != NULL)
+        return 0;
+    } else if (!same_str(ours->valuestring, ref->valuestring)) {
+      return 0;
+    }
+    if ((ours->child == NULL) != (ref->child == NULL)) return 0;
+    if (ours->child) {
+      const cJSON *lo = ours->child, *lr = ref->child;
+      while (lo->next) lo = lo->next;
+      while (lr->next) lr = lr->next;
+      if (ours->child->prev != lo || ref->child->prev != lr) return 0; /* first's prev is the last */
+      for (const cJSON *c = ours->child; c->next; c = c->next)
+        if (c->next->prev != c) return 0;
+    }
+    if (!same_tree(ours->child, ref->child, s, n, at)) return 0;
+    if (!ours->next && !ref->next) break;
+    if (!ours->next || !ref->next) return 0;
+  }
+  return 1;
+}
+
+static int valid_input(const char *s, size_t n) {
+  size_t pos;
+  tsift_json_facts f;
+  return n && tsift_json_check_facts(s, n, &pos, &f) == TSIFT_JSON_VALID && !f.nul_escapes && !f.bad_utf8;
+}
+
+static int g_compared;
+
+static void compare(const char *s, size_t n, const char *what) {
+  if (!valid_input(s, n)) return;
+  cJSON *ours = tsift_json_tree(s, n), *ref = cJSON_ParseWithLengthOpts(s, n, NULL, 0);
+  size_t at = 0;
+  int ok = ours && ref && same_tree(ours, ref, s, n, &at);
+  if (!ok) fprintf(stderr, "tree differs from cJSON's: %s\n", what);
+  CHECK(ok);
+  g_compared++;
+  cJSON_Delete(ours);
+  cJSON_Delete(ref);
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  rewind(f);
+  char *buf = malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf) *len = (size_t)n;
+  return buf;
+}
+
+static void test_cases(void) {
+  printf("edge cases\n");
+  static const char *const cases[] = {
+      "{}", "[]", "[[],{},[{}],{\"a\":[]}]", " \t\r\n{ \"a\" : 1 , \"b\" : [ 1 , 2 ] } \n", "0", "-0", "\"x\"",
+      "true", "false", "null", "[true,false,null]",
+      "{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"}", "[\"\\u0041\\u00e9\\u20ac\\uFFFF\\u0001\"]",
+      "[\"\\ud83d\\ude00 and \\uD834\\uDD1E\"]", "[\"caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80\"]",
+      "{\"k\\u0065y\":1,\"key\":2}", "{\"a\":1,\"a\":2}",
+      "[0,1,-1,2147483647,2147483648,-2147483648,-2147483649,1e400,-1e400,1e-400,0.5,-0.0,1E5,1e+5,1e-5]",
+      "[123456789012345,1234567890123456,12345678901234567890,3.141592653589793238462643383279]",
+      "[" "123456789012345678901234567890123456789012345678901234567890123" "]",
+      "{\"tools\":[{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\","
+      "\"minimum\":0.25,\"maximum\":1e3,\"default\":-0}}}}]}",
+      "[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", "{\"\":\"\",\"\\\\\":\"\\\\\"}"};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) compare(cases[i], strlen(cases[i]), cases[i]);
+  /* deep: the check's limit */
+  char *deep = malloc(2 * TSIFT_JSON_MAX_NESTING + 1);
+  memset(deep, '[', TSIFT_JSON_MAX_NESTING);
+  memset(deep + TSIFT_JSON_MAX_NESTING, ']', TSIFT_JSON_MAX_NESTING);
+  compare(deep, 2 * TSIFT_JSON_MAX_NESTING, "1000 levels");
+  free(deep);
+}
+
+static void test_files(void) {
+  printf("seeds, corpus, dev sets\n");
+  const char *dirs[] = {"tests/fuzz/corpus/catalog", "tests/fuzz/corpus/schema"};
+  for (size_t d = 0; d < 2; d++) {
+    DIR *dir = opendir(dirs[d]);
+    if (!dir) continue;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+      if (e->d_name[0] == '.') continue;
+      char path[512];
+      snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
+      size_t n = 0;
+      char *s = slurp(path, &n);
+      if (s) compare(s, n, path);
+      free(s);
+    }
+    closedir(dir);
+  }
+  size_t n = 0;
+  char *s = slurp("corpus/catalog.json", &n);
+  CHECK(s != NULL);
+  if (s) compare(s, n, "corpus/catalog.json");
+  free(s);
+  const char *sets[] = {"metatool", "sealtools", "toollens"};
+  for (size_t k = 0; k < 3; k++) {
+    char path[256];
+    snprintf(path, sizeof path, "../shared/datasets/%s/tools.jsonl", sets[k]);
+    s = slurp(path, &n);
+    if (!s) {
+      printf("SKIP: %s not present\n", path);
+      continue;
+    }
+    for (size_t a = 0; a < n;) { /* one document a line */
+      size_t b = a;
+      while (b < n && s[b] != '\n') b++;
+      compare(s + a, b - a, path);
+      a = b + 1;
+    }
+    free(s);
+  }
+}
+
+/* Random documents: nested containers, keys and strings with escapes and
+ * UTF-8, numbers of every form. */
+static uint32_t g_rng = 20261202;
+static uint32_t rnd(uint32_t n) {
+  g_rng = g_rng * 1664525u + 1013904223u;
+  return (g_rng >> 8) % n;
+}
+
+static void put(char *buf, size_t *len, const char *s) {
+  size_t k = strlen(s);
+  memcpy(buf + *len, s, k);
+  *len += k;
+}
+
+static void random_string(char *buf, size_t *len) {
+  static const char *const parts[] = {"a", "Z", " ", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\u4e2d", "\\ud83d\\ude00",
+                                      "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\\t", "\\b", "\\f", "\\r",
+                                      "\\u0007", "key", "description"};
+  put(buf, len, "\"");
+  for (uint32_t k = rnd(6); k > 0; k--) put(buf, len, parts[rnd(sizeof parts / sizeof parts[0])]);
+  put(buf, len, "\"");
+}
+
+static void random_value(char *buf, size_t *len, int depth) {
+  static const char *const numbers[] = {"0", "-0", "7", "-12", "3.5", "1e9", "2E-3", "-0.0", "123456789012345678",
+                                        "2147483647", "2147483648", "-2147483649", "1e309", "0.1"};
+  static const char *const ws[] = {"", " ", "\n", "\t ", "\r\n  "};
+  uint32_t kind = depth > 5 ? 2 + rnd(5) : rnd(7);
+  put(buf, len, ws[rnd(5)]);
+  if (kind < 2) {
+    int obj = kind == 0;
+    put(buf, len, obj ? "{" : "[");
+    for (uint32_t k = rnd(5), i = 0; i < k; i++) {
+      if (i) put(buf, len, ",");
+      if (obj) {
+        put(buf, len, ws[rnd(5)]);
+        random_string(buf, len);
+        put(buf, len, ws[rnd(5)]);
+        put(buf, len, ":");
+      }
+      random_value(buf, len, depth + 1);
+    }
+    put(buf, len, ws[rnd(5)]);
+    put(buf, len, obj ? "}" : "]");
+  } else if (kind == 2 || kind == 3) {
+    random_string(buf, len);
+  } else if (kind == 4) {
+    put(buf, len, numbers[rnd(sizeof numbers / sizeof numbers[0])]);
+  } else {
+    put(buf, len, kind == 5 ? "true" : rnd(2) ? "false" : "null");
+  }
+  put(buf, len, ws[rnd(5)]);
+}
+
+static void test_random(void) {
+  printf("random documents\n");
+  char *buf = malloc(1 << 22);
+  for (int r = 0; r < 3000; r++) {
+    size_t len = 0;
+    random_value(buf, &len, 0);
+    compare(buf, len, "random document");
+  }
+  free(buf);
+}
+
+static void test_alloc_failures(void) {
+  printf("allocation failures\n");
+  const char *s = "{\"a\":[1,2.5,\"x\\u00e9\",{\"b\":null,\"c\":[true,false]}],\"d\":\"e\",\"f\":-0}";
+  size_t n = strlen(s);
+  tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
+  int all_null = 1, leaked = 0;
+  long needed = 0;
+  for (long k = 1; k < 200; k++) {
+    g_allocs = 0;
+    g_fail_at = k;
+    long live = g_live;
+    cJSON *t = tsift_json_tree(s, n);
+    if (t) {
+      needed = k; /* every allocation it makes succeeded */
+      cJSON_Delete(t);
+      if (g_live != live) leaked = 1;
+      break;
+    }
+    if (g_live != live) leaked = 1;
+  }
+  all_null = needed > 10;
+  tsift_set_allocator(NULL, NULL, NULL);
+  CHECK(all_null);
+  CHECK(!leaked);
+}
+
+int main(void) {
+  test_cases();
+  test_files();
+  test_random();
+  test_alloc_failures();
+  printf("%d documents compared\n", g_compared);
+  CHECK(g_compared > 3000);
+  return harness_finish("test_json_tree");
+}
