@@ -42,6 +42,7 @@
 
 #define WINDOW 256      /* docs per window (a multiple of 64) */
 #define MAX_SLOTS 64    /* scoring members (a bit each); more: the exhaustive path */
+#define PAIR_TABLE_BITS 8 /* walks up to this many: the pairs' bonus by a table */
 #define SEED_DF 64      /* members with at most this many postings seed */
 #define SEED_MAX 2048   /* seeded docs at most */
 /* The walks are chosen again when the threshold has risen by this share. */
@@ -54,6 +55,7 @@ typedef struct slot {
   uint32_t cur;           /* walk cursor (when walked) */
   double ub;              /* bound on what it adds */
   int walked;
+  int cbit;               /* its bit in ix->doc_common, or -1 */
   uint8_t seeding;        /* add_seeds: chosen or passed over */
 } slot;
 
@@ -67,9 +69,14 @@ typedef struct prune_ctx {
   size_t nw;
   uint32_t *lk;        /* unwalked slots, largest bound first (nl) */
   size_t nl;
+  uint32_t *lc;        /* the unwalked slots of common terms (nlc) */
+  size_t nlc;
   double rest;         /* the unwalked slots' bounds summed */
   double bonus0;       /* the pairs between two unwalked members */
   uint64_t *pneed;     /* npairs: the walk bits a pair needs (0: both unwalked) */
+  uint32_t *pw;        /* the pairs with a walked member (npw) */
+  size_t npw;
+  double *pbonus;      /* 2^nw when nw <= PAIR_TABLE_BITS: bonus0 + the pairs a doc with those walked members may have */
   double assigned_t;   /* the threshold the walks were chosen for */
   uint32_t gen;        /* the doc being scored: at[m] is for it when stamp[m] == gen */
   uint32_t *stamp;     /* nm */
@@ -247,7 +254,7 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     s->walked = 0;
     if (!(unwalked_bound(pc) * SLACK < t)) s->walked = 1;
   }
-  pc->nw = pc->nl = 0;
+  pc->nw = pc->nl = pc->nlc = 0;
   pc->rest = 0.0;
   for (size_t j = 0; j < pc->ns; j++) {
     slot *s = &pc->sl[j];
@@ -257,6 +264,7 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
       continue;
     }
     pc->rest += s->ub;
+    if (s->cbit >= 0) pc->lc[pc->nlc++] = (uint32_t)j;
     size_t i = pc->nl++; /* by bound, largest first */
     while (i > 0 && pc->sl[pc->lk[i - 1]].ub < s->ub) {
       pc->lk[i] = pc->lk[i - 1];
@@ -267,6 +275,7 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
   uint32_t bit[MAX_SLOTS]; /* walk index of each walked slot */
   for (size_t w = 0; w < pc->nw; w++) bit[pc->wk[w]] = (uint32_t)w;
   pc->bonus0 = 0.0;
+  pc->npw = 0;
   for (size_t k = 0; k < c->npairs; k++) {
     uint64_t need = 0;
     uint32_t a = c->pairs[k].a, b = c->pairs[k].b;
@@ -274,7 +283,22 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     if (member_walked(pc, b)) need |= 1ull << bit[pc->mslot[b]];
     pc->pneed[k] = need;
     if (!need) pc->bonus0 += c->pairs[k].bonus;
+    else pc->pw[pc->npw++] = (uint32_t)k;
   }
+  if (pc->nw <= PAIR_TABLE_BITS) /* by the lowest bit: the pairs it completes */
+    for (uint64_t mask = 0; mask < (1ull << pc->nw); mask++) {
+      if (!mask) {
+        pc->pbonus[0] = pc->bonus0;
+        continue;
+      }
+      uint64_t low = mask & (~mask + 1);
+      double v = pc->pbonus[mask ^ low];
+      for (size_t i = 0; i < pc->npw; i++) {
+        uint64_t need = pc->pneed[pc->pw[i]];
+        if ((need & low) && (need & mask) == need) v += c->pairs[pc->pw[i]].bonus;
+      }
+      pc->pbonus[mask] = v;
+    }
 }
 
 /* Doc d of the window, which has the walked members of mask `have` (adding
@@ -286,9 +310,27 @@ static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, doubl
   const tsift_index *ix = c->ix;
   int full = *nh == k;
   double t = full ? out[0].score : -1.0;
-  double rest = pc->rest, bonus = pc->bonus0;
-  for (size_t k2 = 0; k2 < c->npairs; k2++)
-    if (pc->pneed[k2] && (pc->pneed[k2] & have) == pc->pneed[k2]) bonus += c->pairs[k2].bonus;
+  double rest = pc->rest, bonus;
+  uint64_t absent = 0; /* bits of the unwalked common terms d lacks */
+  if (pc->nlc) {
+    uint64_t have_c = ix->doc_common[d];
+    for (size_t i = 0; i < pc->nlc; i++) {
+      const slot *s = &pc->sl[pc->lc[i]];
+      if (!(have_c >> s->cbit & 1u)) {
+        absent |= 1ull << s->cbit;
+        rest -= s->ub;
+      }
+    }
+  }
+  if (pc->nw <= PAIR_TABLE_BITS) {
+    bonus = pc->pbonus[have];
+  } else {
+    bonus = pc->bonus0;
+    for (size_t i = 0; i < pc->npw; i++) {
+      uint64_t need = pc->pneed[pc->pw[i]];
+      if ((need & have) == need) bonus += c->pairs[pc->pw[i]].bonus;
+    }
+  }
   if (full && (known + rest + bonus) * SLACK < t) return;
   pc->gen++;
   for (uint64_t x = have; x; x &= x - 1) {
@@ -297,6 +339,10 @@ static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, doubl
   }
   for (size_t i = 0; i < pc->nl; i++) {
     slot *s = &pc->sl[pc->lk[i]];
+    if (s->cbit >= 0 && (absent >> s->cbit & 1u)) { /* known absent */
+      set_known(pc, s->m, -1, 0.0);
+      continue;
+    }
     known += look_up(pc, s, d);
     rest -= s->ub;
     if (full && (known + rest + bonus) * SLACK < t) return;
@@ -430,7 +476,10 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
   pc->mslot = tsift_calloc_array(nm + 1, sizeof *pc->mslot);
   pc->wk = tsift_calloc_array(ns + 1, sizeof *pc->wk);
   pc->lk = tsift_calloc_array(ns + 1, sizeof *pc->lk);
+  pc->lc = tsift_calloc_array(ns + 1, sizeof *pc->lc);
   pc->pneed = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pneed);
+  pc->pw = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pw);
+  pc->pbonus = tsift_alloc_bytes(sizeof *pc->pbonus << PAIR_TABLE_BITS);
   pc->stamp = tsift_calloc_array(nm + 1, sizeof *pc->stamp);
   pc->at = tsift_calloc_array(nm + 1, sizeof *pc->at);
   pc->part = tsift_calloc_array(nm + 1, sizeof *pc->part);
@@ -439,7 +488,7 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
   pc->wpos = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpos);
   pc->wpart = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpart);
   pc->seed = tsift_calloc_array(SEED_MAX + 1, sizeof *pc->seed);
-  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->pneed && pc->stamp && pc->at && pc->part && pc->acc &&
+  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->lc && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->acc &&
                  pc->msk && pc->wpos && pc->wpart && pc->seed
              ? TSIFT_OK
              : TSIFT_E_NOMEM;
@@ -450,7 +499,10 @@ static void prune_free(prune_ctx *pc) {
   tsift_free(pc->mslot);
   tsift_free(pc->wk);
   tsift_free(pc->lk);
+  tsift_free(pc->lc);
   tsift_free(pc->pneed);
+  tsift_free(pc->pw);
+  tsift_free(pc->pbonus);
   tsift_free(pc->stamp);
   tsift_free(pc->at);
   tsift_free(pc->part);
@@ -483,6 +535,16 @@ static void init_slots(prune_ctx *pc) {
     s->fo = s->look = s->cur = ix->post_off[t];
     s->fe = ix->post_off[t + 1];
     s->ub = mb->weight * tsift_saturate(mb->idf, ix->term_max_tfn[t] * grow);
+    s->cbit = -1;
+    for (size_t lo = 0, hi = ix->doc_common ? ix->ncommon : 0; lo < hi;) { /* a common term? */
+      size_t mid = lo + (hi - lo) / 2;
+      if (ix->common[mid] == t) {
+        s->cbit = (int)mid;
+        break;
+      }
+      if (ix->common[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
   }
 }
 
