@@ -69,8 +69,8 @@ typedef struct prune_ctx {
   size_t nw;
   uint32_t *lk;        /* unwalked slots, largest bound first (nl) */
   size_t nl;
-  uint32_t *lc;        /* the unwalked slots of common terms (nlc) */
-  size_t nlc;
+  uint64_t ucommon;    /* the common-term bits of the unwalked slots */
+  double cub[64];      /* per bit: the bounds of the unwalked slots of that term */
   double rest;         /* the unwalked slots' bounds summed */
   double bonus0;       /* the pairs between two unwalked members */
   uint64_t *pneed;     /* npairs: the walk bits a pair needs (0: both unwalked) */
@@ -254,7 +254,8 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     s->walked = 0;
     if (!(unwalked_bound(pc) * SLACK < t)) s->walked = 1;
   }
-  pc->nw = pc->nl = pc->nlc = 0;
+  pc->nw = pc->nl = 0;
+  pc->ucommon = 0;
   pc->rest = 0.0;
   for (size_t j = 0; j < pc->ns; j++) {
     slot *s = &pc->sl[j];
@@ -264,7 +265,11 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
       continue;
     }
     pc->rest += s->ub;
-    if (s->cbit >= 0) pc->lc[pc->nlc++] = (uint32_t)j;
+    if (s->cbit >= 0) {
+      if (!(pc->ucommon >> s->cbit & 1u)) pc->cub[s->cbit] = 0.0;
+      pc->ucommon |= 1ull << s->cbit;
+      pc->cub[s->cbit] += s->ub;
+    }
     size_t i = pc->nl++; /* by bound, largest first */
     while (i > 0 && pc->sl[pc->lk[i - 1]].ub < s->ub) {
       pc->lk[i] = pc->lk[i - 1];
@@ -311,17 +316,8 @@ static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, doubl
   int full = *nh == k;
   double t = full ? out[0].score : -1.0;
   double rest = pc->rest, bonus;
-  uint64_t absent = 0; /* bits of the unwalked common terms d lacks */
-  if (pc->nlc) {
-    uint64_t have_c = ix->doc_common[d];
-    for (size_t i = 0; i < pc->nlc; i++) {
-      const slot *s = &pc->sl[pc->lc[i]];
-      if (!(have_c >> s->cbit & 1u)) {
-        absent |= 1ull << s->cbit;
-        rest -= s->ub;
-      }
-    }
-  }
+  uint64_t absent = pc->ucommon ? pc->ucommon & ~ix->doc_common[d] : 0; /* unwalked common terms d lacks */
+  for (uint64_t x = absent; x; x &= x - 1) rest -= pc->cub[__builtin_ctzll(x)];
   if (pc->nw <= PAIR_TABLE_BITS) {
     bonus = pc->pbonus[have];
   } else {
@@ -476,7 +472,6 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
   pc->mslot = tsift_calloc_array(nm + 1, sizeof *pc->mslot);
   pc->wk = tsift_calloc_array(ns + 1, sizeof *pc->wk);
   pc->lk = tsift_calloc_array(ns + 1, sizeof *pc->lk);
-  pc->lc = tsift_calloc_array(ns + 1, sizeof *pc->lc);
   pc->pneed = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pneed);
   pc->pw = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pw);
   pc->pbonus = tsift_alloc_bytes(sizeof *pc->pbonus << PAIR_TABLE_BITS);
@@ -488,7 +483,7 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
   pc->wpos = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpos);
   pc->wpart = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpart);
   pc->seed = tsift_calloc_array(SEED_MAX + 1, sizeof *pc->seed);
-  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->lc && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->acc &&
+  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->acc &&
                  pc->msk && pc->wpos && pc->wpart && pc->seed
              ? TSIFT_OK
              : TSIFT_E_NOMEM;
@@ -499,7 +494,6 @@ static void prune_free(prune_ctx *pc) {
   tsift_free(pc->mslot);
   tsift_free(pc->wk);
   tsift_free(pc->lk);
-  tsift_free(pc->lc);
   tsift_free(pc->pneed);
   tsift_free(pc->pw);
   tsift_free(pc->pbonus);
