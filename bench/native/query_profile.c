@@ -8,7 +8,8 @@
  *
  * Prints the queries run, the hits returned (summed) and a checksum of the
  * hits' docs and score bits (to compare two builds' answers), and the p50
- * and p90 over ROUNDS rounds (each query's median time). Under callgrind
+ * and p90 over ROUNDS rounds (each query's median time; with the
+ * environment variable QUERY_PROFILE_EACH set, each query's on stderr). Under callgrind
  * collect only the searches: --toggle-collect=tsift_index_search. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -114,6 +115,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < rounds; r++) col[r] = t[(size_t)r * nq + i];
     qsort(col, (size_t)rounds, sizeof *col, cmp_double);
     med[i] = col[rounds / 2];
+    if (getenv("QUERY_PROFILE_EACH")) fprintf(stderr, "%zu\t%.2f\t%.*s\n", i, med[i], (int)ql[i], q[i]);
     free(col);
   }
   qsort(med, nq, sizeof *med, cmp_double);

@@ -77,6 +77,7 @@ typedef struct prune_ctx {
   uint32_t *pw;        /* the pairs with a walked member (npw) */
   size_t npw;
   double *pbonus;      /* 2^nw when nw <= PAIR_TABLE_BITS: bonus0 + the pairs a doc with those walked members may have */
+  double *pub;         /* 2^nw likewise: the bounds of those walked members */
   double assigned_t;   /* the threshold the walks were chosen for */
   uint32_t gen;        /* the doc being scored: at[m] is for it when stamp[m] == gen */
   uint32_t *stamp;     /* nm */
@@ -84,10 +85,8 @@ typedef struct prune_ctx {
   double *part;        /* nm: what it adds */
   /* the window: per doc offset, what the walked members add, which have it
    * (bit = walk index), their postings and parts; which offsets are set */
-  double *acc;         /* WINDOW */
   uint64_t *msk;       /* WINDOW */
   uint32_t *wpos;      /* nw x WINDOW (not zeroed: read only under msk) */
-  double *wpart;       /* nw x WINDOW */
   uint64_t used[WINDOW / 64];
   uint32_t *seed;      /* the seeded docs, ascending (nseed) */
   size_t nseed;
@@ -294,10 +293,12 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     for (uint64_t mask = 0; mask < (1ull << pc->nw); mask++) {
       if (!mask) {
         pc->pbonus[0] = pc->bonus0;
+        pc->pub[0] = 0.0;
         continue;
       }
       uint64_t low = mask & (~mask + 1);
       double v = pc->pbonus[mask ^ low];
+      pc->pub[mask] = pc->pub[mask ^ low] + pc->sl[pc->wk[__builtin_ctzll(low)]].ub;
       for (size_t i = 0; i < pc->npw; i++) {
         uint64_t need = pc->pneed[pc->pw[i]];
         if ((need & low) && (need & mask) == need) v += c->pairs[pc->pw[i]].bonus;
@@ -309,30 +310,38 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
 /* Doc d of the window, which has the walked members of mask `have` (adding
  * `known`), into the heap when it can enter: its bound first, then the
  * unwalked members looked up, largest bound first, while it holds. */
-static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, double known, const long *qseq,
+static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, const long *qseq,
                      size_t nq, size_t k, tsift_scored *out, size_t *nh) {
   const rank_ctx *c = pc->c;
   const tsift_index *ix = c->ix;
   int full = *nh == k;
   double t = full ? out[0].score : -1.0;
-  double rest = pc->rest, bonus;
+  double rest = pc->rest, bonus, walked_ub = 0.0;
   uint64_t absent = pc->ucommon ? pc->ucommon & ~ix->doc_common[d] : 0; /* unwalked common terms d lacks */
   for (uint64_t x = absent; x; x &= x - 1) rest -= pc->cub[__builtin_ctzll(x)];
   if (pc->nw <= PAIR_TABLE_BITS) {
     bonus = pc->pbonus[have];
+    walked_ub = pc->pub[have];
   } else {
     bonus = pc->bonus0;
     for (size_t i = 0; i < pc->npw; i++) {
       uint64_t need = pc->pneed[pc->pw[i]];
       if ((need & have) == need) bonus += c->pairs[pc->pw[i]].bonus;
     }
+    for (uint64_t x = have; x; x &= x - 1) walked_ub += pc->sl[pc->wk[__builtin_ctzll(x)]].ub;
   }
-  if (full && (known + rest + bonus) * SLACK < t) return;
+  /* the walked members' bounds first: their tfns only for a doc that passes */
+  if (full && (walked_ub + rest + bonus) * SLACK < t) return;
   pc->gen++;
+  double known = 0.0;
   for (uint64_t x = have; x; x &= x - 1) {
     size_t w = (size_t)__builtin_ctzll(x);
-    set_known(pc, pc->sl[pc->wk[w]].m, (long)pc->wpos[w * WINDOW + o], pc->wpart[w * WINDOW + o]);
+    uint32_t m = pc->sl[pc->wk[w]].m, p = pc->wpos[w * WINDOW + o];
+    double v = posting_part(pc, &c->members[m], &ix->post[p]);
+    set_known(pc, m, (long)p, v);
+    known += v;
   }
+  if (full && (known + rest + bonus) * SLACK < t) return;
   for (size_t i = 0; i < pc->nl; i++) {
     slot *s = &pc->sl[pc->lk[i]];
     if (s->cbit >= 0 && (absent >> s->cbit & 1u)) { /* known absent */
@@ -357,19 +366,14 @@ static void fill_window(prune_ctx *pc, uint32_t base) {
   uint32_t lim = base + WINDOW;
   for (size_t w = 0; w < pc->nw; w++) {
     slot *s = &pc->sl[pc->wk[w]];
-    const tsift_member *mb = &c->members[s->m];
     uint32_t *wpos = pc->wpos + w * WINDOW;
-    double *wpart = pc->wpart + w * WINDOW;
     uint64_t bit = 1ull << w;
     uint32_t p = s->cur;
     for (; p < s->fe && post[p].doc < lim; p++) {
       uint32_t o = post[p].doc - base;
-      double v = posting_part(pc, mb, &post[p]);
-      pc->acc[o] += v;
       pc->msk[o] |= bit;
       pc->used[o >> 6] |= 1ull << (o & 63);
       wpos[o] = p;
-      wpart[o] = v;
     }
     s->cur = p;
   }
@@ -395,13 +399,11 @@ static void walk(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_sco
       for (uint64_t x = pc->used[i]; x; x &= x - 1) {
         uint32_t o = (uint32_t)(i * 64 + (size_t)__builtin_ctzll(x)), d = base + o;
         uint64_t have = pc->msk[o];
-        double known = pc->acc[o];
         pc->msk[o] = 0;
-        pc->acc[o] = 0.0;
         while (si < pc->nseed && pc->seed[si] < d) si++;
         if ((allowed && !allowed[d]) || (si < pc->nseed && pc->seed[si] == d)) continue;
         if (*nh == k && out[0].exact) continue;
-        consider(pc, d, o, have, known, qseq, nq, k, out, nh);
+        consider(pc, d, o, have, qseq, nq, k, out, nh);
       }
       pc->used[i] = 0;
     }
@@ -478,13 +480,12 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
   pc->stamp = tsift_calloc_array(nm + 1, sizeof *pc->stamp);
   pc->at = tsift_calloc_array(nm + 1, sizeof *pc->at);
   pc->part = tsift_calloc_array(nm + 1, sizeof *pc->part);
-  pc->acc = tsift_calloc_array(WINDOW, sizeof *pc->acc);
   pc->msk = tsift_calloc_array(WINDOW, sizeof *pc->msk);
   pc->wpos = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpos);
-  pc->wpart = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpart);
+  pc->pub = tsift_alloc_bytes(sizeof *pc->pub << PAIR_TABLE_BITS);
   pc->seed = tsift_calloc_array(SEED_MAX + 1, sizeof *pc->seed);
-  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->acc &&
-                 pc->msk && pc->wpos && pc->wpart && pc->seed
+  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->pub &&
+                 pc->msk && pc->wpos && pc->seed
              ? TSIFT_OK
              : TSIFT_E_NOMEM;
 }
@@ -500,10 +501,9 @@ static void prune_free(prune_ctx *pc) {
   tsift_free(pc->stamp);
   tsift_free(pc->at);
   tsift_free(pc->part);
-  tsift_free(pc->acc);
   tsift_free(pc->msk);
   tsift_free(pc->wpos);
-  tsift_free(pc->wpart);
+  tsift_free(pc->pub);
   tsift_free(pc->seed);
 }
 
