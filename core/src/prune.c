@@ -11,16 +11,18 @@
  * as many postings as possible, while their bounds plus the bonus of the
  * pairs among them stay below t, so a doc that has none of the walked
  * members cannot enter. The walked members' postings of a window of
- * WINDOW docs are scored into per-window accumulators (what they add, which
- * of them the doc has); then the window's docs, in doc order, are bounded by
- * what they got plus the unwalked bounds plus the pairs still possible, and
- * only a doc that can still reach t has its unwalked members looked up
- * (galloping, largest bound first, dropped as soon as it cannot). The walks
- * are chosen again between windows when t has risen.
+ * WINDOW docs are recorded per doc (which walked members it has, and
+ * where); then the window's docs, in doc order, are bounded by those
+ * members' bounds plus the unwalked bounds (less those of the common terms
+ * the doc lacks: ix->doc_common) plus the pairs still possible; a doc that
+ * passes has its walked members scored and is bounded again, and only then
+ * are its unwalked members looked up (galloping, largest bound first,
+ * dropped as soon as it cannot reach t). The walks are chosen again between
+ * windows when t has risen.
  *
- * Before the walk, the threshold is raised: the exact matches, then the
- * docs of the members' top impact tiers (tiers.c) and of the rare members
- * (all their postings) are scored in full, and the walk skips them.
+ * Before the walk, the threshold is raised: the exact matches, then every
+ * doc of the rare members (a few postings, high bounds) are scored in
+ * full, and the walk skips them.
  *
  * A doc is scored in full — members in member order, then pairs in pair
  * order, as the accumulator sums, so the same bits — only when its exact
@@ -38,7 +40,6 @@
 #include "rank_internal.h"
 
 #define SLACK (1.0 + 1e-9)
-#define KEYF(s) (double)((s)->fe - (s)->fo)
 
 #define WINDOW 256      /* docs per window (a multiple of 64) */
 #define MAX_SLOTS 64    /* scoring members (a bit each); more: the exhaustive path */
@@ -83,8 +84,8 @@ typedef struct prune_ctx {
   uint32_t *stamp;     /* nm */
   long *at;            /* nm: the member's posting in the doc, or -1 */
   double *part;        /* nm: what it adds */
-  /* the window: per doc offset, what the walked members add, which have it
-   * (bit = walk index), their postings and parts; which offsets are set */
+  /* the window: per doc offset, which walked members it has (bit = walk
+   * index) and their postings; which offsets are set */
   uint64_t *msk;       /* WINDOW */
   uint32_t *wpos;      /* nw x WINDOW (not zeroed: read only under msk) */
   uint64_t used[WINDOW / 64];
@@ -223,6 +224,9 @@ static double unwalked_bound(const prune_ctx *pc) {
   return v;
 }
 
+/* How much leaving s unwalked saves per unit of bound it costs. */
+static double unwalk_key(const slot *s) { return s->ub > 0.0 ? (double)(s->fe - s->fo) / s->ub : 1e308; }
+
 /* Choose the walks for threshold t (0: every member is walked): members
  * left unwalked greedily, most postings per unit of bound first, while a
  * doc with none of the walked ones cannot reach t. Newly walked members
@@ -238,11 +242,10 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     was[j] = (uint8_t)s->walked;
     s->walked = 1;
     size_t i = j; /* by postings / bound, descending */
-    double key = s->ub > 0.0 ? KEYF(s) / s->ub : 1e308;
+    double key = unwalk_key(s);
     while (i > 0) {
       const slot *o = &pc->sl[order[i - 1]];
-      double ko = o->ub > 0.0 ? KEYF(o) / o->ub : 1e308;
-      if (ko >= key) break;
+      if (unwalk_key(o) >= key) break;
       order[i] = order[i - 1];
       i--;
     }
@@ -307,9 +310,10 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     }
 }
 
-/* Doc d of the window, which has the walked members of mask `have` (adding
- * `known`), into the heap when it can enter: its bound first, then the
- * unwalked members looked up, largest bound first, while it holds. */
+/* Doc d (offset o) of the window, which has the walked members of mask
+ * `have`, into the heap when it can enter: bounded by their bounds first,
+ * then by what they add, then the unwalked members looked up, largest bound
+ * first, while the bound holds. */
 static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, const long *qseq,
                      size_t nq, size_t k, tsift_scored *out, size_t *nh) {
   const rank_ctx *c = pc->c;
@@ -412,9 +416,8 @@ static void walk(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_sco
   }
 }
 
-/* The seeds: the docs of each member's top tier, or of all its postings when
- * it has no tiers and few postings, largest bound first while they fit in
- * SEED_MAX; scored in full (in doc order, so lookups only move forward),
+/* The seeds: every doc of the rare members (at most SEED_DF postings),
+ * largest bound first while they fit in SEED_MAX; scored in full (in doc order, so lookups only move forward),
  * into the heap and pc->seed. Every lookup cursor is back at the start
  * after. */
 static void add_seeds(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_scored *out, size_t *nh) {
