@@ -117,10 +117,6 @@ uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t h
   return lo;
 }
 
-double tsift_saturate(double idf, double tfn) {
-  return idf * (tfn * (TSIFT_BM25_K1 + 1.0)) / (TSIFT_BM25_K1 + tfn);
-}
-
 long tsift_find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
   uint32_t lo = ix->post_off[t], hi = ix->post_off[t + 1];
   while (lo < hi) {

@@ -51,8 +51,11 @@ int tsift_scoring_derive(tsift_index *ix);
 /* First position in [lo, hi) of a term's postings whose doc is >= doc, by
  * galloping from lo (O(log distance)). */
 uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc);
-/* idf x tfn (k1 + 1) / (k1 + tfn). */
-double tsift_saturate(double idf, double tfn);
+/* idf x tfn (k1 + 1) / (k1 + tfn). Inline: the pruned ranker calls it per
+ * posting. */
+static inline double tsift_saturate(double idf, double tfn) {
+  return idf * (tfn * (TSIFT_BM25_K1 + 1.0)) / (TSIFT_BM25_K1 + tfn);
+}
 /* Position of doc's posting in term t's list, or -1 (postings are sorted by doc). */
 long tsift_find_posting(const tsift_index *ix, uint32_t t, uint32_t doc);
 

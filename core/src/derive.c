@@ -40,6 +40,37 @@ static int derive_exact(tsift_index *ix) {
   return 0;
 }
 
+/* The common terms (index.h): the 64 with the most postings (ties: the
+ * lower id), and each doc's bits of them. */
+static int derive_common(tsift_index *ix) {
+  uint32_t top[64];
+  size_t nt = 0;
+  for (size_t t = 0; t < ix->nterms; t++) { /* insertion into the top 64 by df, descending */
+    uint32_t df = ix->post_off[t + 1] - ix->post_off[t];
+    if (nt == 64 && df <= ix->post_off[top[63] + 1] - ix->post_off[top[63]]) continue;
+    size_t i = nt < 64 ? nt++ : 63;
+    while (i > 0 && ix->post_off[top[i - 1] + 1] - ix->post_off[top[i - 1]] < df) {
+      top[i] = top[i - 1];
+      i--;
+    }
+    top[i] = (uint32_t)t;
+  }
+  for (size_t i = 1; i < nt; i++) /* by id, for the ranker's binary search */
+    for (size_t j = i; j > 0 && top[j - 1] > top[j]; j--) {
+      uint32_t x = top[j];
+      top[j] = top[j - 1];
+      top[j - 1] = x;
+    }
+  ix->doc_common = tsift_calloc_array(ix->n + 1, sizeof *ix->doc_common);
+  if (!ix->doc_common) return -1;
+  memcpy(ix->common, top, nt * sizeof *top);
+  ix->ncommon = nt;
+  for (size_t i = 0; i < nt; i++)
+    for (uint32_t p = ix->post_off[top[i]]; p < ix->post_off[top[i] + 1]; p++)
+      ix->doc_common[ix->post[p].doc] |= 1ull << i;
+  return 0;
+}
+
 static void derived_free(tsift_index *ix) {
   tsift_free(ix->field_norm_w);
   tsift_free(ix->term_max_tfn);
@@ -48,11 +79,14 @@ static void derived_free(tsift_index *ix) {
   ix->field_norm_w = ix->term_max_tfn = NULL;
   ix->exact_head = ix->exact_next = NULL;
   ix->exact_nbuckets = 0;
+  tsift_free(ix->doc_common);
+  ix->doc_common = NULL;
+  ix->ncommon = 0;
 }
 
 int tsift_index_derive(tsift_index *ix) {
   derived_free(ix);
-  if (tsift_scoring_derive(ix) || derive_exact(ix)) {
+  if (tsift_scoring_derive(ix) || derive_exact(ix) || derive_common(ix)) {
     derived_free(ix);
     return -1;
   }

@@ -29,6 +29,7 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->term_max_tfn);
   tsift_free(ix->exact_head);
   tsift_free(ix->exact_next);
+  tsift_free(ix->doc_common);
   /* A loaded index's term bytes and tools' strings live in its blob. */
   tsift_free(ix->blob ? ix->blob : ix->term_bytes);
   tsift_free(ix->texts);

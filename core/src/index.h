@@ -93,6 +93,12 @@ struct tsift_index {
   uint32_t *exact_head;
   uint32_t *exact_next;
   size_t exact_nbuckets;
+  /* The 64 terms with the most postings (ascending ids;
+   * ncommon of them) and, per doc, which of them it has (bit i: common[i]):
+   * the pruned ranker knows a common term absent without a lookup. */
+  uint32_t common[64];
+  size_t ncommon;
+  uint64_t *doc_common;
   uint8_t lenient_ids; /* built with {"ids":"lenient"} */
   double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
   tsift_stopwords stopwords;

@@ -4,15 +4,27 @@
  * TSIFT_RANK_EXHAUSTIVE keeps that path, and tests/c/test_prune.c holds the
  * two identical).
  *
- * Document at a time over the scoring members' postings, MaxScore (Turtle &
- * Flood, 1995): every member has an upper bound on what it adds to any doc
- * (its weight x the saturation of its largest tfn, index.h term_max_tfn).
- * With the members sorted by bound, the longest prefix whose bounds plus the
- * bonus of the pairs within it stay below the threshold (the k-th best hit
- * so far) is non-essential: a doc with none of the other members cannot
- * enter, so docs come from the essential members' postings only and the
- * non-essential ones are looked up (galloping) for a doc that still may. A
- * doc is scored in full — members in member order, then pairs in pair
+ * MaxScore (Turtle & Flood, 1995), a window of docs at a time. Every
+ * scoring member has an upper bound on what it adds to any doc (its weight
+ * x the saturation of its largest tfn, index.h term_max_tfn). Given the
+ * threshold t (the k-th best hit so far), some members are left unwalked:
+ * as many postings as possible, while their bounds plus the bonus of the
+ * pairs among them stay below t, so a doc that has none of the walked
+ * members cannot enter. The walked members' postings of a window of
+ * WINDOW docs are recorded per doc (which walked members it has, and
+ * where); then the window's docs, in doc order, are bounded by those
+ * members' bounds plus the unwalked bounds (less those of the common terms
+ * the doc lacks: ix->doc_common) plus the pairs still possible; a doc that
+ * passes has its walked members scored and is bounded again, and only then
+ * are its unwalked members looked up (galloping, largest bound first,
+ * dropped as soon as it cannot reach t). The walks are chosen again between
+ * windows when t has risen.
+ *
+ * Before the walk, the threshold is raised: the exact matches, then every
+ * doc of the rare members (a few postings, high bounds) are scored in
+ * full, and the walk skips them.
+ *
+ * A doc is scored in full — members in member order, then pairs in pair
  * order, as the accumulator sums, so the same bits — only when its exact
  * partial score plus the bounds of what is still unknown can reach the
  * threshold, and its pairs are scanned (proximity.c) only when its BM25F
@@ -29,22 +41,56 @@
 
 #define SLACK (1.0 + 1e-9)
 
+#define WINDOW 256      /* docs per window (a multiple of 64) */
+#define MAX_SLOTS 64    /* scoring members (a bit each); more: the exhaustive path */
+#define PAIR_TABLE_BITS 8 /* walks up to this many: the pairs' bonus by a table */
+#define SEED_DF 64      /* members with at most this many postings seed */
+#define SEED_MAX 2048   /* seeded docs at most */
+/* The walks are chosen again when the threshold has risen by this share. */
+#define REASSIGN_RISE (1.0 / 64.0)
+
+typedef struct slot {
+  uint32_t m;             /* member index */
+  uint32_t fo, fe;        /* its postings: post[fo .. fe) */
+  uint32_t look;          /* lookup cursor in them (only moves forward) */
+  uint32_t cur;           /* walk cursor (when walked) */
+  double ub;              /* bound on what it adds */
+  int walked;
+  int cbit;               /* its bit in ix->doc_common, or -1 */
+  uint8_t seeding;        /* add_seeds: chosen or passed over */
+} slot;
+
 typedef struct prune_ctx {
   const rank_ctx *c;
   int table;           /* the derived tfn table fits the statistics */
   size_t ns;           /* scoring members */
-  uint32_t *ms;        /* ns: their member indexes, ascending */
-  uint32_t *pos, *end; /* ns: cursor and end in the member's postings */
-  double *ub;          /* ns: the member's bound */
-  uint32_t *order;     /* ns: slots by bound, ascending */
-  double *pre_ub;      /* ns + 1: the bounds of order[0..i) summed */
-  double *pre;         /* ns + 1: pre_ub[i] + the bonus of the pairs within order[0..i) */
-  size_t ne;           /* non-essential: order[0..ne) */
+  slot *sl;            /* ns, in member order */
+  uint32_t *mslot;     /* nm: the member's slot (UINT32_MAX: none) */
+  uint32_t *wk;        /* walked slots, in member order (nw) */
+  size_t nw;
+  uint32_t *lk;        /* unwalked slots, largest bound first (nl) */
+  size_t nl;
+  uint64_t ucommon;    /* the common-term bits of the unwalked slots */
+  double cub[64];      /* per bit: the bounds of the unwalked slots of that term */
+  double rest;         /* the unwalked slots' bounds summed */
+  double bonus0;       /* the pairs between two unwalked members */
+  uint64_t *pneed;     /* npairs: the walk bits a pair needs (0: both unwalked) */
+  uint32_t *pw;        /* the pairs with a walked member (npw) */
+  size_t npw;
+  double *pbonus;      /* 2^nw when nw <= PAIR_TABLE_BITS: bonus0 + the pairs a doc with those walked members may have */
+  double *pub;         /* 2^nw likewise: the bounds of those walked members */
+  double assigned_t;   /* the threshold the walks were chosen for */
+  uint32_t gen;        /* the doc being scored: at[m] is for it when stamp[m] == gen */
+  uint32_t *stamp;     /* nm */
   long *at;            /* nm: the member's posting in the doc, or -1 */
-  double *part;        /* nm: what it adds (when adds) */
-  uint8_t *adds;       /* nm: at >= 0 and tfn > 0 */
-  uint8_t *ess;        /* nm: essential */
-  uint8_t *in;         /* nm: scratch */
+  double *part;        /* nm: what it adds */
+  /* the window: per doc offset, which walked members it has (bit = walk
+   * index) and their postings; which offsets are set */
+  uint64_t *msk;       /* WINDOW */
+  uint32_t *wpos;      /* nw x WINDOW (not zeroed: read only under msk) */
+  uint64_t used[WINDOW / 64];
+  uint32_t *seed;      /* the seeded docs, ascending (nseed) */
+  size_t nseed;
 } prune_ctx;
 
 int tsift_prune_applies(const rank_ctx *c) {
@@ -52,47 +98,51 @@ int tsift_prune_applies(const rank_ctx *c) {
   if (!ix->field_norm_w || !ix->term_max_tfn || !ix->exact_head) return 0;
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) /* a field the catalog lacks has no bound */
     if (c->stats->avg_len[f] > 0.0 && !(ix->scoring_avg_len[f] > 0.0)) return 0;
-  return 1;
+  size_t ns = 0;
+  for (size_t m = 0; m < c->nm; m++) ns += tsift_member_scores(c, &c->members[m]);
+  return ns <= MAX_SLOTS;
 }
 
-/* What member m adds through posting p (0 and adds = 0 when its tfn is 0),
- * as accumulate() in rank.c computes it. */
-static void score_posting(prune_ctx *pc, uint32_t m, uint32_t p) {
+/* What member m adds through posting post (0 when its tfn is 0), as
+ * accumulate() in rank.c computes it. */
+static inline double posting_part(const prune_ctx *pc, const tsift_member *mb, const tsift_posting *post) {
   const rank_ctx *c = pc->c;
-  const tsift_member *mb = &c->members[m];
-  const tsift_posting *post = &c->ix->post[p];
   double tfn = pc->table ? tsift_posting_tfn_table(c->ix, post) : tsift_posting_tfn(c->ix, c->stats, post, NULL);
-  pc->at[m] = (long)p;
-  pc->adds[m] = tfn > 0.0;
-  pc->part[m] = tfn > 0.0 ? mb->weight * tsift_saturate(mb->idf, tfn) : 0.0;
+  return tfn > 0.0 ? mb->weight * tsift_saturate(mb->idf, tfn) : 0.0;
 }
 
-/* The BM25F score of the doc whose members are in pc->at: summed in member
- * order, as the accumulator does. */
-static double bm25f_sum(const prune_ctx *pc) {
-  double v = 0.0;
-  for (size_t j = 0; j < pc->ns; j++)
-    if (pc->adds[pc->ms[j]]) v += pc->part[pc->ms[j]];
-  return v;
+static inline void set_known(prune_ctx *pc, uint32_t m, long p, double part) {
+  pc->stamp[m] = pc->gen;
+  pc->at[m] = p;
+  pc->part[m] = part;
+}
+
+static inline long known_at(const prune_ctx *pc, uint32_t m) {
+  return pc->stamp[m] == pc->gen ? pc->at[m] : -1;
 }
 
 /* Doc d's final score from its members (pc->at), or -1 when it is no
- * candidate or (threshold >= 0) cannot reach threshold: BM25F, then each
- * pair it has near, in pair order (proximity_accumulate in proximity.c). */
+ * candidate or (threshold >= 0) cannot reach threshold: BM25F summed in
+ * member order, as the accumulator does (a member adding 0 changes no bit),
+ * then each pair it has near, in pair order (proximity_accumulate). */
 static double finish(const prune_ctx *pc, uint32_t d, double threshold) {
   const rank_ctx *c = pc->c;
   const tsift_index *ix = c->ix;
-  double v = bm25f_sum(pc);
+  double v = 0.0;
+  for (size_t j = 0; j < pc->ns; j++) {
+    uint32_t m = pc->sl[j].m;
+    if (known_at(pc, m) >= 0) v += pc->part[m];
+  }
   if (!(v > 0.0)) return -1.0;
   double bonus = 0.0;
   for (size_t k = 0; k < c->npairs; k++) {
     const tsift_qpair *p = &c->pairs[k];
-    if (pc->at[p->a] >= 0 && pc->at[p->b] >= 0) bonus += p->bonus;
+    if (known_at(pc, p->a) >= 0 && known_at(pc, p->b) >= 0) bonus += p->bonus;
   }
   if (threshold >= 0.0 && (v + bonus) * SLACK < threshold) return -1.0;
   for (size_t k = 0; k < c->npairs; k++) {
     const tsift_qpair *p = &c->pairs[k];
-    long pa = pc->at[p->a], pb = pc->at[p->b];
+    long pa = known_at(pc, p->a), pb = known_at(pc, p->b);
     if (pa < 0 || pb < 0) continue;
     unsigned both = tsift_pair_fields(&ix->post[pa], &ix->post[pb]);
     if (both && tsift_pair_near_in(ix, d, p, both)) v += p->bonus;
@@ -131,65 +181,373 @@ static void add_exact(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsif
     uint32_t e = e1 - 1, d = e / 2;
     if (!entry_equal(ix, e, qseq, nq)) continue; /* another sequence in the bucket */
     if (c->stats->allowed && !c->stats->allowed[d]) continue;
+    pc->gen++;
     for (size_t j = 0; j < pc->ns; j++) {
-      uint32_t m = pc->ms[j];
+      uint32_t m = pc->sl[j].m;
       long p = tsift_find_posting(ix, (uint32_t)c->members[m].id, d);
-      pc->at[m] = p;
-      pc->adds[m] = 0;
-      if (p >= 0) score_posting(pc, m, (uint32_t)p);
+      if (p >= 0) set_known(pc, m, p, posting_part(pc, &c->members[m], &ix->post[p]));
     }
     double v = finish(pc, d, -1.0);
     if (v >= 0.0) heap_add(ix, out, nh, k, (tsift_scored){d, 1, v});
   }
 }
 
-/* The non-essential prefix for threshold t: the longest whose bound stays
- * below it; marks pc->ess. */
-static void set_essential(prune_ctx *pc, double t) {
-  size_t ne = pc->ne;
-  while (ne < pc->ns && pc->pre[ne + 1] * SLACK < t) ne++;
-  pc->ne = ne;
-  for (size_t i = 0; i < pc->ns; i++) pc->ess[pc->ms[pc->order[i]]] = i >= ne;
+/* Looks up slot s's posting in doc d and records it; returns what it adds. */
+static double look_up(prune_ctx *pc, slot *s, uint32_t d) {
+  const rank_ctx *c = pc->c;
+  const tsift_posting *post = c->ix->post;
+  s->look = tsift_posting_gallop(post, s->look, s->fe, d);
+  if (s->look < s->fe && post[s->look].doc == d) {
+    double v = posting_part(pc, &c->members[s->m], &post[s->look]);
+    set_known(pc, s->m, (long)s->look, v);
+    return v;
+  }
+  set_known(pc, s->m, -1, 0.0);
+  return 0.0;
+}
+
+/* The bound of a doc that has no walked member: the unwalked bounds and the
+ * pairs between two unwalked members (a pair counts a member's presence,
+ * even one that adds 0). */
+static int member_walked(const prune_ctx *pc, uint32_t m) {
+  return pc->mslot[m] != UINT32_MAX && pc->sl[pc->mslot[m]].walked;
+}
+
+static double unwalked_bound(const prune_ctx *pc) {
+  const rank_ctx *c = pc->c;
+  double v = 0.0;
+  for (size_t j = 0; j < pc->ns; j++)
+    if (!pc->sl[j].walked) v += pc->sl[j].ub;
+  for (size_t k = 0; k < c->npairs; k++)
+    if (!member_walked(pc, c->pairs[k].a) && !member_walked(pc, c->pairs[k].b))
+      v += c->pairs[k].bonus;
+  return v;
+}
+
+/* How much leaving s unwalked saves per unit of bound it costs. */
+static double unwalk_key(const slot *s) { return s->ub > 0.0 ? (double)(s->fe - s->fo) / s->ub : 1e308; }
+
+/* Choose the walks for threshold t (0: every member is walked): members
+ * left unwalked greedily, most postings per unit of bound first, while a
+ * doc with none of the walked ones cannot reach t. Newly walked members
+ * start at the first posting at or after doc `from`. */
+static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
+  const rank_ctx *c = pc->c;
+  const tsift_index *ix = c->ix;
+  pc->assigned_t = t;
+  uint8_t was[MAX_SLOTS];
+  uint32_t order[MAX_SLOTS];
+  for (size_t j = 0; j < pc->ns; j++) {
+    slot *s = &pc->sl[j];
+    was[j] = (uint8_t)s->walked;
+    s->walked = 1;
+    size_t i = j; /* by postings / bound, descending */
+    double key = unwalk_key(s);
+    while (i > 0) {
+      const slot *o = &pc->sl[order[i - 1]];
+      if (unwalk_key(o) >= key) break;
+      order[i] = order[i - 1];
+      i--;
+    }
+    order[i] = (uint32_t)j;
+  }
+  for (size_t i = 0; i < pc->ns && t > 0.0; i++) {
+    slot *s = &pc->sl[order[i]];
+    s->walked = 0;
+    if (!(unwalked_bound(pc) * SLACK < t)) s->walked = 1;
+  }
+  pc->nw = pc->nl = 0;
+  pc->ucommon = 0;
+  pc->rest = 0.0;
+  for (size_t j = 0; j < pc->ns; j++) {
+    slot *s = &pc->sl[j];
+    if (s->walked) {
+      if (!was[j]) s->cur = tsift_posting_gallop(ix->post, s->fo, s->fe, from);
+      pc->wk[pc->nw++] = (uint32_t)j;
+      continue;
+    }
+    pc->rest += s->ub;
+    if (s->cbit >= 0) {
+      if (!(pc->ucommon >> s->cbit & 1u)) pc->cub[s->cbit] = 0.0;
+      pc->ucommon |= 1ull << s->cbit;
+      pc->cub[s->cbit] += s->ub;
+    }
+    size_t i = pc->nl++; /* by bound, largest first */
+    while (i > 0 && pc->sl[pc->lk[i - 1]].ub < s->ub) {
+      pc->lk[i] = pc->lk[i - 1];
+      i--;
+    }
+    pc->lk[i] = (uint32_t)j;
+  }
+  uint32_t bit[MAX_SLOTS]; /* walk index of each walked slot */
+  for (size_t w = 0; w < pc->nw; w++) bit[pc->wk[w]] = (uint32_t)w;
+  pc->bonus0 = 0.0;
+  pc->npw = 0;
+  for (size_t k = 0; k < c->npairs; k++) {
+    uint64_t need = 0;
+    uint32_t a = c->pairs[k].a, b = c->pairs[k].b;
+    if (member_walked(pc, a)) need |= 1ull << bit[pc->mslot[a]];
+    if (member_walked(pc, b)) need |= 1ull << bit[pc->mslot[b]];
+    pc->pneed[k] = need;
+    if (!need) pc->bonus0 += c->pairs[k].bonus;
+    else pc->pw[pc->npw++] = (uint32_t)k;
+  }
+  if (pc->nw <= PAIR_TABLE_BITS) /* by the lowest bit: the pairs it completes */
+    for (uint64_t mask = 0; mask < (1ull << pc->nw); mask++) {
+      if (!mask) {
+        pc->pbonus[0] = pc->bonus0;
+        pc->pub[0] = 0.0;
+        continue;
+      }
+      uint64_t low = mask & (~mask + 1);
+      double v = pc->pbonus[mask ^ low];
+      pc->pub[mask] = pc->pub[mask ^ low] + pc->sl[pc->wk[__builtin_ctzll(low)]].ub;
+      for (size_t i = 0; i < pc->npw; i++) {
+        uint64_t need = pc->pneed[pc->pw[i]];
+        if ((need & low) && (need & mask) == need) v += c->pairs[pc->pw[i]].bonus;
+      }
+      pc->pbonus[mask] = v;
+    }
+}
+
+/* Doc d (offset o) of the window, which has the walked members of mask
+ * `have`, into the heap when it can enter: bounded by their bounds first,
+ * then by what they add, then the unwalked members looked up, largest bound
+ * first, while the bound holds. */
+static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, const long *qseq,
+                     size_t nq, size_t k, tsift_scored *out, size_t *nh) {
+  const rank_ctx *c = pc->c;
+  const tsift_index *ix = c->ix;
+  int full = *nh == k;
+  double t = full ? out[0].score : -1.0;
+  double rest = pc->rest, bonus, walked_ub = 0.0;
+  uint64_t absent = pc->ucommon ? pc->ucommon & ~ix->doc_common[d] : 0; /* unwalked common terms d lacks */
+  for (uint64_t x = absent; x; x &= x - 1) rest -= pc->cub[__builtin_ctzll(x)];
+  if (pc->nw <= PAIR_TABLE_BITS) {
+    bonus = pc->pbonus[have];
+    walked_ub = pc->pub[have];
+  } else {
+    bonus = pc->bonus0;
+    for (size_t i = 0; i < pc->npw; i++) {
+      uint64_t need = pc->pneed[pc->pw[i]];
+      if ((need & have) == need) bonus += c->pairs[pc->pw[i]].bonus;
+    }
+    for (uint64_t x = have; x; x &= x - 1) walked_ub += pc->sl[pc->wk[__builtin_ctzll(x)]].ub;
+  }
+  /* the walked members' bounds first: their tfns only for a doc that passes */
+  if (full && (walked_ub + rest + bonus) * SLACK < t) return;
+  pc->gen++;
+  double known = 0.0;
+  for (uint64_t x = have; x; x &= x - 1) {
+    size_t w = (size_t)__builtin_ctzll(x);
+    uint32_t m = pc->sl[pc->wk[w]].m, p = pc->wpos[w * WINDOW + o];
+    double v = posting_part(pc, &c->members[m], &ix->post[p]);
+    set_known(pc, m, (long)p, v);
+    known += v;
+  }
+  if (full && (known + rest + bonus) * SLACK < t) return;
+  for (size_t i = 0; i < pc->nl; i++) {
+    slot *s = &pc->sl[pc->lk[i]];
+    if (s->cbit >= 0 && (absent >> s->cbit & 1u)) { /* known absent */
+      set_known(pc, s->m, -1, 0.0);
+      continue;
+    }
+    known += look_up(pc, s, d);
+    rest -= s->ub;
+    if (full && (known + rest + bonus) * SLACK < t) return;
+  }
+  double v = finish(pc, d, full ? t : -1.0);
+  if (v < 0.0) return;
+  if (qseq && nq && tsift_doc_exact(ix, d, qseq, nq)) return; /* added first */
+  heap_add(ix, out, nh, k, (tsift_scored){d, 0, v});
+}
+
+/* The walked members' postings of docs [base, base + WINDOW) into the
+ * window. */
+static void fill_window(prune_ctx *pc, uint32_t base) {
+  const rank_ctx *c = pc->c;
+  const tsift_posting *post = c->ix->post;
+  uint32_t lim = base + WINDOW;
+  for (size_t w = 0; w < pc->nw; w++) {
+    slot *s = &pc->sl[pc->wk[w]];
+    uint32_t *wpos = pc->wpos + w * WINDOW;
+    uint64_t bit = 1ull << w;
+    uint32_t p = s->cur;
+    for (; p < s->fe && post[p].doc < lim; p++) {
+      uint32_t o = post[p].doc - base;
+      pc->msk[o] |= bit;
+      pc->used[o >> 6] |= 1ull << (o & 63);
+      wpos[o] = p;
+    }
+    s->cur = p;
+  }
+}
+
+/* The walk: window after window from the first walked posting, each doc
+ * of a window in doc order (seeded and disallowed docs skipped). */
+static void walk(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_scored *out, size_t *nh) {
+  const rank_ctx *c = pc->c;
+  const tsift_posting *post = c->ix->post;
+  const uint8_t *allowed = c->stats->allowed;
+  size_t si = 0; /* the next seed */
+  while (!(*nh == k && out[0].exact)) { /* an exact worst hit: nothing else enters */
+    uint32_t first = UINT32_MAX;
+    for (size_t w = 0; w < pc->nw; w++) {
+      const slot *s = &pc->sl[pc->wk[w]];
+      if (s->cur < s->fe && post[s->cur].doc < first) first = post[s->cur].doc;
+    }
+    if (first == UINT32_MAX) return; /* the walks are done */
+    uint32_t base = first - first % WINDOW;
+    fill_window(pc, base);
+    for (size_t i = 0; i < WINDOW / 64; i++) {
+      for (uint64_t x = pc->used[i]; x; x &= x - 1) {
+        uint32_t o = (uint32_t)(i * 64 + (size_t)__builtin_ctzll(x)), d = base + o;
+        uint64_t have = pc->msk[o];
+        pc->msk[o] = 0;
+        while (si < pc->nseed && pc->seed[si] < d) si++;
+        if ((allowed && !allowed[d]) || (si < pc->nseed && pc->seed[si] == d)) continue;
+        if (*nh == k && out[0].exact) continue;
+        consider(pc, d, o, have, qseq, nq, k, out, nh);
+      }
+      pc->used[i] = 0;
+    }
+    if (*nh == k && !out[0].exact && out[0].score > pc->assigned_t * (1.0 + REASSIGN_RISE))
+      assign_walks(pc, out[0].score, base + WINDOW);
+  }
+}
+
+/* The seeds: every doc of the rare members (at most SEED_DF postings),
+ * largest bound first while they fit in SEED_MAX; scored in full (in doc order, so lookups only move forward),
+ * into the heap and pc->seed. Every lookup cursor is back at the start
+ * after. */
+static void add_seeds(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_scored *out, size_t *nh) {
+  const rank_ctx *c = pc->c;
+  const tsift_index *ix = c->ix;
+  const uint8_t *allowed = c->stats->allowed;
+  size_t nsrc = 0, total = 0;
+  uint32_t cur[MAX_SLOTS], end[MAX_SLOTS];
+  for (;;) { /* the lists, by bound */
+    size_t best = pc->ns;
+    for (size_t j = 0; j < pc->ns; j++) {
+      slot *s = &pc->sl[j];
+      if (s->seeding || s->fe - s->fo > SEED_DF) continue;
+      if (best == pc->ns || s->ub > pc->sl[best].ub) best = j;
+    }
+    if (best == pc->ns) break;
+    slot *s = &pc->sl[best];
+    s->seeding = 1;
+    uint32_t n = s->fe - s->fo;
+    if (total + n > SEED_MAX) continue;
+    total += n;
+    cur[nsrc] = s->fo;
+    end[nsrc++] = s->fe;
+  }
+  double all = 0.0; /* every bound and pair */
+  for (size_t j = 0; j < pc->ns; j++) all += pc->sl[j].ub;
+  for (size_t k2 = 0; k2 < c->npairs; k2++) all += c->pairs[k2].bonus;
+  for (;;) {
+    uint32_t d = UINT32_MAX;
+    for (size_t i = 0; i < nsrc; i++)
+      if (cur[i] < end[i] && ix->post[cur[i]].doc < d) d = ix->post[cur[i]].doc;
+    if (d == UINT32_MAX) break;
+    for (size_t i = 0; i < nsrc; i++)
+      if (cur[i] < end[i] && ix->post[cur[i]].doc == d) cur[i]++;
+    pc->seed[pc->nseed++] = d;
+    if (allowed && !allowed[d]) continue;
+    pc->gen++;
+    int full = *nh == k;
+    double t = full ? out[0].score : -1.0, known = 0.0, rest = all;
+    size_t i = 0;
+    for (; i < pc->nl; i++) { /* every member, largest bound first */
+      slot *s = &pc->sl[pc->lk[i]];
+      known += look_up(pc, s, d);
+      rest -= s->ub;
+      if (full && (known + rest) * SLACK < t) break;
+    }
+    if (i < pc->nl) continue;
+    double v = finish(pc, d, full ? t : -1.0);
+    if (v < 0.0 || (qseq && nq && tsift_doc_exact(ix, d, qseq, nq))) continue;
+    heap_add(ix, out, nh, k, (tsift_scored){d, 0, v});
+  }
+  for (size_t j = 0; j < pc->ns; j++) pc->sl[j].look = pc->sl[j].fo;
 }
 
 static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
-  pc->ms = tsift_calloc_array(ns + 1, sizeof *pc->ms);
-  pc->pos = tsift_calloc_array(ns + 1, sizeof *pc->pos);
-  pc->end = tsift_calloc_array(ns + 1, sizeof *pc->end);
-  pc->order = tsift_calloc_array(ns + 1, sizeof *pc->order);
-  pc->ub = tsift_calloc_array(ns + 1, sizeof *pc->ub);
-  pc->pre_ub = tsift_calloc_array(ns + 1, sizeof *pc->pre_ub);
-  pc->pre = tsift_calloc_array(ns + 1, sizeof *pc->pre);
+  pc->sl = tsift_calloc_array(ns + 1, sizeof *pc->sl);
+  pc->mslot = tsift_calloc_array(nm + 1, sizeof *pc->mslot);
+  pc->wk = tsift_calloc_array(ns + 1, sizeof *pc->wk);
+  pc->lk = tsift_calloc_array(ns + 1, sizeof *pc->lk);
+  pc->pneed = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pneed);
+  pc->pw = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pw);
+  pc->pbonus = tsift_alloc_bytes(sizeof *pc->pbonus << PAIR_TABLE_BITS);
+  pc->stamp = tsift_calloc_array(nm + 1, sizeof *pc->stamp);
   pc->at = tsift_calloc_array(nm + 1, sizeof *pc->at);
   pc->part = tsift_calloc_array(nm + 1, sizeof *pc->part);
-  pc->adds = tsift_calloc_array(nm + 1, 1);
-  pc->ess = tsift_calloc_array(nm + 1, 1);
-  pc->in = tsift_calloc_array(nm + 1, 1);
-  return pc->ms && pc->pos && pc->end && pc->order && pc->ub && pc->pre_ub && pc->pre && pc->at &&
-                 pc->part && pc->adds && pc->ess && pc->in
+  pc->msk = tsift_calloc_array(WINDOW, sizeof *pc->msk);
+  pc->wpos = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpos);
+  pc->pub = tsift_alloc_bytes(sizeof *pc->pub << PAIR_TABLE_BITS);
+  pc->seed = tsift_calloc_array(SEED_MAX + 1, sizeof *pc->seed);
+  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->pub &&
+                 pc->msk && pc->wpos && pc->seed
              ? TSIFT_OK
              : TSIFT_E_NOMEM;
 }
 
 static void prune_free(prune_ctx *pc) {
-  tsift_free(pc->ms);
-  tsift_free(pc->pos);
-  tsift_free(pc->end);
-  tsift_free(pc->order);
-  tsift_free(pc->ub);
-  tsift_free(pc->pre_ub);
-  tsift_free(pc->pre);
+  tsift_free(pc->sl);
+  tsift_free(pc->mslot);
+  tsift_free(pc->wk);
+  tsift_free(pc->lk);
+  tsift_free(pc->pneed);
+  tsift_free(pc->pw);
+  tsift_free(pc->pbonus);
+  tsift_free(pc->stamp);
   tsift_free(pc->at);
   tsift_free(pc->part);
-  tsift_free(pc->adds);
-  tsift_free(pc->ess);
-  tsift_free(pc->in);
+  tsift_free(pc->msk);
+  tsift_free(pc->wpos);
+  tsift_free(pc->pub);
+  tsift_free(pc->seed);
+}
+
+/* The slots of the scoring members, with their bounds. Under other
+ * statistics (a session's universe), a field part grows at most by the
+ * ratio of the averages (norm = 1 - b + b len / avg), so the catalog's
+ * largest tfn times the largest ratio bounds every tfn. */
+static void init_slots(prune_ctx *pc) {
+  const rank_ctx *c = pc->c;
+  const tsift_index *ix = c->ix;
+  double grow = 1.0;
+  for (int f = 0; f < TSIFT_FIELD_COUNT && !pc->table; f++)
+    if (c->stats->avg_len[f] > 0.0 && c->stats->avg_len[f] / ix->scoring_avg_len[f] > grow)
+      grow = c->stats->avg_len[f] / ix->scoring_avg_len[f];
+  for (size_t m = 0; m < c->nm; m++) {
+    pc->mslot[m] = UINT32_MAX;
+    if (!tsift_member_scores(c, &c->members[m])) continue;
+    const tsift_member *mb = &c->members[m];
+    uint32_t t = (uint32_t)mb->id;
+    slot *s = &pc->sl[pc->ns];
+    pc->mslot[m] = (uint32_t)pc->ns++;
+    s->m = (uint32_t)m;
+    s->fo = s->look = s->cur = ix->post_off[t];
+    s->fe = ix->post_off[t + 1];
+    s->ub = mb->weight * tsift_saturate(mb->idf, ix->term_max_tfn[t] * grow);
+    s->cbit = -1;
+    for (size_t lo = 0, hi = ix->doc_common ? ix->ncommon : 0; lo < hi;) { /* a common term? */
+      size_t mid = lo + (hi - lo) / 2;
+      if (ix->common[mid] == t) {
+        s->cbit = (int)mid;
+        break;
+      }
+      if (ix->common[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+  }
 }
 
 tsift_status tsift_prune_topk(const rank_ctx *c, size_t k, const long *qseq, size_t nq, tsift_scored *out,
                               size_t *nout, tsift_error *err) {
   const tsift_index *ix = c->ix;
-  const uint8_t *allowed = c->stats->allowed;
   prune_ctx pc = {0};
   pc.c = c;
   pc.table = tsift_scoring_fits(ix, c->stats);
@@ -200,101 +558,15 @@ tsift_status tsift_prune_topk(const rank_ctx *c, size_t k, const long *qseq, siz
     prune_free(&pc);
     return tsift_nomem(err, "searching");
   }
-  /* Under other statistics (a session's universe), a field part grows at
-   * most by the ratio of the averages (norm = 1 - b + b len / avg), so the
-   * catalog's largest tfn times the largest ratio bounds every tfn. */
-  double grow = 1.0;
-  for (int f = 0; f < TSIFT_FIELD_COUNT && !pc.table; f++)
-    if (c->stats->avg_len[f] > 0.0 && c->stats->avg_len[f] / ix->scoring_avg_len[f] > grow)
-      grow = c->stats->avg_len[f] / ix->scoring_avg_len[f];
-  for (size_t m = 0; m < c->nm; m++) {
-    pc.at[m] = -1;
-    if (!tsift_member_scores(c, &c->members[m])) continue;
-    const tsift_member *mb = &c->members[m];
-    size_t j = pc.ns++;
-    pc.ms[j] = (uint32_t)m;
-    pc.pos[j] = ix->post_off[mb->id];
-    pc.end[j] = ix->post_off[mb->id + 1];
-    pc.ub[j] = mb->weight * tsift_saturate(mb->idf, ix->term_max_tfn[mb->id] * grow);
-    size_t i = j; /* insertion by bound, ascending */
-    while (i > 0 && pc.ub[pc.order[i - 1]] > pc.ub[j]) {
-      pc.order[i] = pc.order[i - 1];
-      i--;
-    }
-    pc.order[i] = (uint32_t)j;
-  }
-  for (size_t i = 0; i < ns; i++) {
-    pc.pre_ub[i + 1] = pc.pre_ub[i] + pc.ub[pc.order[i]];
-    pc.in[pc.ms[pc.order[i]]] = 1;
-    double bonus = 0.0;
-    for (size_t k2 = 0; k2 < c->npairs; k2++)
-      if (pc.in[c->pairs[k2].a] && pc.in[c->pairs[k2].b]) bonus += c->pairs[k2].bonus;
-    pc.pre[i + 1] = pc.pre_ub[i + 1] + bonus;
-  }
+  init_slots(&pc);
   size_t nh = 0;
   if (qseq && nq && k) add_exact(&pc, qseq, nq, k, out, &nh);
-  double t = nh == k ? out[0].score : 0.0; /* the threshold: the worst hit kept */
-  set_essential(&pc, nh == k ? t : 0.0);
-  while (k > 0 && !(nh == k && out[0].exact)) { /* an exact worst hit: nothing else enters */
-    uint32_t d = UINT32_MAX;
-    for (size_t i = pc.ne; i < ns; i++) {
-      uint32_t j = pc.order[i];
-      if (pc.pos[j] < pc.end[j] && ix->post[pc.pos[j]].doc < d) d = ix->post[pc.pos[j]].doc;
-    }
-    if (d == UINT32_MAX) break; /* the essential postings are done */
-    int skip = allowed && !allowed[d];
-    double known = 0.0;
-    for (size_t i = pc.ne; i < ns; i++) {
-      uint32_t j = pc.order[i], m = pc.ms[j];
-      pc.at[m] = -1;
-      pc.adds[m] = 0;
-      if (pc.pos[j] < pc.end[j] && ix->post[pc.pos[j]].doc == d) {
-        if (!skip) {
-          score_posting(&pc, m, pc.pos[j]);
-          known += pc.part[m];
-        }
-        pc.pos[j]++;
-      }
-    }
-    if (skip) continue;
-    int full = nh == k;
-    if (full) { /* the bound: what is known, the unknown members' bounds, the pairs still possible */
-      double bonus = 0.0;
-      for (size_t k2 = 0; k2 < c->npairs; k2++) {
-        const tsift_qpair *p = &c->pairs[k2];
-        if ((!pc.ess[p->a] || pc.at[p->a] >= 0) && (!pc.ess[p->b] || pc.at[p->b] >= 0)) bonus += p->bonus;
-      }
-      if ((known + pc.pre_ub[pc.ne] + bonus) * SLACK < t) continue;
-      size_t i = pc.ne;
-      while (i-- > 0) { /* the non-essential members, largest bound first */
-        uint32_t j = pc.order[i], m = pc.ms[j];
-        pc.pos[j] = tsift_posting_gallop(ix->post, pc.pos[j], pc.end[j], d);
-        pc.at[m] = -1;
-        pc.adds[m] = 0;
-        if (pc.pos[j] < pc.end[j] && ix->post[pc.pos[j]].doc == d) {
-          score_posting(&pc, m, pc.pos[j]);
-          known += pc.part[m];
-        }
-        if ((known + pc.pre_ub[i] + bonus) * SLACK < t) break;
-      }
-      if (i != (size_t)-1) continue; /* dropped before every member was known */
-    } else {
-      for (size_t i = 0; i < pc.ne; i++) { /* (none are non-essential before the heap is full) */
-        uint32_t j = pc.order[i], m = pc.ms[j];
-        pc.pos[j] = tsift_posting_gallop(ix->post, pc.pos[j], pc.end[j], d);
-        pc.at[m] = -1;
-        pc.adds[m] = 0;
-        if (pc.pos[j] < pc.end[j] && ix->post[pc.pos[j]].doc == d) score_posting(&pc, m, pc.pos[j]);
-      }
-    }
-    double v = finish(&pc, d, full ? t : -1.0);
-    if (v < 0.0) continue;
-    if (qseq && nq && tsift_doc_exact(ix, d, qseq, nq)) continue; /* added first */
-    heap_add(ix, out, &nh, k, (tsift_scored){d, 0, v});
-    if (nh == k && !out[0].exact && out[0].score > t) {
-      t = out[0].score;
-      set_essential(&pc, t);
-    }
+  if (k > 0 && !(nh == k && out[0].exact)) {
+    assign_walks(&pc, 1e308, 0); /* none walked: every slot in the lookup order */
+    add_seeds(&pc, qseq, nq, k, out, &nh);
+    for (size_t j = 0; j < pc.ns; j++) pc.sl[j].walked = 0; /* walks start at doc 0 */
+    assign_walks(&pc, nh == k ? out[0].score : 0.0, 0);
+    walk(&pc, qseq, nq, k, out, &nh);
   }
   for (size_t n = nh; n > 1; n--) { /* heap sort into best-first order */
     tsift_scored tmp = out[0];
