@@ -84,6 +84,7 @@ const state = {
   replayShown: false,
   tamper: null, // { index, baselineMenu }
   trustCache: new WeakMap(),
+  model: null, // a StaticModel: the Search tab's tools and queries embedded with it
 };
 
 // ---------------------------------------------------------------- tabs + hash
@@ -141,6 +142,7 @@ function rawId(tool) {
 /** Index `value` as the current catalog (throws without changing anything on error). */
 function useCatalog(value, label, text) {
   const index = state.toolsift.createIndex(value);
+  if (state.model) index.embedStatic(state.model);
   state.index?.free();
   state.index = index;
   state.info = index.info();
@@ -261,7 +263,7 @@ function runSearch() {
   let r;
   try {
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error(`hits must be an integer from 1 to 1000 (got ${$('search-limit').value})`);
-    r = state.index.search(q, { limit, explain: true });
+    r = state.index.search(q, { limit, explain: true, ...(state.model ? { vector: state.model.queryVector(q) } : {}) });
   } catch (e) {
     showError('search-error', e);
     return;
@@ -349,7 +351,8 @@ function renderHit(hit, rank, max, queryTerms, corrections, segments, fields) {
         fields.map((f) => h('td', null, t.fields[f] ? fmt(t.fields[f]) : '')),
         h('td', null, h('span', { class: 'tbar', style: `width:${Math.max(1, (t.score / max) * 120).toFixed(0)}px` })));
     }), pairs.map((p) => h('tr', { class: 'pair' }, h('td', null, `${p.terms[0]} … ${p.terms[1]}`), h('td', null, fmt(p.score)),
-      fields.map(() => h('td', null, '')), h('td', null, 'proximity: close together in one field')))));
+      fields.map(() => h('td', null, '')), h('td', null, 'proximity: close together in one field'))),
+    semanticRow(hit.explain?.semantic, fields)));
   const raw = state.raw.get(hit.id);
   const evidence = grade ? h('div', { class: 'grade-evidence muted', 'data-coverage': grade.coverage, 'data-relative': grade.relative },
     'why ', h('strong', null, hit.match), ': ',
@@ -370,6 +373,42 @@ function renderHit(hit, rank, max, queryTerms, corrections, segments, fields) {
       ? hit.matched.map((w) => h('span', { class: 'tok term' }, w)) : h('span', { class: 'muted' }, '(no query word)')) : null,
     evidence,
     bar, rank <= 3 ? table : h('details', { class: 'json' }, h('summary', null, 'score by term and field'), table));
+}
+
+/**
+ * The explain's semantic part (docs/relevance.md, "Semantic search"), as the
+ * ranker reported it: similarity, rank by similarity, z-score, evidence
+ * above the floor, and what it added; or that the tool has no vector.
+ */
+function semanticRow(sem, fields) {
+  if (!sem) return null;
+  if (sem.vector === false)
+    return h('tr', { class: 'semantic', 'data-semantic': 'none' }, h('td', null, 'semantic'), h('td', null, '—'), fields.map(() => h('td', null, '')),
+      h('td', null, 'no vector: its text has no token the model knows (BM25F only)'));
+  return h('tr', { class: 'semantic', 'data-semantic': String(sem.score) }, h('td', null, 'semantic'), h('td', null, fmt(sem.score)),
+    fields.map(() => h('td', null, '')),
+    h('td', null, `similarity ${fmt(sem.similarity)} · rank ${sem.rank} by similarity · z ${fmt(sem.z)} · evidence ${fmt(sem.evidence)}`,
+      h('span', { class: 'muted', title: 'only a similarity that stands out from this query\'s similarities to every tool counts (z above √(2 ln N) + 0.5)' }, sem.evidence > 0 ? '' : ' (below the floor: adds nothing)')));
+}
+
+/** Use the two chosen files as the Search tab's model, or drop it (lexical only). */
+async function useModel(load) {
+  state.model?.free();
+  state.model = null;
+  if (load) {
+    const st = $('search-model-st').files?.[0], tok = $('search-model-tok').files?.[0];
+    if (!st || !tok) throw new Error('choose both files: model.safetensors and tokenizer.json');
+    state.model = state.toolsift.loadStaticModel(new Uint8Array(await st.arrayBuffer()), await tok.text());
+  }
+  const index = state.toolsift.createIndex(state.catalog.value);
+  const without = state.model ? index.embedStatic(state.model) : 0;
+  state.index?.free();
+  state.index = index;
+  state.info = index.info();
+  $('search-model-status').textContent = state.model
+    ? `model ${state.model.id} (${state.model.dim} dimensions): ${state.info.tools - without} of ${state.info.tools} tools embedded`
+    : 'no model: BM25F only';
+  runSearch();
 }
 
 // ------------------------------------------------------------------ sessions
@@ -1108,6 +1147,8 @@ function wire() {
     searchTimer = setTimeout(runSearch, 150);
   });
   $('search-limit').addEventListener('change', runSearch);
+  $('search-model-load').addEventListener('click', guard('search-error', () => useModel(true)));
+  $('search-model-drop').addEventListener('click', guard('search-error', () => useModel(false)));
   $('example-open').addEventListener('click', guard('session-error', () => openExample($('example-select').value)));
   $('journal-file').addEventListener('change', guard('session-error', async () => {
     const { name, text } = await readFileInput($('journal-file'));

@@ -4,18 +4,21 @@
 // same columns in the same order. No DOM: tested in Node
 // (tests/playground/model.test.mjs).
 
-/** The bar's one segment that is not a field: the pair bonus for query terms close together (explain.pairs). */
+/** The bar's segments that are not fields: the pair bonus for query terms close together (explain.pairs), */
 export const PROXIMITY = 'proximity';
+/** and, in an index with vectors searched with a query vector, what similarity added (explain.semantic.score). */
+export const SEMANTIC = 'semantic';
 
 /**
  * The segments a score bar can draw, in the order it draws them: the index's
  * fields in the order `index.info().fields` lists them (the ranker's own
  * order: name, aliases, tags, description, params, param_docs), then
- * proximity.
+ * proximity; with vectors in the index (info.vectors), then semantic.
  */
 export function barSegments(info) {
   const fields = info && typeof info.fields === 'object' && info.fields !== null ? Object.keys(info.fields) : [];
-  return [...fields.filter((f) => f !== PROXIMITY), PROXIMITY];
+  const own = [...fields.filter((f) => f !== PROXIMITY && f !== SEMANTIC), PROXIMITY];
+  return info?.vectors ? [...own, SEMANTIC] : own;
 }
 
 /**
@@ -24,7 +27,7 @@ export function barSegments(info) {
  * column, not a missing one).
  */
 export function termColumns(segments) {
-  return segments.filter((k) => k !== PROXIMITY);
+  return segments.filter((k) => k !== PROXIMITY && k !== SEMANTIC);
 }
 
 /**
@@ -42,6 +45,7 @@ export function scoreBar(explain, segments) {
   };
   for (const t of explain?.terms ?? []) for (const [f, s] of Object.entries(t?.fields ?? {})) add(f, s);
   for (const p of explain?.pairs ?? []) add(PROXIMITY, p?.score);
+  add(SEMANTIC, explain?.semantic?.score);
   const order = [...segments, ...[...sums.keys()].filter((k) => !segments.includes(k))];
   return order.filter((k) => sums.get(k) > 0).map((key) => ({ key, score: sums.get(key) }));
 }
@@ -56,6 +60,7 @@ export function legendKeys(segments, bars) {
 /** What a legend entry says: a field with its weight, or what proximity means. */
 export function segmentLabel(key, info) {
   if (key === PROXIMITY) return 'proximity (query words close together)';
+  if (key === SEMANTIC) return `semantic (similarity, model ${info?.vectors?.model ?? '?'})`;
   const weight = info?.fields?.[key]?.weight;
   return `${key} (${weight ?? '?'})`;
 }

@@ -501,3 +501,34 @@ test('replay wording: plain reasons, a meaning per verdict, neutral zero counts'
   assert.equal(W.countBadgeClass('diverged', 2), 'verdict v-diverged');
   assert.equal(W.countBadgeClass('narrowed', 1), 'verdict v-narrowed');
 });
+
+test('score bar: with a model, the semantic part is a segment, in the legend and out of the term columns', () => {
+  // the project's generated test model (scripts/gen-static-model.mjs), written to a temporary folder
+  const dir = path.join(ROOT, 'build/test-playground-model');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-static-model.mjs'), '--out', dir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const model = toolsift.loadStaticModel(readFileSync(path.join(dir, 'model.safetensors')), readFileSync(path.join(dir, 'tokenizer.json'), 'utf8'));
+  const ix = toolsift.createIndex(bundled, { model });
+  try {
+    const info = ix.info();
+    const segments = Bar.barSegments(info);
+    assert.equal(segments.at(-1), Bar.SEMANTIC, 'semantic comes last');
+    assert.ok(!Bar.termColumns(segments).includes(Bar.SEMANTIC));
+    assert.ok(!Bar.barSegments(toolsift.createIndex(bundled).info()).includes(Bar.SEMANTIC), 'no vectors, no semantic segment');
+    const q = 'restart the pod';
+    const res = ix.search(q, { explain: true, vector: model.queryVector(q) });
+    const lifted = res.hits.filter((h) => h.explain.semantic?.score > 0);
+    assert.ok(lifted.length > 0, 'the model lifts some hit');
+    for (const hit of lifted) {
+      const bar = Bar.scoreBar(hit.explain, segments);
+      const seg = bar.find((s) => s.key === Bar.SEMANTIC);
+      assert.equal(seg.score, hit.explain.semantic.score, 'the segment is what the ranker reported');
+      const total = bar.reduce((a, s) => a + s.score, 0);
+      assert.ok(Math.abs(total - hit.score) < 1e-4 * Math.max(1, hit.score), `${hit.id}: the bar adds up to the score`);
+    }
+    assert.match(Bar.segmentLabel(Bar.SEMANTIC, info), new RegExp(`semantic \\(similarity, model ${model.id}\\)`));
+  } finally {
+    ix.free();
+    model.free();
+  }
+});

@@ -24,6 +24,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -237,6 +238,32 @@ test('search: the explain table has one fixed column order, the same for every h
   // The index's fields in index.info() order (docs/playground.md).
   const expected = ['term', 'score', 'name', 'aliases', 'tags', 'description', 'params', 'param_docs', ''];
   heads.forEach((h, i) => assert.deepEqual(h, expected, `hit ${i + 1}: the same columns in the same order`));
+});
+
+test('search with a static model: the tools embedded in the page, the semantic part drawn, lexical again on request', async () => {
+  // the project's generated test model (scripts/gen-static-model.mjs)
+  const dir = path.join(ROOT, 'build/test-playground-model-page');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-static-model.mjs'), '--out', dir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  await tab('search');
+  await page.click('#search-model-box summary');
+  await page.setInputFiles('#search-model-st', path.join(dir, 'model.safetensors'));
+  await page.setInputFiles('#search-model-tok', path.join(dir, 'tokenizer.json'));
+  await page.click('#search-model-load');
+  await page.waitForFunction(() => /tools embedded/.test(document.querySelector('#search-model-status').textContent));
+  assert.match(await page.textContent('#search-model-status'), /^model toolsift-test-[0-9a-f]{12} \(64 dimensions\): \d+ of 418 tools embedded$/);
+  await page.fill('#search-query', 'restart the pod');
+  await page.press('#search-query', 'Enter');
+  await page.waitForSelector('#search-hits .hit .bar .seg[data-field="semantic"]');
+  assert.match(await page.textContent('#grade-summary'), /bm25f-6\+vec:toolsift-test-/);
+  assert.match(await page.textContent('#search-legend [data-segment="semantic"]'), /semantic \(similarity, model toolsift-test-/);
+  const row = await page.textContent('#search-hits .hit tr.semantic');
+  assert.match(row, /similarity [0-9.]+ · rank \d+ by similarity · z [0-9.-]+ · evidence [0-9.]+/);
+  await page.click('#search-model-drop');
+  await page.waitForFunction(() => !document.querySelector('#search-hits .seg[data-field="semantic"]'));
+  assert.equal(await page.textContent('#search-model-status'), 'no model: BM25F only');
+  assert.doesNotMatch(await page.textContent('#grade-summary'), /\+vec/);
+  assert.equal(await page.$('#search-legend [data-segment="semantic"]'), null);
 });
 
 test('CJK text: the body and monospace fonts fall back to CJK families', async () => {
