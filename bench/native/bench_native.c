@@ -12,36 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_io.h"
 #include "toolsift.h"
 #include "bench_stats.h"
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 20, n = 0;
-  char *buf = malloc(cap);
-  size_t got;
-  while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-    n += got;
-    if (n == cap) {
-      char *nb = realloc(buf, cap *= 2);
-      if (!nb) {
-        free(buf);
-        buf = NULL;
-      }
-      buf = nb;
-    }
-  }
-  fclose(f);
-  if (buf) *len = n;
-  return buf;
-}
 
 
 int main(int argc, char **argv) {

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "bench_stats.h"
+#include "bench_io.h"
 #include "toolsift.h"
 
 static char *read_file(const char *path, size_t *len) {
@@ -27,12 +28,6 @@ static char *read_file(const char *path, size_t *len) {
   if (s) s[n] = 0;
   *len = (size_t)n;
   return s;
-}
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static unsigned long long g_seed = 42;

@@ -29,35 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_io.h"
 #include "bench_stats.h"
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  if (fseek(f, 0, SEEK_END) != 0) {
-    fclose(f);
-    return NULL;
-  }
-  long n = ftell(f);
-  rewind(f);
-  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf) {
-    buf[n] = '\0';
-    *len = (size_t)n;
-  }
-  return buf;
-}
 
 /* Split text into lines in place (keeps empty lines). */
 static char **lines_of(char *text, size_t len, size_t *count) {

@@ -18,29 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_io.h"
 #include "toolsift.h"
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  if (fseek(f, 0, SEEK_END) != 0) return fclose(f), NULL;
-  long n = ftell(f);
-  rewind(f);
-  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf) *len = (size_t)n;
-  return buf;
-}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -95,12 +74,12 @@ int main(int argc, char **argv) {
   for (int r = 0; r < rounds; r++)
     for (size_t i = 0; i < nq; i++) {
       size_t n = 0;
-      double t0 = now_us();
+      double t0 = (now_ms() * 1e3);
       if (tsift_index_search(ix, q[i], ql[i], limit, hits, &n, &err) != TSIFT_OK) {
         fprintf(stderr, "query_profile: search: %s\n", err.message);
         return 1;
       }
-      t[(size_t)r * nq + i] = now_us() - t0;
+      t[(size_t)r * nq + i] = (now_ms() * 1e3) - t0;
       if (r) continue;
       nhits += n;
       for (size_t h = 0; h < n; h++) {

@@ -257,7 +257,7 @@ test('usage: --help exit 0 on stdout; usage errors exit 2 on stderr', () => {
     const help = cli(args);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^usage: toolsift/);
-    assert.match(help.stdout, /\n  build --catalog FILE -o INDEX\.tsi +write an index snapshot\n/);
+    assert.match(help.stdout, /\n  build --catalog FILE -o INDEX\.tsi \[--model DIR\] +write an index snapshot/);
     assert.match(help.stdout, /take --index INDEX\.tsi instead of --catalog/);
     assert.equal(help.stderr, '');
   }
