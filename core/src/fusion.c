@@ -5,6 +5,7 @@
  * grade read r->sem. */
 #include "fusion.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -48,37 +49,44 @@ static void sem_part(const rank_ctx *c, const tsift_qvec *qv, const double *sim,
   sp->close = !(sim[d] < qv->min_similarity);
 }
 
+/* 1 when doc d is one of the lexical hits (at most k of them). */
+static int lexical_hit(const tsift_ranking *r, uint32_t d) {
+  for (size_t h = 0; h < r->nhits; h++)
+    if (r->hits[h].doc == d) return 1;
+  return 0;
+}
+
 /* The candidates: the lexical hits, then the tools with evidence that are
- * not among them, each with its fused score, the best k into top. */
+ * not among them, each with its fused score, the best k into top. Per doc
+ * of the catalog only a comparison with `below`, a similarity under which
+ * no evidence is possible (the floor's similarity, less a relative slack so
+ * rounding cannot drop a doc the exact rule keeps); the exact evidence is
+ * computed for the few above it. Nothing proportional to the catalog is
+ * allocated or zeroed per query. */
 static tsift_status gather(const rank_ctx *c, const tsift_qvec *qv, const double *sim, const tsift_vec_dist *dist, double floor,
                            size_t k, const long *qseq, size_t nq, const tsift_ranking *r, tsift_scored *top,
                            size_t *ntop, tsift_error *err) {
   const tsift_index *ix = c->ix;
-  uint8_t *seen = tsift_calloc_array(ix->n + 1, 1);
   long *term_post = tsift_calloc_array(c->nt + 1, sizeof *term_post);
-  if (!seen || !term_post) {
-    tsift_free(seen);
-    tsift_free(term_post);
-    return tsift_nomem(err, "fusing similarity");
-  }
+  if (!term_post) return tsift_nomem(err, "fusing similarity");
   *ntop = 0;
   for (size_t h = 0; h < r->nhits; h++) {
     tsift_scored s = r->hits[h];
-    seen[s.doc] = 1;
     if (tsift_vec_counts(ix, c->stats->allowed, s.doc))
       s.score += qv->weight * tsift_fusion_evidence(sim[s.doc], dist, floor);
     keep_best(ix, top, ntop, k, s);
   }
-  for (uint32_t d = 0; d < ix->n; d++) {
-    if (seen[d] || !tsift_vec_counts(ix, c->stats->allowed, d)) continue;
+  double edge = dist->mean + floor * dist->sd;
+  double below = edge - 1e-9 * (__builtin_fabs(edge) + __builtin_fabs(dist->mean) + 1.0);
+  for (uint32_t d = 0; d < ix->n && dist->sd > 0.0; d++) {
+    if (!(sim[d] > below) || !tsift_vec_counts(ix, c->stats->allowed, d)) continue;
     double e = tsift_fusion_evidence(sim[d], dist, floor);
-    if (!(e > 0.0) || (c->required && !tsift_has_required(c, d))) continue;
+    if (!(e > 0.0) || lexical_hit(r, d) || (c->required && !tsift_has_required(c, d))) continue;
     tsift_scored s = {d, 0, 0.0};
     s.score = tsift_score_doc(c, d, NULL, term_post, NULL, NULL, NULL, NULL, NULL) + qv->weight * e;
     if (qseq) s.exact = (uint8_t)tsift_doc_exact(ix, d, qseq, nq);
     keep_best(ix, top, ntop, k, s);
   }
-  tsift_free(seen);
   tsift_free(term_post);
   return TSIFT_OK;
 }
@@ -86,7 +94,8 @@ static tsift_status gather(const rank_ctx *c, const tsift_qvec *qv, const double
 tsift_status tsift_fuse(const rank_ctx *c, const tsift_qvec *qv, size_t k, const long *qseq, size_t nq,
                         int with_rank, tsift_ranking *r, tsift_error *err) {
   const tsift_index *ix = c->ix;
-  double *sim = tsift_calloc_array(ix->n + 1, sizeof *sim);
+  /* every entry is written by tsift_vec_similarities: not zeroed */
+  double *sim = ix->n + 1 <= SIZE_MAX / sizeof *sim ? tsift_alloc_bytes((ix->n + 1) * sizeof *sim) : NULL;
   tsift_scored *top = tsift_calloc_array(k + 1, sizeof *top);
   r->sem = tsift_calloc_array(k + 1, sizeof *r->sem);
   if (!sim || !top || !r->sem) {
