@@ -450,10 +450,12 @@ async function build(a) {
   }
 }
 
-// --model DIR (build, search): the model's two files loaded, fn(model), freed.
-async function withModel(dir, fn) {
-  const stBytes = await readBytes(`${dir}/model.safetensors`);
-  const tokBytes = await readBytes(`${dir}/tokenizer.json`);
+// A static model from DIR (model.safetensors, tokenizer.json) or the two
+// files (either overrides DIR's), loaded into the run's module: fn(model),
+// then freed. build/search --model and embed share it, as cli_load_model.
+async function withModel(dir, fn, st = `${dir}/model.safetensors`, tok = `${dir}/tokenizer.json`) {
+  const stBytes = await readBytes(st);
+  const tokBytes = await readBytes(tok);
   const ts = await loadModule();
   const model = call(() => ts.loadStaticModel(stBytes, tokBytes));
   try {
@@ -494,17 +496,8 @@ async function embed(argv) {
     process.stderr.write('toolsift: embed needs --model DIR (model.safetensors, tokenizer.json) or --safetensors F --tokenizer F\n');
     throw new Exit(2);
   }
-  st ??= `${dir}/model.safetensors`;
-  tok ??= `${dir}/tokenizer.json`;
-  const stBytes = await readBytes(st);
-  const tokBytes = await readBytes(tok);
-  const ts = await loadModule();
-  const model = call(() => ts.loadStaticModel(stBytes, tokBytes));
-  try {
-    process.stdout.write(call(() => model.embedJSON(words.join(' '))) + '\n');
-  } finally {
-    model.free();
-  }
+  await withModel(dir, (model) => process.stdout.write(call(() => model.embedJSON(words.join(' '))) + '\n'),
+    st ?? `${dir}/model.safetensors`, tok ?? `${dir}/tokenizer.json`);
 }
 
 async function run(argv) {

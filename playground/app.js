@@ -142,7 +142,13 @@ function rawId(tool) {
 /** Index `value` as the current catalog (throws without changing anything on error). */
 function useCatalog(value, label, text) {
   const index = state.toolsift.createIndex(value);
-  if (state.model) index.embedStatic(state.model);
+  let without = 0;
+  try {
+    if (state.model) without = index.embedStatic(state.model);
+  } catch (e) {
+    index.free();
+    throw e;
+  }
   state.index?.free();
   state.index = index;
   state.info = index.info();
@@ -155,6 +161,9 @@ function useCatalog(value, label, text) {
   const small = text && text.length <= M.HASH_LIMIT;
   setHash('catalog', small ? M.toBase64Url(text) : undefined);
   $('catalog-status').textContent = `${state.info.tools} tools · ${label} · fingerprint ${state.info.fingerprint.slice(0, 12)}…`;
+  $('search-model-status').textContent = state.model
+    ? `model ${state.model.id} (${state.model.dim} dimensions): ${state.info.tools - without} of ${state.info.tools} tools embedded`
+    : 'no model: BM25F only';
   renderCatalog();
   runSearch();
   say(`Catalog loaded: ${state.info.tools} tools`);
@@ -391,24 +400,24 @@ function semanticRow(sem, fields) {
       h('span', { class: 'muted', title: 'only a similarity that stands out from this query\'s similarities to every tool counts (z above √(2 ln N) + 0.5)' }, sem.evidence > 0 ? '' : ' (below the floor: adds nothing)')));
 }
 
-/** Use the two chosen files as the Search tab's model, or drop it (lexical only). */
+/** Use the two chosen files as the Search tab's model, or drop it (lexical only): the catalog is indexed again with it. */
 async function useModel(load) {
-  state.model?.free();
-  state.model = null;
+  let model = null;
   if (load) {
     const st = $('search-model-st').files?.[0], tok = $('search-model-tok').files?.[0];
     if (!st || !tok) throw new Error('choose both files: model.safetensors and tokenizer.json');
-    state.model = state.toolsift.loadStaticModel(new Uint8Array(await st.arrayBuffer()), await tok.text());
+    model = state.toolsift.loadStaticModel(new Uint8Array(await st.arrayBuffer()), await tok.text());
   }
-  const index = state.toolsift.createIndex(state.catalog.value);
-  const without = state.model ? index.embedStatic(state.model) : 0;
-  state.index?.free();
-  state.index = index;
-  state.info = index.info();
-  $('search-model-status').textContent = state.model
-    ? `model ${state.model.id} (${state.model.dim} dimensions): ${state.info.tools - without} of ${state.info.tools} tools embedded`
-    : 'no model: BM25F only';
-  runSearch();
+  const old = state.model;
+  state.model = model;
+  try {
+    useCatalog(state.catalog.value, state.catalog.label, state.catalog.text);
+  } catch (e) {
+    state.model = old;
+    model?.free();
+    throw e;
+  }
+  old?.free();
 }
 
 // ------------------------------------------------------------------ sessions

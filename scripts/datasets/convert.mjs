@@ -6,7 +6,7 @@
 // tools, queries}. Every shape it does not recognise is an error naming the
 // file and line, so a changed upstream stops the run instead of converting
 // into something else.
-import { Num, Obj, dump, obj, parse } from './pyjson.mjs';
+import { Obj, dump, obj, parse } from './pyjson.mjs';
 
 const lines = (text, file) =>
   text
@@ -174,4 +174,3 @@ export function metatool(files) {
 }
 
 export const CONVERTERS = { sealtools, toollens, metatool };
-export { Num };

@@ -90,15 +90,34 @@ static void expected_b64(const float *v, char *out) {
   *p = 0;
 }
 
-static void test_embedder(void) {
+/* The model's two files and the catalog, as the tests use them. */
+typedef struct fixture {
+  uint8_t *st;
   size_t slen;
-  uint8_t *st = safetensors(&slen);
-  char *tok = tokenizer(), *cat = catalog();
+  char *tok, *cat;
+} fixture;
+
+static fixture make_fixture(void) {
+  fixture f;
+  f.st = safetensors(&f.slen);
+  f.tok = tokenizer();
+  f.cat = catalog();
+  return f;
+}
+
+static void free_fixture(fixture *f) {
+  free(f->st);
+  free(f->tok);
+  free(f->cat);
+}
+
+static void test_embedder(void) {
+  fixture f = make_fixture();
   tsift_error err;
   tsift_static_model *m = NULL;
   tsift_index *ix = NULL;
-  CHECK_EQ_INT(tsift_static_model_load(st, slen, tok, strlen(tok), &m, &err), TSIFT_OK);
-  CHECK_EQ_INT(tsift_index_build(cat, strlen(cat), NULL, 0, &ix, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_static_model_load(f.st, f.slen, f.tok, strlen(f.tok), &m, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_index_build(f.cat, strlen(f.cat), NULL, 0, &ix, &err), TSIFT_OK);
   size_t without = 99;
   CHECK_EQ_INT(tsift_index_embed_static(ix, m, &without, &err), TSIFT_OK);
   CHECK_EQ_INT(without, 1); /* zz__qq: "qq", "zzz qqq" are unknown */
@@ -150,17 +169,13 @@ static void test_embedder(void) {
   CHECK_EQ_INT(tsift_static_model_vector_json(NULL, "x", 1, &out, &len, &err), TSIFT_E_ARG);
   tsift_index_free(ix);
   tsift_static_model_free(m);
-  free(st);
-  free(tok);
-  free(cat);
+  free_fixture(&f);
 }
 
 /* Every allocation of the embedder and the query vector fails once: a NOMEM
  * error, no leak, and the index left without vectors (not half-built). */
 static void test_alloc_failures(void) {
-  size_t slen;
-  uint8_t *st = safetensors(&slen);
-  char *tok = tokenizer(), *cat = catalog();
+  fixture f = make_fixture();
   tsift_error err;
   tsift_static_model *m = NULL;
   tsift_index *ix = NULL;
@@ -168,8 +183,8 @@ static void test_alloc_failures(void) {
    * index's vectors of the last round are freed by the allocator they came from */
   tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
   g_armed = 0;
-  tsift_static_model_load(st, slen, tok, strlen(tok), &m, &err);
-  tsift_index_build(cat, strlen(cat), NULL, 0, &ix, &err);
+  tsift_static_model_load(f.st, f.slen, f.tok, strlen(f.tok), &m, &err);
+  tsift_index_build(f.cat, strlen(f.cat), NULL, 0, &ix, &err);
   char *plain = NULL, *out = NULL;
   size_t len = 0;
   tsift_index_search_json(ix, "money back", 10, NULL, 0, &plain, &len, &err);
@@ -206,9 +221,7 @@ static void test_alloc_failures(void) {
   CHECK(nomem);
   CHECK_EQ_INT(leaks, 0);
   CHECK_EQ_INT(half, 0);
-  free(st);
-  free(tok);
-  free(cat);
+  free_fixture(&f);
 }
 
 int main(void) {
