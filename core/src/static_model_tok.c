@@ -286,6 +286,25 @@ static int normalize_char(const tsift_wordpiece *wp, int32_t c, cps *out) {
   return 0;
 }
 
+/* The longest vocabulary piece of the word starting at character `start`
+ * ("##"-prefixed after the first): its id, or -1 when none; *end is where
+ * it stops. buf holds the prefix then room for the word. */
+static long longest_piece(const tsift_wordpiece *wp, const char *w, const uint32_t *at, size_t start, size_t chars,
+                          char *buf, size_t *end) {
+  for (*end = chars; *end > start; (*end)--) {
+    size_t n = at[*end] - at[start];
+    const char *s = w + at[start];
+    if (start > 0) {
+      memcpy(buf + wp->prefix_len, s, n);
+      s = buf;
+      n += wp->prefix_len;
+    }
+    long found = vocab_find(wp, s, n);
+    if (found >= 0) return found;
+  }
+  return -1;
+}
+
 /* WordPiece over one word (its UTF-8 bytes w[0..bytes), character starts
  * at[0..chars]). buf holds the prefix then room for the word. Returns 1
  * when emit asked to stop. */
@@ -293,47 +312,20 @@ static int wordpiece_word(const tsift_wordpiece *wp, const char *w, const uint32
                           tsift_wordpiece_emit emit, void *user) {
   if (chars > wp->max_chars) return emit(user, wp->unk_id);
   /* First the split, then the emits: a word with no full split is one [UNK]. */
-  size_t start = 0, pieces = 0;
+  size_t start = 0, pieces = 0, end;
   uint32_t ids[64];
-  int overflow = 0;
   while (start < chars) {
-    long found = -1;
-    size_t end = chars;
-    for (; end > start; end--) {
-      size_t n = at[end] - at[start];
-      const char *s = w + at[start];
-      if (start > 0) {
-        memcpy(buf + wp->prefix_len, s, n);
-        s = buf;
-        n += wp->prefix_len;
-      }
-      if ((found = vocab_find(wp, s, n)) >= 0) break;
-    }
+    long found = longest_piece(wp, w, at, start, chars, buf, &end);
     if (found < 0) return emit(user, wp->unk_id);
     if (pieces < 64) ids[pieces] = (uint32_t)found;
-    else overflow = 1;
     pieces++;
     start = end;
   }
-  if (overflow) {
+  if (pieces > 64) {
     /* More than 64 pieces (only with a long max_input_chars_per_word): split
      * again, emitting as it goes; the split is the same. */
-    for (start = 0; start < chars;) {
-      long found = -1;
-      size_t end = chars;
-      for (; end > start; end--) {
-        size_t n = at[end] - at[start];
-        const char *s = w + at[start];
-        if (start > 0) {
-          memcpy(buf + wp->prefix_len, s, n);
-          s = buf;
-          n += wp->prefix_len;
-        }
-        if ((found = vocab_find(wp, s, n)) >= 0) break;
-      }
-      if (emit(user, (uint32_t)found)) return 1;
-      start = end;
-    }
+    for (start = 0; start < chars; start = end)
+      if (emit(user, (uint32_t)longest_piece(wp, w, at, start, chars, buf, &end))) return 1;
     return 0;
   }
   for (size_t i = 0; i < pieces; i++)
