@@ -42,6 +42,13 @@ typedef struct tsift_vec_dist {
   double mean, sd;
 } tsift_vec_dist;
 
+/* The int32 dot products of q with nrows rows of dim components (each in
+ * [-127, 127]) into out: tsift_vec_dot_rows with the fastest kernel this
+ * machine has (wasm SIMD, AVX2), tsift_vec_dot_rows_plain the portable
+ * loop. Integer sums, so both give the same numbers (test_vectors.c). */
+void tsift_vec_dot_rows(const int8_t *q, const int8_t *rows, size_t nrows, uint32_t dim, int32_t *out);
+void tsift_vec_dot_rows_plain(const int8_t *q, const int8_t *rows, size_t nrows, uint32_t dim, int32_t *out);
+
 /* Similarity of the query to doc d (0 when d has no vector): the int32 dot
  * product of the int8 components times both scales. */
 double tsift_vec_similarity(const tsift_index *ix, const tsift_qvec *qv, uint32_t d);

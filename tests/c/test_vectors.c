@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "index.h"
 #include "toolsift.h"
+#include "vector_rank.h"
 #include "vectors.h"
 
 #define NT 60
@@ -443,7 +444,40 @@ static void test_alloc_failures(void) {
   free(cat);
 }
 
+/* The dot-product kernels (the machine's fastest, the portable loop) give
+ * the int64 sum of the products, for dimensions around the kernels' step
+ * widths (16, 32) and at the extremes of the component range. */
+static void test_dot_kernels(void) {
+  static const uint32_t dims[] = {1, 15, 16, 17, 31, 32, 33, 63, 256, 4096};
+  int8_t *q = malloc(4096), *rows = malloc(7 * 4096);
+  int32_t fast[7], plain[7];
+  int bad = 0;
+  for (size_t di = 0; di < sizeof dims / sizeof *dims; di++) {
+    uint32_t dim = dims[di];
+    for (int pattern = 0; pattern < 3; pattern++) {
+      g_seed = 1000 + dim + (unsigned long)pattern;
+      for (uint32_t i = 0; i < dim; i++) /* random; q at +-127 against rows at -+127 */
+        q[i] = (int8_t)(pattern == 0 ? (int)(next_unit() * 127.0) : pattern == 1 ? 127 : (i & 1 ? -127 : 127));
+      for (uint32_t i = 0; i < 7 * dim; i++)
+        rows[i] = (int8_t)(pattern == 0 ? (int)(next_unit() * 127.0) : pattern == 1 ? -127 : (i & 1 ? -127 : 127));
+      for (size_t nrows = 1; nrows <= 7; nrows += 2) {
+        tsift_vec_dot_rows(q, rows, nrows, dim, fast);
+        tsift_vec_dot_rows_plain(q, rows, nrows, dim, plain);
+        for (size_t r = 0; r < nrows; r++) {
+          long long want = 0;
+          for (uint32_t i = 0; i < dim; i++) want += (long long)q[i] * rows[r * dim + i];
+          if (fast[r] != want || plain[r] != want) bad++;
+        }
+      }
+    }
+  }
+  CHECK_EQ_INT(bad, 0);
+  free(q);
+  free(rows);
+}
+
 int main(void) {
+  test_dot_kernels();
   test_quantize_rule();
   test_catalog_errors();
   test_no_vector_is_unchanged();
