@@ -683,6 +683,10 @@ export class Session {
   call(turn: number, callIndex: number, tool: string, args?: unknown): CallOutput;
   /** The vector of the next search_tools query (null clears it); minSimilarity -1..1 (default off). */
   setQueryVector(vector: number[] | Float32Array | null, minSimilarity?: number): void;
+  /** A static model as the query embedder: every built-in search embeds its
+   * query with it (unless setQueryVector gave a vector); the index's vectors
+   * must be the model's. null unsets it; while set the model cannot be freed. */
+  setEmbedder(model: StaticModel | null, minSimilarity?: number): void;
   /** The core's output JSON of call(), byte-exact (the final output after any host ranking). */
   callJSON(turn: number, callIndex: number, tool: string, args?: unknown): string;
   /**

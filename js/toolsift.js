@@ -895,6 +895,7 @@ export class Session {
   #skillRanker; // { ranker, kind } or null
   #rankerError = null;
   #cancelPending = false; // a failed ranking still to be ended (out of memory)
+  #embedder = null; // the StaticModel of setEmbedder, kept alive while in use
 
   constructor(ts, ex, handle, ranker = null, skillRanker = null) {
     this.#ts = ts;
@@ -1072,6 +1073,26 @@ export class Session {
     );
   }
 
+  /** A StaticModel as the query embedder: every search_tools query the
+   * built-in ranker answers is embedded with it (in the core) and fused,
+   * unless setQueryVector gave one for that search. The index's vectors
+   * must be the model's (createIndex(catalog, { model }) or its snapshot).
+   * minSimilarity as for setQueryVector. null unsets it. While set, the
+   * model cannot be freed. */
+  setEmbedder(model, minSimilarity = -2) {
+    if (model !== null && !(model instanceof StaticModel)) {
+      throw new ToolsiftError('arg', 'setEmbedder: model must be a StaticModel (loadStaticModel) or null', STATUS_ARG);
+    }
+    if (model && model._owner() !== this.#ts) {
+      throw new ToolsiftError('arg', 'setEmbedder: the model was loaded by another toolsift module (load one module for both)', STATUS_ARG);
+    }
+    const m = model ? model._handle() : 0;
+    this.#run([], (h, _, out) => this.#ex.tsift_wasm_session_set_embedder(h, m, minSimilarity, out));
+    this.#embedder?._unuse(this);
+    this.#embedder = model;
+    model?._use(this);
+  }
+
   callJSON(turn, callIndex, tool, args) {
     return decoder.decode(this._callBytes(turn, callIndex, tool, args));
   }
@@ -1185,6 +1206,8 @@ export class Session {
     this.#handle = 0;
     registry?.unregister(this.#token);
     this.#ex.tsift_wasm_session_free(h);
+    this.#embedder?._unuse(this);
+    this.#embedder = null;
   }
 
   /** True once free() has run. */
@@ -1204,6 +1227,7 @@ export class StaticModel {
   #ex;
   #handle;
   #token = {};
+  #users = new Set(); // live sessions whose embedder this is
 
   constructor(ts, ex, handle) {
     this.#ts = ts;
@@ -1262,6 +1286,16 @@ export class StaticModel {
     return this.#ts;
   }
 
+  /** @internal sessions that embed their queries with this model (Session#setEmbedder) */
+  _use(session) {
+    this.#users.add(session);
+  }
+
+  /** @internal */
+  _unuse(session) {
+    this.#users.delete(session);
+  }
+
   /** The core's embedding JSON (model, dim, tokens, pooled, vector), byte-exact as the CLI prints it. */
   embedJSON(text) {
     const h = this.#live();
@@ -1270,9 +1304,13 @@ export class StaticModel {
     return decoder.decode(this.#ts._call([t], ([tp], out) => ex.tsift_wasm_static_model_embed_json(h, tp, t.length, out)));
   }
 
-  /** Release the model. Safe to call more than once. */
+  /** Release the model. Safe to call more than once. Refused (code
+   * 'state') while a live session embeds its queries with it. */
   free() {
     if (!this.#handle) return;
+    if (this.#users.size) {
+      throw new ToolsiftError('state', `static model: the embedder of ${this.#users.size} live session(s); free them or setEmbedder(null) first`, STATUS_STATE);
+    }
     const h = this.#handle;
     this.#handle = 0;
     registry?.unregister(this.#token);

@@ -36,6 +36,7 @@
  *   tsift_wasm_index_embed_texts(h, out) -> status     (the text to embed per tool, JSON)
  *   tsift_wasm_index_set_vectors(h, model, model_len, dim, rows_f32, nrows, out) -> status
  *   tsift_wasm_session_set_query_vector(s, vec_f32 | 0, dim, min_similarity, out) -> status
+ *   tsift_wasm_session_set_embedder(s, model | 0, min_similarity, out) -> status
  *   tsift_wasm_static_model_load_take(st, st_len, tok, tok_len, out) -> status (slot 0: handle; takes `st` over)
  *   tsift_wasm_static_model_dim(m) -> dim; tsift_wasm_static_model_id(m) -> ptr to a NUL-terminated id
  *   tsift_wasm_static_model_embed(m, text, len, out) -> status  (out: dim float32s, or (0, 0): zero vector)
@@ -370,6 +371,14 @@ int32_t tsift_wasm_session_set_query_vector(tsift_session *s, const float *vec, 
                                             uint32_t *out) {
   tsift_error err;
   tsift_status st = tsift_session_set_query_vector(s, vec, dim, min_similarity, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_session_set_embedder)
+int32_t tsift_wasm_session_set_embedder(tsift_session *s, const tsift_static_model *model, double min_similarity,
+                                        uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_session_set_embedder(s, model, min_similarity, &err);
   return finish(out, st, NULL, 0, &err);
 }
 

@@ -411,6 +411,8 @@ typedef int (*tsift_rank_fn)(void *user, const char *query, size_t query_len, un
 TSIFT_API tsift_status tsift_session_set_ranker(tsift_session *session, const char *kind,
                                                 tsift_rank_fn fn, void *user, tsift_error *err);
 
+typedef struct tsift_static_model tsift_static_model; /* static-embedding models, below */
+
 /* The vector of the next search_tools query (dim floats, the index's
  * dimension; vec NULL clears it), fused with BM25F by the built-in ranker
  * (docs/relevance.md, "Semantic search"); min_similarity (-1..1, or -2:
@@ -420,6 +422,19 @@ TSIFT_API tsift_status tsift_session_set_ranker(tsift_session *session, const ch
  * not). TSIFT_E_ARG when the index has no vectors or another dimension. */
 TSIFT_API tsift_status tsift_session_set_query_vector(tsift_session *session, const float *vec, uint32_t dim,
                                                       double min_similarity, tsift_error *err);
+
+/* A static model (tsift_static_model_load) as the session's query
+ * embedder: every search_tools query the built-in ranker answers is
+ * embedded with it in the core and fused as if set by
+ * tsift_session_set_query_vector with min_similarity — unless the host set
+ * a vector for that search, which wins. A query with no token the model
+ * knows gets no vector (that search is lexical). The index's vectors must
+ * be the model's (tsift_index_embed_static, or a snapshot of such an
+ * index): TSIFT_E_ARG when the index has no vectors, another dimension or
+ * another model id. The session borrows the model: it must outlive the
+ * session, or be unset first (model NULL). Replays never embed. */
+TSIFT_API tsift_status tsift_session_set_embedder(tsift_session *session, const tsift_static_model *model,
+                                                  double min_similarity, tsift_error *err);
 
 /* A host skill ranker (SPEC S8) for sessions whose skills.discovery is
  * "search" or "both": the same contract as tsift_session_set_ranker, over
@@ -485,7 +500,6 @@ TSIFT_API tsift_status tsift_session_finish(tsift_session *session, char **out, 
 
 /* ---- static-embedding models (issue 25, docs/semantic.md) -------------- */
 
-typedef struct tsift_static_model tsift_static_model;
 
 /*
  * Load a model2vec-style static embedding: `safetensors` holds the matrix

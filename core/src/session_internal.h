@@ -132,6 +132,10 @@ struct tsift_session {
    * vec_kind, "bm25f-N+vec:<model>". Cleared after every search. */
   struct tsift_qvec *qvec;
   char vec_kind[96];
+  /* The query embedder (tsift_session_set_embedder), borrowed, or NULL:
+   * the built-in ranker embeds a query that has no host vector with it. */
+  const struct tsift_static_model *embedder;
+  double embedder_min_similarity;
 
   /* The loop's confidence (docs/sessions.md, read_loop_options). */
   uint8_t load_strong;    /* load only strong hits ("load": "strong") */
@@ -153,6 +157,9 @@ struct tsift_session {
 tsift_status tsift_session_use_qvec(tsift_session *s, const struct tsift_qvec *qv, tsift_error *err);
 /* Drop the query vector (after a search). */
 void tsift_session_drop_qvec(tsift_session *s);
+/* The query vector of the search for text q[0..len) from the embedder,
+ * when there is one and the host gave no vector. */
+tsift_status tsift_session_embed_query(tsift_session *s, const char *q, size_t len, tsift_error *err);
 
 /* A session over `index`, which it borrows: for the loop evaluation
  * (eval_loop.c), which runs one fresh session per query over one index. The

@@ -480,10 +480,13 @@ static tsift_status rank_builtin(tsift_session *s, const call_ref *c, const char
     for (size_t d = 0; d < s->index->n; d++) allowed[d] = s->ns_allowed[d] && !s->on_menu[d];
     tsift_stats stats;
     tsift_stats_fit(s->index, allowed, &stats);
-    /* with a query vector, similarity is fused (fusion.h) and the decision records the kind */
-    if (s->qvec) tsift_vec_ranker_kind(s->index, s->vec_kind);
-    st = tsift_rank_fused(s->index, tq, &stats, s->qvec, page, TSIFT_RANK_GRADE | TSIFT_RANK_REQUIRED, &s->rule,
-                          &r, err);
+    /* with a query vector (the host's, else the embedder's), similarity is
+     * fused (fusion.h) and the decision records the kind */
+    st = tsift_session_embed_query(s, q, strlen(q), err);
+    if (!st && s->qvec) tsift_vec_ranker_kind(s->index, s->vec_kind);
+    if (!st)
+      st = tsift_rank_fused(s->index, tq, &stats, s->qvec, page, TSIFT_RANK_GRADE | TSIFT_RANK_REQUIRED,
+                            &s->rule, &r, err);
   }
   if (!st) st = tsift_page_from_ranking(&p, tq, &r, err);
   if (!st) {

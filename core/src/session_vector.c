@@ -1,7 +1,8 @@
 /* session_vector.c — a session's query vector: the host gives the vector of
  * the next search_tools query (tsift_session_set_query_vector; the loop
- * evaluation copies one in), the built-in ranker fuses it (fusion.h), and
- * the search drops it. A replayed decision needs none. */
+ * evaluation copies one in) or a static model embeds each query
+ * (tsift_session_set_embedder), the built-in ranker fuses it (fusion.h),
+ * and the search drops it. A replayed decision needs none. */
 #include <string.h>
 
 #include "alloc.h"
@@ -49,5 +50,39 @@ tsift_status tsift_session_set_query_vector(tsift_session *s, const float *vec, 
   qv.min_similarity = min_similarity;
   st = tsift_session_use_qvec(s, &qv, err);
   tsift_qvec_free(&qv);
+  return st;
+}
+
+tsift_status tsift_session_set_embedder(tsift_session *s, const tsift_static_model *model, double min_similarity,
+                                        tsift_error *err) {
+  if (!s) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_set_embedder: session is NULL");
+  if (!model) {
+    s->embedder = NULL;
+    return TSIFT_OK;
+  }
+  if (!(min_similarity >= -2.0 && min_similarity <= 1.0))
+    return tsift_fail(err, TSIFT_E_ARG, "embedder: minSimilarity must be from -1 to 1 (or below -1: off)");
+  const tsift_index *ix = s->index;
+  const char *id = tsift_static_model_id(model);
+  if (!ix->vec_dim)
+    return tsift_fail(err, TSIFT_E_ARG, "embedder: the index has no vectors (embed the catalog with model %s first)", id);
+  if (ix->vec_dim != tsift_static_model_dim(model) || strcmp(ix->vec_model, id) != 0)
+    return tsift_fail(err, TSIFT_E_ARG, "embedder: the index's vectors are %s's (%u dimensions), not model %s's (%u)",
+                      ix->vec_model, ix->vec_dim, id, (unsigned)tsift_static_model_dim(model));
+  s->embedder = model;
+  s->embedder_min_similarity = min_similarity;
+  return TSIFT_OK;
+}
+
+tsift_status tsift_session_embed_query(tsift_session *s, const char *q, size_t len, tsift_error *err) {
+  if (s->qvec || !s->embedder) return TSIFT_OK;
+  uint32_t dim = s->index->vec_dim;
+  float *v = tsift_calloc_array(dim, sizeof *v);
+  if (!v) return tsift_nomem(err, "embedding the query");
+  size_t pooled = 0;
+  tsift_status st = tsift_static_model_embed(s->embedder, q, len, v, &pooled, err);
+  /* no token the model knows: no vector, the search stays lexical */
+  if (!st && pooled) st = tsift_session_set_query_vector(s, v, dim, s->embedder_min_similarity, err);
+  tsift_free(v);
   return st;
 }

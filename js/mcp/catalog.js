@@ -60,7 +60,7 @@ function hintsOf(tool) {
  * Returns { catalog, routes: Map(id → {server, name}), key,
  * fingerprint, snapshot (the index's bytes, or null), warnings }.
  */
-export function buildUniverse(toolsift, config, upstreams) {
+export function buildUniverse(toolsift, config, upstreams, model = null) {
   const warnings = [];
   const tools = [];
   const annotations = {};
@@ -119,7 +119,9 @@ export function buildUniverse(toolsift, config, upstreams) {
     const catalog = { tools, annotations };
     let index;
     try {
-      index = toolsift.createIndex(catalog, stopwords === undefined ? undefined : { stopwords });
+      // with a model, the tools' vectors too (the snapshot carries them)
+      const options = { ...(stopwords === undefined ? {} : { stopwords }), ...(model ? { model } : {}) };
+      index = toolsift.createIndex(catalog, Object.keys(options).length ? options : undefined);
       fingerprint = index.info().fingerprint;
       try {
         snapshot = index.snapshot();
@@ -139,7 +141,8 @@ export function buildUniverse(toolsift, config, upstreams) {
   }
   const catalog = { tools, annotations, ...(skills ? { skills } : {}) };
   const key = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');
-  return { catalog, routes, key, fingerprint, snapshot, warnings };
+  // embedder: the model each session of this generation embeds queries with
+  return { catalog, routes, key, fingerprint, snapshot, warnings, embedder: model };
 }
 
 // The error named no tool: try each alone (rare, so the cost is fine).

@@ -134,7 +134,11 @@ const SESSION_SEARCH_KEYS = [
   'toolName', 'maxPerSearch', 'maxLoaded', 'maxSearches', 'maxMenuChars', 'namespaces', 'stopwords',
   'load', 'strong', 'overview', 'overviewChars',
 ];
-const SEARCH_KEYS = [...SESSION_SEARCH_KEYS, 'alwaysLoaded', 'includeSchemas'];
+// `model` and `minSimilarity` are the gateway's: a static-embedding model
+// (a directory with model.safetensors and tokenizer.json, docs/semantic.md)
+// whose vectors every generation's index carries and with which each
+// session embeds its queries; minSimilarity is the grade's floor for them.
+const SEARCH_KEYS = [...SESSION_SEARCH_KEYS, 'alwaysLoaded', 'includeSchemas', 'model', 'minSimilarity'];
 
 /**
  * Check a configuration object. `baseDir` resolves relative paths (a stdio
@@ -167,6 +171,15 @@ export function checkConfig(raw, baseDir = process.cwd()) {
     if (!ID_RE.test(id)) fail('search.alwaysLoaded', `not a tool id: ${JSON.stringify(id)}`);
   }
   const includeSchemas = optBool(s, 'includeSchemas', 'search', true);
+  if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) {
+    fail('search.model', 'expected the directory of a static model (model.safetensors and tokenizer.json)');
+  }
+  const model = s.model === undefined ? null : { dir: path.resolve(baseDir, s.model) };
+  if (s.minSimilarity !== undefined && !(typeof s.minSimilarity === 'number' && s.minSimilarity >= -1 && s.minSimilarity <= 1)) {
+    fail('search.minSimilarity', 'expected a number from -1 to 1');
+  }
+  if (s.minSimilarity !== undefined && !model) fail('search.minSimilarity', 'is a setting of search.model, which is not given');
+  if (model) model.minSimilarity = s.minSimilarity ?? -2;
   let skills = null;
   if (raw.skills !== undefined && raw.skills !== null) {
     if (!isObject(raw.skills)) fail('config.skills', 'expected { skills: [...], ...session skills settings }');
@@ -187,7 +200,7 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   if (typeof loop !== 'string' || !ID_RE.test(loop)) fail('config.loop', 'expected a string matching ^[A-Za-z0-9_.:-]{1,128}$');
   const name = raw.name ?? 'toolsift-mcp';
   if (typeof name !== 'string' || name === '') fail('config.name', 'expected a non-empty string');
-  return { servers, search, alwaysLoaded, includeSchemas, skills, journalDir, journalMaxBytes, http, loop, name };
+  return { servers, search, alwaysLoaded, includeSchemas, model, skills, journalDir, journalMaxBytes, http, loop, name };
 }
 
 const HTTP_KEYS = ['port', 'path', 'idleTimeoutMs', 'maxSessions', 'tokens', 'allowedOrigins'];

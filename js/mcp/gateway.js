@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { buildUniverse } from './catalog.js';
+import { loadGatewayModel } from './model.js';
 import { CODES } from './errors.js';
 import { JournalFile, ensurePrivateDir } from './journal.js';
 import { ClientSession, errorResult } from './session.js';
@@ -58,6 +59,7 @@ export class Gateway {
     this.universe = null;
     this.generation = -1;
     this.sessions = new Set();
+    this.model = null; // the static model of config.search.model (model.js), or null
     this.onGeneration = null; // test hook: (universe) => void
   }
 
@@ -65,6 +67,9 @@ export class Gateway {
   async start() {
     // A journal folder another user owns fails the start, not the first session.
     if (this.config.journalDir) ensurePrivateDir(this.config.journalDir, this.log);
+    // a bad model fails the start, before any server is started
+    this.model = loadGatewayModel(this.toolsift, this.config.model);
+    if (this.model) this.log(`search.model: ${this.model.id} (${this.model.dim} dimensions) from ${this.config.model.dir}`);
     await Promise.all(this.config.servers.map((s) => this._addUpstream(s)));
     this._rebuild('start');
     // The session settings are toolsift's to check: make one session now so
@@ -95,7 +100,7 @@ export class Gateway {
   _rebuild(why) {
     let u;
     try {
-      u = buildUniverse(this.toolsift, this.config, this.upstreams);
+      u = buildUniverse(this.toolsift, this.config, this.upstreams, this.model);
     } catch (e) {
       this.log(`catalog not rebuilt (${why}): ${e.message}; keeping generation ${this.generation}`);
       if (this.universe === null) {
@@ -118,6 +123,11 @@ export class Gateway {
    * leave the universe), new or changed ones are started.
    */
   async reload(config) {
+    if (config.model?.dir !== this.config.model?.dir) {
+      // sessions embed with the loaded model; another one takes a restart
+      this.log(`search.model changed: the gateway keeps ${this.config.model?.dir ?? 'no model'} until it restarts`);
+      config = { ...config, model: this.config.model };
+    }
     const old = new Map(this.config.servers.map((s) => [s.key, s]));
     this.config = config;
     const next = new Map(config.servers.map((s) => [s.key, s]));
@@ -270,6 +280,11 @@ export class Gateway {
     await Promise.all(entries.map((e) => e.closed));
     await Promise.all([...this.upstreams.values()].map((u) => u.close()));
     this.upstreams.clear();
+    try {
+      this.model?.free();
+    } catch (e) {
+      this.log(`search.model not freed: ${e.message}`);
+    }
   }
 }
 

@@ -45,6 +45,8 @@ export interface GatewayConfig {
   search: Omit<SessionSearchConfig, 'alwaysLoaded'>;
   alwaysLoaded: string[];
   includeSchemas: boolean;
+  /** search.model (resolved) and search.minSimilarity (-2: off), or null. */
+  model: { dir: string; minSimilarity: number } | null;
   skills: { list: unknown[]; settings: Record<string, unknown> } | null;
   journalDir: string | null;
   /** journal.maxBytes: a session's journal limit (0: none); past it searches are refused (-32014). */

@@ -129,7 +129,7 @@ export class ClientSession {
     };
     if (this.principal !== null) value.principal = this.principal;
     try {
-      return this.startSegment(value, null, universe.snapshot ?? null);
+      return this.startSegment(value, null, universe.snapshot ?? null, universe.embedder ?? null);
     } catch (e) {
       this.refusedKey = universe.key;
       throw e;
@@ -151,9 +151,11 @@ export class ClientSession {
    * back). `journal`: the recorded decisions to serve (replay) or null.
    * `snapshot`: the generation's index (live), so the session skips
    * re-analysing the catalog; the journal still records the catalog, and
-   * a replay builds the same index from it (same fingerprint).
+   * a replay builds the same index from it (same fingerprint). `embedder`:
+   * the generation's static model (live, with a snapshot) — the decisions
+   * record its ranker kind and a replay needs neither it nor vectors.
    */
-  startSegment(value, journal, snapshot = null) {
+  startSegment(value, journal, snapshot = null, embedder = null) {
     let session; // made before the current one is closed: a refusal leaves it running
     const chain = { journalParent: this.chainHead, ...(this.journalKey ? { journalKey: this.journalKey } : {}) };
     if (snapshot) {
@@ -161,6 +163,13 @@ export class ClientSession {
       const { stopwords, ...searchRest } = search;
       const cfg = { ...rest, search: searchRest, ...(catalog.skills ? { catalog: { skills: catalog.skills } } : {}) };
       session = this.toolsift.createSession(cfg, { snapshot, ...chain });
+      // the generation's model embeds each query (its vectors are in the snapshot)
+      try {
+        if (embedder) session.setEmbedder(embedder, this.config.model?.minSimilarity ?? -2);
+      } catch (e) {
+        session.free();
+        throw e;
+      }
     } else {
       session = this.toolsift.createSession(value.config,
         journal === null ? chain : { journal, divergence: 'fail', ...chain });

@@ -2,10 +2,12 @@
  * (static_embed.c, docs/semantic.md): the tools' vectors from the model,
  * a tool whose text has no known token left without one, the query's vector
  * as the search option reads it (base64 float32 LE, or null), a request that
- * shares no word with its tool found by meaning, and an allocation failure
+ * shares no word with its tool found by meaning, the model as a session's
+ * query embedder (recorded, replayed without it), and an allocation failure
  * at every point. The model is built here byte by byte, and the expected
  * query vector is the normalised sum of its rows, computed here. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +174,97 @@ static void test_embedder(void) {
   free_fixture(&f);
 }
 
+/* The model as a session's query embedder: a session over a snapshot of
+ * the embedded index finds the refund for "reimbursement" and records the
+ * ranker kind; a host vector wins over the embedder; a query the model
+ * knows nothing of is lexical; the journal replays over the plain catalog
+ * with neither model nor vectors; a model that did not make the index's
+ * vectors, or an index without vectors, is refused. */
+static void test_session_embedder(void) {
+  fixture f = make_fixture();
+  tsift_error err;
+  tsift_static_model *m = NULL;
+  tsift_index *ix = NULL;
+  char *snap = NULL, *out = NULL, *journal = NULL, kind[120];
+  size_t slen = 0, len = 0, jlen = 0;
+  CHECK_EQ_INT(tsift_static_model_load(f.st, f.slen, f.tok, strlen(f.tok), &m, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_index_build(f.cat, strlen(f.cat), NULL, 0, &ix, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_index_embed_static(ix, m, NULL, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_index_snapshot(ix, &snap, &slen, &err), TSIFT_OK);
+  snprintf(kind, sizeof kind, "\"ranker\":\"bm25f-6+vec:%s\"", tsift_static_model_id(m));
+  const char *cfg = "{\"search\":{\"maxPerSearch\":3}}";
+  tsift_session *s = NULL;
+  CHECK_EQ_INT(tsift_session_new_from_snapshot(cfg, strlen(cfg), snap, slen, NULL, 0, NULL, 0, &s, &err), TSIFT_OK);
+  if (!s) {
+    fprintf(stderr, "session: %s\n", err.message);
+    return;
+  }
+  CHECK_EQ_INT(tsift_session_set_embedder(s, m, -2.0, &err), TSIFT_OK);
+  const char *a1 = "{\"query\":\"reimbursement\"}";
+  CHECK_EQ_INT(tsift_session_call(s, 0, 0, "search_tools", 12, a1, strlen(a1), &out, &len, &err), TSIFT_OK);
+  CHECK_CONTAINS(out, kind);
+  CHECK_CONTAINS(out, "stripe__refund");
+  char *live = out;
+  /* the model knows no token of it: the lexical ranker, its own kind */
+  const char *a2 = "{\"query\":\"zzz qqq\"}";
+  CHECK_EQ_INT(tsift_session_call(s, 1, 0, "search_tools", 12, a2, strlen(a2), &out, &len, &err), TSIFT_OK);
+  CHECK_CONTAINS(out, "\"ranker\":\"bm25f-6\"");
+  tsift_free(out);
+  /* a host vector wins: the weather direction finds no refund */
+  const float weather[DIM] = {0, 1, 0, 0};
+  CHECK_EQ_INT(tsift_session_set_query_vector(s, weather, DIM, -2.0, &err), TSIFT_OK);
+  const char *a3 = "{\"query\":\"reimbursement please\"}";
+  CHECK_EQ_INT(tsift_session_call(s, 2, 0, "search_tools", 12, a3, strlen(a3), &out, &len, &err), TSIFT_OK);
+  CHECK_CONTAINS(out, kind);
+  CHECK(strstr(out, "stripe__refund") == NULL);
+  tsift_free(out);
+  CHECK_EQ_INT(tsift_session_journal_jsonl(s, &journal, &jlen, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_session_set_embedder(s, m, 1.5, &err), TSIFT_E_ARG); /* minSimilarity out of range */
+  CHECK_EQ_INT(tsift_session_set_embedder(s, NULL, -2.0, &err), TSIFT_OK);
+  tsift_session_free(s);
+
+  /* replay over the catalog itself: no vectors, no model, the same result */
+  char cfgc[9000];
+  snprintf(cfgc, sizeof cfgc, "{\"catalog\":{\"tools\":%s},\"search\":{\"maxPerSearch\":3}}", f.cat);
+  s = NULL;
+  CHECK_EQ_INT(tsift_session_new(cfgc, strlen(cfgc), journal, jlen, NULL, 0, &s, &err), TSIFT_OK);
+  if (s) {
+    CHECK_EQ_INT(tsift_session_call(s, 0, 0, "search_tools", 12, a1, strlen(a1), &out, &len, &err), TSIFT_OK);
+    const char *x = strstr(live, "\"result\":"), *y = strstr(out ? out : "", "\"result\":");
+    CHECK(x && y && strncmp(x, y, (size_t)(strstr(x, ",\"decision\":") - x)) == 0);
+    /* and an index without vectors refuses the embedder */
+    CHECK_EQ_INT(tsift_session_set_embedder(s, m, -2.0, &err), TSIFT_E_ARG);
+    CHECK_CONTAINS(err.message, "no vectors");
+    tsift_free(out);
+    tsift_session_free(s);
+  } else {
+    fprintf(stderr, "replay: %s\n", err.message);
+  }
+  /* vectors under another model id */
+  tsift_index *other = NULL;
+  CHECK_EQ_INT(tsift_index_build(f.cat, strlen(f.cat), NULL, 0, &other, &err), TSIFT_OK);
+  float *rows = calloc(40 * DIM, sizeof *rows);
+  for (int i = 0; i < 40; i++) rows[i * DIM + i % DIM] = 1;
+  CHECK_EQ_INT(tsift_index_set_vectors(other, "someone-else", 12, DIM, rows, 40, &err), TSIFT_OK);
+  char *osnap = NULL;
+  size_t olen = 0;
+  CHECK_EQ_INT(tsift_index_snapshot(other, &osnap, &olen, &err), TSIFT_OK);
+  s = NULL;
+  CHECK_EQ_INT(tsift_session_new_from_snapshot(cfg, strlen(cfg), osnap, olen, NULL, 0, NULL, 0, &s, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_session_set_embedder(s, m, -2.0, &err), TSIFT_E_ARG);
+  CHECK_CONTAINS(err.message, "someone-else");
+  tsift_session_free(s);
+  tsift_free(osnap);
+  free(rows);
+  tsift_index_free(other);
+  tsift_free(live);
+  tsift_free(journal);
+  tsift_free(snap);
+  tsift_index_free(ix);
+  tsift_static_model_free(m);
+  free_fixture(&f);
+}
+
 /* Every allocation of the embedder and the query vector fails once: a NOMEM
  * error, no leak, and the index left without vectors (not half-built). */
 static void test_alloc_failures(void) {
@@ -226,6 +319,7 @@ static void test_alloc_failures(void) {
 
 int main(void) {
   test_embedder();
+  test_session_embedder();
   test_alloc_failures();
   return harness_finish("test_static_embed");
 }

@@ -193,3 +193,42 @@ test('a model from another module is refused by name', async () => {
     foreign.free();
   }
 });
+
+test('a session embeds its queries with the model (setEmbedder); the model stays alive while used', () => {
+  const index = ts.createIndex(catalog, { model });
+  const snapshot = index.snapshot();
+  index.free();
+  const config = { search: { maxPerSearch: 3 } };
+  const s = ts.createSession(config, { snapshot });
+  const host = ts.createSession(config, { snapshot });
+  try {
+    s.setEmbedder(model);
+    const q = { query: 'give a customer their money back' };
+    const out = s.call(0, 0, 'search_tools', q);
+    assert.equal(out.decision.value.ranker, `bm25f-6+vec:${model.id}`);
+    // the same search with the model's vector given by the host: the same page
+    host.setQueryVector(model.embed(q.query));
+    assert.deepEqual(host.call(0, 0, 'search_tools', q).result, out.result);
+    assert.throws(() => model.free(), (e) => e instanceof ToolsiftError && e.code === 'state' && /live session/.test(e.message));
+    assert.equal(model.freed, false);
+    assert.throws(() => s.setEmbedder({}), (e) => e.code === 'arg' && /StaticModel/.test(e.message));
+    // an index without vectors refuses the embedder by name
+    const plain = ts.createSession({ ...config, catalog: JSON.parse(catalog) });
+    try {
+      assert.throws(() => plain.setEmbedder(model), (e) => e.code === 'arg' && /no vectors/.test(e.message));
+    } finally {
+      plain.free();
+    }
+    // the journal replays over the plain catalog, without the model
+    const replay = ts.createSession({ ...config, catalog: JSON.parse(catalog) }, { journal: s.journalJSONL() });
+    try {
+      assert.deepEqual(replay.call(0, 0, 'search_tools', q).result, out.result);
+    } finally {
+      replay.free();
+    }
+  } finally {
+    s.free();
+    host.free();
+  }
+  // no session uses it now: free() would work (the after() hook frees it)
+});

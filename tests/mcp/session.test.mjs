@@ -13,6 +13,13 @@ import { checkConfig, readConfig, GatewayConfigError } from '../../js/mcp/config
 import { buildUniverse } from '../../js/mcp/catalog.js';
 import { ClientSession } from '../../js/mcp/session.js';
 import { replayJournal, JournalError } from '../../js/mcp/replay.js';
+import { loadGatewayModel } from '../../js/mcp/model.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const toolsift = await load();
 
@@ -367,4 +374,46 @@ test('the loop\'s search keys (load, strong, overview, overviewChars) reach ever
   const example = readConfig(fileURLToPath(new URL('../../examples/mcp/gateway.json', import.meta.url)));
   assert.deepEqual(Object.keys(example.search).filter((k) => ['load', 'overview', 'overviewChars'].includes(k)),
     ['load', 'overview', 'overviewChars']);
+});
+
+test('search.model: every generation embedded, each live query embedded, the journal replayed without the model', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'toolsift-gw-model-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const tools = Object.entries(TOOLS).flatMap(([ns, list]) => list.map((x) => ({ name: `${ns}__${x.name}`, description: x.description })));
+  writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(tools));
+  const gen = spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-static-model.mjs'), '--out', path.join(dir, 'm'), '--catalog', path.join(dir, 'catalog.json'), '--dim', '16']);
+  assert.equal(gen.status, 0, String(gen.stderr));
+  const raw = { mcpServers: { mail: { command: 'x', trusted: true }, chat: { command: 'y', trusted: true } }, search: { model: 'm', minSimilarity: -1 } };
+  const config = checkConfig(raw, dir);
+  assert.deepEqual(config.model, { dir: path.join(dir, 'm'), minSimilarity: -1 });
+  const model = loadGatewayModel(toolsift, config.model);
+  t.after(() => model.free());
+  const ups = new Map(Object.entries(TOOLS).map(([k, list]) => [k, { tools: list }]));
+  const universe = { ...buildUniverse(toolsift, config, ups, model), generation: 0 };
+  assert.equal(universe.embedder, model);
+  // the snapshot carries the model's vectors
+  const ix = toolsift.indexFromSnapshot(universe.snapshot);
+  assert.deepEqual(ix.info().vectors, { model: model.id, dim: 16 });
+  ix.free();
+  const lines = [];
+  const cs = new ClientSession(toolsift, config, (l) => lines.push(l));
+  cs.adopt(universe, 0);
+  const live = cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'send an email' });
+  assert.throws(() => model.free(), /live session/, 'the model outlives the sessions that embed with it');
+  cs.close();
+  const decision = lines.map((l) => JSON.parse(l)).find((r) => r.source === 'agent-tool-search');
+  assert.equal(decision.value.ranker, `bm25f-6+vec:${model.id}`);
+  // a replay needs neither the model nor vectors: the same tools
+  const r = replayJournal(toolsift, lines.join('\n') + '\n');
+  assert.deepEqual(r.warnings, []);
+  assert.ok(JSON.stringify(live).includes('mail__send_email'), JSON.stringify(live));
+  assert.ok(r.tools.some((x) => x.name === 'mail__send_email'), JSON.stringify(r.tools));
+  // the settings' errors name the key; a missing file names the file
+  assert.throws(() => checkConfig({ ...raw, search: { model: 3 } }, dir), /search\.model: expected the directory/);
+  assert.throws(() => checkConfig({ ...raw, search: { model: 'm', minSimilarity: 2 } }, dir), /search\.minSimilarity: expected a number from -1 to 1/);
+  assert.throws(() => checkConfig({ ...raw, search: { minSimilarity: 0.2 } }, dir), /search\.minSimilarity: is a setting of search\.model/);
+  assert.throws(() => loadGatewayModel(toolsift, { dir: path.join(dir, 'nope') }),
+    (e) => e instanceof GatewayConfigError && /search\.model: cannot read .*nope\/model\.safetensors/.test(e.message));
+  writeFileSync(path.join(dir, 'm', 'tokenizer.json'), '{"model":{}}');
+  assert.throws(() => loadGatewayModel(toolsift, config.model), (e) => e instanceof GatewayConfigError && /search\.model: .*tokenizer/.test(e.message));
 });
