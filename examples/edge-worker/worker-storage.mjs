@@ -10,7 +10,9 @@
 // server in the test; in production an R2 bucket's public URL, an origin, or
 // an R2 binding's get()), asked for /<tenant>.tsi.
 //
-//   GET /search_tools?query=Q&limit=N[&tenant=T]   (tenant default: "default")
+//   GET /search_tools?query=Q&limit=N[&tenant=T][&vector=V]   (tenant default: "default";
+//        V: the query's vector, base64 float32 little-endian, for a snapshot
+//        with vectors — e.g. StaticModel#queryVector(Q) on the caller's side)
 //   GET /info[?tenant=T]
 //   GET /memory                  the module's linear memory in bytes
 import wasm from './toolsift.wasm';
@@ -69,7 +71,8 @@ export default {
       if (typeof query !== 'string' || !Number.isInteger(limit) || limit < 1 || limit > 50) {
         return json({ error: 'expected query=string&limit=integer 1..50' }, 400);
       }
-      return json((await index(env, tenant)).searchJSON(query, { limit }));
+      const vector = url.searchParams.get('vector');
+      return json((await index(env, tenant)).searchJSON(query, vector === null ? { limit } : { limit, vector }));
     } catch (e) {
       if (e instanceof ToolsiftError) return json({ error: e.code, message: e.message }, 400);
       return json({ error: 'internal', message: String(e?.message ?? e) }, 500);

@@ -12,6 +12,11 @@
 // workerd has no per-isolate memory limit setting, so the bound is asserted on
 // the module's memory (what dominates) and the workerd process's peak RSS is
 // reported. Uses the repository's js/toolsift.js and build/wasm/toolsift.wasm.
+// With TOOLSIFT_EDGE_DIM=D (default 0: none) the big snapshot carries
+// vectors: a static model of D dimensions generated over the catalog
+// (scripts/gen-static-model.mjs) embeds the tools (`build --model`), and
+// every other query is sent with the model's vector of it (computed here
+// through the binding), answered byte for byte as native `search --model`.
 //   node tests/runtimes/edge-storage.mjs        (TOOLSIFT_EDGE_TOOLS=N to change the size)
 import { execFileSync } from 'node:child_process';
 import { cpSync, createReadStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,11 +26,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchWithRetry, withWorkerd } from './run.mjs';
 import { synthCatalog, synthQueries } from '../../bench/lib/synth.mjs';
+import { load } from '../../js/toolsift.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NATIVE = path.resolve(ROOT, process.env.TOOLSIFT_NATIVE || 'build/native/toolsift');
 const EXAMPLE = path.join(ROOT, 'examples/edge-worker');
 const TOOLS = Number(process.env.TOOLSIFT_EDGE_TOOLS ?? 100000);
+const DIM = Number(process.env.TOOLSIFT_EDGE_DIM ?? 0);
 const LIMIT = 128e6, JS_HEAP_ROOM = 8 * 1048576;
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'toolsift-edge-storage-'));
@@ -35,7 +42,16 @@ try {
   mkdirSync(storage);
   const cat = synthCatalog(TOOLS);
   writeFileSync(path.join(tmp, 'big.json'), JSON.stringify({ tools: cat.tools }));
-  execFileSync(NATIVE, ['build', '--catalog', path.join(tmp, 'big.json'), '-o', path.join(storage, 'default.tsi')]);
+  const modelDir = path.join(tmp, 'model');
+  let model = null;
+  if (DIM > 0) {
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/gen-static-model.mjs'), '--out', modelDir,
+      '--catalog', path.join(tmp, 'big.json'), '--dim', String(DIM)]);
+    const ts = await load(readFileSync(path.join(ROOT, 'build/wasm/toolsift.wasm')));
+    model = ts.loadStaticModel(readFileSync(path.join(modelDir, 'model.safetensors')), readFileSync(path.join(modelDir, 'tokenizer.json'), 'utf8'));
+  }
+  execFileSync(NATIVE, ['build', '--catalog', path.join(tmp, 'big.json'), ...(model ? ['--model', modelDir] : []),
+    '-o', path.join(storage, 'default.tsi')]);
   execFileSync(NATIVE, ['build', '--catalog', path.join(ROOT, 'corpus/catalog.json'), '-o', path.join(storage, 'corpus.tsi')]);
   const bigSize = statSync(path.join(storage, 'default.tsi')).size;
 
@@ -67,11 +83,16 @@ try {
     const info = await fetchWithRetry(`${base}/info`, { alive, timeoutMs: 120_000 });
     const loadMs = Date.now() - t0;
     if (info !== native(['info', '--index', path.join(storage, 'default.tsi')])) throw new Error(`/info differs: ${info.slice(0, 300)}`);
-    let n = 1;
+    let n = 1, fused = 0;
     for (const [tenant, list] of [['default', queries], ['corpus', [['open a pull request', 3], ['refund a payment', 5]]], ['default', queries.slice(0, 2)]]) {
       for (const [query, limit] of list) {
-        const got = await fetchWithRetry(`${base}/search_tools?${new URLSearchParams({ tenant, query, limit: String(limit) })}`, { alive });
-        const want = native(['search', '--index', path.join(storage, `${tenant}.tsi`), '--limit', String(limit), query]);
+        // with vectors, every other query of the big tenant fused with the model's vector of it
+        const vector = model && tenant === 'default' && n % 2 ? model.queryVector(query) : null;
+        const params = { tenant, query, limit: String(limit), ...(vector ? { vector } : {}) };
+        const got = await fetchWithRetry(`${base}/search_tools?${new URLSearchParams(params)}`, { alive });
+        const want = native(['search', '--index', path.join(storage, `${tenant}.tsi`), '--limit', String(limit),
+          ...(vector ? ['--model', modelDir] : []), query]);
+        if (vector) fused++;
         if (got !== want) throw new Error(`tenant ${tenant}, ${query}: worker answered\n  ${got.slice(0, 300)}\nnative:\n  ${want.slice(0, 300)}`);
         n++;
       }
@@ -84,7 +105,8 @@ try {
     const { wasmMemory } = JSON.parse(await fetchWithRetry(`${base}/memory`, { alive }));
     const hwm = workerdPeakRss();
     const MiB = (b) => `${(b / 1048576).toFixed(1)} MiB`;
-    console.log(`edge-storage: ${TOOLS} tools (snapshot ${MiB(bigSize)}) + corpus tenant under workerd: ${n} answers identical to native, ` +
+    console.log(`edge-storage: ${TOOLS} tools${model ? ` with ${DIM}-dimension vectors` : ''} (snapshot ${MiB(bigSize)}) + corpus tenant under workerd: ` +
+      `${n} answers identical to native${model ? ` (${fused} fused with the query's vector)` : ''}, ` +
       `first answer after ${loadMs} ms (fetch + load), each snapshot fetched once; module memory ${MiB(wasmMemory)}` +
       (hwm ? `, workerd peak RSS ${MiB(hwm)} (the whole process)` : ''));
     if (wasmMemory + JS_HEAP_ROOM > LIMIT) {
