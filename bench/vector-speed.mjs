@@ -39,7 +39,8 @@ const tools = [];
 for (let copy = 0; tools.length < NTOOLS; copy++)
   for (const t of base) {
     if (tools.length >= NTOOLS) break;
-    tools.push({ ...t, id: copy ? `c${copy}_${t.id ?? t.name}` : (t.id ?? t.name) });
+    const id = t.id ?? t.name ?? t.function?.name ?? t.toolSpec?.name; // the catalog's forms (SPEC S1)
+    tools.push({ ...t, id: copy ? `c${copy}_${id}` : id });
   }
 if (!existsSync(BIN)) {
   console.error(`vector-speed: ${path.relative(ROOT, BIN)} is missing (scripts/build.sh)`);
