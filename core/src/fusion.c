@@ -78,7 +78,9 @@ static tsift_status gather(const rank_ctx *c, const tsift_qvec *qv, const double
   }
   double edge = dist->mean + floor * dist->sd;
   double below = edge - 1e-9 * (__builtin_fabs(edge) + __builtin_fabs(dist->mean) + 1.0);
-  for (uint32_t d = 0; d < ix->n && dist->sd > 0.0; d++) {
+  /* (no doc can pass when even the best similarity is below: the usual
+   * case, so the pass over the catalog is skipped) */
+  for (uint32_t d = 0; d < ix->n && dist->sd > 0.0 && dist->max > below; d++) {
     if (!(sim[d] > below) || !tsift_vec_counts(ix, c->stats->allowed, d)) continue;
     double e = tsift_fusion_evidence(sim[d], dist, floor);
     if (!(e > 0.0) || lexical_hit(r, d) || (c->required && !tsift_has_required(c, d))) continue;

@@ -172,7 +172,7 @@ int tsift_vec_counts(const tsift_index *ix, const uint8_t *allowed, uint32_t d) 
 
 void tsift_vec_similarities(const tsift_index *ix, const tsift_qvec *qv, const uint8_t *allowed, double *sim,
                             tsift_vec_dist *dist) {
-  double sum = 0.0;
+  double sum = 0.0, max = -1e300;
   size_t count = 0;
   int32_t dots[SIM_CHUNK];
   for (size_t at = 0; at < ix->n; at += SIM_CHUNK) {
@@ -185,6 +185,7 @@ void tsift_vec_similarities(const tsift_index *ix, const tsift_qvec *qv, const u
       if (counts) {
         sum += sim[d];
         count++;
+        if (sim[d] > max) max = sim[d];
       }
     }
   }
@@ -194,6 +195,7 @@ void tsift_vec_similarities(const tsift_index *ix, const tsift_qvec *qv, const u
   dist->count = count;
   dist->mean = mean;
   dist->sd = count > 1 ? __builtin_sqrt(var / (double)count) : 0.0;
+  dist->max = max;
 }
 
 /* a before b by similarity, then tool order */

@@ -40,6 +40,7 @@ void tsift_qvec_free(tsift_qvec *qv);
 typedef struct tsift_vec_dist {
   size_t count; /* docs of the universe with a vector */
   double mean, sd;
+  double max; /* the highest similarity among them (-1e300: none) */
 } tsift_vec_dist;
 
 /* The int32 dot products of q with nrows rows of dim components (each in
