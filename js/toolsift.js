@@ -1076,7 +1076,8 @@ export class Session {
   /** A StaticModel as the query embedder: every search_tools query the
    * built-in ranker answers is embedded with it (in the core) and fused,
    * unless setQueryVector gave one for that search. The index's vectors
-   * must be the model's (createIndex(catalog, { model }) or its snapshot).
+   * must be the model's (createIndex(catalog, { model }) or its snapshot);
+   * a session over its own catalog is embedded with the model here.
    * minSimilarity as for setQueryVector. null unsets it. While set, the
    * model cannot be freed. */
   setEmbedder(model, minSimilarity = -2) {

@@ -430,8 +430,9 @@ TSIFT_API tsift_status tsift_session_set_query_vector(tsift_session *session, co
  * a vector for that search, which wins. A query with no token the model
  * knows gets no vector (that search is lexical). The index's vectors must
  * be the model's (tsift_index_embed_static, or a snapshot of such an
- * index): TSIFT_E_ARG when the index has no vectors, another dimension or
- * another model id. The session borrows the model: it must outlive the
+ * index); a session index without vectors is embedded with the model here
+ * (tsift_index_embed_static: the tools' texts under the trust policy).
+ * TSIFT_E_ARG when the vectors are of another dimension or model id. The session borrows the model: it must outlive the
  * session, or be unset first (model NULL). Replays never embed. */
 TSIFT_API tsift_status tsift_session_set_embedder(tsift_session *session, const tsift_static_model *model,
                                                   double min_similarity, tsift_error *err);

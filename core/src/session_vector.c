@@ -64,6 +64,12 @@ tsift_status tsift_session_set_embedder(tsift_session *s, const tsift_static_mod
     return tsift_fail(err, TSIFT_E_ARG, "embedder: minSimilarity must be from -1 to 1 (or below -1: off)");
   const tsift_index *ix = s->index;
   const char *id = tsift_static_model_id(model);
+  /* the session's own index without vectors (built from its catalog): the
+   * model embeds its tools now; a borrowed one is the caller's to embed */
+  if (!ix->vec_dim && !s->index_borrowed) {
+    tsift_status st = tsift_index_embed_static(s->index, model, NULL, err);
+    if (st) return st;
+  }
   if (!ix->vec_dim)
     return tsift_fail(err, TSIFT_E_ARG, "embedder: the index has no vectors (embed the catalog with model %s first)", id);
   if (ix->vec_dim != tsift_static_model_dim(model) || strcmp(ix->vec_model, id) != 0)

@@ -1,5 +1,5 @@
 // Types shared by the toolsift SDK adapters (toolsift/ai-sdk, toolsift/openai, toolsift/anthropic).
-import type { DivergenceMode, JournalRecord, HostRanker, Session, SessionSearchConfig, Toolsift } from '../toolsift.js';
+import type { DivergenceMode, JournalRecord, HostRanker, Session, SessionSearchConfig, StaticModel, Toolsift } from '../toolsift.js';
 
 /** A misuse of an adapter (an unknown option, a tool given twice, …); the message names what is wrong. */
 export class ToolsiftIntegrationError extends Error {
@@ -33,6 +33,14 @@ export interface AdapterSessionOptions {
   resume?: boolean;
   /** A host ranker instead of BM25F (see Session). */
   ranker?: HostRanker | null;
+  /**
+   * A static-embedding model (toolsift.loadStaticModel): the tools are
+   * embedded with it and every search's query too, fused with BM25F
+   * (Session#setEmbedder). The model must outlive the adapter's session.
+   */
+  model?: StaticModel | null;
+  /** With `model`: the grade's similarity floor, -1..1 (default off). */
+  minSimilarity?: number;
 }
 
 /** What every adapter exposes. */

@@ -35,7 +35,7 @@ export function fail(where, message) {
 
 const SESSION_KEYS = new Set([
   'toolsift', 'tools', 'agentTools', 'search', 'loop', 'annotations', 'journal', 'divergence', 'journalKey',
-  'resume', 'ranker',
+  'resume', 'ranker', 'model', 'minSimilarity',
 ]);
 
 /**
@@ -55,6 +55,10 @@ export function checkOptions(where, options, extra = []) {
     fail(where, 'options.agentTools must be an array of tool names');
   }
   if (options.resume && options.journal == null) fail(where, 'options.resume needs options.journal');
+  if (options.model != null && typeof options.model?.embed !== 'function') {
+    fail(where, 'options.model must be a StaticModel (toolsift.loadStaticModel)');
+  }
+  if (options.minSimilarity != null && options.model == null) fail(where, 'options.minSimilarity is a setting of options.model');
 }
 
 /**
@@ -88,6 +92,15 @@ export function openSession(where, options, entries) {
   if (options.journalKey != null) sessionOptions.journalKey = options.journalKey;
   sessionOptions.divergence = options.divergence ?? (resume ? 'off' : 'fail');
   const session = options.toolsift.createSession(config, sessionOptions);
+  // a static model: the session's tools embedded, each search's query too (in the core)
+  if (options.model != null) {
+    try {
+      session.setEmbedder(options.model, options.minSimilarity ?? -2);
+    } catch (e) {
+      session.free();
+      throw e;
+    }
+  }
   let turn = 0;
   if (resume) {
     // The recorded run's menu, without its calls; the conversation goes on

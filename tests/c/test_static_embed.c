@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "harness.h"
+#include "session_internal.h"
 #include "toolsift.h"
 
 #include "fail_alloc.h"
@@ -178,8 +179,9 @@ static void test_embedder(void) {
  * the embedded index finds the refund for "reimbursement" and records the
  * ranker kind; a host vector wins over the embedder; a query the model
  * knows nothing of is lexical; the journal replays over the plain catalog
- * with neither model nor vectors; a model that did not make the index's
- * vectors, or an index without vectors, is refused. */
+ * with neither model nor vectors; a session over its own catalog is
+ * embedded by the model; a model that did not make the index's vectors, or
+ * a borrowed index without vectors, is refused. */
 static void test_session_embedder(void) {
   fixture f = make_fixture();
   tsift_error err;
@@ -232,14 +234,32 @@ static void test_session_embedder(void) {
     CHECK_EQ_INT(tsift_session_call(s, 0, 0, "search_tools", 12, a1, strlen(a1), &out, &len, &err), TSIFT_OK);
     const char *x = strstr(live, "\"result\":"), *y = strstr(out ? out : "", "\"result\":");
     CHECK(x && y && strncmp(x, y, (size_t)(strstr(x, ",\"decision\":") - x)) == 0);
-    /* and an index without vectors refuses the embedder */
-    CHECK_EQ_INT(tsift_session_set_embedder(s, m, -2.0, &err), TSIFT_E_ARG);
-    CHECK_CONTAINS(err.message, "no vectors");
     tsift_free(out);
     tsift_session_free(s);
   } else {
     fprintf(stderr, "replay: %s\n", err.message);
   }
+  /* a session over its own catalog (no vectors yet) is embedded by the
+   * model: the same page as over the snapshot */
+  s = NULL;
+  CHECK_EQ_INT(tsift_session_new(cfgc, strlen(cfgc), NULL, 0, NULL, 0, &s, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_session_set_embedder(s, m, -2.0, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_session_call(s, 0, 0, "search_tools", 12, a1, strlen(a1), &out, &len, &err), TSIFT_OK);
+  {
+    const char *x = strstr(live, "\"result\":"), *y = strstr(out ? out : "", "\"result\":");
+    CHECK(x && y && strncmp(x, y, (size_t)(strstr(x, ",\"decision\":") - x)) == 0);
+  }
+  tsift_free(out);
+  tsift_session_free(s);
+  /* a borrowed index without vectors is the caller's to embed: refused */
+  tsift_index *bare = NULL;
+  CHECK_EQ_INT(tsift_index_build(f.cat, strlen(f.cat), NULL, 0, &bare, &err), TSIFT_OK);
+  s = NULL;
+  CHECK_EQ_INT(tsift_session_over_index(cfg, strlen(cfg), bare, &s, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_session_set_embedder(s, m, -2.0, &err), TSIFT_E_ARG);
+  CHECK_CONTAINS(err.message, "no vectors");
+  tsift_session_free(s);
+  tsift_index_free(bare);
   /* vectors under another model id */
   tsift_index *other = NULL;
   CHECK_EQ_INT(tsift_index_build(f.cat, strlen(f.cat), NULL, 0, &other, &err), TSIFT_OK);

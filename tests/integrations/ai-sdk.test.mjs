@@ -5,6 +5,11 @@ import assert from 'node:assert/strict';
 import { generateText, isStepCount, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { load } from '../../js/toolsift.js';
 import { createToolSearch } from '../../js/integrations/ai-sdk.js';
 
@@ -192,4 +197,21 @@ test('ai-sdk: streamText takes the same prepareStep and repairToolCall', async (
   const refused = steps[1].content.find((p) => p.type === 'tool-error');
   assert.match(String(refused.error), /not_on_menu \(calendar_create_event\)/);
   ts.session.free();
+});
+
+test('ai-sdk: options.model embeds the tools and every query (the decisions record the vector ranker)', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'toolsift-adapter-model-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const gen = spawnSync(process.execPath, [fileURLToPath(new URL('../../scripts/gen-static-model.mjs', import.meta.url)), '--out', dir, '--dim', '16']);
+  assert.equal(gen.status, 0, String(gen.stderr));
+  const model = toolsift.loadStaticModel(readFileSync(path.join(dir, 'model.safetensors')), readFileSync(path.join(dir, 'tokenizer.json'), 'utf8'));
+  const ts = await createToolSearch({ toolsift, tools: hostTools([]), agentTools: ['reply'], model });
+  await conversation(ts);
+  const searches = ts.session.journal().filter((d) => d.source === 'agent-tool-search');
+  assert.equal(searches.length, 2);
+  for (const d of searches) assert.equal(d.value.ranker, `bm25f-6+vec:${model.id}`);
+  ts.session.free();
+  model.free();
+  await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), model: {} }), /options.model must be a StaticModel/);
+  await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), minSimilarity: 0.3 }), /options.minSimilarity is a setting of options.model/);
 });
