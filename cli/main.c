@@ -40,7 +40,9 @@ static const char USAGE[] =
     "  session menu --config CONFIG.json [--journal J.jsonl] [--format mcp|openai|anthropic]\n"
     "  session prompt --config CONFIG.json        (the skill index for the system prompt)\n"
     "  session verify --config CONFIG.json --journal J.jsonl   (the journal's hash chain; exit 1 unless it verifies)\n"
-    "  (session commands take --index SNAPSHOT to search a prebuilt index; the\n"
+    "  (session run and replay take --model DIR: a static model embeds the tools\n"
+    "   and every live search's query;\n"
+    "   session commands take --index SNAPSHOT to search a prebuilt index; the\n"
     "   config then has no catalog, or only {\"skills\": [...]}; and\n"
     "   --journal-key-file KEY, else env TOOLSIFT_JOURNAL_KEY: the hex HMAC key of the journal's chain)\n";
 

@@ -98,7 +98,7 @@ int cli_session(int argc, char **argv) {
   }
   const char *sub = argv[2];
   const char *config = NULL, *calls = NULL, *journal = NULL, *journal_out = NULL, *divergence = NULL,
-             *format = "mcp", *index = NULL, *key_file = NULL;
+             *format = "mcp", *index = NULL, *key_file = NULL, *model_dir = NULL;
   for (int i = 3; i < argc; i++) {
     const char **slot = NULL;
     if (strcmp(argv[i], "--config") == 0) slot = &config;
@@ -109,6 +109,7 @@ int cli_session(int argc, char **argv) {
     else if (strcmp(argv[i], "--format") == 0) slot = &format;
     else if (strcmp(argv[i], "--index") == 0) slot = &index;
     else if (strcmp(argv[i], "--journal-key-file") == 0) slot = &key_file;
+    else if (strcmp(argv[i], "--model") == 0) slot = &model_dir;
     if (!slot || i + 1 >= argc) {
       fprintf(stderr, "toolsift: session: unexpected argument %s\n", argv[i]);
       return 2;
@@ -174,6 +175,20 @@ int cli_session(int argc, char **argv) {
                                             opts[0] ? opts : NULL, strlen(opts), &s, &err);
   free(cat);
   free(snap);
+  /* --model: the session embeds its tools and every query with the model */
+  tsift_static_model *model = NULL;
+  if (!created && model_dir) {
+    model = cli_load_model(model_dir, NULL, NULL);
+    if (!model || tsift_session_set_embedder(s, model, -2.0, &err)) {
+      if (model) fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+      tsift_session_free(s);
+      tsift_static_model_free(model);
+      free(cfg);
+      free(jtext);
+      free(ctext);
+      return 1;
+    }
+  }
   if (created) {
     report(config, &err);
     rc = 1;
@@ -239,6 +254,7 @@ int cli_session(int argc, char **argv) {
     }
   }
   tsift_session_free(s);
+  tsift_static_model_free(model);
   free(cfg);
   free(jtext);
   free(ctext);

@@ -39,7 +39,9 @@ commands:
   session menu --config CONFIG.json [--journal J.jsonl] [--format mcp|openai|anthropic]
   session prompt --config CONFIG.json        (the skill index for the system prompt)
   session verify --config CONFIG.json --journal J.jsonl   (the journal's hash chain; exit 1 unless it verifies)
-  (session commands take --index SNAPSHOT to search a prebuilt index; the
+  (session run and replay take --model DIR: a static model embeds the tools
+   and every live search's query;
+   session commands take --index SNAPSHOT to search a prebuilt index; the
    config then has no catalog, or only {"skills": [...]}; and
    --journal-key-file KEY, else env TOOLSIFT_JOURNAL_KEY: the hex HMAC key of the journal's chain)
 
@@ -183,6 +185,7 @@ const SESSION_OPTIONS = {
   '--format': 'format',
   '--index': 'index',
   '--journal-key-file': 'keyFile',
+  '--model': 'model',
 };
 
 const text = (s) => Buffer.from(s, 'utf8');
@@ -312,6 +315,18 @@ async function session(argv) {
   } catch (e) {
     return sessionError(e, o.config);
   }
+  // --model: the session embeds its tools and every query with the model
+  let model = null;
+  try {
+    if (o.model !== undefined) {
+      model = await openModel(o.model);
+      call(() => s.setEmbedder(model));
+    }
+  } catch (e) {
+    s.free();
+    model?.free();
+    throw e;
+  }
   const stdout = [];
   let rc = 0;
   try {
@@ -370,6 +385,7 @@ async function session(argv) {
     }
   } finally {
     s.free();
+    model?.free();
     if (stdout.length) process.stdout.write(Buffer.concat(stdout));
   }
   return rc;
@@ -453,16 +469,21 @@ async function build(a) {
 // A static model from DIR (model.safetensors, tokenizer.json) or the two
 // files (either overrides DIR's), loaded into the run's module: fn(model),
 // then freed. build/search --model and embed share it, as cli_load_model.
-async function withModel(dir, fn, st = `${dir}/model.safetensors`, tok = `${dir}/tokenizer.json`) {
-  const stBytes = await readBytes(st);
-  const tokBytes = await readBytes(tok);
-  const ts = await loadModule();
-  const model = call(() => ts.loadStaticModel(stBytes, tokBytes));
+async function withModel(dir, fn, st, tok) {
+  const model = await openModel(dir, st, tok);
   try {
     return fn(model);
   } finally {
     model.free();
   }
+}
+
+// The model itself (the caller frees it): cli_load_model.
+async function openModel(dir, st = `${dir}/model.safetensors`, tok = `${dir}/tokenizer.json`) {
+  const stBytes = await readBytes(st);
+  const tokBytes = await readBytes(tok);
+  const ts = await loadModule();
+  return call(() => ts.loadStaticModel(stBytes, tokBytes));
 }
 
 // The tools' vectors from the model, with cli/embed_cmd.c's note.

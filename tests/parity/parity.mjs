@@ -828,6 +828,12 @@ function addStaticModelCases() {
   err('search --model --vector: one or the other', ['search', '--catalog', CATALOG, '--model', f32, '--vector', path.join(f32, 'tokenizer.json'), 'x'], 2);
   err('search --model: a truncated model', ['search', '--catalog', CATALOG, '--model', bad, 'refund']);
   err('embed: an unknown option', ['embed', '--model', f32, '--nope', 'hello'], 2);
+  // a session embedding its tools and every query with the model: outputs and journal byte for byte
+  const F = 'tests/fixtures/session';
+  cases.push({ name: 'session run --model', expectStatus: 0, compareStderr: true,
+    args: ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', f32, '--journal-out', JOURNAL_OUT] });
+  err('session run --model: a truncated model', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', bad]);
+  err('session run --model: a missing model folder', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', path.join(tmp, 'no-such-model')]);
 }
 
 addSessionCases();
