@@ -28,7 +28,8 @@ static const char USAGE[] =
     "  analyze QUERY...                                          show how a query is analysed\n"
     "  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]\n"
     "                                                            relevance vs plain BM25; exit 1 on a failed gate\n"
-    "       [--vectors V.jsonl [--fusion JSON]]                  with a model's vectors (docs/relevance.md)\n"
+    "       [--vectors V.jsonl | --model DIR] [--fusion JSON]    with a model's vectors, or a static model\n"
+    "                                                            embedding tools and queries (docs/relevance.md)\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
     "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
     "  docs --catalog FILE                                       search documents per tool\n"
@@ -106,7 +107,7 @@ typedef struct args {
   const char *vector;  /* search: a file holding the query's vector (JSON array or base64 string) */
   const char *vectors; /* eval: a JSON Lines file of tool and query vectors */
   const char *fusion;  /* eval: other fusion parameters to measure, JSON verbatim */
-  const char *model;   /* build, search: a static-embedding model's folder (docs/semantic.md) */
+  const char *model;   /* build, search, eval: a static-embedding model's folder (docs/semantic.md) */
   int json;
   int loop; /* eval --loop */
   int explain, strict_ids;
@@ -239,9 +240,30 @@ static int model_vectors(tsift_index *ix, const char *dir, const char *query, ch
   return rc;
 }
 
+/* The evaluation JSON of the inputs: with a model's vectors file, a static
+ * model (--model DIR: loaded here, freed after) or neither. */
+static tsift_status eval_json(const char *ctext, size_t clen, const char *qtext, size_t qlen, const char *vtext,
+                              size_t vlen, const char *model_dir, const char *opts, char **out, size_t *out_len,
+                              int *loaded, tsift_error *err) {
+  *loaded = 1;
+  if (!model_dir)
+    return tsift_eval_vectors_json(ctext, clen, qtext, qlen, vtext, vlen, opts, strlen(opts), out, out_len, err);
+  tsift_static_model *m = cli_load_model(model_dir, NULL, NULL);
+  if (!m) {
+    *loaded = 0;
+    return TSIFT_E_MODEL; /* (or unreadable: cli_load_model printed which) */
+  }
+  tsift_status st = tsift_eval_model_json(ctext, clen, qtext, qlen, m, opts, strlen(opts), out, out_len, err);
+  tsift_static_model_free(m);
+  return st;
+}
+
 /* eval: a corpus folder (catalog.json, queries.jsonl, gates.json) or files. */
-static int cli_eval(const char *corpus, const char *catalog, const char *queries, const char *gates,
-                    const char *vectors, const char *fusion, const char *options, int json, int loop) {
+static int cli_eval(const args *a) {
+  const char *corpus = a->corpus, *catalog = a->catalog, *queries = a->queries, *gates = a->gates,
+             *vectors = a->vectors, *fusion = a->fusion, *options = a->options;
+  int json = a->json, loop = a->loop;
+  if (a->model && vectors) return usage_error("eval takes --vectors FILE or --model DIR, not both");
   char paths[3][4096];
   if (corpus) {
     snprintf(paths[0], sizeof paths[0], "%s/catalog.json", corpus);
@@ -288,8 +310,9 @@ static int cli_eval(const char *corpus, const char *catalog, const char *queries
     char *out = NULL, *text = NULL;
     size_t out_len = 0, rlen = 0;
     tsift_error err;
-    if (tsift_eval_vectors_json(ctext, clen, qtext, qlen, vtext, vlen, opts, strlen(opts), &out, &out_len, &err)) {
-      rc = report(&err);
+    int loaded;
+    if (eval_json(ctext, clen, qtext, qlen, vtext, vlen, a->model, opts, &out, &out_len, &loaded, &err)) {
+      rc = loaded ? report(&err) : 1; /* cli_load_model said why */
     } else {
       int passed = strstr(out, "\"passed\":true}") != NULL;
       if (json) {
@@ -372,7 +395,7 @@ int main(int argc, char **argv) {
     else
       rc = print_and_free(out, out_len, 1);
   } else if (strcmp(cmd, "eval") == 0) {
-    rc = cli_eval(a.corpus, a.catalog, a.queries, a.gates, a.vectors, a.fusion, a.options, a.json, a.loop);
+    rc = cli_eval(&a);
   } else if (strcmp(cmd, "build") == 0) {
     rc = cli_build(a.catalog, a.options, a.output, a.model);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||

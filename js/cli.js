@@ -27,7 +27,8 @@ commands:
   analyze QUERY...                                          show how a query is analysed
   eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]
                                                             relevance vs plain BM25; exit 1 on a failed gate
-       [--vectors V.jsonl [--fusion JSON]]                  with a model's vectors (docs/relevance.md)
+       [--vectors V.jsonl | --model DIR] [--fusion JSON]    with a model's vectors, or a static model
+                                                            embedding tools and queries (docs/relevance.md)
   info --catalog FILE                                       index facts and fingerprint
   verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
   docs --catalog FILE                                       search documents per tool
@@ -409,6 +410,7 @@ async function openIndex(catalogFile, snapshotFile, options) {
 // cli_eval: a corpus folder (catalog.json, queries.jsonl, gates.json if it
 // exists) or files; the options text is assembled exactly as cli/main.c does.
 async function evaluate(a) {
+  if (a.model !== undefined && a.vectors !== undefined) throw usageError('eval takes --vectors FILE or --model DIR, not both');
   let { catalog, queries, gates } = a;
   if (a.corpus !== undefined) {
     catalog = `${a.corpus}/catalog.json`;
@@ -440,7 +442,10 @@ async function evaluate(a) {
   if (a.vectors !== undefined && !v) return 1;
   const opts = Buffer.concat([text('{'), ...parts, text('}')]);
   const ts = await loadModule();
-  const out = call(() => ts.evalJSON(c, q, opts, v));
+  // --model: the static model embeds the tools and every query (cli/main.c's eval_json)
+  const out = a.model !== undefined
+    ? await withModel(a.model, (m) => call(() => ts.evalJSON(c, q, opts, m)))
+    : call(() => ts.evalJSON(c, q, opts, v));
   const passed = out.includes('"passed":true}');
   if (a.json) process.stdout.write(out + '\n');
   else process.stdout.write(call(() => ts.evalReport(out, a.corpus ?? queries)));

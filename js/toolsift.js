@@ -537,13 +537,22 @@ export class Toolsift {
    * Relevance evaluation JSON (SPEC S10): catalog (JSON or JSON Lines of
    * tools) and graded queries (JSON Lines), each a string or bytes; options
    * an object or JSON text ({index, worst, gates}); vectors (optional) the
-   * JSON Lines of a model's vectors (docs/relevance.md, "Measuring a model").
+   * JSON Lines of a model's vectors (docs/relevance.md, "Measuring a model"),
+   * or a StaticModel that embeds the tools and every query.
    */
   evalJSON(catalog, queries, options, vectors) {
     const c = asBytes(catalog);
     const q = asBytes(queries);
     const o = encodeOptions(options);
     const ex = this.#ex;
+    if (vectors instanceof StaticModel) {
+      if (vectors._owner() !== this) {
+        throw new ToolsiftError('arg', 'evalJSON: the model was loaded by another toolsift module (load one module for both)', STATUS_ARG);
+      }
+      const m = vectors._handle();
+      return decoder.decode(this._call([c, q, o], ([cp, qp, op], out) =>
+        ex.tsift_wasm_eval_model(cp, c.length, qp, q.length, m, op, o ? o.length : 0, out)));
+    }
     const v = vectors === undefined || vectors === null ? null : asBytes(vectors);
     const bytes = this._call([c, q, o, v], ([cp, qp, op, vp], out) =>
       v

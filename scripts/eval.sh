@@ -7,6 +7,8 @@
 # per set (corpus.jsonl, toollens.jsonl, metatool.jsonl, sealtools.jsonl,
 # mcp.jsonl; docs/relevance.md, "Measuring a model"); each set with a file is
 # evaluated with its vectors (gates still apply), the others without.
+# `--model DIR` (a static model) goes to every eval: each set's tools and
+# queries are embedded with it (docs/relevance.md, "Measuring a model").
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -33,6 +33,7 @@
  *   tsift_wasm_eval(cat, cat_len, queries, q_len, opt, opt_len, out) -> status
  *   tsift_wasm_eval_report(json, len, title_cstr, out) -> status
  *   tsift_wasm_eval_vectors(cat, cat_len, queries, q_len, vectors, v_len, opt, opt_len, out) -> status
+ *   tsift_wasm_eval_model(cat, cat_len, queries, q_len, model, opt, opt_len, out) -> status
  *   tsift_wasm_index_embed_texts(h, out) -> status     (the text to embed per tool, JSON)
  *   tsift_wasm_index_set_vectors(h, model, model_len, dim, rows_f32, nrows, out) -> status
  *   tsift_wasm_session_set_query_vector(s, vec_f32 | 0, dim, min_similarity, out) -> status
@@ -343,6 +344,17 @@ int32_t tsift_wasm_eval_vectors(const char *catalog, size_t catalog_len, const c
   size_t len = 0;
   tsift_status st = tsift_eval_vectors_json(catalog, catalog_len, queries, queries_len, vectors_len ? vectors : NULL,
                                             vectors_len, opt_len ? opt : NULL, opt_len, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_eval_model)
+int32_t tsift_wasm_eval_model(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
+                              const tsift_static_model *model, const char *opt, size_t opt_len, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_eval_model_json(catalog, catalog_len, queries, queries_len, model, opt_len ? opt : NULL,
+                                          opt_len, &bytes, &len, &err);
   return finish(out, st, bytes, len, &err);
 }
 

@@ -84,6 +84,7 @@ TSIFT_API void tsift_free(void *ptr);
 /* ---- index ------------------------------------------------------------ */
 
 typedef struct tsift_index tsift_index;
+typedef struct tsift_static_model tsift_static_model; /* static-embedding models, below */
 
 /*
  * Build an index from a catalog (SPEC S1): a JSON object with "tools",
@@ -257,6 +258,15 @@ TSIFT_API tsift_status tsift_eval_vectors_json(const char *catalog, size_t catal
                                                size_t queries_len, const char *vectors, size_t vectors_len,
                                                const char *options_json, size_t options_len, char **out,
                                                size_t *out_len, tsift_error *err);
+/* tsift_eval_json with a static model (tsift_static_model_load) instead of a
+ * vectors file: the catalog's tools embedded with it (the trust policy's
+ * texts, as tsift_index_embed_static) and every query's text, fused by the
+ * same rule; the option "fusion" applies. A tool or query the model knows
+ * no token of has no vector (BM25F only). The model is borrowed. */
+TSIFT_API tsift_status tsift_eval_model_json(const char *catalog, size_t catalog_len, const char *queries,
+                                             size_t queries_len, const tsift_static_model *model,
+                                             const char *options_json, size_t options_len, char **out,
+                                             size_t *out_len, tsift_error *err);
 /* Render an evaluation JSON as a text table headed by `title`. */
 TSIFT_API tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *title,
                                          char **out, size_t *out_len, tsift_error *err);
@@ -410,8 +420,6 @@ typedef int (*tsift_rank_fn)(void *user, const char *query, size_t query_len, un
                              const char **ids_json, size_t *ids_len);
 TSIFT_API tsift_status tsift_session_set_ranker(tsift_session *session, const char *kind,
                                                 tsift_rank_fn fn, void *user, tsift_error *err);
-
-typedef struct tsift_static_model tsift_static_model; /* static-embedding models, below */
 
 /* The vector of the next search_tools query (dim floats, the index's
  * dimension; vec NULL clears it), fused with BM25F by the built-in ranker

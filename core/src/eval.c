@@ -261,7 +261,8 @@ static tsift_status eval_fusion_options(eval_vectors *v, const cJSON *f, tsift_e
 /* The index (a JSON Lines catalog becomes an array first), the baseline, the
  * loop evaluation when asked for, and room for the rows. */
 static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog_len, const char *vectors,
-                              size_t vectors_len, const cJSON *opts, tsift_error *err) {
+                              size_t vectors_len, const tsift_static_model *model, const cJSON *opts,
+                              tsift_error *err) {
   const cJSON *index_opts = cJSON_GetObjectItemCaseSensitive(opts, "index");
   const cJSON *worst_n = cJSON_GetObjectItemCaseSensitive(opts, "worst");
   const cJSON *loop_opts = cJSON_GetObjectItemCaseSensitive(opts, "loop");
@@ -285,6 +286,7 @@ static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog
   cJSON_free(index_text);
   if (!st) st = tsift_baseline_build(&e->ix->catalog, &e->base, err);
   if (!st && vectors) st = tsift_eval_vectors_read(e->ix, vectors, vectors_len, &e->vecs, err);
+  if (!st && model) st = tsift_eval_vectors_from_model(e->ix, model, &e->vecs, err);
   if (!st && e->vecs) st = eval_fusion_options(e->vecs, cJSON_GetObjectItemCaseSensitive(opts, "fusion"), err);
   if (!st && loop_opts && !cJSON_IsNull(loop_opts) && !cJSON_IsFalse(loop_opts))
     st = tsift_eval_loop_new(e->ix, loop_opts, &e->loop, err);
@@ -368,12 +370,14 @@ static tsift_status eval_query(evaluation *e, const char *line, size_t n, size_t
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected {\"id\", \"query\": string, \"relevance\": {id: grade}}", what);
   }
   e->nqueries++;
-  const tsift_qvec *qv = e->vecs ? tsift_eval_vectors_query(e->vecs, cJSON_GetObjectItemCaseSensitive(q, "id")) : NULL;
+  const tsift_qvec *qv = NULL;
+  st = tsift_eval_vectors_query(e->ix, e->vecs, cJSON_GetObjectItemCaseSensitive(q, "id"), text->valuestring, &qv,
+                                err);
   tsift_query tq;
   tsift_ranking ranking = {0};
   uint32_t hits[EVAL_K], bhits[EVAL_K];
   size_t nh = 0, nb = 0;
-  st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &e->ix->stopwords, &tq, err);
+  if (!st) st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &e->ix->stopwords, &tq, err);
   if (!st) {
     st = tsift_rank_fused(e->ix, &tq, &e->stats, qv, EVAL_K, 0, NULL, &ranking, err);
     tsift_query_free(&tq);
@@ -482,10 +486,31 @@ tsift_status tsift_eval_json(const char *catalog, size_t catalog_len, const char
                                  out_len, err);
 }
 
+static tsift_status eval_run(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
+                             const char *vectors, size_t vectors_len, const tsift_static_model *model,
+                             const char *options_json, size_t options_len, char **out, size_t *out_len,
+                             tsift_error *err);
+
 tsift_status tsift_eval_vectors_json(const char *catalog, size_t catalog_len, const char *queries,
                                      size_t queries_len, const char *vectors, size_t vectors_len,
                                      const char *options_json, size_t options_len, char **out, size_t *out_len,
                                      tsift_error *err) {
+  return eval_run(catalog, catalog_len, queries, queries_len, vectors, vectors_len, NULL, options_json, options_len,
+                  out, out_len, err);
+}
+
+tsift_status tsift_eval_model_json(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
+                                   const tsift_static_model *model, const char *options_json, size_t options_len,
+                                   char **out, size_t *out_len, tsift_error *err) {
+  if (!model) return tsift_fail(err, TSIFT_E_ARG, "tsift_eval_model_json: model is NULL");
+  return eval_run(catalog, catalog_len, queries, queries_len, NULL, 0, model, options_json, options_len, out,
+                  out_len, err);
+}
+
+static tsift_status eval_run(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
+                             const char *vectors, size_t vectors_len, const tsift_static_model *model,
+                             const char *options_json, size_t options_len, char **out, size_t *out_len,
+                             tsift_error *err) {
   if (!out || (!catalog && catalog_len) || (!queries && queries_len))
     return tsift_fail(err, TSIFT_E_ARG, "tsift_eval_json: NULL argument");
   *out = NULL;
@@ -495,7 +520,7 @@ tsift_status tsift_eval_vectors_json(const char *catalog, size_t catalog_len, co
     return st;
   evaluation e;
   memset(&e, 0, sizeof e);
-  st = eval_open(&e, catalog, catalog_len, vectors, vectors_len, opts, err);
+  st = eval_open(&e, catalog, catalog_len, vectors, vectors_len, model, opts, err);
   tsift_jsonl lines;
   tsift_jsonl_init(&lines, queries, queries_len);
   const char *line;

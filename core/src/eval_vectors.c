@@ -1,12 +1,15 @@
-/* eval_vectors.c — an evaluation's vectors file (eval_vectors.h): the model
- * line and the tools' vectors into the index (first pass), the queries'
- * vectors by their id (second pass, once the dimension is known). */
+/* eval_vectors.c — an evaluation's vectors (eval_vectors.h): from a file,
+ * the model line and the tools' vectors into the index (first pass), the
+ * queries' vectors by their id (second pass, once the dimension is known);
+ * from a static model, the tools embedded at once and each query's text
+ * embedded when it is evaluated. */
 #include "eval_vectors.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "fusion.h"
 #include "catalog.h"
 #include "fmt.h"
 #include "jsonl.h"
@@ -20,6 +23,11 @@ typedef struct query_vec {
 struct eval_vectors {
   query_vec *q;
   size_t n, cap, used;
+  /* a static model instead of a file: the last query's vector, and the
+   * fusion parameters every one gets */
+  const tsift_static_model *model;
+  tsift_qvec scratch;
+  double margin, weight, min_similarity;
 };
 
 void tsift_eval_vectors_free(eval_vectors *v) {
@@ -28,6 +36,7 @@ void tsift_eval_vectors_free(eval_vectors *v) {
     cJSON_free(v->q[i].id);
     tsift_qvec_free(&v->q[i].qv);
   }
+  tsift_qvec_free(&v->scratch);
   tsift_free(v->q);
   tsift_free(v);
 }
@@ -173,20 +182,70 @@ tsift_status tsift_eval_vectors_read(tsift_index *ix, const char *text, size_t l
   return TSIFT_OK;
 }
 
-const tsift_qvec *tsift_eval_vectors_query(eval_vectors *v, const cJSON *qid) {
-  if (!v || !qid) return NULL;
+tsift_status tsift_eval_vectors_from_model(tsift_index *ix, const tsift_static_model *model, eval_vectors **out,
+                                           tsift_error *err) {
+  *out = NULL;
+  eval_vectors *v = tsift_calloc_array(1, sizeof *v);
+  if (!v) return tsift_nomem(err, "embedding the catalog");
+  tsift_status st = tsift_index_embed_static(ix, model, NULL, err);
+  if (st) {
+    tsift_free(v);
+    return st;
+  }
+  v->model = model;
+  v->margin = TSIFT_FUSION_MARGIN;
+  v->weight = TSIFT_FUSION_WEIGHT;
+  v->min_similarity = TSIFT_VEC_MIN_SIMILARITY_OFF;
+  *out = v;
+  return TSIFT_OK;
+}
+
+/* The model's vector of text into v->scratch (*out NULL when the model
+ * knows no token of it: that query is lexical). */
+static tsift_status embed_query(const tsift_index *ix, eval_vectors *v, const char *text, const tsift_qvec **out,
+                                tsift_error *err) {
+  tsift_qvec_free(&v->scratch);
+  uint32_t dim = ix->vec_dim;
+  float *f = tsift_calloc_array(dim, sizeof *f);
+  double *x = tsift_calloc_array(dim, sizeof *x);
+  size_t pooled = 0;
+  tsift_status st = f && x ? tsift_static_model_embed(v->model, text, strlen(text), f, &pooled, err)
+                           : tsift_nomem(err, "embedding the query");
+  for (uint32_t i = 0; !st && i < dim; i++) x[i] = (double)f[i];
+  if (!st && pooled) st = tsift_qvec_from_doubles(ix, x, dim, &v->scratch, err);
+  tsift_free(f);
+  tsift_free(x);
+  if (st || !pooled) return st;
+  v->scratch.margin = v->margin;
+  v->scratch.weight = v->weight;
+  v->scratch.min_similarity = v->min_similarity;
+  v->used++;
+  *out = &v->scratch;
+  return TSIFT_OK;
+}
+
+tsift_status tsift_eval_vectors_query(const tsift_index *ix, eval_vectors *v, const cJSON *qid, const char *text,
+                                      const tsift_qvec **out, tsift_error *err) {
+  *out = NULL;
+  if (!v) return TSIFT_OK;
+  if (v->model) return embed_query(ix, v, text, out, err);
+  if (!qid) return TSIFT_OK;
   char *id = cJSON_PrintUnformatted(qid);
-  if (!id) return NULL;
+  if (!id) return tsift_nomem(err, "looking up the query's vector");
   query_vec key = {id, {0}};
   const query_vec *hit = bsearch(&key, v->q, v->n, sizeof *v->q, query_cmp);
   cJSON_free(id);
   if (hit) v->used++;
-  return hit ? &hit->qv : NULL;
+  *out = hit ? &hit->qv : NULL;
+  return TSIFT_OK;
 }
 
 size_t tsift_eval_vectors_used(const eval_vectors *v) { return v ? v->used : 0; }
 
 void tsift_eval_vectors_tune(eval_vectors *v, double margin, double weight, double min_similarity) {
+  v->margin = margin;
+  v->weight = weight;
+  v->min_similarity = min_similarity;
   for (size_t i = 0; i < v->n; i++) {
     v->q[i].qv.margin = margin;
     v->q[i].qv.weight = weight;

@@ -233,3 +233,32 @@ test('a session embeds its queries with the model (setEmbedder); the model stays
   }
   // no session uses it now: free() would work (the after() hook frees it)
 });
+
+test('evalJSON with the model equals evalJSON with a vectors file of the same model\'s vectors', () => {
+  const queries = readFileSync(path.join(ROOT, 'corpus/queries.jsonl'), 'utf8');
+  const index = ts.createIndex(catalog, { ids: 'lenient' });
+  const b64 = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+  const lines = [JSON.stringify({ kind: 'model', id: model.id })];
+  try {
+    for (const t of index.embedTexts()) lines.push(JSON.stringify({ kind: 'tool', id: t.id, b64: b64(model.embed(t.text)) }));
+  } finally {
+    index.free();
+  }
+  let withVector = 0;
+  for (const line of queries.split('\n').filter(Boolean)) {
+    const q = JSON.parse(line);
+    const v = model.embed(q.query);
+    if (v) {
+      lines.push(JSON.stringify({ kind: 'query', id: q.id, b64: b64(v) }));
+      withVector++;
+    }
+  }
+  const fromFile = ts.evalJSON(catalog, queries, {}, lines.join('\n') + '\n');
+  const fromModel = ts.evalJSON(catalog, queries, {}, model);
+  assert.equal(fromModel, fromFile);
+  assert.match(fromModel, new RegExp(`"ranker":"bm25f-6\\+vec:${model.id}"`));
+  assert.ok(withVector > 400, `${withVector} queries with a vector`);
+  const other = ts.loadStaticModel(st, tok);
+  other.free();
+  assert.throws(() => ts.evalJSON(catalog, queries, {}, other), (e) => e.code === 'state');
+});

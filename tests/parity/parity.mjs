@@ -828,6 +828,11 @@ function addStaticModelCases() {
   err('search --model --vector: one or the other', ['search', '--catalog', CATALOG, '--model', f32, '--vector', path.join(f32, 'tokenizer.json'), 'x'], 2);
   err('search --model: a truncated model', ['search', '--catalog', CATALOG, '--model', bad, 'refund']);
   err('embed: an unknown option', ['embed', '--model', f32, '--nope', 'hello'], 2);
+  // an evaluation with the model (the tools and every query embedded): JSON and text report
+  cases.push({ name: 'eval --model --json', args: ['eval', '--corpus', 'corpus', '--model', f32, '--json'] });
+  cases.push({ name: 'eval --model (text)', args: ['eval', '--corpus', 'corpus', '--model', f16, '--fusion', '{"weight":4}'] });
+  err('eval --model: a truncated model', ['eval', '--corpus', 'corpus', '--model', bad]);
+  err('eval --model --vectors: one or the other', ['eval', '--corpus', 'corpus', '--model', f32, '--vectors', 'x'], 2);
   // a session embedding its tools and every query with the model: outputs and journal byte for byte
   const F = 'tests/fixtures/session';
   cases.push({ name: 'session run --model', expectStatus: 0, compareStderr: true,
