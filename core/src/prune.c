@@ -95,7 +95,7 @@ typedef struct prune_ctx {
 
 int tsift_prune_applies(const rank_ctx *c) {
   const tsift_index *ix = c->ix;
-  if (!ix->field_norm_w || !ix->term_max_tfn || !ix->exact_head) return 0;
+  if (!ix->len_norm_w || !ix->term_max_tfn || !ix->exact_head) return 0;
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) /* a field the catalog lacks has no bound */
     if (c->stats->avg_len[f] > 0.0 && !(ix->scoring_avg_len[f] > 0.0)) return 0;
   size_t ns = 0;
