@@ -109,9 +109,9 @@ int tsift_index_postings(tsift_index *ix) {
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
       for (size_t i = tsift_field_len(ix, (uint32_t)d, f); i > 0; i--) {
         uint32_t t = by_rank[tsift_forward_next(&p)];
-        if (fill[t] == ix->post_off[t] || ix->post[fill[t] - 1].doc != d) ix->post[fill[t]++].doc = (uint32_t)d;
+        if (fill[t] == ix->post_off[t] || ix->post[fill[t] - 1].doc != d) ix->post[fill[t]++].doc = (uint32_t)d & 0xFFFFFu;
         tsift_posting *q = &ix->post[fill[t] - 1];
-        if (tsift_posting_tf(q, f) < TSIFT_TF_CLAMP) q->tfs = (uint16_t)(q->tfs + (1u << (2 * f)));
+        if (tsift_posting_tf(q, f) < TSIFT_TF_CLAMP) q->tfs = (q->tfs + (1u << (2 * f))) & 0xFFFu;
       }
   }
   tsift_free(fill);
@@ -229,9 +229,10 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     return st;
   }
   ix->n = ix->catalog.count;
-  if (ix->n > 0xFFFFFFF0u) {
+  if (ix->n > TSIFT_MAX_TOOLS) {
+    size_t n = ix->n;
     tsift_index_free(ix);
-    return tsift_fail(err, TSIFT_E_LIMIT, "catalog: too many tools");
+    return tsift_fail(err, TSIFT_E_LIMIT, "catalog: %zu tools, an index holds at most %u", n, TSIFT_MAX_TOOLS);
   }
   ix->trust = tsift_calloc_array(ix->n + 1, 1);
   uint32_t *field_off = tsift_calloc_array(ix->n * TSIFT_FIELD_COUNT + 1, sizeof *field_off);

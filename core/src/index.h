@@ -25,14 +25,17 @@
 extern const double tsift_default_field_weights[TSIFT_FIELD_COUNT];
 
 /* One posting: a doc and its clamped term frequency in each field, two bits
- * per field (0..TSIFT_TF_CLAMP), field f at bits 2f..2f+1. Packed to 6 bytes
- * because snapshots store postings as they are in memory and are read in
- * place (snapshot.c): half the 12 bytes of an aligned u32 + 6 x u8 layout,
- * and a snapshot's size is what a load copies, checksums and pages in. */
-typedef struct __attribute__((packed)) tsift_posting {
-  uint32_t doc;
-  uint16_t tfs;
+ * per field (0..TSIFT_TF_CLAMP), field f at bits 2f..2f+1 of tfs; 4 bytes,
+ * so a doc number has 20 bits and an index at most TSIFT_MAX_TOOLS tools
+ * (the build and a snapshot load refuse more, TSIFT_E_LIMIT). Postings are
+ * derived at build and load, never stored, so the layout is no format. */
+#define TSIFT_MAX_TOOLS (1u << 20)
+typedef struct tsift_posting {
+  unsigned tfs : 12;
+  unsigned doc : 20;
 } tsift_posting;
+_Static_assert(sizeof(tsift_posting) == 4, "a posting is 4 bytes");
+_Static_assert(2 * 6 <= 12, "the tfs of six fields fit 12 bits");
 
 static inline unsigned tsift_posting_tf(const tsift_posting *p, int f) {
   return ((unsigned)p->tfs >> (2 * f)) & 3u;

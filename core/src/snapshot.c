@@ -687,6 +687,8 @@ static tsift_status read_terms(tsift_index *ix, const char *bytes, uint32_t nbyt
 /* The kept part, located and checked; the stream after it. */
 static tsift_status read_kept(tsift_index *ix, reader *r, texts *x, stream *s, tsift_error *err) {
   uint32_t n = get_u32(r), nterms = get_u32(r), nlabels = get_u32(r), kept = get_u32(r);
+  if (!r->bad && n > TSIFT_MAX_TOOLS) /* no build writes it (index.c refuses the catalog) */
+    return tsift_fail(err, TSIFT_E_SNAPSHOT, "%u tools, an index holds at most %u", n, TSIFT_MAX_TOOLS);
   NEED(!r->bad && n <= r->len && nlabels <= r->len && kept >= r->pos && kept <= r->len && kept % 4 == 0,
        "truncated");
   ix->n = n;
