@@ -30,6 +30,8 @@ extern const char *const tsift_field_names[TSIFT_FIELD_COUNT];
  * up by length: index.h). */
 extern const unsigned tsift_field_token_caps[TSIFT_FIELD_COUNT];
 #define TSIFT_FIELD_TOKENS_MAX 128
+/* Tokens of a name or id sequence (exact matching), at most. */
+#define TSIFT_SEQ_TOKENS_MAX 32
 
 const char *tsift_trust_name(tsift_trust t);
 tsift_trust tsift_trust_of(const tsift_tool *t);

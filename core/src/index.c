@@ -39,8 +39,8 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->tok_own);
   tsift_free(ix->by_rank);
   tsift_free(ix->rank_of);
-  tsift_free(ix->seq_off);
-  tsift_free(ix->seq_terms);
+  tsift_free(ix->seq_at);
+  tsift_free(ix->seq_own);
   tsift_free(ix->term_off);
   tsift_free(ix->term_len);
   tsift_free(ix->post_off);
@@ -236,9 +236,10 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
   }
   ix->trust = tsift_calloc_array(ix->n + 1, 1);
   uint32_t *field_off = tsift_calloc_array(ix->n * TSIFT_FIELD_COUNT + 1, sizeof *field_off);
-  ix->seq_off = tsift_calloc_array(ix->n * 2 + 1, sizeof *ix->seq_off);
-  if (!ix->trust || !field_off || !ix->seq_off) {
+  uint32_t *seq_off = tsift_calloc_array(ix->n * 2 + 1, sizeof *seq_off);
+  if (!ix->trust || !field_off || !seq_off) {
     tsift_free(field_off);
+    tsift_free(seq_off);
     tsift_index_free(ix);
     return tsift_nomem(err, "creating the index");
   }
@@ -261,15 +262,17 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
       field_off[d * TSIFT_FIELD_COUNT + f + 1] = (uint32_t)terms.n;
     }
     if (!st && intern_all(ix, &doc.name_seq, &seqs)) st = tsift_nomem(err, "indexing");
-    ix->seq_off[2 * d + 1] = (uint32_t)seqs.n;
+    seq_off[2 * d + 1] = (uint32_t)seqs.n;
     if (!st && intern_all(ix, &doc.id_seq, &seqs)) st = tsift_nomem(err, "indexing");
-    ix->seq_off[2 * d + 2] = (uint32_t)seqs.n;
+    seq_off[2 * d + 2] = (uint32_t)seqs.n;
     tsift_document_free(&doc);
   }
-  ix->seq_terms = seqs.v;
-  if (!st && tsift_forward_encode(ix, field_off, terms.v)) st = tsift_nomem(err, "indexing");
+  tsift_doc_ids doc_ids = {field_off, terms.v, seq_off, seqs.v};
+  if (!st && tsift_forward_encode(ix, &doc_ids)) st = tsift_nomem(err, "indexing");
   tsift_free(field_off);
   tsift_free(terms.v);
+  tsift_free(seq_off);
+  tsift_free(seqs.v);
   if (!st) {
     for (size_t d = 0; d < ix->n; d++)
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_len_sum[f] += tsift_field_len(ix, (uint32_t)d, f);

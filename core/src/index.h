@@ -60,10 +60,14 @@ struct tsift_index {
   const unsigned char *tok_bytes;
   unsigned char *tok_own;
   uint32_t *by_rank, *rank_of;
-  /* Exact-match sequences: name of d = seq[seq_off[2d]..seq_off[2d+1]),
-   * id of d = seq[seq_off[2d+1]..seq_off[2d+2]). */
-  uint32_t *seq_off;
-  uint32_t *seq_terms;
+  /* Exact-match sequences (at most TSIFT_SEQ_TOKENS_MAX tokens each), coded
+   * as snapshots store them and read through forward.c: doc d's at
+   * seq_bytes[seq_at[d] ..): v count, v rank each (its name), then v 0 when
+   * its id's is the same, else v count + 1, v rank each. seq_own: the built
+   * index's buffer. */
+  uint32_t *seq_at;
+  const unsigned char *seq_bytes;
+  unsigned char *seq_own;
 
   /* Term dictionary (open addressing over term ids + 1). */
   char *term_bytes;
@@ -181,11 +185,21 @@ static inline const unsigned char *tsift_forward_skip(const unsigned char *p, si
 }
 
 /* ---- forward.c: the forward index ---- */
-/* The forward index of a build from its documents as term ids (tokens of
- * doc d's field f at field_terms[field_off[d*F+f] .. field_off[d*F+f+1])) and
- * its name/id sequences (ix->seq_*): ranks by token count as snapshots store
- * them (term_ranks), field_lens, tok_at, the code. -1 when out of memory. */
-int tsift_forward_encode(tsift_index *ix, const uint32_t *field_off, const uint32_t *field_terms);
+/* A build's documents as term ids: tokens of doc d's field f at
+ * field_terms[field_off[d*F+f] .. field_off[d*F+f+1]), its name sequence at
+ * seq_terms[seq_off[2d] .. seq_off[2d+1]) and its id's up to seq_off[2d+2]. */
+typedef struct tsift_doc_ids {
+  const uint32_t *field_off, *field_terms, *seq_off, *seq_terms;
+} tsift_doc_ids;
+/* The forward index and the sequences of a build: ranks by token count as
+ * snapshots store them (term_ranks), field_lens, tok_at, seq_at, the codes.
+ * -1 when out of memory. */
+int tsift_forward_encode(tsift_index *ix, const tsift_doc_ids *docs);
+/* Sequence e (2d: doc d's name, 2d + 1: its id) as term ids into out (room
+ * for TSIFT_SEQ_TOKENS_MAX); the count. */
+size_t tsift_seq_tokens(const tsift_index *ix, uint32_t e, uint32_t *out);
+/* 1 when sequence e is q[0..nq). */
+int tsift_seq_is(const tsift_index *ix, uint32_t e, const long *q, size_t nq);
 /* Doc d's field f as term ids into out (room for TSIFT_FIELD_TOKENS_MAX);
  * the count. */
 size_t tsift_field_tokens(const tsift_index *ix, uint32_t d, int f, uint32_t *out);

@@ -164,11 +164,7 @@ static void heap_add(const tsift_index *ix, tsift_scored *out, size_t *nh, size_
 
 /* Sequence e of the exact-match chains (2d: name, 2d + 1: id) equals qseq. */
 static int entry_equal(const tsift_index *ix, uint32_t e, const long *qseq, size_t nq) {
-  uint32_t a = ix->seq_off[e], b = ix->seq_off[e + 1];
-  if (b - a != nq) return 0;
-  for (size_t i = 0; i < nq; i++)
-    if ((long)ix->seq_terms[a + i] != qseq[i]) return 0;
-  return 1;
+  return tsift_seq_is(ix, e, qseq, nq);
 }
 
 /* The exact matches, scored in full, into the heap. */

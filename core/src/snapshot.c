@@ -189,31 +189,14 @@ static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *er
   return TSIFT_OK;
 }
 
-static int same_seq(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
-  return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
-}
-
-/* The documents part of the stream: ranks, field lengths, tokens, sequences.
- * The ranks and the tokens are the index's own (forward.c codes them as
- * they are stored). */
-static int write_documents(const tsift_index *ix, tsift_buf *s) {
-  const uint32_t *rank_of = ix->rank_of;
+/* The documents part of the stream: ranks, field lengths, tokens, sequences,
+ * the index's own (forward.c codes the tokens and sequences as they are
+ * stored). */
+static void write_documents(const tsift_index *ix, tsift_buf *s) {
   for (size_t r = 0; r < ix->nterms; r++) tsift_put_varint(s, ix->by_rank[r]);
   for (size_t i = 0; i < ix->n * TSIFT_FIELD_COUNT; i++) tsift_put_varint(s, ix->field_lens[i]);
   tsift_buf_append(s, (const char *)ix->tok_bytes, ix->tok_at[ix->n]);
-  for (size_t d = 0; d < ix->n; d++) {
-    const uint32_t *name = ix->seq_terms + ix->seq_off[2 * d], *id = ix->seq_terms + ix->seq_off[2 * d + 1];
-    size_t nn = ix->seq_off[2 * d + 1] - ix->seq_off[2 * d], ni = ix->seq_off[2 * d + 2] - ix->seq_off[2 * d + 1];
-    tsift_put_varint(s, (uint32_t)nn);
-    for (size_t i = 0; i < nn; i++) tsift_put_varint(s, rank_of[name[i]]);
-    if (same_seq(name, nn, id, ni)) {
-      tsift_put_varint(s, 0);
-      continue;
-    }
-    tsift_put_varint(s, (uint32_t)ni + 1);
-    for (size_t i = 0; i < ni; i++) tsift_put_varint(s, rank_of[id[i]]);
-  }
-  return 0;
+  tsift_buf_append(s, (const char *)ix->seq_bytes, ix->seq_at[ix->n]);
 }
 
 static void put_section(tsift_buf *b, const tsift_buf *part) {
@@ -253,7 +236,8 @@ tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out
   tsift_buf_init(&p.code);
   p.pack = tsift_textpack_writer_new();
   tsift_status st = p.pack ? write_tools(ix, &p, err) : tsift_nomem(err, "writing a snapshot");
-  if (!st && (write_documents(ix, &p.stream) || p.stream.failed)) st = tsift_nomem(err, "writing a snapshot");
+  if (!st) write_documents(ix, &p.stream);
+  if (!st && p.stream.failed) st = tsift_nomem(err, "writing a snapshot");
   tsift_buf b;
   tsift_buf_init(&b);
   if (!st) {
@@ -555,47 +539,32 @@ static tsift_status read_tools(tsift_index *ix, stream *s, texts *x, tsift_error
   return st;
 }
 
-/* term ids from ranks: n varints into dst; 0 when one is bad. */
-static int read_ranks(stream *s, const uint32_t *by_rank, uint32_t nterms, uint32_t *dst, size_t n) {
+/* n varints, each a rank below nterms; 0 when one is bad. */
+static int check_ranks(stream *s, uint32_t nterms, size_t n) {
   for (size_t i = 0; i < n; i++) {
     uint32_t r = next(s);
     if (s->bad || r >= nterms) return 0;
-    dst[i] = by_rank[r];
   }
   return 1;
 }
 
-static tsift_status read_sequences(tsift_index *ix, stream *s, const uint32_t *by_rank, tsift_error *err) {
-  ix->seq_off = tsift_calloc_array(2 * ix->n + 1, sizeof *ix->seq_off);
-  size_t cap = 0, len = 0;
-  if (!ix->seq_off) return tsift_nomem(err, "loading a snapshot");
+/* The name and id sequences, checked (at most TSIFT_SEQ_TOKENS_MAX tokens,
+ * as analysis makes them) and left in place in the stream, after the
+ * fields' tokens (ix->seq_bytes; load_blob moves them with the tokens). */
+static tsift_status read_sequences(tsift_index *ix, stream *s, tsift_error *err) {
+  ix->seq_at = tsift_calloc_array(ix->n + 1, sizeof *ix->seq_at);
+  if (!ix->seq_at) return tsift_nomem(err, "loading a snapshot");
+  size_t start = s->pos;
   for (size_t d = 0; d < ix->n; d++) {
+    ix->seq_at[d] = (uint32_t)(s->pos - start);
     uint32_t nn = next(s);
-    NEED(!s->bad && nn <= s->len - s->pos, "bad name sequence");
-    if (tsift_grow((void **)&ix->seq_terms, &cap, len + 2 * (size_t)nn + 1, sizeof *ix->seq_terms))
-      return tsift_nomem(err, "loading a snapshot");
-    NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->seq_terms + len, nn), "bad name sequence");
-    len += nn;
-    ix->seq_off[2 * d + 1] = (uint32_t)len;
+    NEED(!s->bad && nn <= TSIFT_SEQ_TOKENS_MAX && check_ranks(s, (uint32_t)ix->nterms, nn), "bad name sequence");
     uint32_t ni = next(s);
-    NEED(!s->bad && (ni == 0 || ni - 1 <= s->len - s->pos), "bad id sequence");
-    if (ni == 0) { /* the name's */
-      memcpy(ix->seq_terms + len, ix->seq_terms + len - nn, nn * sizeof *ix->seq_terms);
-      len += nn;
-    } else {
-      if (tsift_grow((void **)&ix->seq_terms, &cap, len + ni, sizeof *ix->seq_terms))
-        return tsift_nomem(err, "loading a snapshot");
-      NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->seq_terms + len, ni - 1), "bad id sequence");
-      len += ni - 1;
-    }
-    ix->seq_off[2 * d + 2] = (uint32_t)len;
+    NEED(!s->bad && (ni == 0 || ni - 1 <= TSIFT_SEQ_TOKENS_MAX) &&
+             check_ranks(s, (uint32_t)ix->nterms, ni ? ni - 1 : 0), "bad id sequence");
   }
-  if (!ix->seq_terms && !(ix->seq_terms = tsift_calloc_array(1, sizeof *ix->seq_terms)))
-    return tsift_nomem(err, "loading a snapshot");
-  /* The growth's slack given back (a failure is still out of memory). */
-  uint32_t *fit = tsift_realloc_bytes(ix->seq_terms, (len ? len : 1) * sizeof *ix->seq_terms);
-  if (!fit) return tsift_nomem(err, "loading a snapshot");
-  ix->seq_terms = fit;
+  ix->seq_at[ix->n] = (uint32_t)(s->pos - start);
+  ix->seq_bytes = s->p + start;
   return TSIFT_OK;
 }
 
@@ -644,10 +613,7 @@ static tsift_status read_fields(tsift_index *ix, stream *s, tsift_error *err) {
     ix->tok_at[d] = (uint32_t)(s->pos - start);
     size_t count = 0;
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++) count += ix->field_lens[d * TSIFT_FIELD_COUNT + f];
-    for (size_t i = 0; i < count; i++) {
-      uint32_t r = next(s);
-      NEED(!s->bad && r < ix->nterms, "bad term id");
-    }
+    NEED(check_ranks(s, (uint32_t)ix->nterms, count), "bad term id");
   }
   ix->tok_at[ix->n] = (uint32_t)(s->pos - start);
   ix->tok_bytes = s->p + start;
@@ -657,7 +623,7 @@ static tsift_status read_fields(tsift_index *ix, stream *s, tsift_error *err) {
 static tsift_status read_documents(tsift_index *ix, stream *s, tsift_error *err) {
   tsift_status st = read_rank_table(ix, s, err);
   if (!st) st = read_fields(ix, s, err);
-  if (!st) st = read_sequences(ix, s, ix->by_rank, err);
+  if (!st) st = read_sequences(ix, s, err);
   if (!st && s->pos != s->len) st = corrupt(err, "unexpected data after the index");
   return st;
 }
@@ -735,6 +701,7 @@ static int shrink_blob(tsift_index *ix, size_t kept, uint32_t nlabels) {
   REBASE(ix->term_bytes);
   REBASE(ix->pack.bytes);
   REBASE(ix->tok_bytes);
+  REBASE(ix->seq_bytes);
   tsift_catalog *c = &ix->catalog;
   for (size_t d = 0; d < c->count; d++) {
     tsift_tool *t = &c->tools[d];
@@ -784,12 +751,14 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
   if (!st) st = read_tools(ix, &s, &x, err);
   if (!st) st = read_documents(ix, &s, err);
   if (!st) {
-    /* The fields' tokens stay, moved down next to the kept part; the rest of
-     * the stream is given back. */
+    /* The fields' tokens and the sequences after them stay, moved down next
+     * to the kept part, with TSIFT_FORWARD_PAD bytes more (the checksum at
+     * least follows them); the rest of the stream is given back. */
     size_t kept = (size_t)(x.schemas - (const unsigned char *)ix->blob) + x.nschemas;
-    size_t ntok = ix->tok_at[ix->n] + TSIFT_FORWARD_PAD; /* the checksum at least follows them */
+    size_t nseq = ix->seq_at[ix->n], ntok = ix->tok_at[ix->n] + nseq + TSIFT_FORWARD_PAD;
     memmove(ix->blob + kept, ix->tok_bytes, ntok);
     ix->tok_bytes = (const unsigned char *)ix->blob + kept;
+    ix->seq_bytes = ix->tok_bytes + ix->tok_at[ix->n];
     tsift_index_count_fields(ix); /* derived, not stored */
     size_t slots = 1024;
     while (slots < ix->nterms * 2 + 2) slots *= 2;
