@@ -71,25 +71,25 @@ static double norm_weight(double w, size_t len, double avg) {
 }
 
 int tsift_scoring_fits(const tsift_index *ix, const tsift_stats *stats) {
-  return ix->field_norm_w && memcmp(stats->avg_len, ix->scoring_avg_len, sizeof stats->avg_len) == 0;
+  return ix->len_norm_w && memcmp(stats->avg_len, ix->scoring_avg_len, sizeof stats->avg_len) == 0;
 }
 
 int tsift_scoring_derive(tsift_index *ix) {
   tsift_stats st;
   tsift_stats_fit(ix, NULL, &st);
   memcpy(ix->scoring_avg_len, st.avg_len, sizeof st.avg_len);
-  ix->field_norm_w = tsift_calloc_array(ix->n * TSIFT_FIELD_COUNT + 1, sizeof *ix->field_norm_w);
+  ix->len_norm_w = tsift_calloc_array(TSIFT_FIELD_COUNT * TSIFT_NORM_ROW, sizeof *ix->len_norm_w);
   ix->term_max_tfn = tsift_calloc_array(ix->nterms + 1, sizeof *ix->term_max_tfn);
-  if (!ix->field_norm_w || !ix->term_max_tfn) {
-    tsift_free(ix->field_norm_w);
+  if (!ix->len_norm_w || !ix->term_max_tfn) {
+    tsift_free(ix->len_norm_w);
     tsift_free(ix->term_max_tfn);
-    ix->field_norm_w = ix->term_max_tfn = NULL;
+    ix->len_norm_w = ix->term_max_tfn = NULL;
     return -1;
   }
-  for (uint32_t d = 0; d < ix->n; d++)
-    for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-      ix->field_norm_w[(size_t)d * TSIFT_FIELD_COUNT + f] =
-          st.avg_len[f] > 0.0 ? norm_weight(ix->weights[f], tsift_field_len(ix, d, f), st.avg_len[f]) : 0.0;
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
+    for (size_t len = 0; len < TSIFT_NORM_ROW; len++)
+      ix->len_norm_w[f * TSIFT_NORM_ROW + len] =
+          st.avg_len[f] > 0.0 ? norm_weight(ix->weights[f], len, st.avg_len[f]) : 0.0;
   for (size_t t = 0; t < ix->nterms; t++) {
     double mx = 0.0;
     for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {

@@ -34,18 +34,19 @@ double tsift_term_idf(const tsift_stats *stats, uint32_t df);
 double tsift_posting_tfn(const tsift_index *ix, const tsift_stats *stats, const tsift_posting *p,
                          double *parts);
 /* tsift_posting_tfn under the whole catalog's statistics, from the derived
- * ix->field_norm_w (index.h): the same parts summed in the same order, so
- * the same bits. Only when tsift_scoring_fits(ix, stats). */
+ * ix->len_norm_w (index.h) at the doc's field lengths: the same parts summed
+ * in the same order, so the same bits. Only when tsift_scoring_fits(ix, stats). */
 static inline double tsift_posting_tfn_table(const tsift_index *ix, const tsift_posting *p) {
-  const double *nw = ix->field_norm_w + (size_t)p->doc * TSIFT_FIELD_COUNT;
+  const uint8_t *len = ix->field_lens + (size_t)p->doc * TSIFT_FIELD_COUNT;
+  const double *row = ix->len_norm_w; /* field f's row */
   double tfn = 0.0;
-  for (unsigned tfs = p->tfs, f = 0; tfs; tfs >>= 2, f++) /* a field without the term adds 0 */
-    if (tfs & 3u) tfn += nw[f] * (double)(tfs & 3u);
+  for (unsigned tfs = p->tfs; tfs; tfs >>= 2, len++, row += TSIFT_NORM_ROW) /* a field without the term adds 0 */
+    if (tfs & 3u) tfn += row[*len] * (double)(tfs & 3u);
   return tfn;
 }
-/* 1 when stats has the average field lengths ix->field_norm_w is for. */
+/* 1 when stats has the average field lengths ix->len_norm_w is for. */
 int tsift_scoring_fits(const tsift_index *ix, const tsift_stats *stats);
-/* Derive ix->scoring_avg_len, field_norm_w and term_max_tfn (index.h);
+/* Derive ix->scoring_avg_len, len_norm_w and term_max_tfn (index.h);
  * -1 when out of memory (the arrays are NULL then). */
 int tsift_scoring_derive(tsift_index *ix);
 /* First position in [lo, hi) of a term's postings whose doc is >= doc, by

@@ -46,8 +46,8 @@ typedef struct tsift_tool {
   const struct cJSON *embedding;
   tsift_labels tags, aliases;         /* the tool's own labels */
   tsift_labels host_tags, host_aliases; /* the host's annotations */
-  tsift_origin origin;
-  tsift_shape shape;
+  uint8_t origin; /* tsift_origin; bytes, not enums, for a smaller record */
+  uint8_t shape;  /* tsift_shape */
   uint8_t trusted, tainted;
 } tsift_tool;
 

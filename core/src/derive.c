@@ -23,16 +23,15 @@ static int derive_exact(tsift_index *ix) {
     return -1;
   }
   ix->exact_nbuckets = nb;
+  uint32_t seq[2][TSIFT_SEQ_TOKENS_MAX];
+  size_t len[2] = {0, 0};
   for (size_t e = 0; e < ix->n * 2; e++) {
-    uint32_t a = ix->seq_off[e], b = ix->seq_off[e + 1];
-    if (a == b) continue;
-    if (e & 1) { /* an id sequence equal to the name's is found through the name */
-      uint32_t na = ix->seq_off[e - 1];
-      if (b - a == a - na && memcmp(ix->seq_terms + na, ix->seq_terms + a, (b - a) * sizeof *ix->seq_terms) == 0)
-        continue;
-    }
+    size_t n = len[e & 1] = tsift_seq_tokens(ix, (uint32_t)e, seq[e & 1]);
+    if (n == 0) continue;
+    if ((e & 1) && n == len[0] && memcmp(seq[0], seq[1], n * sizeof seq[0][0]) == 0)
+      continue; /* an id sequence equal to the name's is found through the name */
     uint32_t h = TSIFT_SEQ_HASH_SEED;
-    for (uint32_t i = a; i < b; i++) h = tsift_seq_hash_add(h, ix->seq_terms[i]);
+    for (size_t i = 0; i < n; i++) h = tsift_seq_hash_add(h, seq[e & 1][i]);
     size_t bucket = h & (nb - 1);
     ix->exact_next[e] = ix->exact_head[bucket];
     ix->exact_head[bucket] = (uint32_t)e + 1;
@@ -72,11 +71,11 @@ static int derive_common(tsift_index *ix) {
 }
 
 static void derived_free(tsift_index *ix) {
-  tsift_free(ix->field_norm_w);
+  tsift_free(ix->len_norm_w);
   tsift_free(ix->term_max_tfn);
   tsift_free(ix->exact_head);
   tsift_free(ix->exact_next);
-  ix->field_norm_w = ix->term_max_tfn = NULL;
+  ix->len_norm_w = ix->term_max_tfn = NULL;
   ix->exact_head = ix->exact_next = NULL;
   ix->exact_nbuckets = 0;
   tsift_free(ix->doc_common);

@@ -169,9 +169,10 @@ tsift_status tsift_document_build(const tsift_tool *tool, tsift_document *doc, t
 
   tsift_status st = TSIFT_OK;
   /* Name field: the name, the id's extra tokens (e.g. its namespace), the title. */
-  st = tsift_analyze(tool->name, strlen(tool->name), TSIFT_FIELD_MAX_BYTES, 0, 32, &doc->name_seq,
-                     err);
-  if (!st) st = tsift_analyze(tool->id, strlen(tool->id), TSIFT_FIELD_MAX_BYTES, 0, 32, &doc->id_seq, err);
+  st = tsift_analyze(tool->name, strlen(tool->name), TSIFT_FIELD_MAX_BYTES, 0, TSIFT_SEQ_TOKENS_MAX,
+                     &doc->name_seq, err);
+  if (!st)
+    st = tsift_analyze(tool->id, strlen(tool->id), TSIFT_FIELD_MAX_BYTES, 0, TSIFT_SEQ_TOKENS_MAX, &doc->id_seq, err);
   tsift_tokens *name = &doc->fields[TSIFT_FIELD_NAME];
   for (size_t i = 0; !st && i < doc->name_seq.count && name->count < 32; i++)
     if (tsift_tokens_push(name, tsift_token(&doc->name_seq, i), doc->name_seq.len[i]))

@@ -25,8 +25,13 @@ typedef enum {
 
 /* Field names as they appear in JSON output ("name", "aliases", …). */
 extern const char *const tsift_field_names[TSIFT_FIELD_COUNT];
-/* Per-field token caps (SPEC S3). */
+/* Per-field token caps (SPEC S3); none above TSIFT_FIELD_TOKENS_MAX, which
+ * the index relies on (a field's length is a byte, its normalisation looked
+ * up by length: index.h). */
 extern const unsigned tsift_field_token_caps[TSIFT_FIELD_COUNT];
+#define TSIFT_FIELD_TOKENS_MAX 128
+/* Tokens of a name or id sequence (exact matching), at most. */
+#define TSIFT_SEQ_TOKENS_MAX 32
 
 const char *tsift_trust_name(tsift_trust t);
 tsift_trust tsift_trust_of(const tsift_tool *t);

@@ -70,14 +70,11 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
     const char *tr = tsift_trust_name((tsift_trust)ix->trust[d]);
     hash_str(&s, tr, strlen(tr));
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
-      size_t a = ix->field_off[d * TSIFT_FIELD_COUNT + f], b = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
-      uint8_t cnt[4] = {(uint8_t)((b - a) >> 24), (uint8_t)((b - a) >> 16), (uint8_t)((b - a) >> 8),
-                        (uint8_t)(b - a)};
+      uint32_t tok[TSIFT_FIELD_TOKENS_MAX];
+      size_t n = tsift_field_tokens(ix, d, f, tok);
+      uint8_t cnt[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
       tsift_sha256_update(&s, cnt, 4);
-      for (size_t i = a; i < b; i++) {
-        uint32_t t = ix->field_terms[i];
-        hash_str(&s, ix->term_bytes + ix->term_off[t], ix->term_len[t]);
-      }
+      for (size_t i = 0; i < n; i++) hash_str(&s, ix->term_bytes + ix->term_off[tok[i]], ix->term_len[tok[i]]);
     }
   }
   uint8_t digest[32];

@@ -25,7 +25,7 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->trust);
   tsift_free(ix->slots);
   tsift_free(ix->by_letter);
-  tsift_free(ix->field_norm_w);
+  tsift_free(ix->len_norm_w);
   tsift_free(ix->term_max_tfn);
   tsift_free(ix->exact_head);
   tsift_free(ix->exact_next);
@@ -34,10 +34,13 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->blob ? ix->blob : ix->term_bytes);
   tsift_free(ix->texts);
   tsift_textpack_free(&ix->pack);
-  tsift_free(ix->field_off);
-  tsift_free(ix->field_terms);
-  tsift_free(ix->seq_off);
-  tsift_free(ix->seq_terms);
+  tsift_free(ix->field_lens);
+  tsift_free(ix->tok_at);
+  tsift_free(ix->tok_own);
+  tsift_free(ix->by_rank);
+  tsift_free(ix->rank_of);
+  tsift_free(ix->seq_at);
+  tsift_free(ix->seq_own);
   tsift_free(ix->term_off);
   tsift_free(ix->term_len);
   tsift_free(ix->post_off);
@@ -68,7 +71,7 @@ static int intern_all(tsift_index *ix, const tsift_tokens *t, u32vec *dst) {
   return 0;
 }
 
-/* The postings from the documents, in one pass over them to count and one
+/* The postings from the forward index, in one pass over it to count and one
  * to fill: in doc order, so each term's postings are sorted by doc, and the
  * last posting of a term is the current doc's while that doc is read. Used by
  * the build and by a snapshot load (snapshots do not store postings). */
@@ -79,14 +82,18 @@ int tsift_index_postings(tsift_index *ix) {
     tsift_free(fill);
     return -1;
   }
-  const uint32_t *ft = ix->field_terms;
+  const uint32_t *by_rank = ix->by_rank;
   /* Pass 1: documents per term (fill[t] = the last doc + 1 seen with t). */
-  for (size_t d = 0; d < ix->n; d++)
-    for (uint32_t i = ix->field_off[d * TSIFT_FIELD_COUNT]; i < ix->field_off[(d + 1) * TSIFT_FIELD_COUNT]; i++)
-      if (fill[ft[i]] != d + 1) {
-        fill[ft[i]] = (uint32_t)d + 1;
-        ix->post_off[ft[i] + 1]++;
+  for (size_t d = 0; d < ix->n; d++) {
+    const unsigned char *p = ix->tok_bytes + ix->tok_at[d], *end = ix->tok_bytes + ix->tok_at[d + 1];
+    while (p < end) {
+      uint32_t t = by_rank[tsift_forward_next(&p)];
+      if (fill[t] != d + 1) {
+        fill[t] = (uint32_t)d + 1;
+        ix->post_off[t + 1]++;
       }
+    }
+  }
   for (size_t t = 0; t < ix->nterms; t++) {
     ix->post_off[t + 1] += ix->post_off[t];
     fill[t] = ix->post_off[t];
@@ -97,15 +104,16 @@ int tsift_index_postings(tsift_index *ix) {
     return -1;
   }
   /* Pass 2: fill[t] = where t's next posting goes. */
-  for (size_t d = 0; d < ix->n; d++)
+  for (size_t d = 0; d < ix->n; d++) {
+    const unsigned char *p = ix->tok_bytes + ix->tok_at[d];
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-      for (uint32_t i = ix->field_off[d * TSIFT_FIELD_COUNT + f]; i < ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
-           i++) {
-        uint32_t t = ft[i];
-        if (fill[t] == ix->post_off[t] || ix->post[fill[t] - 1].doc != d) ix->post[fill[t]++].doc = (uint32_t)d;
-        tsift_posting *p = &ix->post[fill[t] - 1];
-        if (tsift_posting_tf(p, f) < TSIFT_TF_CLAMP) p->tfs = (uint16_t)(p->tfs + (1u << (2 * f)));
+      for (size_t i = tsift_field_len(ix, (uint32_t)d, f); i > 0; i--) {
+        uint32_t t = by_rank[tsift_forward_next(&p)];
+        if (fill[t] == ix->post_off[t] || ix->post[fill[t] - 1].doc != d) ix->post[fill[t]++].doc = (uint32_t)d & 0xFFFFFu;
+        tsift_posting *q = &ix->post[fill[t] - 1];
+        if (tsift_posting_tf(q, f) < TSIFT_TF_CLAMP) q->tfs = (q->tfs + (1u << (2 * f))) & 0xFFFu;
       }
+  }
   tsift_free(fill);
   return 0;
 }
@@ -221,14 +229,17 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     return st;
   }
   ix->n = ix->catalog.count;
-  if (ix->n > 0xFFFFFFF0u) {
+  if (ix->n > TSIFT_MAX_TOOLS) {
+    size_t n = ix->n;
     tsift_index_free(ix);
-    return tsift_fail(err, TSIFT_E_LIMIT, "catalog: too many tools");
+    return tsift_fail(err, TSIFT_E_LIMIT, "catalog: %zu tools, an index holds at most %u", n, TSIFT_MAX_TOOLS);
   }
   ix->trust = tsift_calloc_array(ix->n + 1, 1);
-  ix->field_off = tsift_calloc_array(ix->n * TSIFT_FIELD_COUNT + 1, sizeof *ix->field_off);
-  ix->seq_off = tsift_calloc_array(ix->n * 2 + 1, sizeof *ix->seq_off);
-  if (!ix->trust || !ix->field_off || !ix->seq_off) {
+  uint32_t *field_off = tsift_calloc_array(ix->n * TSIFT_FIELD_COUNT + 1, sizeof *field_off);
+  uint32_t *seq_off = tsift_calloc_array(ix->n * 2 + 1, sizeof *seq_off);
+  if (!ix->trust || !field_off || !seq_off) {
+    tsift_free(field_off);
+    tsift_free(seq_off);
     tsift_index_free(ix);
     return tsift_nomem(err, "creating the index");
   }
@@ -248,21 +259,23 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     ix->trust[d] = (uint8_t)doc.trust;
     for (int f = 0; f < TSIFT_FIELD_COUNT && !st; f++) {
       if (intern_all(ix, &doc.fields[f], &terms)) st = tsift_nomem(err, "indexing");
-      ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] = (uint32_t)terms.n;
+      field_off[d * TSIFT_FIELD_COUNT + f + 1] = (uint32_t)terms.n;
     }
     if (!st && intern_all(ix, &doc.name_seq, &seqs)) st = tsift_nomem(err, "indexing");
-    ix->seq_off[2 * d + 1] = (uint32_t)seqs.n;
+    seq_off[2 * d + 1] = (uint32_t)seqs.n;
     if (!st && intern_all(ix, &doc.id_seq, &seqs)) st = tsift_nomem(err, "indexing");
-    ix->seq_off[2 * d + 2] = (uint32_t)seqs.n;
+    seq_off[2 * d + 2] = (uint32_t)seqs.n;
     tsift_document_free(&doc);
   }
-  ix->field_terms = terms.v;
-  ix->seq_terms = seqs.v;
+  tsift_doc_ids doc_ids = {field_off, terms.v, seq_off, seqs.v};
+  if (!st && tsift_forward_encode(ix, &doc_ids)) st = tsift_nomem(err, "indexing");
+  tsift_free(field_off);
+  tsift_free(terms.v);
+  tsift_free(seq_off);
+  tsift_free(seqs.v);
   if (!st) {
     for (size_t d = 0; d < ix->n; d++)
-      for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-        ix->field_len_sum[f] += ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] -
-                                ix->field_off[d * TSIFT_FIELD_COUNT + f];
+      for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_len_sum[f] += tsift_field_len(ix, (uint32_t)d, f);
     tsift_index_count_fields(ix);
     if (tsift_index_postings(ix)) st = tsift_nomem(err, "building postings");
   }

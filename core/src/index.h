@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "catalog.h"
 #include "docs.h"
@@ -24,14 +25,17 @@
 extern const double tsift_default_field_weights[TSIFT_FIELD_COUNT];
 
 /* One posting: a doc and its clamped term frequency in each field, two bits
- * per field (0..TSIFT_TF_CLAMP), field f at bits 2f..2f+1. Packed to 6 bytes
- * because snapshots store postings as they are in memory and are read in
- * place (snapshot.c): half the 12 bytes of an aligned u32 + 6 x u8 layout,
- * and a snapshot's size is what a load copies, checksums and pages in. */
-typedef struct __attribute__((packed)) tsift_posting {
-  uint32_t doc;
-  uint16_t tfs;
+ * per field (0..TSIFT_TF_CLAMP), field f at bits 2f..2f+1 of tfs; 4 bytes,
+ * so a doc number has 20 bits and an index at most TSIFT_MAX_TOOLS tools
+ * (the build and a snapshot load refuse more, TSIFT_E_LIMIT). Postings are
+ * derived at build and load, never stored, so the layout is no format. */
+#define TSIFT_MAX_TOOLS (1u << 20)
+typedef struct tsift_posting {
+  unsigned tfs : 12;
+  unsigned doc : 20;
 } tsift_posting;
+_Static_assert(sizeof(tsift_posting) == 4, "a posting is 4 bytes");
+_Static_assert(2 * 6 <= 12, "the tfs of six fields fit 12 bits");
 
 static inline unsigned tsift_posting_tf(const tsift_posting *p, int f) {
   return ((unsigned)p->tfs >> (2 * f)) & 3u;
@@ -42,14 +46,28 @@ struct tsift_index {
   size_t n; /* tools */
   uint8_t *trust;
 
-  /* The search document of each tool as term ids, field by field:
-   * tokens of doc d, field f are field_terms[field_off[d*F+f] .. field_off[d*F+f+1]). */
-  uint32_t *field_off;
-  uint32_t *field_terms;
-  /* Exact-match sequences: name of d = seq[seq_off[2d]..seq_off[2d+1]),
-   * id of d = seq[seq_off[2d+1]..seq_off[2d+2]). */
-  uint32_t *seq_off;
-  uint32_t *seq_terms;
+  /* The search document of each tool (the forward index, forward.c), kept
+   * as the snapshot codes it so that a loaded index reads it in place:
+   * field_lens[d*F+f] is the token count of doc d's field f (at most
+   * TSIFT_FIELD_TOKENS_MAX); doc d's tokens, field after field, are varint
+   * term ranks at tok_bytes[tok_at[d] .. tok_at[d+1]), by_rank[r] the id of
+   * rank r and rank_of[t] the rank of id t. 1.4 bytes a token instead of 4
+   * (issue 23); the ranker decodes a doc's tokens only for proximity, which
+   * compares ranks. tok_own: the built index's buffer (a loaded one's tokens
+   * are in its blob). */
+  uint8_t *field_lens;
+  uint32_t *tok_at;
+  const unsigned char *tok_bytes;
+  unsigned char *tok_own;
+  uint32_t *by_rank, *rank_of;
+  /* Exact-match sequences (at most TSIFT_SEQ_TOKENS_MAX tokens each), coded
+   * as snapshots store them and read through forward.c: doc d's at
+   * seq_bytes[seq_at[d] ..): v count, v rank each (its name), then v 0 when
+   * its id's is the same, else v count + 1, v rank each. seq_own: the built
+   * index's buffer. */
+  uint32_t *seq_at;
+  const unsigned char *seq_bytes;
+  unsigned char *seq_own;
 
   /* Term dictionary (open addressing over term ids + 1). */
   char *term_bytes;
@@ -71,7 +89,7 @@ struct tsift_index {
   tsift_posting *post;
 
   uint64_t field_len_sum[TSIFT_FIELD_COUNT];
-  /* Documents whose field f has at least one token (derived from field_off by
+  /* Documents whose field f has at least one token (derived from field_lens by
    * tsift_index_count_fields; not stored in snapshots). */
   uint64_t field_docs[TSIFT_FIELD_COUNT];
   double weights[TSIFT_FIELD_COUNT];
@@ -80,15 +98,18 @@ struct tsift_index {
    * scores every candidate, with the same results.
    * - scoring_avg_len: the average field lengths the tables are for (the
    *   whole catalog's, tsift_stats_fit(ix, NULL));
-   * - field_norm_w (n x F): weights[f] / norm of doc d's field f under them,
-   *   the BM25F length normalisation of tsift_posting_tfn for tf = 1 (tf = 2
-   *   is twice it, exactly); 0 when the field's average is 0;
+   * - len_norm_w (F x TSIFT_NORM_ROW): weights[f] / norm of a field f of
+   *   len tokens at [f * TSIFT_NORM_ROW + len] under them, the BM25F length
+   *   normalisation of tsift_posting_tfn for tf = 1 (tf = 2 is twice it,
+   *   exactly); 0 when the field's average is 0. By length, not by doc: a
+   *   field has at most TSIFT_FIELD_TOKENS_MAX tokens, so 6 KiB instead of
+   *   48 bytes a tool;
    * - term_max_tfn (nterms): the largest tfn of the term's postings;
    * - exact_head (exact_nbuckets, a power of two) and exact_next (2n): the
    *   docs by the hash of their name and id sequences (tsift_seq_hash), as
    *   chains of entries e = 2d (name) or 2d + 1 (id), stored as e + 1. */
   double scoring_avg_len[TSIFT_FIELD_COUNT];
-  double *field_norm_w;
+  double *len_norm_w;
   double *term_max_tfn;
   uint32_t *exact_head;
   uint32_t *exact_next;
@@ -122,15 +143,73 @@ struct tsift_index {
   char vec_model[65];
 };
 
+#define TSIFT_NORM_ROW (TSIFT_FIELD_TOKENS_MAX + 1)
+
 /* Tokens of field f of doc d. */
 static inline size_t tsift_field_len(const tsift_index *ix, uint32_t d, int f) {
-  return ix->field_off[d * TSIFT_FIELD_COUNT + f + 1] - ix->field_off[d * TSIFT_FIELD_COUNT + f];
+  return ix->field_lens[(size_t)d * TSIFT_FIELD_COUNT + f];
 }
 
-/* Fill ix->post_off and ix->post from the documents (field_off, field_terms);
+/* The next varint of a forward-index code (checked when it was made or
+ * loaded, so neither cut nor longer than 5 bytes). */
+static inline uint32_t tsift_forward_next(const unsigned char **p) {
+  uint32_t v = *(*p)++;
+  if (v < 128) return v;
+  v &= 127u;
+  for (unsigned shift = 7;; shift += 7) {
+    uint32_t c = *(*p)++;
+    v |= (c & 127u) << shift;
+    if (c < 128) return v;
+  }
+}
+
+/* Readable bytes after a forward-index code, for tsift_forward_skip's reads
+ * of 8 bytes at a time (their values do not matter). */
+#define TSIFT_FORWARD_PAD 8
+
+/* Skip n varints of a forward-index code (a byte < 128 ends one): 8 bytes a
+ * step while they end fewer than n (then they are all the code's), the
+ * rest byte by byte. Proximity skips the fields before the ones it scans. */
+static inline const unsigned char *tsift_forward_skip(const unsigned char *p, size_t n) {
+  for (;;) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    size_t ends = (size_t)((((~w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56);
+    if (ends >= n) break;
+    p += 8;
+    n -= ends;
+  }
+  while (n)
+    if (*p++ < 128) n--;
+  return p;
+}
+
+/* ---- forward.c: the forward index ---- */
+/* A build's documents as term ids: tokens of doc d's field f at
+ * field_terms[field_off[d*F+f] .. field_off[d*F+f+1]), its name sequence at
+ * seq_terms[seq_off[2d] .. seq_off[2d+1]) and its id's up to seq_off[2d+2]. */
+typedef struct tsift_doc_ids {
+  const uint32_t *field_off, *field_terms, *seq_off, *seq_terms;
+} tsift_doc_ids;
+/* The forward index and the sequences of a build: ranks by token count as
+ * snapshots store them (term_ranks), field_lens, tok_at, seq_at, the codes.
  * -1 when out of memory. */
+int tsift_forward_encode(tsift_index *ix, const tsift_doc_ids *docs);
+/* Sequence e (2d: doc d's name, 2d + 1: its id) as term ids into out (room
+ * for TSIFT_SEQ_TOKENS_MAX); the count. */
+size_t tsift_seq_tokens(const tsift_index *ix, uint32_t e, uint32_t *out);
+/* 1 when sequence e is q[0..nq). */
+int tsift_seq_is(const tsift_index *ix, uint32_t e, const long *q, size_t nq);
+/* Doc d's field f as term ids into out (room for TSIFT_FIELD_TOKENS_MAX);
+ * the count. */
+size_t tsift_field_tokens(const tsift_index *ix, uint32_t d, int f, uint32_t *out);
+/* Fill ix->rank_of, the inverse of ix->by_rank; -1 when out of memory. */
+int tsift_forward_rank_of(tsift_index *ix);
+
+/* Fill ix->post_off and ix->post from the forward index; -1 when out of
+ * memory. */
 int tsift_index_postings(tsift_index *ix);
-/* Fill ix->field_docs from ix->field_off (after a build and a snapshot load). */
+/* Fill ix->field_docs from ix->field_lens (after a build and a snapshot load). */
 void tsift_index_count_fields(tsift_index *ix);
 
 /* ---- derive.c ---- */

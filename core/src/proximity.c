@@ -1,6 +1,7 @@
 /* proximity.c — the proximity bonus (rank.h): which consecutive query terms
  * pair, which documents have a pair close together in one field, and what a
- * pair is worth. Uses the index's per-field token sequences (field_terms). */
+ * pair is worth. Uses the index's per-field token sequences (the forward
+ * index, decoded field by field for the docs asked about). */
 #include "rank_internal.h"
 
 void tsift_proximity_pairs(rank_ctx *c) {
@@ -24,21 +25,31 @@ void tsift_proximity_pairs(rank_ctx *c) {
       p->b = (uint32_t)i;
       p->ta = (uint32_t)pm->id;
       p->tb = (uint32_t)mb->id;
+      p->ra = c->ix->rank_of[p->ta];
+      p->rb = c->ix->rank_of[p->tb];
       p->bonus = TSIFT_PROXIMITY_WEIGHT * (idf_a < idf_b ? idf_a : idf_b) * (wa < wb ? wa : wb);
     }
     prev = i;
   }
 }
 
+/* One pass over each field's ranks: the last place of the pair's first term,
+ * and its second within TSIFT_PROXIMITY_WINDOW tokens after it. */
 int tsift_pair_near_in(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields) {
-  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
-    if (!(fields >> f & 1u)) continue;
-    uint32_t lo = ix->field_off[d * TSIFT_FIELD_COUNT + f];
-    uint32_t hi = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
-    for (uint32_t i = lo; i < hi; i++) {
-      if (ix->field_terms[i] != p->ta) continue;
-      for (uint32_t j = i + 1; j < hi && j <= i + TSIFT_PROXIMITY_WINDOW; j++)
-        if (ix->field_terms[j] == p->tb) return 1;
+  const uint8_t *lens = ix->field_lens + (size_t)d * TSIFT_FIELD_COUNT;
+  const unsigned char *at = ix->tok_bytes + ix->tok_at[d];
+  for (int f = 0; f < TSIFT_FIELD_COUNT && fields >> f; f++) {
+    uint32_t n = lens[f];
+    if (!(fields >> f & 1u)) {
+      at = tsift_forward_skip(at, n);
+      continue;
+    }
+    uint32_t since_a = TSIFT_PROXIMITY_WINDOW + 1; /* tokens since the first term, capped */
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t r = tsift_forward_next(&at);
+      if (since_a <= TSIFT_PROXIMITY_WINDOW) since_a++;
+      if (r == p->rb && since_a <= TSIFT_PROXIMITY_WINDOW) return 1;
+      if (r == p->ra) since_a = 0;
     }
   }
   return 0;

@@ -95,7 +95,7 @@ typedef struct prune_ctx {
 
 int tsift_prune_applies(const rank_ctx *c) {
   const tsift_index *ix = c->ix;
-  if (!ix->field_norm_w || !ix->term_max_tfn || !ix->exact_head) return 0;
+  if (!ix->len_norm_w || !ix->term_max_tfn || !ix->exact_head) return 0;
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) /* a field the catalog lacks has no bound */
     if (c->stats->avg_len[f] > 0.0 && !(ix->scoring_avg_len[f] > 0.0)) return 0;
   size_t ns = 0;
@@ -164,11 +164,7 @@ static void heap_add(const tsift_index *ix, tsift_scored *out, size_t *nh, size_
 
 /* Sequence e of the exact-match chains (2d: name, 2d + 1: id) equals qseq. */
 static int entry_equal(const tsift_index *ix, uint32_t e, const long *qseq, size_t nq) {
-  uint32_t a = ix->seq_off[e], b = ix->seq_off[e + 1];
-  if (b - a != nq) return 0;
-  for (size_t i = 0; i < nq; i++)
-    if ((long)ix->seq_terms[a + i] != qseq[i]) return 0;
-  return 1;
+  return tsift_seq_is(ix, e, qseq, nq);
 }
 
 /* The exact matches, scored in full, into the heap. */

@@ -91,6 +91,7 @@ typedef struct tsift_member {
 typedef struct tsift_qpair {
   uint32_t a, b;   /* query term indexes, a before b */
   uint32_t ta, tb; /* their term ids */
+  uint32_t ra, rb; /* and ranks (index.h), which proximity compares */
   double bonus;    /* what the pair adds to a tool that has it */
 } tsift_qpair;
 

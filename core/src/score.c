@@ -82,16 +82,8 @@ double tsift_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, l
   return v;
 }
 
-static int seq_equal(const tsift_index *ix, uint32_t a, uint32_t b, const long *q, size_t nq) {
-  if (b - a != nq || nq == 0) return 0;
-  for (size_t i = 0; i < nq; i++)
-    if ((long)ix->seq_terms[a + i] != q[i]) return 0;
-  return 1;
-}
-
 int tsift_doc_exact(const tsift_index *ix, uint32_t d, const long *qseq, size_t nq) {
-  return seq_equal(ix, ix->seq_off[2 * d], ix->seq_off[2 * d + 1], qseq, nq) ||
-         seq_equal(ix, ix->seq_off[2 * d + 1], ix->seq_off[2 * d + 2], qseq, nq);
+  return nq > 0 && (tsift_seq_is(ix, 2 * d, qseq, nq) || tsift_seq_is(ix, 2 * d + 1, qseq, nq));
 }
 
 int tsift_has_required(const rank_ctx *c, uint32_t d) {

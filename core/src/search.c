@@ -569,11 +569,9 @@ tsift_status tsift_index_documents_json(const tsift_index *ix, char **out, size_
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
       tsift_json_key(&b, tsift_field_names[f]);
       tsift_json_begin_array(&b);
-      size_t a = ix->field_off[d * TSIFT_FIELD_COUNT + f], e = ix->field_off[d * TSIFT_FIELD_COUNT + f + 1];
-      for (size_t i = a; i < e; i++) {
-        uint32_t term = ix->field_terms[i];
-        tsift_json_str(&b, ix->term_bytes + ix->term_off[term], ix->term_len[term]);
-      }
+      uint32_t tok[TSIFT_FIELD_TOKENS_MAX];
+      size_t n = tsift_field_tokens(ix, (uint32_t)d, f, tok);
+      for (size_t i = 0; i < n; i++) tsift_json_str(&b, ix->term_bytes + ix->term_off[tok[i]], ix->term_len[tok[i]]);
       tsift_json_end_array(&b);
     }
     tsift_json_end_object(&b);

@@ -189,63 +189,14 @@ static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *er
   return TSIFT_OK;
 }
 
-/* The term ids by rank: most tokens (fields and sequences) first, ties by
- * id; rank_of the inverse. NULL when out of memory. */
-static uint32_t *term_ranks(const tsift_index *ix, uint32_t **rank_of) {
-  size_t nt = ix->nterms, nf = ix->field_off[ix->n * TSIFT_FIELD_COUNT], ns = ix->seq_off[2 * ix->n];
-  uint32_t *count = tsift_calloc_array(nt + 1, sizeof *count);
-  uint32_t *by_rank = tsift_calloc_array(nt + 1, sizeof *by_rank);
-  *rank_of = tsift_calloc_array(nt + 1, sizeof **rank_of);
-  uint32_t *start = NULL;
-  uint32_t max = 0;
-  if (count && by_rank && *rank_of) {
-    for (size_t i = 0; i < nf; i++) count[ix->field_terms[i]]++;
-    for (size_t i = 0; i < ns; i++) count[ix->seq_terms[i]]++;
-    for (size_t t = 0; t < nt; t++) max = count[t] > max ? count[t] : max;
-    start = tsift_calloc_array((size_t)max + 2, sizeof *start);
-  }
-  if (!start) {
-    tsift_free(count);
-    tsift_free(by_rank);
-    tsift_free(*rank_of);
-    return NULL;
-  }
-  /* A counting sort by descending count (stable: ties stay in id order). */
-  for (size_t t = 0; t < nt; t++) start[max - count[t] + 1]++;
-  for (size_t k = 1; k < (size_t)max + 2; k++) start[k] += start[k - 1];
-  for (size_t t = 0; t < nt; t++) by_rank[start[max - count[t]]++] = (uint32_t)t;
-  for (size_t r = 0; r < nt; r++) (*rank_of)[by_rank[r]] = (uint32_t)r;
-  tsift_free(count);
-  tsift_free(start);
-  return by_rank;
-}
-
-static int same_seq(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
-  return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
-}
-
-/* The documents part of the stream: ranks, field lengths, tokens, sequences. */
-static int write_documents(const tsift_index *ix, tsift_buf *s) {
-  uint32_t *rank_of = NULL, *by_rank = term_ranks(ix, &rank_of);
-  if (!by_rank) return -1;
-  for (size_t r = 0; r < ix->nterms; r++) tsift_put_varint(s, by_rank[r]);
-  for (size_t i = 0; i < ix->n * TSIFT_FIELD_COUNT; i++) tsift_put_varint(s, ix->field_off[i + 1] - ix->field_off[i]);
-  for (size_t i = 0; i < ix->field_off[ix->n * TSIFT_FIELD_COUNT]; i++) tsift_put_varint(s, rank_of[ix->field_terms[i]]);
-  for (size_t d = 0; d < ix->n; d++) {
-    const uint32_t *name = ix->seq_terms + ix->seq_off[2 * d], *id = ix->seq_terms + ix->seq_off[2 * d + 1];
-    size_t nn = ix->seq_off[2 * d + 1] - ix->seq_off[2 * d], ni = ix->seq_off[2 * d + 2] - ix->seq_off[2 * d + 1];
-    tsift_put_varint(s, (uint32_t)nn);
-    for (size_t i = 0; i < nn; i++) tsift_put_varint(s, rank_of[name[i]]);
-    if (same_seq(name, nn, id, ni)) {
-      tsift_put_varint(s, 0);
-      continue;
-    }
-    tsift_put_varint(s, (uint32_t)ni + 1);
-    for (size_t i = 0; i < ni; i++) tsift_put_varint(s, rank_of[id[i]]);
-  }
-  tsift_free(by_rank);
-  tsift_free(rank_of);
-  return 0;
+/* The documents part of the stream: ranks, field lengths, tokens, sequences,
+ * the index's own (forward.c codes the tokens and sequences as they are
+ * stored). */
+static void write_documents(const tsift_index *ix, tsift_buf *s) {
+  for (size_t r = 0; r < ix->nterms; r++) tsift_put_varint(s, ix->by_rank[r]);
+  for (size_t i = 0; i < ix->n * TSIFT_FIELD_COUNT; i++) tsift_put_varint(s, ix->field_lens[i]);
+  tsift_buf_append(s, (const char *)ix->tok_bytes, ix->tok_at[ix->n]);
+  tsift_buf_append(s, (const char *)ix->seq_bytes, ix->seq_at[ix->n]);
 }
 
 static void put_section(tsift_buf *b, const tsift_buf *part) {
@@ -285,7 +236,8 @@ tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out
   tsift_buf_init(&p.code);
   p.pack = tsift_textpack_writer_new();
   tsift_status st = p.pack ? write_tools(ix, &p, err) : tsift_nomem(err, "writing a snapshot");
-  if (!st && (write_documents(ix, &p.stream) || p.stream.failed)) st = tsift_nomem(err, "writing a snapshot");
+  if (!st) write_documents(ix, &p.stream);
+  if (!st && p.stream.failed) st = tsift_nomem(err, "writing a snapshot");
   tsift_buf b;
   tsift_buf_init(&b);
   if (!st) {
@@ -587,51 +539,41 @@ static tsift_status read_tools(tsift_index *ix, stream *s, texts *x, tsift_error
   return st;
 }
 
-/* term ids from ranks: n varints into dst; 0 when one is bad. */
-static int read_ranks(stream *s, const uint32_t *by_rank, uint32_t nterms, uint32_t *dst, size_t n) {
+/* n varints, each a rank below nterms; 0 when one is bad. */
+static int check_ranks(stream *s, uint32_t nterms, size_t n) {
   for (size_t i = 0; i < n; i++) {
     uint32_t r = next(s);
     if (s->bad || r >= nterms) return 0;
-    dst[i] = by_rank[r];
   }
   return 1;
 }
 
-static tsift_status read_sequences(tsift_index *ix, stream *s, const uint32_t *by_rank, tsift_error *err) {
-  ix->seq_off = tsift_calloc_array(2 * ix->n + 1, sizeof *ix->seq_off);
-  size_t cap = 0, len = 0;
-  if (!ix->seq_off) return tsift_nomem(err, "loading a snapshot");
+/* The name and id sequences, checked (at most TSIFT_SEQ_TOKENS_MAX tokens,
+ * as analysis makes them) and left in place in the stream, after the
+ * fields' tokens (ix->seq_bytes; load_blob moves them with the tokens). */
+static tsift_status read_sequences(tsift_index *ix, stream *s, tsift_error *err) {
+  ix->seq_at = tsift_calloc_array(ix->n + 1, sizeof *ix->seq_at);
+  if (!ix->seq_at) return tsift_nomem(err, "loading a snapshot");
+  size_t start = s->pos;
   for (size_t d = 0; d < ix->n; d++) {
+    ix->seq_at[d] = (uint32_t)(s->pos - start);
     uint32_t nn = next(s);
-    NEED(!s->bad && nn <= s->len - s->pos, "bad name sequence");
-    if (tsift_grow((void **)&ix->seq_terms, &cap, len + 2 * (size_t)nn + 1, sizeof *ix->seq_terms))
-      return tsift_nomem(err, "loading a snapshot");
-    NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->seq_terms + len, nn), "bad name sequence");
-    len += nn;
-    ix->seq_off[2 * d + 1] = (uint32_t)len;
+    NEED(!s->bad && nn <= TSIFT_SEQ_TOKENS_MAX && check_ranks(s, (uint32_t)ix->nterms, nn), "bad name sequence");
     uint32_t ni = next(s);
-    NEED(!s->bad && (ni == 0 || ni - 1 <= s->len - s->pos), "bad id sequence");
-    if (ni == 0) { /* the name's */
-      memcpy(ix->seq_terms + len, ix->seq_terms + len - nn, nn * sizeof *ix->seq_terms);
-      len += nn;
-    } else {
-      if (tsift_grow((void **)&ix->seq_terms, &cap, len + ni, sizeof *ix->seq_terms))
-        return tsift_nomem(err, "loading a snapshot");
-      NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->seq_terms + len, ni - 1), "bad id sequence");
-      len += ni - 1;
-    }
-    ix->seq_off[2 * d + 2] = (uint32_t)len;
+    NEED(!s->bad && (ni == 0 || ni - 1 <= TSIFT_SEQ_TOKENS_MAX) &&
+             check_ranks(s, (uint32_t)ix->nterms, ni ? ni - 1 : 0), "bad id sequence");
   }
-  if (!ix->seq_terms && !(ix->seq_terms = tsift_calloc_array(1, sizeof *ix->seq_terms)))
-    return tsift_nomem(err, "loading a snapshot");
+  ix->seq_at[ix->n] = (uint32_t)(s->pos - start);
+  ix->seq_bytes = s->p + start;
   return TSIFT_OK;
 }
 
-/* The term ids by rank (a permutation) into *by_rank, which the caller frees. */
-static tsift_status read_rank_table(tsift_index *ix, stream *s, uint32_t **by_rank, tsift_error *err) {
+/* The term ids by rank (a permutation): the index keeps it (ix->by_rank)
+ * and its inverse. */
+static tsift_status read_rank_table(tsift_index *ix, stream *s, tsift_error *err) {
   uint8_t *seen = tsift_calloc_array(ix->nterms + 1, 1);
-  *by_rank = tsift_calloc_array(ix->nterms + 1, sizeof **by_rank);
-  if (!seen || !*by_rank) {
+  ix->by_rank = tsift_calloc_array(ix->nterms + 1, sizeof *ix->by_rank);
+  if (!seen || !ix->by_rank) {
     tsift_free(seen);
     return tsift_nomem(err, "loading a snapshot");
   }
@@ -642,38 +584,46 @@ static tsift_status read_rank_table(tsift_index *ix, stream *s, uint32_t **by_ra
       return corrupt(err, "bad term ranks");
     }
     seen[t] = 1;
-    (*by_rank)[r] = t;
+    ix->by_rank[r] = t;
   }
   tsift_free(seen);
-  return TSIFT_OK;
+  return tsift_forward_rank_of(ix) ? tsift_nomem(err, "loading a snapshot") : TSIFT_OK;
 }
 
-static tsift_status read_fields(tsift_index *ix, stream *s, const uint32_t *by_rank, tsift_error *err) {
+/* The field lengths (each within its field's cap) and the fields' tokens,
+ * checked and left in place in the stream (ix->tok_bytes; load_blob moves
+ * them next to the kept part). */
+static tsift_status read_fields(tsift_index *ix, stream *s, tsift_error *err) {
   size_t nf = ix->n * TSIFT_FIELD_COUNT;
-  ix->field_off = tsift_calloc_array(nf + 1, sizeof *ix->field_off);
-  if (!ix->field_off) return tsift_nomem(err, "loading a snapshot");
+  ix->field_lens = tsift_calloc_array(nf + 1, 1);
+  ix->tok_at = tsift_calloc_array(ix->n + 1, sizeof *ix->tok_at);
+  if (!ix->field_lens || !ix->tok_at) return tsift_nomem(err, "loading a snapshot");
   uint64_t total = 0, sums[TSIFT_FIELD_COUNT] = {0};
   for (size_t i = 0; i < nf; i++) {
     uint32_t n = next(s);
+    NEED(!s->bad && n <= tsift_field_token_caps[i % TSIFT_FIELD_COUNT], "bad field lengths");
+    ix->field_lens[i] = (uint8_t)n;
     total += n;
     sums[i % TSIFT_FIELD_COUNT] += n;
-    NEED(!s->bad && total <= s->len, "bad field lengths"); /* a token takes a byte at least */
-    ix->field_off[i + 1] = (uint32_t)total;
   }
   NEED(memcmp(sums, ix->field_len_sum, sizeof sums) == 0, "field lengths do not add up");
-  NEED(total <= s->len - s->pos, "bad field lengths");
-  ix->field_terms = tsift_calloc_array((size_t)total + 1, sizeof *ix->field_terms);
-  if (!ix->field_terms) return tsift_nomem(err, "loading a snapshot");
-  NEED(read_ranks(s, by_rank, (uint32_t)ix->nterms, ix->field_terms, (size_t)total), "bad term id");
+  NEED(total <= s->len - s->pos, "bad field lengths"); /* a token takes a byte at least */
+  size_t start = s->pos;
+  for (size_t d = 0; d < ix->n; d++) {
+    ix->tok_at[d] = (uint32_t)(s->pos - start);
+    size_t count = 0;
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) count += ix->field_lens[d * TSIFT_FIELD_COUNT + f];
+    NEED(check_ranks(s, (uint32_t)ix->nterms, count), "bad term id");
+  }
+  ix->tok_at[ix->n] = (uint32_t)(s->pos - start);
+  ix->tok_bytes = s->p + start;
   return TSIFT_OK;
 }
 
 static tsift_status read_documents(tsift_index *ix, stream *s, tsift_error *err) {
-  uint32_t *by_rank = NULL;
-  tsift_status st = read_rank_table(ix, s, &by_rank, err);
-  if (!st) st = read_fields(ix, s, by_rank, err);
-  if (!st) st = read_sequences(ix, s, by_rank, err);
-  tsift_free(by_rank);
+  tsift_status st = read_rank_table(ix, s, err);
+  if (!st) st = read_fields(ix, s, err);
+  if (!st) st = read_sequences(ix, s, err);
   if (!st && s->pos != s->len) st = corrupt(err, "unexpected data after the index");
   return st;
 }
@@ -703,6 +653,8 @@ static tsift_status read_terms(tsift_index *ix, const char *bytes, uint32_t nbyt
 /* The kept part, located and checked; the stream after it. */
 static tsift_status read_kept(tsift_index *ix, reader *r, texts *x, stream *s, tsift_error *err) {
   uint32_t n = get_u32(r), nterms = get_u32(r), nlabels = get_u32(r), kept = get_u32(r);
+  if (!r->bad && n > TSIFT_MAX_TOOLS) /* no build writes it (index.c refuses the catalog) */
+    return tsift_fail(err, TSIFT_E_SNAPSHOT, "%u tools, an index holds at most %u", n, TSIFT_MAX_TOOLS);
   NEED(!r->bad && n <= r->len && nlabels <= r->len && kept >= r->pos && kept <= r->len && kept % 4 == 0,
        "truncated");
   ix->n = n;
@@ -748,6 +700,8 @@ static int shrink_blob(tsift_index *ix, size_t kept, uint32_t nlabels) {
   ix->blob = p;
   REBASE(ix->term_bytes);
   REBASE(ix->pack.bytes);
+  REBASE(ix->tok_bytes);
+  REBASE(ix->seq_bytes);
   tsift_catalog *c = &ix->catalog;
   for (size_t d = 0; d < c->count; d++) {
     tsift_tool *t = &c->tools[d];
@@ -797,11 +751,19 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
   if (!st) st = read_tools(ix, &s, &x, err);
   if (!st) st = read_documents(ix, &s, err);
   if (!st) {
+    /* The fields' tokens and the sequences after them stay, moved down next
+     * to the kept part, with TSIFT_FORWARD_PAD bytes more (the checksum at
+     * least follows them); the rest of the stream is given back. */
     size_t kept = (size_t)(x.schemas - (const unsigned char *)ix->blob) + x.nschemas;
+    size_t nseq = ix->seq_at[ix->n], ntok = ix->tok_at[ix->n] + nseq + TSIFT_FORWARD_PAD;
+    memmove(ix->blob + kept, ix->tok_bytes, ntok);
+    ix->tok_bytes = (const unsigned char *)ix->blob + kept;
+    ix->seq_bytes = ix->tok_bytes + ix->tok_at[ix->n];
     tsift_index_count_fields(ix); /* derived, not stored */
     size_t slots = 1024;
     while (slots < ix->nterms * 2 + 2) slots *= 2;
-    if (shrink_blob(ix, kept ? kept : 1, x.nlabels) || tsift_index_postings(ix) || tsift_index_rehash(ix, slots) || tsift_dict_letters(ix))
+    if (shrink_blob(ix, kept + ntok, x.nlabels) || tsift_index_postings(ix) ||
+        tsift_index_rehash(ix, slots) || tsift_dict_letters(ix))
       st = tsift_nomem(err, "loading a snapshot");
   }
   if (st) {

@@ -85,7 +85,7 @@ static void compare(const tsift_index *ix, const char *text, const uint8_t *allo
 
 /* Every query of a set, in every configuration. */
 static void compare_all(const tsift_index *ix, char **queries, size_t nq) {
-  CHECK(ix->field_norm_w && ix->term_max_tfn && ix->exact_head); /* the pruned path is there */
+  CHECK(ix->len_norm_w && ix->term_max_tfn && ix->exact_head); /* the pruned path is there */
   uint8_t *every3 = calloc(ix->n + 1, 1);
   for (size_t d = 0; d < ix->n; d++) every3[d] = d % 3 != 1;
   static const size_t ks[] = {1, 10, 50};

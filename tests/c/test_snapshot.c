@@ -68,6 +68,23 @@ static void reseal(char *blob, size_t len) {
   for (int i = 0; i < 8; i++) blob[len - 8 + i] = (char)(unsigned char)(sum >> (8 * i));
 }
 
+/* Where the tool count of a snapshot is (snapshot.c's header layout: the
+ * strings, the weights and sums, the stopwords, the vectors' model). */
+static size_t tools_count_at(const char *blob) {
+  size_t p = 12;
+#define U32_AT(q) ((uint32_t)(unsigned char)blob[q] | (uint32_t)(unsigned char)blob[(q) + 1] << 8 | \
+                   (uint32_t)(unsigned char)blob[(q) + 2] << 16 | (uint32_t)(unsigned char)blob[(q) + 3] << 24)
+  for (int i = 0; i < 4; i++) p += 4 + U32_AT(p);
+  p = (p + 1 + 3) / 4 * 4 + 13 * 8;
+  uint32_t nstop = U32_AT(p);
+  p += 4;
+  for (uint32_t i = 0; i < nstop; i++) p += 4 + U32_AT(p);
+  p = (p + 3) / 4 * 4;
+  p += 4 + U32_AT(p) + 4;
+  return (p + 3) / 4 * 4;
+#undef U32_AT
+}
+
 /* A session over a snapshot answers exactly as one over the catalog. */
 static void test_session_over_snapshot(const char *catalog, size_t cat_len) {
   tsift_index *ix = NULL;
@@ -201,6 +218,17 @@ int main(void) {
                              bits 12..15 of tfs and padding must be zero */
   reseal(owned, len);
   CHECK_EQ_INT(tsift_index_from_snapshot_take(owned, len, &taken, &err), TSIFT_E_SNAPSHOT);
+
+  /* More tools than a posting's 20-bit doc number holds (index.h): refused
+   * by name, as the build refuses such a catalog. */
+  owned = tsift_alloc_bytes(len);
+  memcpy(owned, blob, len);
+  size_t at = tools_count_at(owned);
+  CHECK_EQ_INT((unsigned char)owned[at] | (unsigned char)owned[at + 1] << 8, (int)tsift_index_size(ix));
+  owned[at + 2] = 0x10; /* 2^20 + the corpus's count */
+  reseal(owned, len);
+  CHECK_EQ_INT(tsift_index_from_snapshot_take(owned, len, &taken, &err), TSIFT_E_SNAPSHOT);
+  CHECK_CONTAINS(err.message, "an index holds at most 1048576");
 
   /* Wrong magic, empty, header only. */
   char *copy = malloc(len);
