@@ -136,9 +136,11 @@ struct tsift_index {
   /* Embedding vectors (vectors.h): vec_dim components per tool, int8, at
    * vec_q[d * vec_dim]; vec_scale[d] their scale (0: tool d has none);
    * vec_model the model id the host named. vec_dim 0: no vectors. Not in
-   * the fingerprint: a replay needs neither vectors nor model. */
+   * the fingerprint: a replay needs neither vectors nor model. A loaded
+   * snapshot's vec_q lives in its kept blob (vec_q_in_blob: not freed). */
   uint32_t vec_dim;
   int8_t *vec_q;
+  uint8_t vec_q_in_blob;
   double *vec_scale;
   char vec_model[65];
 };

@@ -702,6 +702,7 @@ static int shrink_blob(tsift_index *ix, size_t kept, uint32_t nlabels) {
   REBASE(ix->pack.bytes);
   REBASE(ix->tok_bytes);
   REBASE(ix->seq_bytes);
+  if (ix->vec_q_in_blob) REBASE(ix->vec_q);
   tsift_catalog *c = &ix->catalog;
   for (size_t d = 0; d < c->count; d++) {
     tsift_tool *t = &c->tools[d];
@@ -759,10 +760,16 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
     memmove(ix->blob + kept, ix->tok_bytes, ntok);
     ix->tok_bytes = (const unsigned char *)ix->blob + kept;
     ix->seq_bytes = ix->tok_bytes + ix->tok_at[ix->n];
+    /* the vectors' rows (the section at the end) stay too, moved after them */
+    size_t nvec = ix->vec_q_in_blob ? ix->n * (size_t)ix->vec_dim : 0;
+    if (nvec) {
+      memmove(ix->blob + kept + ntok, ix->vec_q, nvec);
+      ix->vec_q = (int8_t *)(ix->blob + kept + ntok);
+    }
     tsift_index_count_fields(ix); /* derived, not stored */
     size_t slots = 1024;
     while (slots < ix->nterms * 2 + 2) slots *= 2;
-    if (shrink_blob(ix, kept + ntok, x.nlabels) || tsift_index_postings(ix) ||
+    if (shrink_blob(ix, kept + ntok + nvec, x.nlabels) || tsift_index_postings(ix) ||
         tsift_index_rehash(ix, slots) || tsift_dict_letters(ix))
       st = tsift_nomem(err, "loading a snapshot");
   }

@@ -4,6 +4,7 @@
  * not have made. */
 #include "snapshot_vectors.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -50,9 +51,11 @@ tsift_status tsift_snapshot_vectors_read(tsift_index *ix, const unsigned char *p
   if (!dim || ix->n > n || n != ix->n * (8 + (size_t)dim))
     return tsift_fail(err, TSIFT_E_SNAPSHOT, "bad vectors section");
   ix->vec_scale = tsift_calloc_array(ix->n + 1, sizeof *ix->vec_scale);
-  ix->vec_q = tsift_calloc_array(ix->n * dim + 1, 1);
-  if (!ix->vec_scale || !ix->vec_q) return tsift_nomem(err, "loading a snapshot");
-  memcpy(ix->vec_q, p + 8 * ix->n, ix->n * dim);
+  if (!ix->vec_scale) return tsift_nomem(err, "loading a snapshot");
+  /* the rows stay in the blob (no copy of the largest section): the loader
+   * moves them next to its kept part (snapshot.c) */
+  ix->vec_q = (int8_t *)(uintptr_t)(p + 8 * ix->n);
+  ix->vec_q_in_blob = 1;
   for (size_t d = 0; d < ix->n; d++) {
     uint64_t u = 0;
     for (int i = 7; i >= 0; i--) u = u << 8 | p[8 * d + (size_t)i];

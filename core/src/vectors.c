@@ -149,7 +149,8 @@ tsift_status tsift_vec_quantize(const double *x, uint32_t dim, int8_t *q, double
 /* ---- the index's vectors ---------------------------------------------- */
 
 void tsift_vectors_free(tsift_index *ix) {
-  tsift_free(ix->vec_q);
+  if (!ix->vec_q_in_blob) tsift_free(ix->vec_q);
+  ix->vec_q_in_blob = 0;
   tsift_free(ix->vec_scale);
   ix->vec_q = NULL;
   ix->vec_scale = NULL;
