@@ -178,8 +178,10 @@ static tsift_status refuse_text(const char *json, size_t len, const char *what, 
                     col);
 }
 
-tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
-                              tsift_error *err) {
+/* tsift_json_parse, with the tree in an arena (json_tree.h) when `arena`
+ * is not NULL. */
+static tsift_status json_parse(const char *json, size_t len, const char *what, cJSON **out,
+                               tsift_json_arena **arena, tsift_error *err) {
   *out = NULL;
   if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
   /* One pass decides for valid text: the grammar check also validates the
@@ -195,7 +197,7 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
     if (st) return st;
   }
   /* After the check passes, building the tree can fail only for memory. */
-  cJSON *root = tsift_json_tree(json, len); /* with the kept number lexemes */
+  cJSON *root = arena ? tsift_json_tree_arena(json, len, arena) : tsift_json_tree(json, len);
   if (!root) return tsift_nomem(err, "parsing JSON");
   /* The tree's key check runs only where the text's could not clear it. */
   const char *dup = NULL;
@@ -203,11 +205,22 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
   if (rc) {
     tsift_status st = rc < 0 ? tsift_nomem(err, "checking JSON keys")
                              : tsift_fail(err, TSIFT_E_JSON, "%s: duplicate key \"%.60s\" in an object", what, dup);
-    cJSON_Delete(root); /* after the message: dup points into the tree */
+    /* after the message: dup points into the tree */
+    if (arena) {
+      tsift_json_arena_free(*arena);
+      *arena = NULL;
+    } else {
+      cJSON_Delete(root);
+    }
     return st;
   }
   *out = root;
   return TSIFT_OK;
+}
+
+tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
+                              tsift_error *err) {
+  return json_parse(json, len, what, out, NULL, err);
 }
 
 int tsift_json_integral(const cJSON *v, double lo, double hi) {
@@ -265,7 +278,8 @@ void tsift_catalog_free(tsift_catalog *c) {
     for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
   tsift_free(c->label_pool);
   tsift_free(c->tools);
-  cJSON_Delete(c->root);
+  if (c->arena) tsift_json_arena_free(c->arena); /* the tree is in it */
+  else cJSON_Delete(c->root);
   memset(c, 0, sizeof *c);
 }
 
@@ -581,18 +595,28 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
   return TSIFT_OK;
 }
 
+static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_rule ids, tsift_catalog *out,
+                                 tsift_error *err);
+
 tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids,
                                  tsift_catalog *out, tsift_error *err) {
   memset(out, 0, sizeof *out);
   cJSON *root = NULL;
-  tsift_status st = tsift_json_parse(json, len, "catalog", &root, err);
+  tsift_json_arena *arena = NULL; /* the catalog's tree lives and dies with it */
+  tsift_status st = json_parse(json, len, "catalog", &root, &arena, err);
   if (st != TSIFT_OK) return st;
-  return tsift_catalog_read(root, ids, out, err);
+  return catalog_read(root, arena, ids, out, err);
 }
 
 tsift_status tsift_catalog_read(cJSON *root, tsift_id_rule ids, tsift_catalog *out, tsift_error *err) {
+  return catalog_read(root, NULL, ids, out, err);
+}
+
+static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_rule ids, tsift_catalog *out,
+                                 tsift_error *err) {
   memset(out, 0, sizeof *out);
   out->root = root;
+  out->arena = arena;
   tsift_status st = TSIFT_OK;
 
   const cJSON *tools = NULL, *annotations = NULL;

@@ -73,6 +73,14 @@ static void compare(const char *s, size_t n, const char *what) {
   int ok = ours && ref && same_tree(ours, ref, s, n, &at);
   if (!ok) fprintf(stderr, "tree differs from cJSON's: %s\n", what);
   CHECK(ok);
+  /* the arena tree (catalogs) is the same tree in other memory */
+  tsift_json_arena *arena = NULL;
+  cJSON *in_arena = tsift_json_tree_arena(s, n, &arena);
+  at = 0;
+  ok = in_arena && arena && ref && same_tree(in_arena, ref, s, n, &at);
+  if (!ok) fprintf(stderr, "arena tree differs from cJSON's: %s\n", what);
+  CHECK(ok);
+  tsift_json_arena_free(arena);
   g_compared++;
   cJSON_Delete(ours);
   cJSON_Delete(ref);
@@ -247,6 +255,36 @@ static void test_alloc_failures(void) {
   all_null = needed > 10;
   tsift_set_allocator(NULL, NULL, NULL);
   CHECK(all_null);
+  CHECK(!leaked);
+
+  /* The arena tree: a document over several blocks, failing at each. */
+  size_t cap = 64 * 1024, len = 1;
+  char *big = malloc(cap);
+  big[0] = '[';
+  for (int i = 0; len + 80 < cap; i++)
+    len += (size_t)snprintf(big + len, cap - len, "%s{\"k%d\":\"v\\u00e9%d\",\"n\":[%d.5,null]}", i ? "," : "", i, i, i);
+  big[len++] = ']';
+  tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
+  long blocks = 0;
+  leaked = 0;
+  for (long k = 1; k < 200; k++) {
+    g_allocs = 0;
+    g_fail_at = k;
+    long live = g_live;
+    tsift_json_arena *arena = (tsift_json_arena *)&arena; /* must be reset */
+    cJSON *t = tsift_json_tree_arena(big, len, &arena);
+    if (t) {
+      blocks = g_allocs; /* every allocation it makes succeeded */
+      tsift_json_arena_free(arena);
+      if (g_live != live) leaked = 1;
+      break;
+    }
+    if (arena || g_live != live) leaked = 1;
+  }
+  tsift_set_allocator(NULL, NULL, NULL);
+  free(big);
+  printf("arena tree: %ld blocks\n", blocks);
+  CHECK(blocks > 3);
   CHECK(!leaked);
 }
 
