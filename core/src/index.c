@@ -233,10 +233,11 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     return tsift_nomem(err, "creating the index");
   }
   u32vec terms = {0}, seqs = {0};
+  tsift_document doc; /* one for every tool: its lists keep their memory */
+  memset(&doc, 0, sizeof doc);
   for (size_t d = 0; d < ix->n && !st; d++) {
     const tsift_tool *tool = &ix->catalog.tools[d];
-    tsift_document doc;
-    st = tsift_document_build(tool, &doc, err);
+    st = tsift_document_rebuild(tool, &doc, err);
     if (st) {
       if (st != TSIFT_E_NOMEM) {
         char where[160];
@@ -254,8 +255,8 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     ix->seq_off[2 * d + 1] = (uint32_t)seqs.n;
     if (!st && intern_all(ix, &doc.id_seq, &seqs)) st = tsift_nomem(err, "indexing");
     ix->seq_off[2 * d + 2] = (uint32_t)seqs.n;
-    tsift_document_free(&doc);
   }
+  tsift_document_free(&doc);
   ix->field_terms = terms.v;
   ix->seq_terms = seqs.v;
   if (!st) {
