@@ -111,8 +111,12 @@ static unsigned hex4(const char *p) {
 static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
   size_t o = 0;
   for (size_t i = a; i < b;) {
-    if (s[i] != '\\') {
-      out[o++] = s[i++];
+    if (s[i] != '\\') { /* the plain run up to the next escape, at once */
+      const char *e = memchr(s + i, '\\', b - i);
+      size_t k = (e ? (size_t)(e - s) : b) - i;
+      memcpy(out + o, s + i, k);
+      o += k;
+      i += k;
       continue;
     }
     char e = s[i + 1];
@@ -152,14 +156,16 @@ static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
 static size_t string_end(const char *s, size_t n, size_t a, int *escaped) {
   /* Most strings have no escape: the first quote ends them. */
   const char *q = memchr(s + a, '"', n - a);
-  *escaped = memchr(s + a, '\\', (size_t)(q - (s + a))) != NULL;
-  if (!*escaped) return (size_t)(q - s);
-  size_t j = a;
-  for (;;) {
-    char ch = s[j];
-    if (ch == '"') return j;
-    j += ch == '\\' ? 2 : 1;
+  const char *e = memchr(s + a, '\\', (size_t)(q - (s + a)));
+  *escaped = e != NULL;
+  /* From one escape to the next: past it, the first quote ends the string
+   * unless another escape comes before it (descriptions with \n and \"). */
+  while (e) {
+    size_t j = (size_t)(e - s) + 2;
+    q = memchr(s + j, '"', n - j);
+    e = memchr(s + j, '\\', (size_t)(q - (s + j)));
   }
+  return (size_t)(q - s);
 }
 
 /* The raw span s[a..j) decoded into out as a C string. */
