@@ -8,6 +8,7 @@
 #include "json_tree.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -89,10 +90,15 @@ static void append(cJSON *parent, cJSON *item) {
 }
 
 /* Outside strings, checked text has no byte below 0x20 but \t \n \r, so
- * one compare tells white space. */
+ * one compare tells white space; runs of spaces (indentation) go eight
+ * bytes a step. */
 static size_t skip_ws(const char *s, size_t n, size_t i) {
   const unsigned char *p = (const unsigned char *)s;
-  while (i < n && p[i] <= ' ') i++;
+  if (i < n && p[i] <= ' ') { /* a newline, then the indentation */
+    i++;
+    for (uint64_t w; i + 8 <= n && (memcpy(&w, p + i, 8), w == 0x2020202020202020u);) i += 8;
+    while (i < n && p[i] <= ' ') i++;
+  }
   return i;
 }
 
