@@ -55,7 +55,7 @@ typedef struct u32vec {
 } u32vec;
 
 static int vec_push(u32vec *v, uint32_t x) {
-  if (tsift_grow((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v)) return -1;
+  if (v->n == v->cap && tsift_grow((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v)) return -1;
   v->v[v->n++] = x;
   return 0;
 }

@@ -34,7 +34,8 @@ int tsift_tokens_push(tsift_tokens *t, const char *s, size_t n) {
     if (tsift_grow((void **)&t->len, &cap2, t->count + 1, sizeof *t->len)) return -1;
     t->cap = cap1 < cap2 ? cap1 : cap2;
   }
-  if (tsift_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + n + 1, 1)) return -1;
+  if (t->nbytes + n + 1 > t->bytes_cap && tsift_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + n + 1, 1))
+    return -1;
   memcpy(t->bytes + t->nbytes, s, n);
   t->bytes[t->nbytes + n] = 0; /* each token NUL-terminated for convenience */
   t->off[t->count] = (uint32_t)t->nbytes;
@@ -461,33 +462,24 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
       i = j;
       continue;
     }
-    /* A word run: letters, marks, digits. Split at case boundaries. */
-    size_t j = i;
-    while (j < ncp) {
-      int c = cls[j];
-      if (c == CH_SEP || c == CH_CJK) break;
-      j++;
-    }
-    size_t start = i;
-    for (size_t k = i + 1; k <= j && st == TSIFT_OK && out->count < max_tokens; k++) {
-      int boundary = (k == j);
-      if (!boundary) {
-        int prev = cls[k - 1], cur = cls[k];
-        /* lower/digit -> Upper: createPull|Request, v2|Api */
-        if (cur == CH_UPPER && (prev == CH_LOWER || prev == CH_DIGIT)) boundary = 1;
-        /* UPPER -> Upper lower: HTTP|Server */
-        if (cur == CH_UPPER && prev == CH_UPPER && k + 1 < j &&
-            cls[k + 1] == CH_LOWER)
-          boundary = 1;
-      }
-      if (boundary) {
+    /* A word run: letters, marks, digits, split at case boundaries as it is
+     * read (one pass: where the run ends is found on the way). */
+    size_t start = i, k = i + 1;
+    for (;; k++) {
+      int cur = k < ncp ? cls[k] : CH_SEP, prev = cls[k - 1];
+      int end = cur == CH_SEP || cur == CH_CJK;
+      /* lower/digit -> Upper: createPull|Request, v2|Api; UPPER -> Upper
+       * lower: HTTP|Server */
+      if (end || (cur == CH_UPPER && (prev == CH_LOWER || prev == CH_DIGIT ||
+                                      (prev == CH_UPPER && k + 1 < ncp && cls[k + 1] == CH_LOWER)))) {
         size_t len = k - start;
         if (len > RUN_MAX) len = RUN_MAX;
         st = emit(AT(start), len, &sc, out, surface, err);
         start = k;
+        if (end || st != TSIFT_OK || out->count >= max_tokens) break;
       }
     }
-    i = j;
+    i = k;
   }
 #undef AT
   tsift_free(cps);
