@@ -92,7 +92,7 @@ static void append(cJSON *parent, cJSON *item) {
 /* Outside strings, checked text has no byte below 0x20 but \t \n \r, so
  * one compare tells white space; runs of spaces (indentation) go eight
  * bytes a step. */
-static size_t skip_ws(const char *s, size_t n, size_t i) {
+static inline size_t skip_ws(const char *s, size_t n, size_t i) {
   const unsigned char *p = (const unsigned char *)s;
   if (i < n && p[i] <= ' ') { /* a newline, then the indentation */
     i++;
