@@ -216,15 +216,34 @@ static int number_char(char ch) {
 
 /* The number at s[*i]: cJSON's value (its strtod on the token, an int
  * saturated), and the kept lexeme. 0 when out of memory. */
+/* An integer of at most 15 digits (most schema numbers: bounds, sizes,
+ * defaults) is exact as a double, so its digits give what tsift_strtod's
+ * correct rounding gives; -0 is left to it (its sign). 0 when not one. */
+static int small_integer(const char *p, size_t k, double *d) {
+  size_t neg = p[0] == '-';
+  if (k - neg < 1 || k - neg > 15) return 0;
+  uint64_t v = 0;
+  for (size_t x = neg; x < k; x++) {
+    if (p[x] < '0' || p[x] > '9') return 0;
+    v = v * 10 + (uint64_t)(p[x] - '0');
+  }
+  if (neg && v == 0) return 0;
+  *d = neg ? -(double)v : (double)v;
+  return 1;
+}
+
 static int read_number(const tree_alloc *al, cJSON *item, const char *s, size_t n, size_t *i) {
   size_t a = *i, j = a;
   while (j < n && number_char(s[j])) j++;
   *i = j;
   char buf[TSIFT_JSON_MAX_NUMBER_CHARS + 1]; /* the check refused longer numbers */
   size_t k = j - a;
-  memcpy(buf, s + a, k);
-  buf[k] = 0;
-  double d = tsift_strtod(buf, NULL);
+  double d;
+  if (!small_integer(s + a, k, &d)) {
+    memcpy(buf, s + a, k);
+    buf[k] = 0;
+    d = tsift_strtod(buf, NULL);
+  }
   item->type |= cJSON_Number;
   item->valuedouble = d;
   item->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
