@@ -178,8 +178,10 @@ static tsift_status refuse_text(const char *json, size_t len, const char *what, 
                     col);
 }
 
-tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
-                              tsift_error *err) {
+/* tsift_json_parse, with the tree in an arena (json_tree.h) when `arena`
+ * is not NULL. */
+static tsift_status json_parse(const char *json, size_t len, const char *what, cJSON **out,
+                               tsift_json_arena **arena, tsift_error *err) {
   *out = NULL;
   if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
   /* One pass decides for valid text: the grammar check also validates the
@@ -195,7 +197,7 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
     if (st) return st;
   }
   /* After the check passes, building the tree can fail only for memory. */
-  cJSON *root = tsift_json_tree(json, len); /* with the kept number lexemes */
+  cJSON *root = arena ? tsift_json_tree_arena(json, len, arena) : tsift_json_tree(json, len);
   if (!root) return tsift_nomem(err, "parsing JSON");
   /* The tree's key check runs only where the text's could not clear it. */
   const char *dup = NULL;
@@ -203,11 +205,22 @@ tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJ
   if (rc) {
     tsift_status st = rc < 0 ? tsift_nomem(err, "checking JSON keys")
                              : tsift_fail(err, TSIFT_E_JSON, "%s: duplicate key \"%.60s\" in an object", what, dup);
-    cJSON_Delete(root); /* after the message: dup points into the tree */
+    /* after the message: dup points into the tree */
+    if (arena) {
+      tsift_json_arena_free(*arena);
+      *arena = NULL;
+    } else {
+      cJSON_Delete(root);
+    }
     return st;
   }
   *out = root;
   return TSIFT_OK;
+}
+
+tsift_status tsift_json_parse(const char *json, size_t len, const char *what, cJSON **out,
+                              tsift_error *err) {
+  return json_parse(json, len, what, out, NULL, err);
 }
 
 int tsift_json_integral(const cJSON *v, double lo, double hi) {
@@ -265,7 +278,8 @@ void tsift_catalog_free(tsift_catalog *c) {
     for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
   tsift_free(c->label_pool);
   tsift_free(c->tools);
-  cJSON_Delete(c->root);
+  if (c->arena) tsift_json_arena_free(c->arena); /* the tree is in it */
+  else cJSON_Delete(c->root);
   memset(c, 0, sizeof *c);
 }
 
@@ -290,17 +304,27 @@ long tsift_catalog_find(const tsift_catalog *c, const char *id) {
   return -1;
 }
 
-/* A short label for messages: tools[i] ("id"). */
+/* A short label for messages: tools[i] ("id"). Written by hand: it is made
+ * twice for every tool read, and used only when something is wrong. */
 static void tool_label(char *buf, size_t cap, size_t i, const char *id) {
-  char idpart[80];
-  idpart[0] = 0;
+  char text[112]; /* "tools[" 20 digits "] (\"" 60 bytes "\")" */
+  char digits[24];
+  size_t nd = 0, o = 6;
+  do digits[nd++] = (char)('0' + i % 10);
+  while ((i /= 10) && nd < sizeof digits);
+  memcpy(text, "tools[", 6);
+  while (nd) text[o++] = digits[--nd];
+  text[o++] = ']';
   if (id) {
     size_t n = tsift_utf8_cut(id, strlen(id), 60);
-    memcpy(idpart, " (\"", 3);
-    memcpy(idpart + 3, id, n);
-    memcpy(idpart + 3 + n, "\")", 3);
+    memcpy(text + o, " (\"", 3);
+    memcpy(text + o + 3, id, n);
+    memcpy(text + o + 3 + n, "\")", 2);
+    o += n + 5;
   }
-  tsift_snprintf(buf, cap, "tools[%zu]%s", i, idpart);
+  if (o >= cap) o = tsift_utf8_cut(text, o, cap - 1);
+  memcpy(buf, text, o);
+  buf[o] = 0;
 }
 
 /* Normalise, de-duplicate and bound a label array into `out`. */
@@ -349,10 +373,9 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
   return TSIFT_OK;
 }
 
-/* Read an optional string field into *out (owned copy). */
-static tsift_status read_string(const cJSON *obj, const char *key, const char *where,
-                                const char *field, char **out, tsift_error *err) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+/* Read an optional string field `v` into *out (owned copy). */
+static tsift_status read_string(const cJSON *v, const char *where, const char *field, char **out,
+                                tsift_error *err) {
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
   if (!cJSON_IsString(v))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected a string, got %s", where,
@@ -361,15 +384,35 @@ static tsift_status read_string(const cJSON *obj, const char *key, const char *w
   return *out ? TSIFT_OK : tsift_nomem(err, "reading the catalog");
 }
 
-static tsift_status read_bool(const cJSON *obj, const char *key, const char *where,
-                              uint8_t *out, tsift_error *err) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+static tsift_status read_bool(const cJSON *v, const char *key, const char *where, uint8_t *out,
+                              tsift_error *err) {
   if (!v || cJSON_IsNull(v)) return TSIFT_OK;
   if (!cJSON_IsBool(v))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected a boolean, got %s", where,
                       key, tsift_json_type_name(v));
   *out = cJSON_IsTrue(v) ? 1 : 0;
   return TSIFT_OK;
+}
+
+/* The members of a tool object read_tool looks at, found in one pass as
+ * cJSON_GetObjectItemCaseSensitive finds each (the first with the key; none
+ * past a member without a key) instead of fifteen passes. */
+enum {
+  K_TYPE, K_FUNCTION, K_INPUT_SCHEMA, K_INPUT_SCHEMA_SNAKE, K_PARAMETERS, K_NAME, K_DESCRIPTION, K_ID, K_TITLE,
+  K_ANNOTATIONS, K_EMBEDDING, K_TAGS, K_ALIASES, K_ORIGIN, K_TRUSTED, K_TAINTED, K_COUNT
+};
+static const char *const k_tool_keys[K_COUNT] = {
+    "type", "function", "inputSchema", "input_schema", "parameters", "name", "description", "id", "title",
+    "annotations", "embedding", "tags", "aliases", "origin", "trusted", "tainted"};
+
+static void tool_members(const cJSON *obj, const cJSON *m[K_COUNT]) {
+  for (int k = 0; k < K_COUNT; k++) m[k] = NULL;
+  for (const cJSON *c = obj->child; c && c->string; c = c->next)
+    for (int k = 0; k < K_COUNT; k++)
+      if (k_tool_keys[k][0] == c->string[0] && strcmp(k_tool_keys[k], c->string) == 0) {
+        if (!m[k]) m[k] = c;
+        break;
+      }
 }
 
 /* ---- one tool --------------------------------------------------------- */
@@ -383,6 +426,13 @@ static const uint32_t ID_REFUSED[][2] = {
 
 long tsift_id_bad_char(const char *id, size_t len, uint32_t *cp) {
   for (size_t i = 0; i < len;) {
+    unsigned char b = (unsigned char)id[i];
+    if (b < 0x80) { /* ASCII: of the ranges below, only C0 and DEL */
+      *cp = b;
+      if (b < 0x20 || b == 0x7f) return (long)i;
+      i++;
+      continue;
+    }
     utf8proc_int32_t c = 0;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)id + i, (utf8proc_ssize_t)(len - i), &c);
     *cp = k > 0 ? (uint32_t)c : 0xFFFD;
@@ -424,32 +474,34 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
                       tsift_json_type_name(item));
 
   /* Recognise the shape by its keys. */
-  const cJSON *src = item; /* where name/description/schema live */
-  const char *schema_key = NULL;
-  const cJSON *type = cJSON_GetObjectItemCaseSensitive(item, "type");
-  const cJSON *fn = cJSON_GetObjectItemCaseSensitive(item, "function");
+  const cJSON *m[K_COUNT], *fm[K_COUNT];
+  tool_members(item, m);
+  const cJSON **sm = m; /* the members where name/description/schema live */
+  int schema_key = K_PARAMETERS;
+  const cJSON *type = m[K_TYPE];
+  const cJSON *fn = m[K_FUNCTION];
   if (cJSON_IsString(type) && strcmp(type->valuestring, "function") == 0) {
     t->shape = TSIFT_SHAPE_OPENAI;
     if (fn) {
       if (!cJSON_IsObject(fn))
         return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"function\": expected an object, got %s",
                           where, tsift_json_type_name(fn));
-      src = fn;
+      tool_members(fn, fm);
+      sm = fm;
     }
-    schema_key = "parameters";
-  } else if (cJSON_GetObjectItemCaseSensitive(item, "inputSchema")) {
+  } else if (m[K_INPUT_SCHEMA]) {
     t->shape = TSIFT_SHAPE_MCP;
-    schema_key = "inputSchema";
-  } else if (cJSON_GetObjectItemCaseSensitive(item, "input_schema")) {
+    schema_key = K_INPUT_SCHEMA;
+  } else if (m[K_INPUT_SCHEMA_SNAKE]) {
     t->shape = TSIFT_SHAPE_ANTHROPIC;
-    schema_key = "input_schema";
+    schema_key = K_INPUT_SCHEMA_SNAKE;
   } else {
     t->shape = TSIFT_SHAPE_NATIVE;
-    schema_key = cJSON_GetObjectItemCaseSensitive(item, "parameters") ? "parameters" : "inputSchema";
+    schema_key = m[K_PARAMETERS] ? K_PARAMETERS : K_INPUT_SCHEMA;
   }
 
   /* name */
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(src, "name");
+  const cJSON *name = sm[K_NAME];
   if (!name || cJSON_IsNull(name))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: missing \"name\"", where);
   if (!cJSON_IsString(name))
@@ -461,7 +513,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   if (!t->name) return tsift_nomem(err, "reading the catalog");
 
   /* id (defaults to name) */
-  tsift_status st = read_string(item, "id", where, "id", &t->id, err);
+  tsift_status st = read_string(m[K_ID], where, "id", &t->id, err);
   if (st != TSIFT_OK) return st;
   if (!t->id) {
     t->id = tsift_strndup(t->name, strlen(t->name));
@@ -476,41 +528,37 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
                       "model-facing name)",
                       where);
 
-  if ((st = read_string(src, "description", where, "description", &t->description, err))) return st;
+  if ((st = read_string(sm[K_DESCRIPTION], where, "description", &t->description, err))) return st;
 
   /* title: top-level, or MCP annotations.title */
-  if ((st = read_string(item, "title", where, "title", &t->title, err))) return st;
-  const cJSON *ann = cJSON_GetObjectItemCaseSensitive(item, "annotations");
+  if ((st = read_string(m[K_TITLE], where, "title", &t->title, err))) return st;
+  const cJSON *ann = m[K_ANNOTATIONS];
   if (ann && !cJSON_IsNull(ann)) {
     if (!cJSON_IsObject(ann))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"annotations\": expected an object, got %s",
                         where, tsift_json_type_name(ann));
-    if (!t->title &&
-        (st = read_string(ann, "title", where, "annotations.title", &t->title, err)))
+    if (!t->title && (st = read_string(cJSON_GetObjectItemCaseSensitive(ann, "title"), where, "annotations.title",
+                                       &t->title, err)))
       return st;
   }
 
   /* schema */
-  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(src, schema_key);
+  const cJSON *schema = sm[schema_key];
   if (schema && !cJSON_IsNull(schema)) {
     if (!cJSON_IsObject(schema))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an object, got %s", where,
-                        schema_key, tsift_json_type_name(schema));
+                        k_tool_keys[schema_key], tsift_json_type_name(schema));
     t->schema = schema;
   }
 
   /* an embedding vector: checked with the others when the index is built (vectors.c) */
-  const cJSON *emb = cJSON_GetObjectItemCaseSensitive(item, "embedding");
+  const cJSON *emb = m[K_EMBEDDING];
   if (emb && !cJSON_IsNull(emb)) t->embedding = emb;
 
   /* native extras */
-  if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(item, "tags"), where, "tags", &t->tags,
-                        err)))
-    return st;
-  if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(item, "aliases"), where, "aliases",
-                        &t->aliases, err)))
-    return st;
-  const cJSON *origin = cJSON_GetObjectItemCaseSensitive(item, "origin");
+  if ((st = read_labels(m[K_TAGS], where, "tags", &t->tags, err))) return st;
+  if ((st = read_labels(m[K_ALIASES], where, "aliases", &t->aliases, err))) return st;
+  const cJSON *origin = m[K_ORIGIN];
   if (origin && !cJSON_IsNull(origin)) {
     if (!cJSON_IsString(origin))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"origin\": expected a string, got %s",
@@ -522,8 +570,8 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
       return tsift_fail(err, TSIFT_E_CONFIG,
                         "%s: field \"origin\": expected \"local\", \"remote\" or \"a2a\"", where);
   }
-  if ((st = read_bool(item, "trusted", where, &t->trusted, err))) return st;
-  if ((st = read_bool(item, "tainted", where, &t->tainted, err))) return st;
+  if ((st = read_bool(m[K_TRUSTED], "trusted", where, &t->trusted, err))) return st;
+  if ((st = read_bool(m[K_TAINTED], "tainted", where, &t->tainted, err))) return st;
   return TSIFT_OK;
 }
 
@@ -581,18 +629,28 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
   return TSIFT_OK;
 }
 
+static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_rule ids, tsift_catalog *out,
+                                 tsift_error *err);
+
 tsift_status tsift_catalog_parse(const char *json, size_t len, tsift_id_rule ids,
                                  tsift_catalog *out, tsift_error *err) {
   memset(out, 0, sizeof *out);
   cJSON *root = NULL;
-  tsift_status st = tsift_json_parse(json, len, "catalog", &root, err);
+  tsift_json_arena *arena = NULL; /* the catalog's tree lives and dies with it */
+  tsift_status st = json_parse(json, len, "catalog", &root, &arena, err);
   if (st != TSIFT_OK) return st;
-  return tsift_catalog_read(root, ids, out, err);
+  return catalog_read(root, arena, ids, out, err);
 }
 
 tsift_status tsift_catalog_read(cJSON *root, tsift_id_rule ids, tsift_catalog *out, tsift_error *err) {
+  return catalog_read(root, NULL, ids, out, err);
+}
+
+static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_rule ids, tsift_catalog *out,
+                                 tsift_error *err) {
   memset(out, 0, sizeof *out);
   out->root = root;
+  out->arena = arena;
   tsift_status st = TSIFT_OK;
 
   const cJSON *tools = NULL, *annotations = NULL;

@@ -57,6 +57,9 @@ typedef struct tsift_catalog {
   struct cJSON *root; /* owned parsed document (NULL when loaded from a snapshot) */
   int borrowed;       /* strings belong to someone else: free only the arrays */
   char **label_pool;  /* borrowed: one array behind every tool's label lists */
+  /* The blocks `root` lives in when tsift_catalog_parse made it (freed
+   * whole, json_tree.h); NULL for a tree taken over by tsift_catalog_read. */
+  struct tsift_json_arena *arena;
 } tsift_catalog;
 
 /* Parse and validate. On failure everything is freed and `err` names the

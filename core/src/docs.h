@@ -58,6 +58,9 @@ typedef struct tsift_document {
 
 /* Build the document of `tool` (the one place that decides what is indexed). */
 tsift_status tsift_document_build(const tsift_tool *tool, tsift_document *doc, tsift_error *err);
+/* The same into a document built before (or zeroed), reusing its memory.
+ * On failure the document is freed (and zeroed), as tsift_document_build's. */
+tsift_status tsift_document_rebuild(const tsift_tool *tool, tsift_document *doc, tsift_error *err);
 void tsift_document_free(tsift_document *doc);
 
 #endif

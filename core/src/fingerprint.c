@@ -8,10 +8,38 @@
 #include "index.h"
 #include "sha256.h"
 
-static void hash_str(tsift_sha256 *s, const char *p, size_t n) {
+/* The bytes to hash gathered in a buffer and given to sha256 eight blocks
+ * at a time: the fingerprint is two short pieces a token (its length, its
+ * bytes), and an update per piece cost more than the copy. The same bytes
+ * are hashed in the same order. */
+typedef struct feed {
+  tsift_sha256 sha;
+  size_t n;
+  uint8_t buf[512];
+} feed;
+
+static void feed_flush(feed *f) {
+  tsift_sha256_update(&f->sha, f->buf, f->n);
+  f->n = 0;
+}
+
+static void feed_bytes(feed *f, const void *p, size_t n) {
+  if (f->n + n > sizeof f->buf) {
+    feed_flush(f);
+    if (n > sizeof f->buf) {
+      tsift_sha256_update(&f->sha, p, n);
+      return;
+    }
+  }
+  const uint8_t *b = p;
+  for (size_t i = 0; i < n; i++) f->buf[f->n + i] = b[i]; /* tokens are short */
+  f->n += n;
+}
+
+static void hash_str(feed *s, const char *p, size_t n) {
   uint8_t len[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
-  tsift_sha256_update(s, len, 4);
-  tsift_sha256_update(s, p, n);
+  feed_bytes(s, len, 4);
+  feed_bytes(s, p, n);
 }
 
 void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
@@ -41,8 +69,9 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
   }
   for (size_t i = 0; i < ix->n; i++) order[i] = (uint32_t)i;
   tsift_sort_docs_by_id(ix, order, tmp, ix->n);
-  tsift_sha256 s;
-  tsift_sha256_init(&s);
+  feed s;
+  s.n = 0;
+  tsift_sha256_init(&s.sha);
   hash_str(&s, "toolsift-fingerprint-1", 22);
   hash_str(&s, TSIFT_RANKER_VERSION, strlen(TSIFT_RANKER_VERSION));
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
@@ -73,12 +102,13 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
       uint32_t tok[TSIFT_FIELD_TOKENS_MAX];
       size_t n = tsift_field_tokens(ix, d, f, tok);
       uint8_t cnt[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
-      tsift_sha256_update(&s, cnt, 4);
+      feed_bytes(&s, cnt, 4);
       for (size_t i = 0; i < n; i++) hash_str(&s, ix->term_bytes + ix->term_off[tok[i]], ix->term_len[tok[i]]);
     }
   }
   uint8_t digest[32];
-  tsift_sha256_final(&s, digest);
+  feed_flush(&s);
+  tsift_sha256_final(&s.sha, digest);
   tsift_sha256_hex(digest, out);
   tsift_free(order);
   tsift_free(tmp);

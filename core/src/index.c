@@ -58,7 +58,7 @@ typedef struct u32vec {
 } u32vec;
 
 static int vec_push(u32vec *v, uint32_t x) {
-  if (tsift_grow((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v)) return -1;
+  if (v->n == v->cap && tsift_grow((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v)) return -1;
   v->v[v->n++] = x;
   return 0;
 }
@@ -244,10 +244,11 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     return tsift_nomem(err, "creating the index");
   }
   u32vec terms = {0}, seqs = {0};
+  tsift_document doc; /* one for every tool: its lists keep their memory */
+  memset(&doc, 0, sizeof doc);
   for (size_t d = 0; d < ix->n && !st; d++) {
     const tsift_tool *tool = &ix->catalog.tools[d];
-    tsift_document doc;
-    st = tsift_document_build(tool, &doc, err);
+    st = tsift_document_rebuild(tool, &doc, err);
     if (st) {
       if (st != TSIFT_E_NOMEM) {
         char where[160];
@@ -265,8 +266,8 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     seq_off[2 * d + 1] = (uint32_t)seqs.n;
     if (!st && intern_all(ix, &doc.id_seq, &seqs)) st = tsift_nomem(err, "indexing");
     seq_off[2 * d + 2] = (uint32_t)seqs.n;
-    tsift_document_free(&doc);
   }
+  tsift_document_free(&doc);
   tsift_doc_ids doc_ids = {field_off, terms.v, seq_off, seqs.v};
   if (!st && tsift_forward_encode(ix, &doc_ids)) st = tsift_nomem(err, "indexing");
   tsift_free(field_off);

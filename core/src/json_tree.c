@@ -8,14 +8,68 @@
 #include "json_tree.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "json_check.h"
 #include "numparse.h"
 
-static cJSON *new_item(void) {
-  cJSON *item = cJSON_malloc(sizeof *item);
+/* Where a tree's pieces come from: cJSON's allocator (one allocation per
+ * node and per string, what cJSON_Delete frees), or, with `arena` set, the
+ * arena's blocks (json_tree.h): a catalog's tree is tens of thousands of
+ * small pieces made at once and freed at once, and one malloc each was a
+ * sixth of a build's time (docs/performance.md, issue 23). */
+typedef struct tree_alloc {
+  tsift_json_arena **arena; /* NULL: cJSON_malloc */
+} tree_alloc;
+
+/* A block's header; its pieces follow. `p` and `end` bound the free part of
+ * the newest block; `prev` links the older ones for the free. */
+struct tsift_json_arena {
+  struct tsift_json_arena *prev;
+  char *p, *end;
+};
+
+/* The first block fits a small document (options, one tool) without waste;
+ * blocks then double up to a size whose unused tail stays small next to
+ * the tree it ends. */
+#define ARENA_FIRST 1024
+#define ARENA_MAX (256 * 1024)
+
+static void *arena_take(tsift_json_arena **a, size_t size) {
+  size = (size + 7) & ~(size_t)7; /* nodes hold pointers and doubles */
+  tsift_json_arena *b = *a;
+  if (!b || (size_t)(b->end - b->p) < size) {
+    size_t cap = b ? 2 * (size_t)(b->end - (char *)(b + 1)) : ARENA_FIRST;
+    if (cap > ARENA_MAX) cap = ARENA_MAX;
+    if (cap < size) cap = size; /* a long string gets a block of its own size */
+    tsift_json_arena *nb = tsift_alloc_bytes(sizeof *nb + cap);
+    if (!nb) return NULL;
+    nb->prev = b;
+    nb->p = (char *)(nb + 1);
+    nb->end = nb->p + cap;
+    *a = b = nb;
+  }
+  void *piece = b->p;
+  b->p += size;
+  return piece;
+}
+
+void tsift_json_arena_free(tsift_json_arena *a) {
+  while (a) {
+    tsift_json_arena *prev = a->prev;
+    tsift_free(a);
+    a = prev;
+  }
+}
+
+static void *take(const tree_alloc *al, size_t size) {
+  return al->arena ? arena_take(al->arena, size) : cJSON_malloc(size);
+}
+
+static cJSON *new_item(const tree_alloc *al) {
+  cJSON *item = take(al, sizeof *item);
   if (item) memset(item, 0, sizeof *item);
   return item;
 }
@@ -36,10 +90,15 @@ static void append(cJSON *parent, cJSON *item) {
 }
 
 /* Outside strings, checked text has no byte below 0x20 but \t \n \r, so
- * one compare tells white space. */
-static size_t skip_ws(const char *s, size_t n, size_t i) {
+ * one compare tells white space; runs of spaces (indentation) go eight
+ * bytes a step. */
+static inline size_t skip_ws(const char *s, size_t n, size_t i) {
   const unsigned char *p = (const unsigned char *)s;
-  while (i < n && p[i] <= ' ') i++;
+  if (i < n && p[i] <= ' ') { /* a newline, then the indentation */
+    i++;
+    for (uint64_t w; i + 8 <= n && (memcpy(&w, p + i, 8), w == 0x2020202020202020u);) i += 8;
+    while (i < n && p[i] <= ' ') i++;
+  }
   return i;
 }
 
@@ -58,8 +117,12 @@ static unsigned hex4(const char *p) {
 static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
   size_t o = 0;
   for (size_t i = a; i < b;) {
-    if (s[i] != '\\') {
-      out[o++] = s[i++];
+    if (s[i] != '\\') { /* the plain run up to the next escape, at once */
+      const char *e = memchr(s + i, '\\', b - i);
+      size_t k = (e ? (size_t)(e - s) : b) - i;
+      memcpy(out + o, s + i, k);
+      o += k;
+      i += k;
       continue;
     }
     char e = s[i + 1];
@@ -99,14 +162,16 @@ static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
 static size_t string_end(const char *s, size_t n, size_t a, int *escaped) {
   /* Most strings have no escape: the first quote ends them. */
   const char *q = memchr(s + a, '"', n - a);
-  *escaped = memchr(s + a, '\\', (size_t)(q - (s + a))) != NULL;
-  if (!*escaped) return (size_t)(q - s);
-  size_t j = a;
-  for (;;) {
-    char ch = s[j];
-    if (ch == '"') return j;
-    j += ch == '\\' ? 2 : 1;
+  const char *e = memchr(s + a, '\\', (size_t)(q - (s + a)));
+  *escaped = e != NULL;
+  /* From one escape to the next: past it, the first quote ends the string
+   * unless another escape comes before it (descriptions with \n and \"). */
+  while (e) {
+    size_t j = (size_t)(e - s) + 2;
+    q = memchr(s + j, '"', n - j);
+    e = memchr(s + j, '\\', (size_t)(q - (s + j)));
   }
+  return (size_t)(q - s);
 }
 
 /* The raw span s[a..j) decoded into out as a C string. */
@@ -119,11 +184,11 @@ static void copy_string(const char *s, size_t a, size_t j, int escaped, char *ou
 
 /* The string whose opening quote is s[*i], decoded into a new C string;
  * *i is left past its closing quote. NULL when out of memory. */
-static char *read_string(const char *s, size_t n, size_t *i) {
+static char *read_string(const tree_alloc *al, const char *s, size_t n, size_t *i) {
   int escaped;
   size_t a = *i + 1, j = string_end(s, n, a, &escaped);
   *i = j + 1;
-  char *out = cJSON_malloc(j - a + 1);
+  char *out = take(al, j - a + 1);
   if (out) copy_string(s, a, j, escaped, out);
   return out;
 }
@@ -132,11 +197,11 @@ static char *read_string(const char *s, size_t n, size_t *i) {
  * in the item's own allocation, after it, and is marked cJSON_StringIsConst
  * so cJSON_Delete frees it with the item (one allocation instead of two for
  * every member). *i is left past the key. */
-static cJSON *new_member(const char *s, size_t n, size_t *i) {
+static cJSON *new_member(const tree_alloc *al, const char *s, size_t n, size_t *i) {
   int escaped;
   size_t a = *i + 1, j = string_end(s, n, a, &escaped);
   *i = j + 1;
-  cJSON *item = cJSON_malloc(sizeof *item + (j - a + 1));
+  cJSON *item = take(al, sizeof *item + (j - a + 1));
   if (!item) return NULL;
   memset(item, 0, sizeof *item);
   item->string = (char *)(item + 1);
@@ -151,23 +216,45 @@ static int number_char(char ch) {
 
 /* The number at s[*i]: cJSON's value (its strtod on the token, an int
  * saturated), and the kept lexeme. 0 when out of memory. */
-static int read_number(cJSON *item, const char *s, size_t n, size_t *i) {
+/* An integer of at most 15 digits (most schema numbers: bounds, sizes,
+ * defaults) is exact as a double, so its digits give what tsift_strtod's
+ * correct rounding gives; -0 is left to it (its sign). 0 when not one. */
+static int small_integer(const char *p, size_t k, double *d) {
+  size_t neg = p[0] == '-';
+  if (k - neg < 1 || k - neg > 15) return 0;
+  uint64_t v = 0;
+  for (size_t x = neg; x < k; x++) {
+    if (p[x] < '0' || p[x] > '9') return 0;
+    v = v * 10 + (uint64_t)(p[x] - '0');
+  }
+  if (neg && v == 0) return 0;
+  *d = neg ? -(double)v : (double)v;
+  return 1;
+}
+
+static int read_number(const tree_alloc *al, cJSON *item, const char *s, size_t n, size_t *i) {
   size_t a = *i, j = a;
   while (j < n && number_char(s[j])) j++;
   *i = j;
   char buf[TSIFT_JSON_MAX_NUMBER_CHARS + 1]; /* the check refused longer numbers */
   size_t k = j - a;
-  memcpy(buf, s + a, k);
-  buf[k] = 0;
-  double d = tsift_strtod(buf, NULL);
+  double d;
+  if (!small_integer(s + a, k, &d)) {
+    memcpy(buf, s + a, k);
+    buf[k] = 0;
+    d = tsift_strtod(buf, NULL);
+  }
   item->type |= cJSON_Number;
   item->valuedouble = d;
   item->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
-  if (tsift_json_number_kept(s + a, k) && !(item->valuestring = tsift_strndup(s + a, k))) return 0;
+  if (!tsift_json_number_kept(s + a, k)) return 1;
+  if (!(item->valuestring = take(al, k + 1))) return 0;
+  memcpy(item->valuestring, s + a, k);
+  item->valuestring[k] = 0;
   return 1;
 }
 
-cJSON *tsift_json_tree(const char *s, size_t n) {
+static cJSON *build_tree(const tree_alloc *al, const char *s, size_t n) {
   cJSON *open[TSIFT_JSON_MAX_NESTING]; /* the containers open, outermost first */
   size_t depth = 0, i = 0;
   cJSON *root = NULL;
@@ -176,7 +263,7 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
      * container or a scalar, whatever closes after it. */
     i = skip_ws(s, n, i);
     int member = depth && cJSON_IsObject(open[depth - 1]);
-    cJSON *item = member ? new_member(s, n, &i) : new_item();
+    cJSON *item = member ? new_member(al, s, n, &i) : new_item(al);
     if (!item) goto oom;
     if (depth) append(open[depth - 1], item);
     else root = item;
@@ -195,7 +282,7 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
       i++; /* empty */
     } else if (ch == '"') {
       item->type |= cJSON_String;
-      if (!(item->valuestring = read_string(s, n, &i))) goto oom;
+      if (!(item->valuestring = read_string(al, s, n, &i))) goto oom;
     } else if (ch == 't') {
       item->type |= cJSON_True;
       item->valueint = 1;
@@ -206,7 +293,7 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
     } else if (ch == 'n') {
       item->type |= cJSON_NULL;
       i += 4;
-    } else if (!read_number(item, s, n, &i)) {
+    } else if (!read_number(al, item, s, n, &i)) {
       goto oom;
     }
     /* Close what ends here; a comma means another value follows. */
@@ -218,6 +305,22 @@ cJSON *tsift_json_tree(const char *s, size_t n) {
     }
   }
 oom:
-  cJSON_Delete(root);
+  if (al->arena) {
+    tsift_json_arena_free(*al->arena);
+    *al->arena = NULL;
+  } else {
+    cJSON_Delete(root);
+  }
   return NULL;
+}
+
+cJSON *tsift_json_tree(const char *s, size_t n) {
+  tree_alloc al = {NULL};
+  return build_tree(&al, s, n);
+}
+
+cJSON *tsift_json_tree_arena(const char *s, size_t n, tsift_json_arena **arena) {
+  *arena = NULL;
+  tree_alloc al = {arena};
+  return build_tree(&al, s, n);
 }

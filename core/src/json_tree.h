@@ -20,4 +20,14 @@
  * when out of memory. */
 cJSON *tsift_json_tree(const char *s, size_t n);
 
+/* The blocks an arena tree lives in. */
+typedef struct tsift_json_arena tsift_json_arena;
+
+/* The same tree with every node, key and string in a few large blocks
+ * (*arena, NULL when out of memory): free it whole with
+ * tsift_json_arena_free, never with cJSON_Delete (nor any node of it).
+ * Reading, printing and cJSON_Duplicate work as on the other tree. */
+cJSON *tsift_json_tree_arena(const char *s, size_t n, tsift_json_arena **arena);
+void tsift_json_arena_free(tsift_json_arena *a);
+
 #endif

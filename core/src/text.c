@@ -34,7 +34,8 @@ int tsift_tokens_push(tsift_tokens *t, const char *s, size_t n) {
     if (tsift_grow((void **)&t->len, &cap2, t->count + 1, sizeof *t->len)) return -1;
     t->cap = cap1 < cap2 ? cap1 : cap2;
   }
-  if (tsift_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + n + 1, 1)) return -1;
+  if (t->nbytes + n + 1 > t->bytes_cap && tsift_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + n + 1, 1))
+    return -1;
   memcpy(t->bytes + t->nbytes, s, n);
   t->bytes[t->nbytes + n] = 0; /* each token NUL-terminated for convenience */
   t->off[t->count] = (uint32_t)t->nbytes;
@@ -254,15 +255,17 @@ static int char_class_table(utf8proc_int32_t c) {
 
 /* ASCII: the same classes as utf8proc's categories give (A-Z Lu, a-z Ll,
  * 0-9 Nd, every other ASCII character punctuation, symbol, space or
- * control), inline and without the table lookups. */
+ * control), by lookup: 0 CH_SEP, 1 CH_UPPER, 2 CH_LOWER, 5 CH_DIGIT. Most
+ * analysed text is ASCII and read as bytes. */
+static const unsigned char k_ascii_class[128] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+};
+
 static inline int char_class(utf8proc_int32_t c) {
-  if ((uint32_t)c < 0x80) {
-    if (c >= 'a' && c <= 'z') return CH_LOWER;
-    if (c >= 'A' && c <= 'Z') return CH_UPPER;
-    if (c >= '0' && c <= '9') return CH_DIGIT;
-    return CH_SEP;
-  }
-  return char_class_table(c);
+  return (uint32_t)c < 0x80 ? k_ascii_class[c] : char_class_table(c);
 }
 
 /* ---- plural folding --------------------------------------------------- */
@@ -334,15 +337,21 @@ typedef struct scratch {
 
 /* Case-fold (with NFKC recomposition) and emit one token; its form before
  * suffix folding goes to `surface` when given. Returns status. */
-static tsift_status emit(const utf8proc_int32_t *cps, size_t n, scratch *sc, tsift_tokens *out,
-                         tsift_tokens *surface, tsift_error *err) {
+static tsift_status emit(const utf8proc_int32_t *cps, const unsigned char *bytes, size_t n, scratch *sc,
+                         tsift_tokens *out, tsift_tokens *surface, tsift_error *err) {
   if (n == 0) return TSIFT_OK;
-  int ascii = 1;
-  for (size_t i = 0; i < n; i++)
-    if (cps[i] >= 0x80) ascii = 0;
   char folded[4 * 3 * 64 + 16];
   size_t flen = 0;
-  if (ascii) {
+  int ascii = 1;
+  if (!bytes)
+    for (size_t i = 0; i < n; i++)
+      if (cps[i] >= 0x80) ascii = 0;
+  if (bytes) { /* ASCII text, read as bytes: lowercased */
+    for (; flen < n; flen++) {
+      unsigned char c = bytes[flen];
+      folded[flen] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+  } else if (ascii) {
     for (size_t i = 0; i < n && flen < sizeof folded; i++) {
       int c = cps[i];
       folded[flen++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
@@ -400,7 +409,6 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
 
   /* Short text (most fields and schema strings) works in these; longer text
    * in allocations. */
-  utf8proc_int32_t small_cps[256];
   unsigned char small_cls[256];
   utf8proc_int32_t *cps = NULL;
   unsigned char *cls = NULL;
@@ -410,30 +418,28 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
     hi = 0;
     while (hi < n && (unsigned char)s[hi] < 0x80) hi++;
   }
-  if (hi >= n && n > 0) {
-    /* ASCII is its own NFKC form: the codepoints are the bytes (what
-     * normalize_cps returns for it). */
-    cps = n <= 256 ? small_cps : tsift_calloc_array(n + 1, sizeof *cps);
-    if (!cps) st = tsift_nomem(err, "normalising text");
-    else
-      for (size_t k = 0; k < n; k++) cps[k] = (unsigned char)s[k];
-    ncp = cps ? n : 0;
-  } else {
-    st = normalize_cps(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, &cps, &ncp, err);
-  }
-  tsift_free(fixed);
+  /* ASCII is its own NFKC form, its codepoints are its bytes: the split
+   * reads the bytes (`bytes`, no codepoints made); other text is
+   * normalised into codepoints first. */
+  const unsigned char *bytes = hi >= n ? (const unsigned char *)s : NULL;
+  if (bytes) ncp = n;
+  else st = normalize_cps(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, &cps, &ncp, err);
   /* Every codepoint's class once (the splitting below asks for each up to
    * three times). */
   if (st == TSIFT_OK && ncp) {
     cls = ncp <= 256 ? small_cls : tsift_alloc_bytes(ncp);
     if (!cls) st = tsift_nomem(err, "normalising text");
+    else if (bytes)
+      for (size_t k = 0; k < ncp; k++) cls[k] = k_ascii_class[bytes[k]];
     else
       for (size_t k = 0; k < ncp; k++) cls[k] = (unsigned char)char_class(cps[k]);
   }
   if (st != TSIFT_OK) {
-    if (cps != small_cps) tsift_free(cps);
+    tsift_free(cps);
+    tsift_free(fixed);
     return st;
   }
+#define AT(k) (cps ? cps + (k) : NULL), (bytes ? bytes + (k) : NULL) /* the run at k, either form */
 
   scratch sc;
   size_t i = 0;
@@ -448,43 +454,36 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
       size_t j = i;
       while (j < ncp && cls[j] == CH_CJK) j++;
       if (j - i == 1) {
-        st = emit(cps + i, 1, &sc, out, surface, err);
+        st = emit(AT(i), 1, &sc, out, surface, err);
       } else {
         for (size_t k = i; k + 1 < j && out->count < max_tokens && st == TSIFT_OK; k++)
-          st = emit(cps + k, 2, &sc, out, surface, err);
+          st = emit(AT(k), 2, &sc, out, surface, err);
       }
       i = j;
       continue;
     }
-    /* A word run: letters, marks, digits. Split at case boundaries. */
-    size_t j = i;
-    while (j < ncp) {
-      int c = cls[j];
-      if (c == CH_SEP || c == CH_CJK) break;
-      j++;
-    }
-    size_t start = i;
-    for (size_t k = i + 1; k <= j && st == TSIFT_OK && out->count < max_tokens; k++) {
-      int boundary = (k == j);
-      if (!boundary) {
-        int prev = cls[k - 1], cur = cls[k];
-        /* lower/digit -> Upper: createPull|Request, v2|Api */
-        if (cur == CH_UPPER && (prev == CH_LOWER || prev == CH_DIGIT)) boundary = 1;
-        /* UPPER -> Upper lower: HTTP|Server */
-        if (cur == CH_UPPER && prev == CH_UPPER && k + 1 < j &&
-            cls[k + 1] == CH_LOWER)
-          boundary = 1;
-      }
-      if (boundary) {
+    /* A word run: letters, marks, digits, split at case boundaries as it is
+     * read (one pass: where the run ends is found on the way). */
+    size_t start = i, k = i + 1;
+    for (;; k++) {
+      int cur = k < ncp ? cls[k] : CH_SEP, prev = cls[k - 1];
+      int end = cur == CH_SEP || cur == CH_CJK;
+      /* lower/digit -> Upper: createPull|Request, v2|Api; UPPER -> Upper
+       * lower: HTTP|Server */
+      if (end || (cur == CH_UPPER && (prev == CH_LOWER || prev == CH_DIGIT ||
+                                      (prev == CH_UPPER && k + 1 < ncp && cls[k + 1] == CH_LOWER)))) {
         size_t len = k - start;
         if (len > RUN_MAX) len = RUN_MAX;
-        st = emit(cps + start, len, &sc, out, surface, err);
+        st = emit(AT(start), len, &sc, out, surface, err);
         start = k;
+        if (end || st != TSIFT_OK || out->count >= max_tokens) break;
       }
     }
-    i = j;
+    i = k;
   }
-  if (cps != small_cps) tsift_free(cps);
+#undef AT
+  tsift_free(cps);
+  tsift_free(fixed); /* after the split: ASCII text may be read in place */
   if (cls != small_cls) tsift_free(cls);
   return st;
 }

@@ -73,6 +73,14 @@ static void compare(const char *s, size_t n, const char *what) {
   int ok = ours && ref && same_tree(ours, ref, s, n, &at);
   if (!ok) fprintf(stderr, "tree differs from cJSON's: %s\n", what);
   CHECK(ok);
+  /* the arena tree (catalogs) is the same tree in other memory */
+  tsift_json_arena *arena = NULL;
+  cJSON *in_arena = tsift_json_tree_arena(s, n, &arena);
+  at = 0;
+  ok = in_arena && arena && ref && same_tree(in_arena, ref, s, n, &at);
+  if (!ok) fprintf(stderr, "arena tree differs from cJSON's: %s\n", what);
+  CHECK(ok);
+  tsift_json_arena_free(arena);
   g_compared++;
   cJSON_Delete(ours);
   cJSON_Delete(ref);
@@ -104,6 +112,7 @@ static void test_cases(void) {
       "{\"k\\u0065y\":1,\"key\":2}", "{\"a\":1,\"a\":2}",
       "[0,1,-1,2147483647,2147483648,-2147483648,-2147483649,1e400,-1e400,1e-400,0.5,-0.0,1E5,1e+5,1e-5]",
       "[123456789012345,1234567890123456,12345678901234567890,3.141592653589793238462643383279]",
+      "[999999999999999,-999999999999999,9007199254740993,-0,0,-1,10,-10,1e0,10E1]", /* integer path edges */
       "[" "123456789012345678901234567890123456789012345678901234567890123" "]",
       "{\"tools\":[{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\","
       "\"minimum\":0.25,\"maximum\":1e3,\"default\":-0}}}}]}",
@@ -247,6 +256,36 @@ static void test_alloc_failures(void) {
   all_null = needed > 10;
   tsift_set_allocator(NULL, NULL, NULL);
   CHECK(all_null);
+  CHECK(!leaked);
+
+  /* The arena tree: a document over several blocks, failing at each. */
+  size_t cap = 64 * 1024, len = 1;
+  char *big = malloc(cap);
+  big[0] = '[';
+  for (int i = 0; len + 80 < cap; i++)
+    len += (size_t)snprintf(big + len, cap - len, "%s{\"k%d\":\"v\\u00e9%d\",\"n\":[%d.5,null]}", i ? "," : "", i, i, i);
+  big[len++] = ']';
+  tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
+  long blocks = 0;
+  leaked = 0;
+  for (long k = 1; k < 200; k++) {
+    g_allocs = 0;
+    g_fail_at = k;
+    long live = g_live;
+    tsift_json_arena *arena = (tsift_json_arena *)&arena; /* must be reset */
+    cJSON *t = tsift_json_tree_arena(big, len, &arena);
+    if (t) {
+      blocks = g_allocs; /* every allocation it makes succeeded */
+      tsift_json_arena_free(arena);
+      if (g_live != live) leaked = 1;
+      break;
+    }
+    if (arena || g_live != live) leaked = 1;
+  }
+  tsift_set_allocator(NULL, NULL, NULL);
+  free(big);
+  printf("arena tree: %ld blocks\n", blocks);
+  CHECK(blocks > 3);
   CHECK(!leaked);
 }
 
