@@ -66,7 +66,7 @@ static int derive_common(tsift_index *ix) {
   ix->ncommon = nt;
   for (size_t i = 0; i < nt; i++)
     for (uint32_t p = ix->post_off[top[i]]; p < ix->post_off[top[i] + 1]; p++)
-      ix->doc_common[ix->post[p].doc] |= 1ull << i;
+      ix->doc_common[tsift_posting_doc(&ix->post[p])] |= 1ull << i;
   return 0;
 }
 
