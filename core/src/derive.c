@@ -12,8 +12,8 @@
  * sequence and, when different, of its id sequence. Empty sequences match no
  * query and are left out. */
 static int derive_exact(tsift_index *ix) {
-  size_t nb = 1024;
-  while (nb < ix->n * 2) nb *= 2;
+  size_t nb = 1024; /* about one entry a bucket (an id equal to the name is no entry): chains are walked once a query */
+  while (nb < ix->n) nb *= 2;
   ix->exact_head = tsift_calloc_array(nb, sizeof *ix->exact_head);
   ix->exact_next = tsift_calloc_array(ix->n * 2 + 1, sizeof *ix->exact_next);
   if (!ix->exact_head || !ix->exact_next) {
