@@ -37,7 +37,7 @@ uint32_t tsift_term_df(const tsift_index *ix, const tsift_stats *stats, uint32_t
   uint32_t a = ix->post_off[t], b = ix->post_off[t + 1];
   if (!stats->allowed) return b - a;
   uint32_t df = 0;
-  for (uint32_t i = a; i < b; i++) df += stats->allowed[ix->post[i].doc] ? 1 : 0;
+  for (uint32_t i = a; i < b; i++) df += stats->allowed[tsift_posting_doc(&ix->post[i])] ? 1 : 0;
   return df;
 }
 
@@ -53,7 +53,7 @@ double tsift_posting_tfn(const tsift_index *ix, const tsift_stats *stats, const 
     unsigned tf = tsift_posting_tf(p, f);
     if (tf && stats->avg_len[f] > 0.0) {
       double norm = 1.0 - TSIFT_BM25_B +
-                    TSIFT_BM25_B * (double)tsift_field_len(ix, p->doc, f) / stats->avg_len[f];
+                    TSIFT_BM25_B * (double)tsift_field_len(ix, tsift_posting_doc(p), f) / stats->avg_len[f];
       part = ix->weights[f] * (double)tf / norm;
     }
     if (parts) parts[f] = part;
@@ -102,8 +102,8 @@ int tsift_scoring_derive(tsift_index *ix) {
 }
 
 uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc) {
-  uint32_t step = 1, prev = lo;
-  while (lo < hi && post[lo].doc < doc) {
+  uint32_t step = 1, prev = lo, key = tsift_posting_key(doc);
+  while (lo < hi && post[lo].bits < key) {
     prev = lo + 1;
     lo = hi - lo > step ? lo + step : hi;
     step *= 2;
@@ -111,18 +111,18 @@ uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t h
   /* post[prev - 1].doc < doc <= post[lo].doc (or lo == hi): binary search between */
   while (prev < lo) {
     uint32_t mid = prev + (lo - prev) / 2;
-    if (post[mid].doc < doc) prev = mid + 1;
+    if (post[mid].bits < key) prev = mid + 1;
     else lo = mid;
   }
   return lo;
 }
 
 long tsift_find_posting(const tsift_index *ix, uint32_t t, uint32_t doc) {
-  uint32_t lo = ix->post_off[t], hi = ix->post_off[t + 1];
+  uint32_t lo = ix->post_off[t], hi = ix->post_off[t + 1], key = tsift_posting_key(doc);
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (ix->post[mid].doc < doc) lo = mid + 1;
+    if (ix->post[mid].bits < key) lo = mid + 1;
     else hi = mid;
   }
-  return lo < ix->post_off[t + 1] && ix->post[lo].doc == doc ? (long)lo : -1;
+  return lo < ix->post_off[t + 1] && tsift_posting_doc(&ix->post[lo]) == doc ? (long)lo : -1;
 }

@@ -37,10 +37,10 @@ double tsift_posting_tfn(const tsift_index *ix, const tsift_stats *stats, const 
  * ix->len_norm_w (index.h) at the doc's field lengths: the same parts summed
  * in the same order, so the same bits. Only when tsift_scoring_fits(ix, stats). */
 static inline double tsift_posting_tfn_table(const tsift_index *ix, const tsift_posting *p) {
-  const uint8_t *len = ix->field_lens + (size_t)p->doc * TSIFT_FIELD_COUNT;
+  const uint8_t *len = ix->field_lens + (size_t)tsift_posting_doc(p) * TSIFT_FIELD_COUNT;
   const double *row = ix->len_norm_w; /* field f's row */
   double tfn = 0.0;
-  for (unsigned tfs = p->tfs; tfs; tfs >>= 2, len++, row += TSIFT_NORM_ROW) /* a field without the term adds 0 */
+  for (unsigned tfs = tsift_posting_tfs(p); tfs; tfs >>= 2, len++, row += TSIFT_NORM_ROW) /* a field without the term adds 0 */
     if (tfs & 3u) tfn += row[*len] * (double)(tfs & 3u);
   return tfn;
 }

@@ -12,8 +12,8 @@
  * sequence and, when different, of its id sequence. Empty sequences match no
  * query and are left out. */
 static int derive_exact(tsift_index *ix) {
-  size_t nb = 1024;
-  while (nb < ix->n * 2) nb *= 2;
+  size_t nb = 1024; /* about one entry a bucket (an id equal to the name is no entry): chains are walked once a query */
+  while (nb < ix->n) nb *= 2;
   ix->exact_head = tsift_calloc_array(nb, sizeof *ix->exact_head);
   ix->exact_next = tsift_calloc_array(ix->n * 2 + 1, sizeof *ix->exact_next);
   if (!ix->exact_head || !ix->exact_next) {
@@ -66,7 +66,7 @@ static int derive_common(tsift_index *ix) {
   ix->ncommon = nt;
   for (size_t i = 0; i < nt; i++)
     for (uint32_t p = ix->post_off[top[i]]; p < ix->post_off[top[i] + 1]; p++)
-      ix->doc_common[ix->post[p].doc] |= 1ull << i;
+      ix->doc_common[tsift_posting_doc(&ix->post[p])] |= 1ull << i;
   return 0;
 }
 

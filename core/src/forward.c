@@ -1,10 +1,11 @@
 /* forward.c — the forward index (index.h): each tool's search document as
  * varint term ranks, as snapshots store it, so that a loaded index reads it
  * in place and a built one holds the same 1.4 bytes a token instead of a
- * 4-byte id (issue 23), and the name/id sequences of exact matching alike. Ranks: the term ids by token count (fields and
- * name/id sequences), most first, ties by id, so common terms cost a byte.
- * The build encodes its documents here; readers decode one doc's field at a
- * time (proximity, the fingerprint, search documents, the postings). */
+ * 4-byte id (issue 23); the name/id sequences of exact matching alike.
+ * Ranks: the term ids by token count (fields and sequences), most first,
+ * ties by id, so common terms cost a byte. The build encodes its documents
+ * here; readers decode one doc's field or sequence at a time (proximity,
+ * exact matches, the fingerprint, search documents, the postings). */
 #include <string.h>
 
 #include "alloc.h"
@@ -125,13 +126,26 @@ size_t tsift_seq_tokens(const tsift_index *ix, uint32_t e, uint32_t *out) {
   return n;
 }
 
+/* 1 when the n ranks at p are the ids q[0..n). */
+static int ids_are(const tsift_index *ix, const unsigned char *p, const long *q, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((long)ix->by_rank[tsift_forward_next(&p)] != q[i]) return 0;
+  return 1;
+}
+
 int tsift_seq_is(const tsift_index *ix, uint32_t e, const long *q, size_t nq) {
   uint32_t n;
   const unsigned char *p = seq_entry(ix, e, &n);
-  if (n != nq) return 0;
-  for (uint32_t i = 0; i < n; i++)
-    if ((long)ix->by_rank[tsift_forward_next(&p)] != q[i]) return 0;
-  return 1;
+  return n == nq && ids_are(ix, p, q, nq);
+}
+
+int tsift_doc_seq_is(const tsift_index *ix, uint32_t d, const long *q, size_t nq) {
+  const unsigned char *p = ix->seq_bytes + ix->seq_at[d];
+  uint32_t nn = tsift_forward_next(&p);
+  if (nn == nq && ids_are(ix, p, q, nq)) return 1;
+  p = tsift_forward_skip(p, nn);
+  uint32_t ni = tsift_forward_next(&p); /* 0: the name's, compared already */
+  return ni == nq + 1 && ids_are(ix, p, q, nq);
 }
 
 size_t tsift_field_tokens(const tsift_index *ix, uint32_t d, int f, uint32_t *out) {

@@ -109,9 +109,10 @@ int tsift_index_postings(tsift_index *ix) {
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
       for (size_t i = tsift_field_len(ix, (uint32_t)d, f); i > 0; i--) {
         uint32_t t = by_rank[tsift_forward_next(&p)];
-        if (fill[t] == ix->post_off[t] || ix->post[fill[t] - 1].doc != d) ix->post[fill[t]++].doc = (uint32_t)d & 0xFFFFFu;
+        if (fill[t] == ix->post_off[t] || tsift_posting_doc(&ix->post[fill[t] - 1]) != d)
+          ix->post[fill[t]++].bits = (uint32_t)d << 12;
         tsift_posting *q = &ix->post[fill[t] - 1];
-        if (tsift_posting_tf(q, f) < TSIFT_TF_CLAMP) q->tfs = (q->tfs + (1u << (2 * f))) & 0xFFFu;
+        if (tsift_posting_tf(q, f) < TSIFT_TF_CLAMP) q->bits += 1u << (2 * f);
       }
   }
   tsift_free(fill);

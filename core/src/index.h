@@ -31,14 +31,19 @@ extern const double tsift_default_field_weights[TSIFT_FIELD_COUNT];
  * derived at build and load, never stored, so the layout is no format. */
 #define TSIFT_MAX_TOOLS (1u << 20)
 typedef struct tsift_posting {
-  unsigned tfs : 12;
-  unsigned doc : 20;
+  uint32_t bits; /* doc << 12 | tfs: postings of one term sort as their bits */
 } tsift_posting;
-_Static_assert(sizeof(tsift_posting) == 4, "a posting is 4 bytes");
-_Static_assert(2 * 6 <= 12, "the tfs of six fields fit 12 bits");
+_Static_assert(TSIFT_FIELD_COUNT * 2 <= 12 && TSIFT_MAX_TOOLS <= (1u << 20), "a posting is 32 bits");
 
+static inline uint32_t tsift_posting_doc(const tsift_posting *p) { return p->bits >> 12; }
+static inline unsigned tsift_posting_tfs(const tsift_posting *p) { return p->bits & 0xFFFu; }
 static inline unsigned tsift_posting_tf(const tsift_posting *p, int f) {
-  return ((unsigned)p->tfs >> (2 * f)) & 3u;
+  return (p->bits >> (2 * f)) & 3u;
+}
+/* The bits below which a posting's doc is below doc (galloping compares
+ * them without taking the doc out). */
+static inline uint32_t tsift_posting_key(uint32_t doc) {
+  return doc < TSIFT_MAX_TOOLS ? doc << 12 : UINT32_MAX;
 }
 
 struct tsift_index {
@@ -202,6 +207,8 @@ int tsift_forward_encode(tsift_index *ix, const tsift_doc_ids *docs);
 size_t tsift_seq_tokens(const tsift_index *ix, uint32_t e, uint32_t *out);
 /* 1 when sequence e is q[0..nq). */
 int tsift_seq_is(const tsift_index *ix, uint32_t e, const long *q, size_t nq);
+/* 1 when doc d's name or id sequence is q[0..nq). */
+int tsift_doc_seq_is(const tsift_index *ix, uint32_t d, const long *q, size_t nq);
 /* Doc d's field f as term ids into out (room for TSIFT_FIELD_TOKENS_MAX);
  * the count. */
 size_t tsift_field_tokens(const tsift_index *ix, uint32_t d, int f, uint32_t *out);

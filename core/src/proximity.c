@@ -33,23 +33,31 @@ void tsift_proximity_pairs(rank_ctx *c) {
   }
 }
 
-/* One pass over each field's ranks: the last place of the pair's first term,
- * and its second within TSIFT_PROXIMITY_WINDOW tokens after it. */
+/* One pass over each field's ranks: at each place of the pair's first term,
+ * its second looked for in the TSIFT_PROXIMITY_WINDOW tokens after it (a
+ * first term among them starts the window again). */
 int tsift_pair_near_in(const tsift_index *ix, uint32_t d, const tsift_qpair *p, unsigned fields) {
   const uint8_t *lens = ix->field_lens + (size_t)d * TSIFT_FIELD_COUNT;
   const unsigned char *at = ix->tok_bytes + ix->tok_at[d];
+  const uint32_t ra = p->ra, rb = p->rb;
   for (int f = 0; f < TSIFT_FIELD_COUNT && fields >> f; f++) {
     uint32_t n = lens[f];
     if (!(fields >> f & 1u)) {
       at = tsift_forward_skip(at, n);
       continue;
     }
-    uint32_t since_a = TSIFT_PROXIMITY_WINDOW + 1; /* tokens since the first term, capped */
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n;) {
       uint32_t r = tsift_forward_next(&at);
-      if (since_a <= TSIFT_PROXIMITY_WINDOW) since_a++;
-      if (r == p->rb && since_a <= TSIFT_PROXIMITY_WINDOW) return 1;
-      if (r == p->ra) since_a = 0;
+      i++;
+      while (r == ra) {
+        uint32_t end = i + TSIFT_PROXIMITY_WINDOW < n ? i + TSIFT_PROXIMITY_WINDOW : n;
+        r = UINT32_MAX;
+        while (i < end && r != ra) {
+          r = tsift_forward_next(&at);
+          i++;
+          if (r == rb) return 1;
+        }
+      }
     }
   }
   return 0;
@@ -78,9 +86,9 @@ void tsift_proximity_accumulate(rank_ctx *c) {
     uint32_t i = a_short ? sa : sb, ie = a_short ? ea : eb; /* the shorter list */
     uint32_t j = a_short ? sb : sa, je = a_short ? eb : ea;
     for (; i < ie && j < je; i++) {
-      uint32_t d = ix->post[i].doc;
+      uint32_t d = tsift_posting_doc(&ix->post[i]);
       j = tsift_posting_gallop(ix->post, j, je, d);
-      if (j == je || ix->post[j].doc != d) continue;
+      if (j == je || tsift_posting_doc(&ix->post[j]) != d) continue;
       unsigned both = tsift_pair_fields(&ix->post[i], &ix->post[j]); /* the fields to scan */
       if (both && (!c->stats->allowed || c->stats->allowed[d]) && c->acc[d] > 0.0 &&
           tsift_pair_near_in(ix, d, p, both))

@@ -193,7 +193,7 @@ static double look_up(prune_ctx *pc, slot *s, uint32_t d) {
   const rank_ctx *c = pc->c;
   const tsift_posting *post = c->ix->post;
   s->look = tsift_posting_gallop(post, s->look, s->fe, d);
-  if (s->look < s->fe && post[s->look].doc == d) {
+  if (s->look < s->fe && tsift_posting_doc(&post[s->look]) == d) {
     double v = posting_part(pc, &c->members[s->m], &post[s->look]);
     set_known(pc, s->m, (long)s->look, v);
     return v;
@@ -369,8 +369,8 @@ static void fill_window(prune_ctx *pc, uint32_t base) {
     uint32_t *wpos = pc->wpos + w * WINDOW;
     uint64_t bit = 1ull << w;
     uint32_t p = s->cur;
-    for (; p < s->fe && post[p].doc < lim; p++) {
-      uint32_t o = post[p].doc - base;
+    for (; p < s->fe && tsift_posting_doc(&post[p]) < lim; p++) {
+      uint32_t o = tsift_posting_doc(&post[p]) - base;
       pc->msk[o] |= bit;
       pc->used[o >> 6] |= 1ull << (o & 63);
       wpos[o] = p;
@@ -390,7 +390,7 @@ static void walk(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_sco
     uint32_t first = UINT32_MAX;
     for (size_t w = 0; w < pc->nw; w++) {
       const slot *s = &pc->sl[pc->wk[w]];
-      if (s->cur < s->fe && post[s->cur].doc < first) first = post[s->cur].doc;
+      if (s->cur < s->fe && tsift_posting_doc(&post[s->cur]) < first) first = tsift_posting_doc(&post[s->cur]);
     }
     if (first == UINT32_MAX) return; /* the walks are done */
     uint32_t base = first - first % WINDOW;
@@ -444,10 +444,10 @@ static void add_seeds(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsif
   for (;;) {
     uint32_t d = UINT32_MAX;
     for (size_t i = 0; i < nsrc; i++)
-      if (cur[i] < end[i] && ix->post[cur[i]].doc < d) d = ix->post[cur[i]].doc;
+      if (cur[i] < end[i] && tsift_posting_doc(&ix->post[cur[i]]) < d) d = tsift_posting_doc(&ix->post[cur[i]]);
     if (d == UINT32_MAX) break;
     for (size_t i = 0; i < nsrc; i++)
-      if (cur[i] < end[i] && ix->post[cur[i]].doc == d) cur[i]++;
+      if (cur[i] < end[i] && tsift_posting_doc(&ix->post[cur[i]]) == d) cur[i]++;
     pc->seed[pc->nseed++] = d;
     if (allowed && !allowed[d]) continue;
     pc->gen++;

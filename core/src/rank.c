@@ -119,7 +119,7 @@ static tsift_status select_terms(rank_ctx *c, tsift_error *err) {
       uint32_t named = 0;
       for (uint32_t p = c->ix->post_off[mb->id]; p < c->ix->post_off[mb->id + 1]; p++)
         if (tsift_posting_tf(&c->ix->post[p], TSIFT_FIELD_NAME) &&
-            (!c->stats->allowed || c->stats->allowed[c->ix->post[p].doc]))
+            (!c->stats->allowed || c->stats->allowed[tsift_posting_doc(&c->ix->post[p])]))
           named++;
       double km = tsift_term_idf(c->stats, mb->df) * (1.0 + (double)named / (double)mb->df);
       if (km > key[i]) key[i] = km;
@@ -152,11 +152,12 @@ static void accumulate(rank_ctx *c) {
     if (!tsift_member_scores(c, mb)) continue;
     for (uint32_t p = ix->post_off[mb->id]; p < ix->post_off[mb->id + 1]; p++) {
       const tsift_posting *post = &ix->post[p];
-      if (c->stats->allowed && !c->stats->allowed[post->doc]) continue;
+      uint32_t d = tsift_posting_doc(post);
+      if (c->stats->allowed && !c->stats->allowed[d]) continue;
       double tfn = tsift_posting_tfn(ix, c->stats, post, NULL);
       if (tfn <= 0.0) continue;
-      if (c->acc[post->doc] == 0.0) c->touched[c->ntouched++] = post->doc;
-      c->acc[post->doc] += mb->weight * tsift_saturate(mb->idf, tfn);
+      if (c->acc[d] == 0.0) c->touched[c->ntouched++] = d;
+      c->acc[d] += mb->weight * tsift_saturate(mb->idf, tfn);
     }
   }
 }

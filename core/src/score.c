@@ -83,7 +83,7 @@ double tsift_score_doc(const rank_ctx *c, uint32_t d, const uint32_t *covered, l
 }
 
 int tsift_doc_exact(const tsift_index *ix, uint32_t d, const long *qseq, size_t nq) {
-  return nq > 0 && (tsift_seq_is(ix, 2 * d, qseq, nq) || tsift_seq_is(ix, 2 * d + 1, qseq, nq));
+  return nq > 0 && tsift_doc_seq_is(ix, d, qseq, nq);
 }
 
 int tsift_has_required(const rank_ctx *c, uint32_t d) {

@@ -21,7 +21,9 @@
  *   u32 byte count + the terms in id order, each NUL-terminated
  *   the textpack dictionary of the descriptions and schemas (textpack.h)
  *   u32 byte count + the schemas' codes, tool by tool; pad
- *   -- decoded at load, then dropped
+ *   -- decoded at load, then dropped, except the fields' tokens and the
+ *      sequences, which the index keeps as they are (forward.c), moved down
+ *      next to the kept part
  *   u32 byte count + a varint stream:
  *     per tool: v flags (bit 0 trusted, 1 tainted, 2 a name other than the
  *       id, 3 a title, 4 a description, 5 a schema, bits 6..7 origin, 8..9
@@ -46,7 +48,8 @@
  * fingerprint is trusted once the checksum matches (re-deriving it costs as
  * much as the rest of the load); tsift_index_verify re-derives it on demand.
  * Descriptions are decoded at load; schemas stay coded until a menu needs one
- * (catalog.c, tsift_tool_schema).
+ * (catalog.c, tsift_tool_schema). An index holds at most TSIFT_MAX_TOOLS
+ * tools (a posting's doc number: index.h); a larger count is refused.
  */
 #include <string.h>
 
