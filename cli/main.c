@@ -240,24 +240,6 @@ static int model_vectors(tsift_index *ix, const char *dir, const char *query, ch
   return rc;
 }
 
-/* The evaluation JSON of the inputs: with a model's vectors file, a static
- * model (--model DIR: loaded here, freed after) or neither. */
-static tsift_status eval_json(const char *ctext, size_t clen, const char *qtext, size_t qlen, const char *vtext,
-                              size_t vlen, const char *model_dir, const char *opts, char **out, size_t *out_len,
-                              int *loaded, tsift_error *err) {
-  *loaded = 1;
-  if (!model_dir)
-    return tsift_eval_vectors_json(ctext, clen, qtext, qlen, vtext, vlen, opts, strlen(opts), out, out_len, err);
-  tsift_static_model *m = cli_load_model(model_dir, NULL, NULL);
-  if (!m) {
-    *loaded = 0;
-    return TSIFT_E_MODEL; /* (or unreadable: cli_load_model printed which) */
-  }
-  tsift_status st = tsift_eval_model_json(ctext, clen, qtext, qlen, m, opts, strlen(opts), out, out_len, err);
-  tsift_static_model_free(m);
-  return st;
-}
-
 /* eval: a corpus folder (catalog.json, queries.jsonl, gates.json) or files. */
 static int cli_eval(const args *a) {
   const char *corpus = a->corpus, *catalog = a->catalog, *queries = a->queries, *gates = a->gates,
@@ -310,9 +292,16 @@ static int cli_eval(const args *a) {
     char *out = NULL, *text = NULL;
     size_t out_len = 0, rlen = 0;
     tsift_error err;
-    int loaded;
-    if (eval_json(ctext, clen, qtext, qlen, vtext, vlen, a->model, opts, &out, &out_len, &loaded, &err)) {
-      rc = loaded ? report(&err) : 1; /* cli_load_model said why */
+    /* --model: loaded after the inputs, freed after the evaluation */
+    tsift_static_model *m = a->model ? cli_load_model(a->model, NULL, NULL) : NULL;
+    tsift_status st = a->model && !m ? TSIFT_E_MODEL /* cli_load_model said why */
+                      : m ? tsift_eval_model_json(ctext, clen, qtext, qlen, m, opts, strlen(opts), &out, &out_len, &err)
+                          : tsift_eval_vectors_json(ctext, clen, qtext, qlen, vtext, vlen, opts, strlen(opts), &out,
+                                                    &out_len, &err);
+    int model_failed = a->model && !m;
+    tsift_static_model_free(m);
+    if (st) {
+      rc = model_failed ? 1 : report(&err);
     } else {
       int passed = strstr(out, "\"passed\":true}") != NULL;
       if (json) {

@@ -205,17 +205,9 @@ tsift_status tsift_eval_vectors_from_model(tsift_index *ix, const tsift_static_m
 static tsift_status embed_query(const tsift_index *ix, eval_vectors *v, const char *text, const tsift_qvec **out,
                                 tsift_error *err) {
   tsift_qvec_free(&v->scratch);
-  uint32_t dim = ix->vec_dim;
-  float *f = tsift_calloc_array(dim, sizeof *f);
-  double *x = tsift_calloc_array(dim, sizeof *x);
-  size_t pooled = 0;
-  tsift_status st = f && x ? tsift_static_model_embed(v->model, text, strlen(text), f, &pooled, err)
-                           : tsift_nomem(err, "embedding the query");
-  for (uint32_t i = 0; !st && i < dim; i++) x[i] = (double)f[i];
-  if (!st && pooled) st = tsift_qvec_from_doubles(ix, x, dim, &v->scratch, err);
-  tsift_free(f);
-  tsift_free(x);
-  if (st || !pooled) return st;
+  int known;
+  tsift_status st = tsift_qvec_from_model(ix, v->model, text, strlen(text), &v->scratch, &known, err);
+  if (st || !known) return st;
   v->scratch.margin = v->margin;
   v->scratch.weight = v->weight;
   v->scratch.min_similarity = v->min_similarity;

@@ -82,13 +82,14 @@ tsift_status tsift_session_set_embedder(tsift_session *s, const tsift_static_mod
 
 tsift_status tsift_session_embed_query(tsift_session *s, const char *q, size_t len, tsift_error *err) {
   if (s->qvec || !s->embedder) return TSIFT_OK;
-  uint32_t dim = s->index->vec_dim;
-  float *v = tsift_calloc_array(dim, sizeof *v);
-  if (!v) return tsift_nomem(err, "embedding the query");
-  size_t pooled = 0;
-  tsift_status st = tsift_static_model_embed(s->embedder, q, len, v, &pooled, err);
+  tsift_qvec qv;
+  int known;
+  tsift_status st = tsift_qvec_from_model(s->index, s->embedder, q, len, &qv, &known, err);
   /* no token the model knows: no vector, the search stays lexical */
-  if (!st && pooled) st = tsift_session_set_query_vector(s, v, dim, s->embedder_min_similarity, err);
-  tsift_free(v);
+  if (!st && known) {
+    qv.min_similarity = s->embedder_min_similarity;
+    st = tsift_session_use_qvec(s, &qv, err);
+  }
+  tsift_qvec_free(&qv);
   return st;
 }

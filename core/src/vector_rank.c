@@ -50,6 +50,24 @@ tsift_status tsift_qvec_from_doubles(const tsift_index *ix, const double *x, uin
   return TSIFT_OK;
 }
 
+tsift_status tsift_qvec_from_model(const tsift_index *ix, const tsift_static_model *m, const char *text, size_t len,
+                                   tsift_qvec *out, int *known, tsift_error *err) {
+  memset(out, 0, sizeof *out);
+  *known = 0;
+  uint32_t dim = ix->vec_dim;
+  float *f = tsift_calloc_array(dim + 1, sizeof *f);
+  double *x = tsift_calloc_array(dim + 1, sizeof *x);
+  size_t pooled = 0;
+  tsift_status st = f && x ? tsift_static_model_embed(m, text, len, f, &pooled, err)
+                           : tsift_nomem(err, "embedding the query");
+  for (uint32_t i = 0; !st && i < dim; i++) x[i] = (double)f[i];
+  if (!st && pooled) st = tsift_qvec_from_doubles(ix, x, dim, out, err);
+  tsift_free(f);
+  tsift_free(x);
+  *known = !st && pooled;
+  return st;
+}
+
 tsift_status tsift_qvec_from_json(const tsift_index *ix, const cJSON *v, tsift_qvec *out, tsift_error *err) {
   memset(out, 0, sizeof *out);
   double *x = NULL;

@@ -34,6 +34,12 @@ tsift_status tsift_qvec_from_json(const tsift_index *ix, const struct cJSON *v, 
 /* The same from dim doubles. */
 tsift_status tsift_qvec_from_doubles(const tsift_index *ix, const double *x, uint32_t dim, tsift_qvec *out,
                                      tsift_error *err);
+/* The query vector of text[0..len) from static model m for index ix (the
+ * index's dimension): *known 0 and *out empty when the model knows no
+ * token of it (no vector: that search is lexical). The one place a
+ * model's query vector is made (sessions, evaluations). */
+tsift_status tsift_qvec_from_model(const tsift_index *ix, const tsift_static_model *m, const char *text, size_t len,
+                                   tsift_qvec *out, int *known, tsift_error *err);
 void tsift_qvec_free(tsift_qvec *qv);
 
 /* The similarity distribution of a query over a universe. */
