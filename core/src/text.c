@@ -155,11 +155,61 @@ char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
 /* ---- normalisation through utf8proc, with our allocator ---------------- */
 
 /* Decompose + normalise s[0..n) (valid UTF-8) with `opt`; returns codepoints. */
+/* 1 when utf8proc leaves the character alone under NFKC (and case folding
+ * when `fold`): no decomposition or folding, combining class 0, never the
+ * second character of a composition (utf8proc composes a starter with a
+ * following one only through comb_index >= 0x8000 or Hangul jamo), and not
+ * Hangul, which utf8proc decomposes and composes by rule, not by table. */
+static int nfkc_inert(utf8proc_int32_t uc, int fold) {
+  if (uc >= 0x1100 && (uc <= 0x11FF || (uc >= 0xAC00 && uc <= 0xD7A3))) return 0;
+  const utf8proc_property_t *p = utf8proc_get_property(uc);
+  return p->decomp_seqindex == UINT16_MAX && (!fold || p->casefold_seqindex == UINT16_MAX) &&
+         p->combining_class == 0 && (p->comb_index == UINT16_MAX || p->comb_index < 0x8000);
+}
+
+/* tsift_inert_cps (text.h): a text of inert characters only is its own
+ * normal form. Most non-ASCII catalog text is (dashes, quotes, arrows, CJK,
+ * emoji), and one property lookup a character replaces utf8proc's
+ * decomposition, reordering and composition passes (a third of the analysis
+ * of ../shared/catalogs/all.json). ASCII needs no lookup: no decomposition,
+ * class 0, never a second; only A-Z fold. */
+int tsift_inert_cps(const char *s, size_t n, int fold, int32_t **out, size_t *out_n) {
+  const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+  for (size_t i = 0; i < n;) {
+    if (p[i] < 0x80) {
+      if (fold && p[i] >= 'A' && p[i] <= 'Z') return 0;
+      i++;
+      continue;
+    }
+    utf8proc_int32_t uc;
+    utf8proc_ssize_t len = utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &uc);
+    if (len <= 0 || uc < 0 || !nfkc_inert(uc, fold)) return 0;
+    i += (size_t)len;
+  }
+  int32_t *buf = tsift_calloc_array(n + 1, sizeof *buf);
+  if (!buf) return -1;
+  size_t k = 0;
+  for (size_t i = 0; i < n; k++) {
+    utf8proc_int32_t uc = p[i];
+    i += p[i] < 0x80 ? 1 : (size_t)utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &uc);
+    buf[k] = uc;
+  }
+  *out = buf;
+  *out_n = k;
+  return 1;
+}
+
 static tsift_status normalize_cps(const char *s, size_t n, utf8proc_option_t opt,
                                   utf8proc_int32_t **out, size_t *out_n, tsift_error *err) {
   *out = NULL;
   *out_n = 0;
   if (n == 0) return TSIFT_OK;
+  int fold = (opt & UTF8PROC_CASEFOLD) != 0;
+  if ((opt & ~(utf8proc_option_t)UTF8PROC_CASEFOLD) == (UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT)) {
+    int r = tsift_inert_cps(s, n, fold, out, out_n);
+    if (r < 0) return tsift_nomem(err, "normalising text");
+    if (r > 0) return TSIFT_OK;
+  }
   utf8proc_ssize_t need =
       utf8proc_decompose((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, NULL, 0, opt);
   if (need < 0) {

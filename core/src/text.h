@@ -43,6 +43,12 @@ size_t tsift_utf8_seq(const unsigned char *s, size_t n);
 /* Length of the longest prefix of s[0..n) of at most max bytes that does not
  * split a UTF-8 sequence. */
 size_t tsift_utf8_cut(const char *s, size_t n, size_t max);
+/* The codepoints of s[0..n) into a new array (*out, *out_n) when NFKC (and
+ * case folding, when `fold`) leaves every character as it is, so that the
+ * analysis can skip utf8proc's passes: 1 = done, 0 = some character would
+ * change or the text is not UTF-8 (normalise it in full), -1 = out of memory.
+ * tests/c/test_text.c checks the claim against utf8proc. */
+int tsift_inert_cps(const char *s, size_t n, int fold, int32_t **out, size_t *out_n);
 
 /* Length in bytes of the first `chars` characters of s[0..n) (a character:
  * a byte that is not a continuation byte, and the continuation bytes after
