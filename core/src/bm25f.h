@@ -38,10 +38,14 @@ double tsift_posting_tfn(const tsift_index *ix, const tsift_stats *stats, const 
  * in the same order, so the same bits. Only when tsift_scoring_fits(ix, stats). */
 static inline double tsift_posting_tfn_table(const tsift_index *ix, const tsift_posting *p) {
   const uint8_t *len = ix->field_lens + (size_t)tsift_posting_doc(p) * TSIFT_FIELD_COUNT;
-  const double *row = ix->len_norm_w; /* field f's row */
   double tfn = 0.0;
-  for (unsigned tfs = tsift_posting_tfs(p); tfs; tfs >>= 2, len++, row += TSIFT_NORM_ROW) /* a field without the term adds 0 */
-    if (tfs & 3u) tfn += row[*len] * (double)(tfs & 3u);
+  /* Only the fields that have the term (most postings have one or two of
+   * the six), ascending as before, so the same sum. */
+  for (unsigned tfs = tsift_posting_tfs(p); tfs;) {
+    unsigned f = (unsigned)__builtin_ctz(tfs) >> 1;
+    tfn += ix->len_norm_w[f * TSIFT_NORM_ROW + len[f]] * (double)((tfs >> (2 * f)) & 3u);
+    tfs &= ~(3u << (2 * f));
+  }
   return tfn;
 }
 /* 1 when stats has the average field lengths ix->len_norm_w is for. */
