@@ -429,6 +429,11 @@ typedef struct stream {
 
 static uint32_t next(stream *s) {
   if (s->pos < s->len && s->p[s->pos] < 128) return s->p[s->pos++]; /* the common one-byte varint */
+  if (!s->bad && s->pos + 1 < s->len && s->p[s->pos + 1] < 128) { /* and the two-byte one (below 16,384) */
+    uint32_t v = (s->p[s->pos] & 127u) | (uint32_t)s->p[s->pos + 1] << 7;
+    s->pos += 2;
+    return v;
+  }
   uint32_t v = 0;
   if (!s->bad && tsift_get_varint(s->p, s->len, &s->pos, &v)) s->bad = 1;
   return s->bad ? 0 : v;

@@ -248,13 +248,12 @@ static size_t tok_len(const tsift_textpack *tp, uint32_t i) { return tp->off[i +
 long tsift_textpack_check(const tsift_textpack *tp, const unsigned char *code, size_t n) {
   size_t pos = 0, out = 0;
   while (pos < n) {
-    uint32_t k = 0, len = 0;
-    if (code[pos] < 128 && code[pos]) { /* a one-byte token code: the common case */
-      if (code[pos] > tp->ntokens) return -1;
-      out += tok_len(tp, code[pos++] - 1u);
-      continue;
-    }
-    if (tsift_get_varint(code, n, &pos, &k)) return -1;
+    /* Codes of one or two bytes (a dictionary of up to 16,383 tokens) read
+     * inline: they are nearly all of them; longer ones by the general reader. */
+    uint32_t k = code[pos], len = 0;
+    if (k < 128) pos++;
+    else if (pos + 1 < n && code[pos + 1] < 128) k = (k & 127u) | (uint32_t)code[pos + 1] << 7, pos += 2;
+    else if (tsift_get_varint(code, n, &pos, &k)) return -1;
     if (k) {
       if (k > tp->ntokens) return -1;
       out += tok_len(tp, k - 1);
