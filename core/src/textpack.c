@@ -8,6 +8,11 @@
 #include "text.h"
 
 void tsift_put_varint(tsift_buf *b, uint32_t v) {
+  if (v < 128 && !b->failed && b->len + 2 <= b->cap) { /* most: one byte into room the buffer has */
+    b->data[b->len++] = (char)v;
+    b->data[b->len] = 0;
+    return;
+  }
   char x[5];
   size_t n = 0;
   while (v >= 128) {
