@@ -265,7 +265,7 @@ static void tool_free(tsift_tool *t) {
   tsift_free(t->id);
   tsift_free(t->name);
   tsift_free(t->title);
-  tsift_free(t->description);
+  tsift_free(t->desc);
   labels_free(&t->tags);
   labels_free(&t->aliases);
   labels_free(&t->host_tags);
@@ -283,15 +283,40 @@ void tsift_catalog_free(tsift_catalog *c) {
   memset(c, 0, sizeof *c);
 }
 
+char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_t *len) {
+  /* checked at load: the count is the decoded length, never -1 */
+  *len = (size_t)tsift_textpack_check(t->pack, (const unsigned char *)code, n);
+  char *text = tsift_alloc_bytes(*len + 1);
+  if (!text) return NULL;
+  tsift_textpack_decode(t->pack, (const unsigned char *)code, n, text);
+  text[*len] = 0;
+  return text;
+}
+
+int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned) {
+  *owned = NULL;
+  *text = t->desc;
+  *len = 0;
+  if (!t->desc) return 0;
+  if (!t->pack) {
+    *len = strlen(t->desc);
+    return 0;
+  }
+  const unsigned char *p = (const unsigned char *)t->desc;
+  size_t at = 0;
+  uint32_t n = 0;
+  tsift_get_varint(p, 5, &at, &n);
+  return (*text = *owned = tsift_tool_decode(t, t->desc + at, n, len)) ? 0 : -1;
+}
+
 tsift_status tsift_tool_schema(const tsift_tool *t, const cJSON **schema, cJSON **owned, tsift_error *err) {
   *owned = NULL;
   *schema = t->schema;
   if (t->schema || !t->schema_text) return TSIFT_OK;
-  char *text = tsift_alloc_bytes(t->schema_text_len + 1);
+  size_t len;
+  char *text = tsift_tool_decode(t, t->schema_text, t->schema_code_len, &len);
   if (!text) return tsift_nomem(err, "decoding a schema");
-  tsift_textpack_decode(t->schema_pack, (const unsigned char *)t->schema_text, t->schema_code_len, text);
-  text[t->schema_text_len] = 0;
-  tsift_status st = tsift_json_parse(text, t->schema_text_len, "snapshot schema", owned, err);
+  tsift_status st = tsift_json_parse(text, len, "snapshot schema", owned, err);
   tsift_free(text);
   if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, TSIFT_E_SNAPSHOT, "snapshot");
   *schema = *owned;
@@ -528,7 +553,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
                       "model-facing name)",
                       where);
 
-  if ((st = read_string(sm[K_DESCRIPTION], where, "description", &t->description, err))) return st;
+  if ((st = read_string(sm[K_DESCRIPTION], where, "description", &t->desc, err))) return st;
 
   /* title: top-level, or MCP annotations.title */
   if ((st = read_string(m[K_TITLE], where, "title", &t->title, err))) return st;

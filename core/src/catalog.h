@@ -26,20 +26,25 @@ typedef struct tsift_labels {
 /* One tool. Strings are owned NUL-terminated copies; `schema` points into the
  * catalog's parsed JSON tree (NULL when the tool has none). In an index loaded
  * from a snapshot the strings live in the snapshot's bytes (the catalog is
- * `borrowed`), `schema` is NULL and `schema_text` holds the schema as compact
- * JSON, parsed only when a menu needs it (tsift_tool_schema). */
+ * `borrowed`), the description stays coded (read it through
+ * tsift_tool_description), `schema` is NULL and `schema_text` holds the
+ * schema as coded compact JSON, parsed only when a menu needs it
+ * (tsift_tool_schema). */
 typedef struct tsift_tool {
   char *id;
   char *name;
-  char *title;       /* MCP title or annotations.title, or NULL */
-  char *description; /* or NULL */
+  char *title; /* MCP title or annotations.title, or NULL */
+  /* The description, or NULL: a string for a built tool; for a loaded one
+   * (pack set) a varint byte count and a textpack code of that many bytes,
+   * in the snapshot's kept bytes. Only tsift_tool_description reads it. */
+  char *desc;
   const struct cJSON *schema;
-  /* Snapshot only: the schema's compact JSON text as a textpack code
-   * (textpack.h) of schema_code_len bytes under schema_pack, which decodes
-   * to schema_text_len bytes; schema_text NULL when the tool has none. */
+  /* Snapshot only: the dictionary the description's and schema's codes are
+   * in (textpack.h; NULL for a built tool), and the schema's compact JSON
+   * text as a code of schema_code_len bytes (schema_text NULL when the tool
+   * has none). */
+  const struct tsift_textpack *pack;
   const char *schema_text;
-  size_t schema_text_len;
-  const struct tsift_textpack *schema_pack;
   uint32_t schema_code_len;
   /* The tool's own "embedding" (vectors.h reads it at build), pointing into
    * the catalog's tree; NULL when it has none or loaded from a snapshot. */
@@ -83,6 +88,14 @@ void tsift_catalog_free(tsift_catalog *c);
  * TSIFT_E_SNAPSHOT for stored text that is not JSON (a crafted blob). */
 tsift_status tsift_tool_schema(const tsift_tool *t, const struct cJSON **schema, struct cJSON **owned,
                                tsift_error *err);
+/* The tool's description as *text of *len bytes, NUL-terminated (NULL, 0
+ * when it has none): a built tool's own string, or a loaded tool's code
+ * decoded into *owned, which the caller frees (tsift_free; NULL when
+ * nothing was decoded). -1 when out of memory. */
+int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned);
+/* A loaded tool's code[0..n) (checked at load) decoded: a NUL-terminated
+ * copy to tsift_free and its byte count; NULL when out of memory. */
+char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_t *len);
 
 /* Index of the tool with this id, or -1 (linear; for small lookups). */
 long tsift_catalog_find(const tsift_catalog *c, const char *id);

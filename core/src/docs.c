@@ -202,8 +202,14 @@ tsift_status tsift_document_rebuild(const tsift_tool *tool, tsift_document *doc,
   if (!st) st = add_labels(doc, TSIFT_FIELD_ALIASES, &tool->host_aliases, err);
   if (!st) st = add_labels(doc, TSIFT_FIELD_TAGS, &tool->host_tags, err);
 
-  if (!st && own_description && tool->description)
-    st = add_text(doc, TSIFT_FIELD_DESCRIPTION, tool->description, strlen(tool->description), err);
+  if (!st && own_description) {
+    const char *desc;
+    size_t dl;
+    char *owned;
+    if (tsift_tool_description(tool, &desc, &dl, &owned)) st = tsift_nomem(err, "building a search document");
+    else if (desc) st = add_text(doc, TSIFT_FIELD_DESCRIPTION, desc, dl, err);
+    tsift_free(owned);
+  }
   if (!st && label_class == TSIFT_TRUST_VOUCHED) {
     st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, &tool->aliases, err);
     if (!st) st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, &tool->tags, err);

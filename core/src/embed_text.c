@@ -52,10 +52,16 @@ tsift_status tsift_embed_text(const tsift_tool *t, tsift_buf *b, tsift_error *er
     tsift_buf_append(b, " - ", 3);
     tsift_buf_append(b, t->title, strlen(t->title));
   }
-  if (tsift_description_visible(t) && t->description) {
+  const char *desc = NULL;
+  size_t dl;
+  char *owned = NULL;
+  if (tsift_description_visible(t) && tsift_tool_description(t, &desc, &dl, &owned))
+    return tsift_nomem(err, "writing the texts to embed");
+  if (desc) {
     tsift_buf_append(b, "\n", 1);
-    tsift_buf_append(b, t->description, strlen(t->description));
+    tsift_buf_append(b, desc, dl);
   }
+  tsift_free(owned);
   tsift_trust labels = tsift_label_class(t);
   int own = labels == TSIFT_TRUST_FIRST_PARTY || labels == TSIFT_TRUST_VOUCHED; /* as docs.c indexes them */
   append_labels(b, "tags: ", own ? &t->tags : NULL, &t->host_tags);
