@@ -254,22 +254,14 @@ const char *tsift_json_type_name(const cJSON *v) {
   return "an invalid value";
 }
 
-static void labels_free(tsift_labels *l) {
-  for (size_t i = 0; i < l->count; i++) tsift_free(l->items[i]);
-  tsift_free(l->items);
-  l->items = NULL;
-  l->count = 0;
-}
-
 static void tool_free(tsift_tool *t) {
   tsift_free(t->id);
   tsift_free(t->name);
   tsift_free(t->title);
   tsift_free(t->desc);
-  labels_free(&t->tags);
-  labels_free(&t->aliases);
-  labels_free(&t->host_tags);
-  labels_free(&t->host_aliases);
+  for (size_t i = 0, n = (size_t)t->nlabels[0] + t->nlabels[1] + t->nlabels[2] + t->nlabels[3]; i < n; i++)
+    tsift_free(t->labels[i]);
+  tsift_free(t->labels);
 }
 
 void tsift_catalog_free(tsift_catalog *c) {
@@ -352,9 +344,10 @@ static void tool_label(char *buf, size_t cap, size_t i, const char *id) {
   buf[o] = 0;
 }
 
-/* Normalise, de-duplicate and bound a label array into `out`. */
-static tsift_status read_labels(const cJSON *arr, const char *where, const char *field,
-                                tsift_labels *out, tsift_error *err) {
+/* Normalise, de-duplicate and bound a label array into list `list` of the
+ * tool's labels (after the labels it has: host annotations can repeat). */
+static tsift_status read_labels(const cJSON *arr, const char *where, const char *field, tsift_tool *t,
+                                int list, tsift_error *err) {
   if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
   if (!cJSON_IsArray(arr))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an array of strings, got %s",
@@ -368,13 +361,18 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
     n++;
   }
   size_t cap = n < TSIFT_LABELS_MAX ? n : TSIFT_LABELS_MAX;
-  /* Labels merge (host annotations append to an existing list). */
-  size_t have = out->count;
-  char **items = tsift_realloc_bytes(out->items, (have + cap + 1) * sizeof *items);
+  if (cap > (size_t)(TSIFT_LIST_LABELS_MAX - t->nlabels[list])) cap = TSIFT_LIST_LABELS_MAX - t->nlabels[list];
+  size_t start = 0, total = 0;
+  for (int i = 0; i < 4; i++) {
+    if (i < list) start += t->nlabels[i];
+    total += t->nlabels[i];
+  }
+  char **items = tsift_realloc_bytes(t->labels, (total + cap + 1) * sizeof *items);
   if (!items) return tsift_nomem(err, "reading labels");
-  out->items = items;
+  t->labels = items;
+  size_t added = 0;
   cJSON_ArrayForEach(item, arr) {
-    if (out->count - have >= cap) break; /* 16 distinct labels per list */
+    if (added >= cap) break; /* 16 distinct labels per list */
     char *norm = NULL;
     size_t norm_len = 0;
     tsift_status st =
@@ -387,13 +385,18 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
       }
       return st;
     }
+    size_t end = start + t->nlabels[list];
     int dup = norm_len == 0;
-    for (size_t k = 0; !dup && k < out->count; k++) dup = strcmp(out->items[k], norm) == 0;
+    for (size_t k = start; !dup && k < end; k++) dup = strcmp(items[k], norm) == 0;
     if (dup) {
       tsift_free(norm);
       continue;
     }
-    out->items[out->count++] = norm;
+    memmove(items + end + 1, items + end, (total - end) * sizeof *items); /* the lists after it */
+    items[end] = norm;
+    t->nlabels[list]++;
+    total++;
+    added++;
   }
   return TSIFT_OK;
 }
@@ -581,8 +584,8 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   if (emb && !cJSON_IsNull(emb)) t->embedding = emb;
 
   /* native extras */
-  if ((st = read_labels(m[K_TAGS], where, "tags", &t->tags, err))) return st;
-  if ((st = read_labels(m[K_ALIASES], where, "aliases", &t->aliases, err))) return st;
+  if ((st = read_labels(m[K_TAGS], where, "tags", t, TSIFT_TAGS, err))) return st;
+  if ((st = read_labels(m[K_ALIASES], where, "aliases", t, TSIFT_ALIASES, err))) return st;
   const cJSON *origin = m[K_ORIGIN];
   if (origin && !cJSON_IsNull(origin)) {
     if (!cJSON_IsString(origin))
@@ -645,10 +648,10 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
     tsift_tool *t = &c->tools[idx];
     tsift_status st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "tags"), where, "tags",
-                          &t->host_tags, err)))
+                          t, TSIFT_HOST_TAGS, err)))
       return st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "aliases"), where, "aliases",
-                          &t->host_aliases, err)))
+                          t, TSIFT_HOST_ALIASES, err)))
       return st;
   }
   return TSIFT_OK;

@@ -17,11 +17,19 @@ typedef enum {
   TSIFT_SHAPE_ANTHROPIC
 } tsift_shape;
 
-/* A list of normalised labels (tags or aliases). */
+/* A list of normalised labels (tags or aliases): a view of one of a tool's
+ * four lists (tsift_tool_labels). */
 typedef struct tsift_labels {
-  char **items;
+  char *const *items;
   size_t count;
 } tsift_labels;
+
+/* A tool's label lists, in the order they are stored: its own tags and
+ * aliases, then the host's annotations. */
+enum { TSIFT_TAGS, TSIFT_ALIASES, TSIFT_HOST_TAGS, TSIFT_HOST_ALIASES };
+/* The most labels a list holds (a count is a byte; a catalog can repeat a
+ * tool's annotations, each adding at most TSIFT_LABELS_MAX). */
+#define TSIFT_LIST_LABELS_MAX 255
 
 /* One tool. Strings are owned NUL-terminated copies; `schema` points into the
  * catalog's parsed JSON tree (NULL when the tool has none). In an index loaded
@@ -49,19 +57,30 @@ typedef struct tsift_tool {
   /* The tool's own "embedding" (vectors.h reads it at build), pointing into
    * the catalog's tree; NULL when it has none or loaded from a snapshot. */
   const struct cJSON *embedding;
-  tsift_labels tags, aliases;         /* the tool's own labels */
-  tsift_labels host_tags, host_aliases; /* the host's annotations */
+  /* The four label lists (TSIFT_TAGS ...) one after the other, nlabels[i]
+   * in list i; NULL when all are empty. Read them through tsift_tool_labels.
+   * One pointer and four bytes instead of four (pointer, size_t) pairs. */
+  char **labels;
+  uint8_t nlabels[4];
   uint8_t origin; /* tsift_origin; bytes, not enums, for a smaller record */
   uint8_t shape;  /* tsift_shape */
   uint8_t trusted, tainted;
 } tsift_tool;
+
+/* List `list` of a tool's labels (TSIFT_TAGS ...). */
+static inline tsift_labels tsift_tool_labels(const tsift_tool *t, int list) {
+  size_t at = 0;
+  for (int i = 0; i < list; i++) at += t->nlabels[i];
+  tsift_labels l = {t->labels ? t->labels + at : NULL, t->nlabels[list]};
+  return l;
+}
 
 typedef struct tsift_catalog {
   tsift_tool *tools;
   size_t count;
   struct cJSON *root; /* owned parsed document (NULL when loaded from a snapshot) */
   int borrowed;       /* strings belong to someone else: free only the arrays */
-  char **label_pool;  /* borrowed: one array behind every tool's label lists */
+  char **label_pool;  /* borrowed: one array behind every tool's labels */
   /* The blocks `root` lives in when tsift_catalog_parse made it (freed
    * whole, json_tree.h); NULL for a tree taken over by tsift_catalog_read. */
   struct tsift_json_arena *arena;

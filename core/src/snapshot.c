@@ -133,10 +133,6 @@ typedef struct parts {
 
 static void put_cstr(tsift_buf *b, const char *s) { tsift_buf_append(b, s, strlen(s) + 1); }
 
-static void put_labels(parts *p, const tsift_labels *l) {
-  for (size_t i = 0; i < l->count; i++) put_cstr(&p->strings, l->items[i]);
-  p->nlabels += l->count;
-}
 
 static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *err) {
   for (size_t d = 0; d < ix->n; d++) { /* every text once, for the dictionary */
@@ -166,18 +162,14 @@ static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *er
     put_cstr(&p->strings, t->id);
     if (other_name) put_cstr(&p->strings, t->name);
     if (t->title) put_cstr(&p->strings, t->title);
-    put_labels(p, &t->tags);
-    put_labels(p, &t->aliases);
-    put_labels(p, &t->host_tags);
-    put_labels(p, &t->host_aliases);
+    size_t nl = (size_t)t->nlabels[0] + t->nlabels[1] + t->nlabels[2] + t->nlabels[3];
+    for (size_t i = 0; i < nl; i++) put_cstr(&p->strings, t->labels[i]); /* the four lists in order */
+    p->nlabels += nl;
     tsift_put_varint(&p->stream, (t->trusted ? F_TRUSTED : 0) | (t->tainted ? F_TAINTED : 0) |
                                      (other_name ? F_NAME : 0) | (t->title ? F_TITLE : 0) |
                                      (desc ? F_DESCRIPTION : 0) | (text ? F_SCHEMA : 0) |
                                      (uint32_t)t->origin << F_ORIGIN_SHIFT | (uint32_t)t->shape << F_SHAPE_SHIFT);
-    tsift_put_varint(&p->stream, (uint32_t)t->tags.count);
-    tsift_put_varint(&p->stream, (uint32_t)t->aliases.count);
-    tsift_put_varint(&p->stream, (uint32_t)t->host_tags.count);
-    tsift_put_varint(&p->stream, (uint32_t)t->host_aliases.count);
+    for (int i = 0; i < 4; i++) tsift_put_varint(&p->stream, t->nlabels[i]);
     if (desc) {
       p->code.len = 0;
       tsift_textpack_encode(p->pack, desc, dl, &p->code);
@@ -450,10 +442,16 @@ typedef struct texts {
   uint32_t nlabels, label_at;
 } texts;
 
-static int labels_next(tsift_labels *l, tsift_catalog *c, texts *x, uint32_t count) {
+/* The tool's four label lists, of n[i] labels each, from the pool. */
+static int labels_next(tsift_tool *t, tsift_catalog *c, texts *x, const uint32_t n[4]) {
+  uint32_t count = 0;
+  for (int i = 0; i < 4; i++) {
+    if (n[i] > TSIFT_LIST_LABELS_MAX) return 0;
+    t->nlabels[i] = (uint8_t)n[i];
+    count += n[i];
+  }
   if (count > x->nlabels - x->label_at) return 0;
-  l->items = count ? c->label_pool + x->label_at : NULL;
-  l->count = count;
+  t->labels = count ? c->label_pool + x->label_at : NULL;
   for (uint32_t i = 0; i < count; i++) {
     const char *s = next_string(x->strings, x->nstrings, &x->at);
     if (!s || !*s) return 0;
@@ -478,10 +476,9 @@ static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *
   t->name = flags & F_NAME ? (char *)next_string(x->strings, x->nstrings, &x->at) : t->id;
   NEED(t->name, "bad tool record");
   if (flags & F_TITLE) NEED(t->title = (char *)next_string(x->strings, x->nstrings, &x->at), "bad tool record");
-  uint32_t nt = next(s), na = next(s), nht = next(s), nha = next(s);
-  NEED(!s->bad && labels_next(&t->tags, &ix->catalog, x, nt) && labels_next(&t->aliases, &ix->catalog, x, na) &&
-           labels_next(&t->host_tags, &ix->catalog, x, nht) && labels_next(&t->host_aliases, &ix->catalog, x, nha),
-       "bad tool labels");
+  uint32_t nl[4];
+  for (int i = 0; i < 4; i++) nl[i] = next(s);
+  NEED(!s->bad && labels_next(t, &ix->catalog, x, nl), "bad tool labels");
   t->pack = &ix->pack;
   if (flags & F_DESCRIPTION) {
     size_t at = s->pos;
