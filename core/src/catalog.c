@@ -269,6 +269,7 @@ void tsift_catalog_free(tsift_catalog *c) {
   if (!c->borrowed)
     for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
   tsift_free(c->label_pool);
+  tsift_free(c->embeddings);
   tsift_free(c->tools);
   if (c->arena) tsift_json_arena_free(c->arena); /* the tree is in it */
   else cJSON_Delete(c->root);
@@ -494,7 +495,7 @@ tsift_status tsift_id_refuse(tsift_error *err, const char *where, const char *id
 }
 
 static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids, tsift_tool *t,
-                              tsift_error *err) {
+                              const cJSON **emb, tsift_error *err) {
   char where[128];
   tool_label(where, sizeof where, index, NULL);
   if (!cJSON_IsObject(item))
@@ -580,8 +581,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   }
 
   /* an embedding vector: checked with the others when the index is built (vectors.c) */
-  const cJSON *emb = m[K_EMBEDDING];
-  if (emb && !cJSON_IsNull(emb)) t->embedding = emb;
+  if (m[K_EMBEDDING] && !cJSON_IsNull(m[K_EMBEDDING])) *emb = m[K_EMBEDDING];
 
   /* native extras */
   if ((st = read_labels(m[K_TAGS], where, "tags", t, TSIFT_TAGS, err))) return st;
@@ -718,7 +718,11 @@ static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_
   }
   const cJSON *item;
   cJSON_ArrayForEach(item, tools) {
-    st = read_tool(item, out->count, ids, &out->tools[out->count], err);
+    const cJSON *emb = NULL;
+    st = read_tool(item, out->count, ids, &out->tools[out->count], &emb, err);
+    if (!st && emb && !out->embeddings && !(out->embeddings = tsift_calloc_array(n, sizeof *out->embeddings)))
+      st = tsift_nomem(err, "reading the catalog");
+    if (!st && emb) out->embeddings[out->count] = emb;
     out->count++; /* count it even on failure so it is freed */
     if (st != TSIFT_OK) goto fail;
   }

@@ -54,9 +54,6 @@ typedef struct tsift_tool {
   const struct tsift_textpack *pack;
   const char *schema_text;
   uint32_t schema_code_len;
-  /* The tool's own "embedding" (vectors.h reads it at build), pointing into
-   * the catalog's tree; NULL when it has none or loaded from a snapshot. */
-  const struct cJSON *embedding;
   /* The four label lists (TSIFT_TAGS ...) one after the other, nlabels[i]
    * in list i; NULL when all are empty. Read them through tsift_tool_labels.
    * One pointer and four bytes instead of four (pointer, size_t) pairs. */
@@ -81,6 +78,11 @@ typedef struct tsift_catalog {
   struct cJSON *root; /* owned parsed document (NULL when loaded from a snapshot) */
   int borrowed;       /* strings belong to someone else: free only the arrays */
   char **label_pool;  /* borrowed: one array behind every tool's labels */
+  /* Per tool its own "embedding" (vectors.h reads them at build), pointing
+   * into the tree, NULL when it has none; the array is NULL when no tool
+   * has one (always for a catalog loaded from a snapshot). Beside the
+   * records, not in them: only a build with vectors reads them. */
+  const struct cJSON **embeddings;
   /* The blocks `root` lives in when tsift_catalog_parse made it (freed
    * whole, json_tree.h); NULL for a tree taken over by tsift_catalog_read. */
   struct tsift_json_arena *arena;
