@@ -137,7 +137,7 @@ static void put_cstr(tsift_buf *b, const char *s) { tsift_buf_append(b, s, strle
 static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *err) {
   for (size_t d = 0; d < ix->n; d++) { /* every text once, for the dictionary */
     const tsift_tool *t = &ix->catalog.tools[d];
-    char *text, *owned;
+    char *text, *owned = NULL;
     const char *desc;
     size_t len, dl;
     if (schema_text(t, &text, &len)) return tsift_nomem(err, "writing a snapshot");
