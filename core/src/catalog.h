@@ -27,8 +27,8 @@ typedef struct tsift_labels {
 /* A tool's label lists, in the order they are stored: its own tags and
  * aliases, then the host's annotations. */
 enum { TSIFT_TAGS, TSIFT_ALIASES, TSIFT_HOST_TAGS, TSIFT_HOST_ALIASES };
-/* The most labels a list holds (a count is a byte; a catalog can repeat a
- * tool's annotations, each adding at most TSIFT_LABELS_MAX). */
+/* The most labels a list holds: a count is a byte (a list takes at most
+ * TSIFT_LABELS_MAX from each array read into it; this bounds the merge). */
 #define TSIFT_LIST_LABELS_MAX 255
 
 /* One tool. Strings are owned NUL-terminated copies; `schema` points into the
