@@ -177,8 +177,12 @@ tsift_status tsift_baseline_build(const tsift_catalog *cat, tsift_baseline **out
       tsift_baseline_free(b);
       return st;
     }
-    int failed = each_token(t->name, doc_token, &c) ||
-                 (t->description && each_token(t->description, doc_token, &c)) || schema_text(schema, 0, &c);
+    const char *desc;
+    size_t dl;
+    char *dcode;
+    int failed = tsift_tool_description(t, &desc, &dl, &dcode) || each_token(t->name, doc_token, &c) ||
+                 (desc && each_token(desc, doc_token, &c)) || schema_text(schema, 0, &c);
+    tsift_free(dcode);
     cJSON_Delete(owned);
     if (failed) {
       tsift_baseline_free(b);

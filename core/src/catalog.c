@@ -254,22 +254,14 @@ const char *tsift_json_type_name(const cJSON *v) {
   return "an invalid value";
 }
 
-static void labels_free(tsift_labels *l) {
-  for (size_t i = 0; i < l->count; i++) tsift_free(l->items[i]);
-  tsift_free(l->items);
-  l->items = NULL;
-  l->count = 0;
-}
-
 static void tool_free(tsift_tool *t) {
   tsift_free(t->id);
   tsift_free(t->name);
   tsift_free(t->title);
-  tsift_free(t->description);
-  labels_free(&t->tags);
-  labels_free(&t->aliases);
-  labels_free(&t->host_tags);
-  labels_free(&t->host_aliases);
+  tsift_free(t->desc);
+  for (size_t i = 0, n = (size_t)t->nlabels[0] + t->nlabels[1] + t->nlabels[2] + t->nlabels[3]; i < n; i++)
+    tsift_free(t->labels[i]);
+  tsift_free(t->labels);
 }
 
 void tsift_catalog_free(tsift_catalog *c) {
@@ -277,21 +269,47 @@ void tsift_catalog_free(tsift_catalog *c) {
   if (!c->borrowed)
     for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
   tsift_free(c->label_pool);
+  tsift_free(c->embeddings);
   tsift_free(c->tools);
   if (c->arena) tsift_json_arena_free(c->arena); /* the tree is in it */
   else cJSON_Delete(c->root);
   memset(c, 0, sizeof *c);
 }
 
+char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_t *len) {
+  /* checked at load: the count is the decoded length, never -1 */
+  *len = (size_t)tsift_textpack_check(t->pack, (const unsigned char *)code, n);
+  char *text = tsift_alloc_bytes(*len + 1);
+  if (!text) return NULL;
+  tsift_textpack_decode(t->pack, (const unsigned char *)code, n, text);
+  text[*len] = 0;
+  return text;
+}
+
+int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned) {
+  *owned = NULL;
+  *text = t->desc;
+  *len = 0;
+  if (!t->desc) return 0;
+  if (!t->pack) {
+    *len = strlen(t->desc);
+    return 0;
+  }
+  const unsigned char *p = (const unsigned char *)t->desc;
+  size_t at = 0;
+  uint32_t n = 0;
+  tsift_get_varint(p, 5, &at, &n);
+  return (*text = *owned = tsift_tool_decode(t, t->desc + at, n, len)) ? 0 : -1;
+}
+
 tsift_status tsift_tool_schema(const tsift_tool *t, const cJSON **schema, cJSON **owned, tsift_error *err) {
   *owned = NULL;
   *schema = t->schema;
   if (t->schema || !t->schema_text) return TSIFT_OK;
-  char *text = tsift_alloc_bytes(t->schema_text_len + 1);
+  size_t len;
+  char *text = tsift_tool_decode(t, t->schema_text, t->schema_code_len, &len);
   if (!text) return tsift_nomem(err, "decoding a schema");
-  tsift_textpack_decode(t->schema_pack, (const unsigned char *)t->schema_text, t->schema_code_len, text);
-  text[t->schema_text_len] = 0;
-  tsift_status st = tsift_json_parse(text, t->schema_text_len, "snapshot schema", owned, err);
+  tsift_status st = tsift_json_parse(text, len, "snapshot schema", owned, err);
   tsift_free(text);
   if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, TSIFT_E_SNAPSHOT, "snapshot");
   *schema = *owned;
@@ -327,9 +345,10 @@ static void tool_label(char *buf, size_t cap, size_t i, const char *id) {
   buf[o] = 0;
 }
 
-/* Normalise, de-duplicate and bound a label array into `out`. */
-static tsift_status read_labels(const cJSON *arr, const char *where, const char *field,
-                                tsift_labels *out, tsift_error *err) {
+/* Normalise, de-duplicate and bound a label array into list `list` of the
+ * tool's labels (after the labels it has: host annotations can repeat). */
+static tsift_status read_labels(const cJSON *arr, const char *where, const char *field, tsift_tool *t,
+                                int list, tsift_error *err) {
   if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
   if (!cJSON_IsArray(arr))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an array of strings, got %s",
@@ -343,13 +362,18 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
     n++;
   }
   size_t cap = n < TSIFT_LABELS_MAX ? n : TSIFT_LABELS_MAX;
-  /* Labels merge (host annotations append to an existing list). */
-  size_t have = out->count;
-  char **items = tsift_realloc_bytes(out->items, (have + cap + 1) * sizeof *items);
+  if (cap > (size_t)(TSIFT_LIST_LABELS_MAX - t->nlabels[list])) cap = TSIFT_LIST_LABELS_MAX - t->nlabels[list];
+  size_t start = 0, total = 0;
+  for (int i = 0; i < 4; i++) {
+    if (i < list) start += t->nlabels[i];
+    total += t->nlabels[i];
+  }
+  char **items = tsift_realloc_bytes(t->labels, (total + cap + 1) * sizeof *items);
   if (!items) return tsift_nomem(err, "reading labels");
-  out->items = items;
+  t->labels = items;
+  size_t added = 0;
   cJSON_ArrayForEach(item, arr) {
-    if (out->count - have >= cap) break; /* 16 distinct labels per list */
+    if (added >= cap) break; /* 16 distinct labels per list */
     char *norm = NULL;
     size_t norm_len = 0;
     tsift_status st =
@@ -362,13 +386,18 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
       }
       return st;
     }
+    size_t end = start + t->nlabels[list];
     int dup = norm_len == 0;
-    for (size_t k = 0; !dup && k < out->count; k++) dup = strcmp(out->items[k], norm) == 0;
+    for (size_t k = start; !dup && k < end; k++) dup = strcmp(items[k], norm) == 0;
     if (dup) {
       tsift_free(norm);
       continue;
     }
-    out->items[out->count++] = norm;
+    memmove(items + end + 1, items + end, (total - end) * sizeof *items); /* the lists after it */
+    items[end] = norm;
+    t->nlabels[list]++;
+    total++;
+    added++;
   }
   return TSIFT_OK;
 }
@@ -466,7 +495,7 @@ tsift_status tsift_id_refuse(tsift_error *err, const char *where, const char *id
 }
 
 static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids, tsift_tool *t,
-                              tsift_error *err) {
+                              const cJSON **emb, tsift_error *err) {
   char where[128];
   tool_label(where, sizeof where, index, NULL);
   if (!cJSON_IsObject(item))
@@ -528,7 +557,7 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
                       "model-facing name)",
                       where);
 
-  if ((st = read_string(sm[K_DESCRIPTION], where, "description", &t->description, err))) return st;
+  if ((st = read_string(sm[K_DESCRIPTION], where, "description", &t->desc, err))) return st;
 
   /* title: top-level, or MCP annotations.title */
   if ((st = read_string(m[K_TITLE], where, "title", &t->title, err))) return st;
@@ -552,12 +581,11 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   }
 
   /* an embedding vector: checked with the others when the index is built (vectors.c) */
-  const cJSON *emb = m[K_EMBEDDING];
-  if (emb && !cJSON_IsNull(emb)) t->embedding = emb;
+  if (m[K_EMBEDDING] && !cJSON_IsNull(m[K_EMBEDDING])) *emb = m[K_EMBEDDING];
 
   /* native extras */
-  if ((st = read_labels(m[K_TAGS], where, "tags", &t->tags, err))) return st;
-  if ((st = read_labels(m[K_ALIASES], where, "aliases", &t->aliases, err))) return st;
+  if ((st = read_labels(m[K_TAGS], where, "tags", t, TSIFT_TAGS, err))) return st;
+  if ((st = read_labels(m[K_ALIASES], where, "aliases", t, TSIFT_ALIASES, err))) return st;
   const cJSON *origin = m[K_ORIGIN];
   if (origin && !cJSON_IsNull(origin)) {
     if (!cJSON_IsString(origin))
@@ -620,10 +648,10 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
     tsift_tool *t = &c->tools[idx];
     tsift_status st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "tags"), where, "tags",
-                          &t->host_tags, err)))
+                          t, TSIFT_HOST_TAGS, err)))
       return st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "aliases"), where, "aliases",
-                          &t->host_aliases, err)))
+                          t, TSIFT_HOST_ALIASES, err)))
       return st;
   }
   return TSIFT_OK;
@@ -690,7 +718,11 @@ static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_
   }
   const cJSON *item;
   cJSON_ArrayForEach(item, tools) {
-    st = read_tool(item, out->count, ids, &out->tools[out->count], err);
+    const cJSON *emb = NULL;
+    st = read_tool(item, out->count, ids, &out->tools[out->count], &emb, err);
+    if (!st && emb && !out->embeddings && !(out->embeddings = tsift_calloc_array(n, sizeof *out->embeddings)))
+      st = tsift_nomem(err, "reading the catalog");
+    if (!st && emb) out->embeddings[out->count] = emb;
     out->count++; /* count it even on failure so it is freed */
     if (st != TSIFT_OK) goto fail;
   }

@@ -17,46 +17,72 @@ typedef enum {
   TSIFT_SHAPE_ANTHROPIC
 } tsift_shape;
 
-/* A list of normalised labels (tags or aliases). */
+/* A list of normalised labels (tags or aliases): a view of one of a tool's
+ * four lists (tsift_tool_labels). */
 typedef struct tsift_labels {
-  char **items;
+  char *const *items;
   size_t count;
 } tsift_labels;
+
+/* A tool's label lists, in the order they are stored: its own tags and
+ * aliases, then the host's annotations. */
+enum { TSIFT_TAGS, TSIFT_ALIASES, TSIFT_HOST_TAGS, TSIFT_HOST_ALIASES };
+/* The most labels a list holds: a count is a byte (a list takes at most
+ * TSIFT_LABELS_MAX from each array read into it; this bounds the merge). */
+#define TSIFT_LIST_LABELS_MAX 255
 
 /* One tool. Strings are owned NUL-terminated copies; `schema` points into the
  * catalog's parsed JSON tree (NULL when the tool has none). In an index loaded
  * from a snapshot the strings live in the snapshot's bytes (the catalog is
- * `borrowed`), `schema` is NULL and `schema_text` holds the schema as compact
- * JSON, parsed only when a menu needs it (tsift_tool_schema). */
+ * `borrowed`), the description stays coded (read it through
+ * tsift_tool_description), `schema` is NULL and `schema_text` holds the
+ * schema as coded compact JSON, parsed only when a menu needs it
+ * (tsift_tool_schema). */
 typedef struct tsift_tool {
   char *id;
   char *name;
-  char *title;       /* MCP title or annotations.title, or NULL */
-  char *description; /* or NULL */
+  char *title; /* MCP title or annotations.title, or NULL */
+  /* The description, or NULL: a string for a built tool; for a loaded one
+   * (pack set) a varint byte count and a textpack code of that many bytes,
+   * in the snapshot's kept bytes. Only tsift_tool_description reads it. */
+  char *desc;
   const struct cJSON *schema;
-  /* Snapshot only: the schema's compact JSON text as a textpack code
-   * (textpack.h) of schema_code_len bytes under schema_pack, which decodes
-   * to schema_text_len bytes; schema_text NULL when the tool has none. */
+  /* Snapshot only: the dictionary the description's and schema's codes are
+   * in (textpack.h; NULL for a built tool), and the schema's compact JSON
+   * text as a code of schema_code_len bytes (schema_text NULL when the tool
+   * has none). */
+  const struct tsift_textpack *pack;
   const char *schema_text;
-  size_t schema_text_len;
-  const struct tsift_textpack *schema_pack;
   uint32_t schema_code_len;
-  /* The tool's own "embedding" (vectors.h reads it at build), pointing into
-   * the catalog's tree; NULL when it has none or loaded from a snapshot. */
-  const struct cJSON *embedding;
-  tsift_labels tags, aliases;         /* the tool's own labels */
-  tsift_labels host_tags, host_aliases; /* the host's annotations */
+  /* The four label lists (TSIFT_TAGS ...) one after the other, nlabels[i]
+   * in list i; NULL when all are empty. Read them through tsift_tool_labels.
+   * One pointer and four bytes instead of four (pointer, size_t) pairs. */
+  char **labels;
+  uint8_t nlabels[4];
   uint8_t origin; /* tsift_origin; bytes, not enums, for a smaller record */
   uint8_t shape;  /* tsift_shape */
   uint8_t trusted, tainted;
 } tsift_tool;
+
+/* List `list` of a tool's labels (TSIFT_TAGS ...). */
+static inline tsift_labels tsift_tool_labels(const tsift_tool *t, int list) {
+  size_t at = 0;
+  for (int i = 0; i < list; i++) at += t->nlabels[i];
+  tsift_labels l = {t->labels ? t->labels + at : NULL, t->nlabels[list]};
+  return l;
+}
 
 typedef struct tsift_catalog {
   tsift_tool *tools;
   size_t count;
   struct cJSON *root; /* owned parsed document (NULL when loaded from a snapshot) */
   int borrowed;       /* strings belong to someone else: free only the arrays */
-  char **label_pool;  /* borrowed: one array behind every tool's label lists */
+  char **label_pool;  /* borrowed: one array behind every tool's labels */
+  /* Per tool its own "embedding" (vectors.h reads them at build), pointing
+   * into the tree, NULL when it has none; the array is NULL when no tool
+   * has one (always for a catalog loaded from a snapshot). Beside the
+   * records, not in them: only a build with vectors reads them. */
+  const struct cJSON **embeddings;
   /* The blocks `root` lives in when tsift_catalog_parse made it (freed
    * whole, json_tree.h); NULL for a tree taken over by tsift_catalog_read. */
   struct tsift_json_arena *arena;
@@ -83,6 +109,14 @@ void tsift_catalog_free(tsift_catalog *c);
  * TSIFT_E_SNAPSHOT for stored text that is not JSON (a crafted blob). */
 tsift_status tsift_tool_schema(const tsift_tool *t, const struct cJSON **schema, struct cJSON **owned,
                                tsift_error *err);
+/* The tool's description as *text of *len bytes, NUL-terminated (NULL, 0
+ * when it has none): a built tool's own string, or a loaded tool's code
+ * decoded into *owned, which the caller frees (tsift_free; NULL when
+ * nothing was decoded). -1 when out of memory. */
+int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned);
+/* A loaded tool's code[0..n) (checked at load) decoded: a NUL-terminated
+ * copy to tsift_free and its byte count; NULL when out of memory. */
+char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_t *len);
 
 /* Index of the tool with this id, or -1 (linear; for small lookups). */
 long tsift_catalog_find(const tsift_catalog *c, const char *id);

@@ -10,11 +10,16 @@ char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len
     *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
     return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);
   }
-  const char *s = t->description ? t->description : "";
-  size_t n = strlen(s);
+  const char *s;
+  size_t n;
+  char *owned;
+  if (tsift_tool_description(t, &s, &n, &owned)) return NULL;
   /* First non-empty line, whitespace collapsed, at most max_chars characters. */
   char *out = tsift_alloc_bytes(n + 4);
-  if (!out) return NULL;
+  if (!out) {
+    tsift_free(owned);
+    return NULL;
+  }
   size_t o = 0, chars = 0, i = 0;
   while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
   int space = 0, cut = 0;
@@ -45,5 +50,6 @@ char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len
   }
   out[o] = 0;
   *len = o;
+  tsift_free(owned);
   return out;
 }

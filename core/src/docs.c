@@ -52,11 +52,12 @@ static tsift_status add_text(tsift_document *doc, tsift_field f, const char *s, 
                        err);
 }
 
-static tsift_status add_labels(tsift_document *doc, tsift_field f, const tsift_labels *l,
+static tsift_status add_labels(tsift_document *doc, tsift_field f, const tsift_tool *t, int list,
                                tsift_error *err) {
   tsift_status st = TSIFT_OK;
-  for (size_t i = 0; i < l->count && st == TSIFT_OK; i++)
-    st = add_text(doc, f, l->items[i], strlen(l->items[i]), err);
+  tsift_labels l = tsift_tool_labels(t, list);
+  for (size_t i = 0; i < l.count && st == TSIFT_OK; i++)
+    st = add_text(doc, f, l.items[i], strlen(l.items[i]), err);
   return st;
 }
 
@@ -196,17 +197,23 @@ tsift_status tsift_document_rebuild(const tsift_tool *tool, tsift_document *doc,
 
   /* Own labels by class; host annotations always. */
   if (!st && label_class == TSIFT_TRUST_FIRST_PARTY) {
-    st = add_labels(doc, TSIFT_FIELD_ALIASES, &tool->aliases, err);
-    if (!st) st = add_labels(doc, TSIFT_FIELD_TAGS, &tool->tags, err);
+    st = add_labels(doc, TSIFT_FIELD_ALIASES, tool, TSIFT_ALIASES, err);
+    if (!st) st = add_labels(doc, TSIFT_FIELD_TAGS, tool, TSIFT_TAGS, err);
   }
-  if (!st) st = add_labels(doc, TSIFT_FIELD_ALIASES, &tool->host_aliases, err);
-  if (!st) st = add_labels(doc, TSIFT_FIELD_TAGS, &tool->host_tags, err);
+  if (!st) st = add_labels(doc, TSIFT_FIELD_ALIASES, tool, TSIFT_HOST_ALIASES, err);
+  if (!st) st = add_labels(doc, TSIFT_FIELD_TAGS, tool, TSIFT_HOST_TAGS, err);
 
-  if (!st && own_description && tool->description)
-    st = add_text(doc, TSIFT_FIELD_DESCRIPTION, tool->description, strlen(tool->description), err);
+  if (!st && own_description) {
+    const char *desc;
+    size_t dl;
+    char *owned;
+    if (tsift_tool_description(tool, &desc, &dl, &owned)) st = tsift_nomem(err, "building a search document");
+    else if (desc) st = add_text(doc, TSIFT_FIELD_DESCRIPTION, desc, dl, err);
+    tsift_free(owned);
+  }
   if (!st && label_class == TSIFT_TRUST_VOUCHED) {
-    st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, &tool->aliases, err);
-    if (!st) st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, &tool->tags, err);
+    st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, tool, TSIFT_ALIASES, err);
+    if (!st) st = add_labels(doc, TSIFT_FIELD_DESCRIPTION, tool, TSIFT_TAGS, err);
   }
 
   if (!st && tool->schema) {

@@ -15,13 +15,17 @@
 #include "json_out.h"
 #include "vectors.h"
 
-static void append_labels(tsift_buf *b, const char *head, const tsift_labels *own, const tsift_labels *host) {
-  size_t n = (own ? own->count : 0) + host->count;
+/* The tool's own list `own` (when its labels are indexed, else -1) and the
+ * host's list `host`. */
+static void append_labels(tsift_buf *b, const char *head, const tsift_tool *t, int own, int host) {
+  tsift_labels o = {NULL, 0}, h = tsift_tool_labels(t, host);
+  if (own >= 0) o = tsift_tool_labels(t, own);
+  size_t n = o.count + h.count;
   if (!n) return;
   tsift_buf_append(b, "\n", 1);
   tsift_buf_append(b, head, strlen(head));
   for (size_t i = 0; i < n; i++) {
-    const char *s = own && i < own->count ? own->items[i] : host->items[i - (own ? own->count : 0)];
+    const char *s = i < o.count ? o.items[i] : h.items[i - o.count];
     if (i) tsift_buf_append(b, ", ", 2);
     tsift_buf_append(b, s, strlen(s));
   }
@@ -52,14 +56,20 @@ tsift_status tsift_embed_text(const tsift_tool *t, tsift_buf *b, tsift_error *er
     tsift_buf_append(b, " - ", 3);
     tsift_buf_append(b, t->title, strlen(t->title));
   }
-  if (tsift_description_visible(t) && t->description) {
+  const char *desc = NULL;
+  size_t dl;
+  char *owned = NULL;
+  if (tsift_description_visible(t) && tsift_tool_description(t, &desc, &dl, &owned))
+    return tsift_nomem(err, "writing the texts to embed");
+  if (desc) {
     tsift_buf_append(b, "\n", 1);
-    tsift_buf_append(b, t->description, strlen(t->description));
+    tsift_buf_append(b, desc, dl);
   }
+  tsift_free(owned);
   tsift_trust labels = tsift_label_class(t);
   int own = labels == TSIFT_TRUST_FIRST_PARTY || labels == TSIFT_TRUST_VOUCHED; /* as docs.c indexes them */
-  append_labels(b, "tags: ", own ? &t->tags : NULL, &t->host_tags);
-  append_labels(b, "aliases: ", own ? &t->aliases : NULL, &t->host_aliases);
+  append_labels(b, "tags: ", t, own ? TSIFT_TAGS : -1, TSIFT_HOST_TAGS);
+  append_labels(b, "aliases: ", t, own ? TSIFT_ALIASES : -1, TSIFT_HOST_ALIASES);
   return append_params(b, t, err);
 }
 

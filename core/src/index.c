@@ -32,7 +32,6 @@ void tsift_index_free(tsift_index *ix) {
   tsift_free(ix->doc_common);
   /* A loaded index's term bytes and tools' strings live in its blob. */
   tsift_free(ix->blob ? ix->blob : ix->term_bytes);
-  tsift_free(ix->texts);
   tsift_textpack_free(&ix->pack);
   tsift_free(ix->field_lens);
   tsift_free(ix->tok_at);

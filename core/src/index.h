@@ -131,12 +131,11 @@ struct tsift_index {
   char fingerprint[65];
   /* An index loaded from a snapshot: the part of the snapshot bytes it keeps
    * (snapshot.c), in which the term bytes, the tools' ids, names, titles and
-   * labels and the schemas' codes live; the descriptions decoded at load
-   * (texts) and the dictionary of the tools' text (pack). The document,
+   * labels and the descriptions' and schemas' codes live, and the
+   * dictionary of those codes (pack). The document,
    * dictionary and postings arrays are the index's own, as after a build.
    * NULL and empty for a built index. */
   char *blob;
-  char *texts;
   tsift_textpack pack;
   /* Embedding vectors (vectors.h): vec_dim components per tool, int8, at
    * vec_q[d * vec_dim]; vec_scale[d] their scale (0: tool d has none);

@@ -21,9 +21,10 @@
  *   u32 byte count + the terms in id order, each NUL-terminated
  *   the textpack dictionary of the descriptions and schemas (textpack.h)
  *   u32 byte count + the schemas' codes, tool by tool; pad
- *   -- decoded at load, then dropped, except the fields' tokens and the
- *      sequences, which the index keeps as they are (forward.c), moved down
- *      next to the kept part
+ *   -- decoded at load, then dropped, except the descriptions' codes (with
+ *      their byte counts), the fields' tokens and the sequences, which the
+ *      index keeps as they are (catalog.c, forward.c), moved down next to
+ *      the kept part
  *   u32 byte count + a varint stream:
  *     per tool: v flags (bit 0 trusted, 1 tainted, 2 a name other than the
  *       id, 3 a title, 4 a description, 5 a schema, bits 6..7 origin, 8..9
@@ -47,8 +48,8 @@
  * still cannot reach out of bounds or produce invalid UTF-8. The stored
  * fingerprint is trusted once the checksum matches (re-deriving it costs as
  * much as the rest of the load); tsift_index_verify re-derives it on demand.
- * Descriptions are decoded at load; schemas stay coded until a menu needs one
- * (catalog.c, tsift_tool_schema). An index holds at most TSIFT_MAX_TOOLS
+ * Descriptions and schemas stay coded until something reads one (catalog.c,
+ * tsift_tool_description, tsift_tool_schema): the load checks every code. An index holds at most TSIFT_MAX_TOOLS
  * tools (a posting's doc number: index.h); a larger count is refused.
  */
 #include <string.h>
@@ -112,10 +113,8 @@ static int schema_text(const tsift_tool *t, char **text, size_t *len) {
   if (t->schema) {
     if (!(*text = tsift_json_print(t->schema))) return -1;
     *len = strlen(*text);
-  } else if (t->schema_text) {
-    if (!(*text = tsift_alloc_bytes(t->schema_text_len + 1))) return -1;
-    tsift_textpack_decode(t->schema_pack, (const unsigned char *)t->schema_text, t->schema_code_len, *text);
-    (*text)[*len = t->schema_text_len] = 0;
+  } else if (t->schema_text && !(*text = tsift_tool_decode(t, t->schema_text, t->schema_code_len, len))) {
+    return -1;
   }
   return 0;
 }
@@ -134,47 +133,46 @@ typedef struct parts {
 
 static void put_cstr(tsift_buf *b, const char *s) { tsift_buf_append(b, s, strlen(s) + 1); }
 
-static void put_labels(parts *p, const tsift_labels *l) {
-  for (size_t i = 0; i < l->count; i++) put_cstr(&p->strings, l->items[i]);
-  p->nlabels += l->count;
-}
 
 static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *err) {
   for (size_t d = 0; d < ix->n; d++) { /* every text once, for the dictionary */
     const tsift_tool *t = &ix->catalog.tools[d];
-    char *text;
-    size_t len;
+    char *text, *owned = NULL;
+    const char *desc;
+    size_t len, dl;
     if (schema_text(t, &text, &len)) return tsift_nomem(err, "writing a snapshot");
-    int bad = (text && tsift_textpack_count(p->pack, text, len)) ||
-              (t->description && tsift_textpack_count(p->pack, t->description, strlen(t->description)));
+    int bad = (text && tsift_textpack_count(p->pack, text, len)) || tsift_tool_description(t, &desc, &dl, &owned) ||
+              (desc && tsift_textpack_count(p->pack, desc, dl));
     free_text(t, text);
+    tsift_free(owned);
     if (bad) return tsift_nomem(err, "writing a snapshot");
   }
   if (tsift_textpack_finish(p->pack)) return tsift_nomem(err, "writing a snapshot");
   for (size_t d = 0; d < ix->n && !p->stream.failed; d++) {
     const tsift_tool *t = &ix->catalog.tools[d];
-    char *text;
-    size_t len;
+    char *text, *owned;
+    const char *desc;
+    size_t len, dl;
     if (schema_text(t, &text, &len)) return tsift_nomem(err, "writing a snapshot");
+    if (tsift_tool_description(t, &desc, &dl, &owned)) {
+      free_text(t, text);
+      return tsift_nomem(err, "writing a snapshot");
+    }
     int other_name = strcmp(t->name, t->id) != 0;
     put_cstr(&p->strings, t->id);
     if (other_name) put_cstr(&p->strings, t->name);
     if (t->title) put_cstr(&p->strings, t->title);
-    put_labels(p, &t->tags);
-    put_labels(p, &t->aliases);
-    put_labels(p, &t->host_tags);
-    put_labels(p, &t->host_aliases);
+    size_t nl = (size_t)t->nlabels[0] + t->nlabels[1] + t->nlabels[2] + t->nlabels[3];
+    for (size_t i = 0; i < nl; i++) put_cstr(&p->strings, t->labels[i]); /* the four lists in order */
+    p->nlabels += nl;
     tsift_put_varint(&p->stream, (t->trusted ? F_TRUSTED : 0) | (t->tainted ? F_TAINTED : 0) |
                                      (other_name ? F_NAME : 0) | (t->title ? F_TITLE : 0) |
-                                     (t->description ? F_DESCRIPTION : 0) | (text ? F_SCHEMA : 0) |
+                                     (desc ? F_DESCRIPTION : 0) | (text ? F_SCHEMA : 0) |
                                      (uint32_t)t->origin << F_ORIGIN_SHIFT | (uint32_t)t->shape << F_SHAPE_SHIFT);
-    tsift_put_varint(&p->stream, (uint32_t)t->tags.count);
-    tsift_put_varint(&p->stream, (uint32_t)t->aliases.count);
-    tsift_put_varint(&p->stream, (uint32_t)t->host_tags.count);
-    tsift_put_varint(&p->stream, (uint32_t)t->host_aliases.count);
-    if (t->description) {
+    for (int i = 0; i < 4; i++) tsift_put_varint(&p->stream, t->nlabels[i]);
+    if (desc) {
       p->code.len = 0;
-      tsift_textpack_encode(p->pack, t->description, strlen(t->description), &p->code);
+      tsift_textpack_encode(p->pack, desc, dl, &p->code);
       tsift_put_varint(&p->stream, (uint32_t)p->code.len);
       tsift_buf_append(&p->stream, p->code.data, p->code.len);
     }
@@ -184,6 +182,7 @@ static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *er
       tsift_put_varint(&p->stream, (uint32_t)(p->schemas.len - before));
     }
     free_text(t, text);
+    tsift_free(owned);
   }
   if (p->strings.failed || p->schemas.failed || p->stream.failed || p->code.failed)
     return tsift_nomem(err, "writing a snapshot");
@@ -439,20 +438,25 @@ static uint32_t next(stream *s) {
   return s->bad ? 0 : v;
 }
 
-/* What read_tools learns about the texts, for the descriptions' decoding. */
+/* Where read_tools is in the tools' strings, labels and schemas' codes. */
 typedef struct texts {
   const char *strings;
   uint32_t nstrings, at;
   const unsigned char *schemas;
   uint32_t nschemas, schema_at;
   uint32_t nlabels, label_at;
-  size_t desc_bytes;
 } texts;
 
-static int labels_next(tsift_labels *l, tsift_catalog *c, texts *x, uint32_t count) {
+/* The tool's four label lists, of n[i] labels each, from the pool. */
+static int labels_next(tsift_tool *t, tsift_catalog *c, texts *x, const uint32_t n[4]) {
+  uint32_t count = 0;
+  for (int i = 0; i < 4; i++) {
+    if (n[i] > TSIFT_LIST_LABELS_MAX) return 0;
+    t->nlabels[i] = (uint8_t)n[i];
+    count += n[i];
+  }
   if (count > x->nlabels - x->label_at) return 0;
-  l->items = count ? c->label_pool + x->label_at : NULL;
-  l->count = count;
+  t->labels = count ? c->label_pool + x->label_at : NULL;
   for (uint32_t i = 0; i < count; i++) {
     const char *s = next_string(x->strings, x->nstrings, &x->at);
     if (!s || !*s) return 0;
@@ -461,10 +465,9 @@ static int labels_next(tsift_labels *l, tsift_catalog *c, texts *x, uint32_t cou
   return 1;
 }
 
-/* One tool's record, strings and codes; its description's code is left in
- * t->description (decoded by read_descriptions). */
-static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *x, uint32_t *code_len,
-                              uint32_t *text_len, tsift_error *err) {
+/* One tool's record, strings and codes; t->desc is left at its
+ * description's byte count and code in the stream (load_blob moves them). */
+static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *x, tsift_error *err) {
   uint32_t flags = next(s);
   NEED(!s->bad && flags <= F_ALL && (flags >> F_ORIGIN_SHIFT & 3) <= TSIFT_ORIGIN_A2A, "bad tool flags");
   t->origin = (tsift_origin)(flags >> F_ORIGIN_SHIFT & 3);
@@ -478,19 +481,16 @@ static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *
   t->name = flags & F_NAME ? (char *)next_string(x->strings, x->nstrings, &x->at) : t->id;
   NEED(t->name, "bad tool record");
   if (flags & F_TITLE) NEED(t->title = (char *)next_string(x->strings, x->nstrings, &x->at), "bad tool record");
-  uint32_t nt = next(s), na = next(s), nht = next(s), nha = next(s);
-  NEED(!s->bad && labels_next(&t->tags, &ix->catalog, x, nt) && labels_next(&t->aliases, &ix->catalog, x, na) &&
-           labels_next(&t->host_tags, &ix->catalog, x, nht) && labels_next(&t->host_aliases, &ix->catalog, x, nha),
-       "bad tool labels");
+  uint32_t nl[4];
+  for (int i = 0; i < 4; i++) nl[i] = next(s);
+  NEED(!s->bad && labels_next(t, &ix->catalog, x, nl), "bad tool labels");
+  t->pack = &ix->pack;
   if (flags & F_DESCRIPTION) {
+    size_t at = s->pos;
     uint32_t n = next(s);
     NEED(!s->bad && n <= s->len - s->pos, "bad tool description");
-    long dl = tsift_textpack_check(&ix->pack, s->p + s->pos, n);
-    NEED(dl >= 0, "bad tool description");
-    t->description = (char *)s->p + s->pos; /* the code, until read_descriptions */
-    *code_len = n;
-    *text_len = (uint32_t)dl;
-    x->desc_bytes += (size_t)dl + 1;
+    NEED(tsift_textpack_check(&ix->pack, s->p + s->pos, n) >= 0, "bad tool description");
+    t->desc = (char *)s->p + at;
     s->pos += n;
   }
   if (flags & F_SCHEMA) {
@@ -500,26 +500,7 @@ static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *
     NEED(sl > 0, "bad tool schema");
     t->schema_text = (const char *)x->schemas + x->schema_at;
     t->schema_code_len = n;
-    t->schema_text_len = (size_t)sl;
-    t->schema_pack = &ix->pack;
     x->schema_at += n;
-  }
-  return TSIFT_OK;
-}
-
-static tsift_status read_descriptions(tsift_index *ix, const uint32_t *code_len, const uint32_t *text_len,
-                                      size_t bytes, tsift_error *err) {
-  ix->texts = tsift_alloc_bytes(bytes + 1);
-  if (!ix->texts) return tsift_nomem(err, "loading a snapshot");
-  char *at = ix->texts;
-  for (size_t d = 0; d < ix->n; d++) {
-    tsift_tool *t = &ix->catalog.tools[d];
-    if (!t->description) continue;
-    const unsigned char *code = (const unsigned char *)t->description;
-    t->description = at;
-    tsift_textpack_decode(&ix->pack, code, code_len[d], at);
-    at += text_len[d];
-    *at++ = 0;
   }
   return TSIFT_OK;
 }
@@ -530,20 +511,15 @@ static tsift_status read_tools(tsift_index *ix, stream *s, texts *x, tsift_error
   c->tools = tsift_calloc_array(ix->n + 1, sizeof *c->tools);
   c->label_pool = tsift_calloc_array((size_t)x->nlabels + 1, sizeof *c->label_pool);
   ix->trust = tsift_calloc_array(ix->n + 1, 1);
-  uint32_t *code_len = tsift_calloc_array(2 * ix->n + 1, sizeof *code_len), *text_len = code_len + ix->n;
   tsift_status st = TSIFT_OK;
-  if (!c->tools || !c->label_pool || !ix->trust || !code_len) st = tsift_nomem(err, "loading a snapshot");
+  if (!c->tools || !c->label_pool || !ix->trust) st = tsift_nomem(err, "loading a snapshot");
   for (size_t d = 0; d < ix->n && !st; d++) {
-    st = read_tool(ix, &c->tools[d], s, x, &code_len[d], &text_len[d], err);
+    st = read_tool(ix, &c->tools[d], s, x, err);
     ix->trust[d] = (uint8_t)tsift_trust_of(&c->tools[d]);
     c->count = d + 1;
   }
   if (!st && (x->at != x->nstrings || x->label_at != x->nlabels || x->schema_at != x->nschemas))
     st = corrupt(err, "bad tool strings");
-  if (!st) st = read_descriptions(ix, code_len, text_len, x->desc_bytes, err);
-  tsift_free(code_len);
-  if (st) /* the codes are no descriptions: a failed load frees the catalog */
-    for (size_t d = 0; d < c->count; d++) c->tools[d].description = NULL;
   return st;
 }
 
@@ -719,6 +695,7 @@ static int shrink_blob(tsift_index *ix, size_t kept, uint32_t nlabels) {
     t->name = same ? t->id : t->name;
     if (!same) REBASE(t->name);
     if (t->title) REBASE(t->title);
+    if (t->desc) REBASE(t->desc);
     if (t->schema_text) REBASE(t->schema_text);
   }
   for (uint32_t i = 0; i < nlabels; i++) REBASE(c->label_pool[i]);
@@ -760,10 +737,22 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
   if (!st) st = read_tools(ix, &s, &x, err);
   if (!st) st = read_documents(ix, &s, err);
   if (!st) {
-    /* The fields' tokens and the sequences after them stay, moved down next
-     * to the kept part, with TSIFT_FORWARD_PAD bytes more (the checksum at
-     * least follows them); the rest of the stream is given back. */
+    /* The descriptions' counts and codes stay, moved down next to the kept
+     * part in tool order (each lands at or below where it was, after the
+     * ones before it); then the fields' tokens and the sequences after them,
+     * with TSIFT_FORWARD_PAD bytes more (the checksum at least follows
+     * them); the rest of the stream is given back. */
     size_t kept = (size_t)(x.schemas - (const unsigned char *)ix->blob) + x.nschemas;
+    for (size_t d = 0; d < ix->n; d++) {
+      tsift_tool *t = &ix->catalog.tools[d];
+      if (!t->desc) continue;
+      size_t at = 0;
+      uint32_t n = 0;
+      tsift_get_varint((const unsigned char *)t->desc, 5, &at, &n);
+      memmove(ix->blob + kept, t->desc, at + n);
+      t->desc = ix->blob + kept;
+      kept += at + n;
+    }
     size_t nseq = ix->seq_at[ix->n], ntok = ix->tok_at[ix->n] + nseq + TSIFT_FORWARD_PAD;
     memmove(ix->blob + kept, ix->tok_bytes, ntok);
     ix->tok_bytes = (const unsigned char *)ix->blob + kept;

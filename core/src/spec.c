@@ -18,9 +18,14 @@ static char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
     *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
     return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);
   }
-  const char *d = tool->description ? tool->description : "";
-  *len = tsift_utf8_prefix_chars(d, strlen(d), TSIFT_SPEC_DESCRIPTION_CHARS);
-  return tsift_strndup(d, *len);
+  const char *d;
+  size_t n;
+  char *owned;
+  if (tsift_tool_description(tool, &d, &n, &owned)) return NULL;
+  *len = d ? tsift_utf8_prefix_chars(d, n, TSIFT_SPEC_DESCRIPTION_CHARS) : 0;
+  char *out = tsift_strndup(d ? d : "", *len);
+  tsift_free(owned);
+  return out;
 }
 
 typedef struct copy_state {

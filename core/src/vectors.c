@@ -178,6 +178,11 @@ tsift_status tsift_vectors_alloc(tsift_index *ix, const char *model, size_t mode
   return TSIFT_OK;
 }
 
+/* Tool d's own "embedding" in the catalog's tree, or NULL. */
+static const cJSON *embedding(const tsift_index *ix, size_t d) {
+  return ix->catalog.embeddings ? ix->catalog.embeddings[d] : NULL;
+}
+
 static void tool_where(char *buf, size_t cap, const tsift_index *ix, size_t d) {
   tsift_snprintf(buf, cap, "tools[%zu] (\"%.60s\"): field \"embedding\"", d, ix->catalog.tools[d].id);
 }
@@ -189,12 +194,12 @@ static tsift_status check_presence(const tsift_index *ix, size_t first, tsift_er
   for (size_t d = 0; d < ix->n; d++) {
     const tsift_tool *t = &ix->catalog.tools[d];
     tool_where(where, sizeof where, ix, d);
-    if (!tsift_description_visible(t) && t->embedding)
+    if (!tsift_description_visible(t) && embedding(ix, d))
       return tsift_fail(err, TSIFT_E_CONFIG,
                         "%s: a %s tool's own embedding is not used (its description is not indexed); embed "
                         "the text tsift_index_embed_texts_json gives instead",
                         where, tsift_trust_name(tsift_trust_of(t)));
-    if (tsift_description_visible(t) && !t->embedding)
+    if (tsift_description_visible(t) && !embedding(ix, d))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: missing, but tools[%zu] has one (all or none of the "
                         "first-party and vouched tools carry one)", where, first);
   }
@@ -204,18 +209,17 @@ static tsift_status check_presence(const tsift_index *ix, size_t first, tsift_er
 tsift_status tsift_vectors_from_catalog(tsift_index *ix, const char *model, tsift_error *err) {
   size_t first = ix->n;
   for (size_t d = 0; d < ix->n && first == ix->n; d++)
-    if (ix->catalog.tools[d].embedding) first = d;
+    if (embedding(ix, d)) first = d;
   if (first == ix->n) return TSIFT_OK;
   tsift_status st = check_presence(ix, first, err);
   char where[200];
   uint32_t dim = 0;
   for (size_t d = 0; d < ix->n && !st; d++) {
-    const tsift_tool *t = &ix->catalog.tools[d];
-    if (!t->embedding) continue;
+    if (!embedding(ix, d)) continue;
     tool_where(where, sizeof where, ix, d);
     double *x = NULL;
     uint32_t n = 0;
-    st = tsift_vec_read_json(t->embedding, where, &x, &n, err);
+    st = tsift_vec_read_json(embedding(ix, d), where, &x, &n, err);
     if (!st && !ix->vec_dim) {
       const char *m = model ? model : TSIFT_VEC_CATALOG_MODEL;
       st = tsift_vectors_alloc(ix, m, strlen(m), n, err);
