@@ -91,6 +91,9 @@ typedef struct prune_ctx {
   uint64_t *msk;       /* WINDOW */
   uint32_t *wpos;      /* nw x WINDOW (not zeroed: read only under msk) */
   uint64_t used[WINDOW / 64];
+  uint32_t exact[8];   /* the exact matches add_exact found (nexact; more: exact_many) */
+  size_t nexact;
+  int exact_many;
   uint32_t *seed;      /* the seeded docs, ascending (nseed) */
   size_t nseed;
 } prune_ctx;
@@ -192,6 +195,8 @@ static void add_exact(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsif
   for (uint32_t e1 = ix->exact_head[h & (ix->exact_nbuckets - 1)]; e1; e1 = ix->exact_next[e1 - 1]) {
     uint32_t e = e1 - 1, d = e / 2;
     if (!entry_equal(ix, e, qseq, nq)) continue; /* another sequence in the bucket */
+    if (pc->nexact < sizeof pc->exact / sizeof pc->exact[0]) pc->exact[pc->nexact++] = d;
+    else pc->exact_many = 1;
     if (c->stats->allowed && !c->stats->allowed[d]) continue;
     pc->gen++;
     for (size_t j = 0; j < pc->ns; j++) {
@@ -213,6 +218,15 @@ static inline int has_posting(const tsift_posting *post, slot *s, uint32_t d) {
   if (lo < s->fe && post[lo].bits < key) lo = tsift_posting_gallop(post, lo, s->fe, d);
   s->look = lo;
   return lo < s->fe && tsift_posting_doc(&post[lo]) == d;
+}
+
+/* Doc d is an exact match (added first by add_exact, which finds them all:
+ * every doc's name and id sequences are in the chains). */
+static int is_exact(const prune_ctx *pc, uint32_t d, const long *qseq, size_t nq) {
+  if (pc->exact_many) return tsift_doc_exact(pc->c->ix, d, qseq, nq);
+  for (size_t i = 0; i < pc->nexact; i++)
+    if (pc->exact[i] == d) return 1;
+  return 0;
 }
 
 /* Looks up slot s's posting in doc d and records it; returns what it adds. */
@@ -371,7 +385,7 @@ static void consider_tail(prune_ctx *pc, uint32_t d, double known, double rest, 
   }
   double v = finish(pc, d, full ? t : -1.0);
   if (v < 0.0) return;
-  if (qseq && nq && tsift_doc_exact(ix, d, qseq, nq)) return; /* added first */
+  if (qseq && nq && is_exact(pc, d, qseq, nq)) return; /* added first */
   heap_add(ix, out, nh, k, (tsift_scored){d, 0, v});
 }
 
@@ -568,7 +582,7 @@ static void add_seeds(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsif
     }
     if (i < pc->nl) continue;
     double v = finish(pc, d, full ? t : -1.0);
-    if (v < 0.0 || (qseq && nq && tsift_doc_exact(ix, d, qseq, nq))) continue;
+    if (v < 0.0 || (qseq && nq && is_exact(pc, d, qseq, nq))) continue;
     heap_add(ix, out, nh, k, (tsift_scored){d, 0, v});
   }
   for (size_t j = 0; j < pc->ns; j++) pc->sl[j].look = pc->sl[j].fo;
