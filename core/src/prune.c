@@ -70,6 +70,8 @@ typedef struct prune_ctx {
   size_t nw;
   uint32_t *lk;        /* unwalked slots, largest bound first (nl) */
   size_t nl;
+  uint32_t *lq;        /* the unwalked slots that are no common term, likewise (nlq) */
+  size_t nlq;
   uint64_t ucommon;    /* the common-term bits of the unwalked slots */
   double cub[64];      /* per bit: the bounds of the unwalked slots of that term */
   double rest;         /* the unwalked slots' bounds summed */
@@ -89,6 +91,9 @@ typedef struct prune_ctx {
   uint64_t *msk;       /* WINDOW */
   uint32_t *wpos;      /* nw x WINDOW (not zeroed: read only under msk) */
   uint64_t used[WINDOW / 64];
+  uint32_t exact[8];   /* the exact matches add_exact found (nexact; more: exact_many) */
+  size_t nexact;
+  int exact_many;
   uint32_t *seed;      /* the seeded docs, ascending (nseed) */
   size_t nseed;
 } prune_ctx;
@@ -103,11 +108,25 @@ int tsift_prune_applies(const rank_ctx *c) {
   return ns <= MAX_SLOTS;
 }
 
+/* tsift_posting_tfn_table (bm25f.h) visiting only the fields that have the
+ * term (a posting has one or two): the same products summed in the same
+ * field order, so the same bits. */
+static inline double tfn_table(const tsift_index *ix, const tsift_posting *p) {
+  const uint8_t *len = ix->field_lens + (size_t)tsift_posting_doc(p) * TSIFT_FIELD_COUNT;
+  double tfn = 0.0;
+  for (unsigned tfs = tsift_posting_tfs(p); tfs;) {
+    unsigned sh = (unsigned)__builtin_ctz(tfs) & ~1u, f = sh / 2; /* field f: bits sh, sh + 1 */
+    tfn += ix->len_norm_w[f * TSIFT_NORM_ROW + len[f]] * (double)(tfs >> sh & 3u);
+    tfs &= ~(3u << sh);
+  }
+  return tfn;
+}
+
 /* What member m adds through posting post (0 when its tfn is 0), as
  * accumulate() in rank.c computes it. */
 static inline double posting_part(const prune_ctx *pc, const tsift_member *mb, const tsift_posting *post) {
   const rank_ctx *c = pc->c;
-  double tfn = pc->table ? tsift_posting_tfn_table(c->ix, post) : tsift_posting_tfn(c->ix, c->stats, post, NULL);
+  double tfn = pc->table ? tfn_table(c->ix, post) : tsift_posting_tfn(c->ix, c->stats, post, NULL);
   return tfn > 0.0 ? mb->weight * tsift_saturate(mb->idf, tfn) : 0.0;
 }
 
@@ -176,6 +195,8 @@ static void add_exact(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsif
   for (uint32_t e1 = ix->exact_head[h & (ix->exact_nbuckets - 1)]; e1; e1 = ix->exact_next[e1 - 1]) {
     uint32_t e = e1 - 1, d = e / 2;
     if (!entry_equal(ix, e, qseq, nq)) continue; /* another sequence in the bucket */
+    if (pc->nexact < sizeof pc->exact / sizeof pc->exact[0]) pc->exact[pc->nexact++] = d;
+    else pc->exact_many = 1;
     if (c->stats->allowed && !c->stats->allowed[d]) continue;
     pc->gen++;
     for (size_t j = 0; j < pc->ns; j++) {
@@ -186,6 +207,26 @@ static void add_exact(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsif
     double v = finish(pc, d, -1.0);
     if (v >= 0.0) heap_add(ix, out, nh, k, (tsift_scored){d, 1, v});
   }
+}
+
+/* 1 when slot s has a posting in doc d. Moves its lookup cursor to that
+ * posting or past d (a few steps, then galloping: the docs asked for are
+ * ascending and often close), so look_up finds it at once. */
+static inline int has_posting(const tsift_posting *post, slot *s, uint32_t d) {
+  uint32_t key = tsift_posting_key(d), lo = s->look;
+  for (int i = 0; i < 4 && lo < s->fe && post[lo].bits < key; i++) lo++;
+  if (lo < s->fe && post[lo].bits < key) lo = tsift_posting_gallop(post, lo, s->fe, d);
+  s->look = lo;
+  return lo < s->fe && tsift_posting_doc(&post[lo]) == d;
+}
+
+/* Doc d is an exact match (added first by add_exact, which finds them all:
+ * every doc's name and id sequences are in the chains). */
+static int is_exact(const prune_ctx *pc, uint32_t d, const long *qseq, size_t nq) {
+  if (pc->exact_many) return tsift_doc_exact(pc->c->ix, d, qseq, nq);
+  for (size_t i = 0; i < pc->nexact; i++)
+    if (pc->exact[i] == d) return 1;
+  return 0;
 }
 
 /* Looks up slot s's posting in doc d and records it; returns what it adds. */
@@ -275,6 +316,9 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     }
     pc->lk[i] = (uint32_t)j;
   }
+  pc->nlq = 0;
+  for (size_t i = 0; i < pc->nl; i++)
+    if (pc->sl[pc->lk[i]].cbit < 0) pc->lq[pc->nlq++] = pc->lk[i];
   uint32_t bit[MAX_SLOTS]; /* walk index of each walked slot */
   for (size_t w = 0; w < pc->nw; w++) bit[pc->wk[w]] = (uint32_t)w;
   pc->bonus0 = 0.0;
@@ -306,6 +350,45 @@ static void assign_walks(prune_ctx *pc, double t, uint32_t from) {
     }
 }
 
+/* 1 when doc d cannot reach t without an unwalked member it lacks (bound:
+ * what it may score with every unwalked member). Largest bound first, so
+ * the first member it may lack ends the test; only members that are no
+ * common term (those are known by their bits already). Their presence
+ * costs a cursor step, less than any tfn: the conjunction of two words. */
+static inline int lacks_required(prune_ctx *pc, uint32_t d, double bound, double t) {
+  for (size_t i = 0; i < pc->nlq; i++) {
+    slot *s = &pc->sl[pc->lq[i]];
+    if (!((bound - s->ub) * SLACK < t)) return 0;
+    if (!has_posting(pc->c->ix->post, s, d)) return 1;
+  }
+  return 0;
+}
+
+/* The rest of a doc d whose walked members are known (they add `known`):
+ * its unwalked members looked up, largest bound first, while its bound
+ * (known + rest + bonus; absent: the common terms it lacks) can reach the
+ * threshold, then scored in full into the heap. */
+static void consider_tail(prune_ctx *pc, uint32_t d, double known, double rest, double bonus, uint64_t absent,
+                          const long *qseq, size_t nq, size_t k, tsift_scored *out, size_t *nh) {
+  const tsift_index *ix = pc->c->ix;
+  int full = *nh == k;
+  double t = full ? out[0].score : -1.0;
+  for (size_t i = 0; i < pc->nl; i++) {
+    slot *s = &pc->sl[pc->lk[i]];
+    if (s->cbit >= 0 && (absent >> s->cbit & 1u)) { /* known absent */
+      set_known(pc, s->m, -1, 0.0);
+      continue;
+    }
+    known += look_up(pc, s, d);
+    rest -= s->ub;
+    if (full && (known + rest + bonus) * SLACK < t) return;
+  }
+  double v = finish(pc, d, full ? t : -1.0);
+  if (v < 0.0) return;
+  if (qseq && nq && is_exact(pc, d, qseq, nq)) return; /* added first */
+  heap_add(ix, out, nh, k, (tsift_scored){d, 0, v});
+}
+
 /* Doc d (offset o) of the window, which has the walked members of mask
  * `have`, into the heap when it can enter: bounded by their bounds first,
  * then by what they add, then the unwalked members looked up, largest bound
@@ -331,7 +414,7 @@ static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, const
     for (uint64_t x = have; x; x &= x - 1) walked_ub += pc->sl[pc->wk[__builtin_ctzll(x)]].ub;
   }
   /* the walked members' bounds first: their tfns only for a doc that passes */
-  if (full && (walked_ub + rest + bonus) * SLACK < t) return;
+  if (full && ((walked_ub + rest + bonus) * SLACK < t || lacks_required(pc, d, walked_ub + rest + bonus, t))) return;
   pc->gen++;
   double known = 0.0;
   for (uint64_t x = have; x; x &= x - 1) {
@@ -342,20 +425,7 @@ static void consider(prune_ctx *pc, uint32_t d, uint32_t o, uint64_t have, const
     known += v;
   }
   if (full && (known + rest + bonus) * SLACK < t) return;
-  for (size_t i = 0; i < pc->nl; i++) {
-    slot *s = &pc->sl[pc->lk[i]];
-    if (s->cbit >= 0 && (absent >> s->cbit & 1u)) { /* known absent */
-      set_known(pc, s->m, -1, 0.0);
-      continue;
-    }
-    known += look_up(pc, s, d);
-    rest -= s->ub;
-    if (full && (known + rest + bonus) * SLACK < t) return;
-  }
-  double v = finish(pc, d, full ? t : -1.0);
-  if (v < 0.0) return;
-  if (qseq && nq && tsift_doc_exact(ix, d, qseq, nq)) return; /* added first */
-  heap_add(ix, out, nh, k, (tsift_scored){d, 0, v});
+  consider_tail(pc, d, known, rest, bonus, absent, qseq, nq, k, out, nh);
 }
 
 /* The walked members' postings of docs [base, base + WINDOW) into the
@@ -379,14 +449,64 @@ static void fill_window(prune_ctx *pc, uint32_t base) {
   }
 }
 
+/* The walk of a single walked member: its docs one by one, no window,
+ * with consider()'s bounds inline, until its list ends (returns 0) or t
+ * has risen enough to choose the walks again (as often as the windows at
+ * most: choosing costs O(members x pairs)). */
+static int walk_one(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_scored *out, size_t *nh,
+                    size_t *si) {
+  const rank_ctx *c = pc->c;
+  const tsift_index *ix = c->ix;
+  const tsift_posting *post = ix->post;
+  const uint8_t *allowed = c->stats->allowed;
+  slot *s = &pc->sl[pc->wk[0]];
+  const tsift_member *mb = &c->members[s->m];
+  double rise = pc->assigned_t * (1.0 + REASSIGN_RISE), bonus = pc->pbonus[1];
+  int full = *nh == k;
+  double t = full ? out[0].score : -1.0;
+  uint32_t p = s->cur, again = UINT32_MAX;
+  uint32_t check = p < s->fe ? tsift_posting_doc(&post[p]) + WINDOW : 0;
+  while (p < s->fe) {
+    uint32_t at = p++, d = tsift_posting_doc(&post[at]);
+    if (d >= again) {
+      s->cur = at;
+      assign_walks(pc, t, d);
+      return 1;
+    }
+    while (*si < pc->nseed && pc->seed[*si] < d) (*si)++;
+    if ((allowed && !allowed[d]) || (*si < pc->nseed && pc->seed[*si] == d)) continue;
+    double rest = pc->rest;
+    uint64_t absent = pc->ucommon ? pc->ucommon & ~ix->doc_common[d] : 0;
+    for (uint64_t x = absent; x; x &= x - 1) rest -= pc->cub[__builtin_ctzll(x)];
+    if (full && ((s->ub + rest + bonus) * SLACK < t || lacks_required(pc, d, s->ub + rest + bonus, t))) continue;
+    double v = posting_part(pc, mb, &post[at]);
+    if (full && (v + rest + bonus) * SLACK < t) continue;
+    pc->gen++;
+    set_known(pc, s->m, (long)at, v);
+    consider_tail(pc, d, v, rest, bonus, absent, qseq, nq, k, out, nh);
+    if (*nh < k) continue;
+    full = 1;
+    t = out[0].score;
+    if (out[0].exact) break;
+    if (again == UINT32_MAX && t > rise) again = d + 1 > check ? d + 1 : check;
+  }
+  s->cur = p;
+  return 0;
+}
+
 /* The walk: window after window from the first walked posting, each doc
- * of a window in doc order (seeded and disallowed docs skipped). */
+ * of a window in doc order (seeded and disallowed docs skipped); a single
+ * walked member without windows (walk_one). */
 static void walk(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsift_scored *out, size_t *nh) {
   const rank_ctx *c = pc->c;
   const tsift_posting *post = c->ix->post;
   const uint8_t *allowed = c->stats->allowed;
   size_t si = 0; /* the next seed */
   while (!(*nh == k && out[0].exact)) { /* an exact worst hit: nothing else enters */
+    if (pc->nw == 1) { /* a single walk: no windows */
+      if (!walk_one(pc, qseq, nq, k, out, nh, &si)) return;
+      continue;
+    }
     uint32_t first = UINT32_MAX;
     for (size_t w = 0; w < pc->nw; w++) {
       const slot *s = &pc->sl[pc->wk[w]];
@@ -462,7 +582,7 @@ static void add_seeds(prune_ctx *pc, const long *qseq, size_t nq, size_t k, tsif
     }
     if (i < pc->nl) continue;
     double v = finish(pc, d, full ? t : -1.0);
-    if (v < 0.0 || (qseq && nq && tsift_doc_exact(ix, d, qseq, nq))) continue;
+    if (v < 0.0 || (qseq && nq && is_exact(pc, d, qseq, nq))) continue;
     heap_add(ix, out, nh, k, (tsift_scored){d, 0, v});
   }
   for (size_t j = 0; j < pc->ns; j++) pc->sl[j].look = pc->sl[j].fo;
@@ -473,6 +593,7 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
   pc->mslot = tsift_calloc_array(nm + 1, sizeof *pc->mslot);
   pc->wk = tsift_calloc_array(ns + 1, sizeof *pc->wk);
   pc->lk = tsift_calloc_array(ns + 1, sizeof *pc->lk);
+  pc->lq = tsift_calloc_array(ns + 1, sizeof *pc->lq);
   pc->pneed = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pneed);
   pc->pw = tsift_calloc_array(pc->c->npairs + 1, sizeof *pc->pw);
   pc->pbonus = tsift_alloc_bytes(sizeof *pc->pbonus << PAIR_TABLE_BITS);
@@ -483,7 +604,7 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
   pc->wpos = tsift_alloc_bytes((ns + 1) * WINDOW * sizeof *pc->wpos);
   pc->pub = tsift_alloc_bytes(sizeof *pc->pub << PAIR_TABLE_BITS);
   pc->seed = tsift_calloc_array(SEED_MAX + 1, sizeof *pc->seed);
-  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->pub &&
+  return pc->sl && pc->mslot && pc->wk && pc->lk && pc->lq && pc->pneed && pc->pw && pc->pbonus && pc->stamp && pc->at && pc->part && pc->pub &&
                  pc->msk && pc->wpos && pc->seed
              ? TSIFT_OK
              : TSIFT_E_NOMEM;
@@ -494,6 +615,7 @@ static void prune_free(prune_ctx *pc) {
   tsift_free(pc->mslot);
   tsift_free(pc->wk);
   tsift_free(pc->lk);
+  tsift_free(pc->lq);
   tsift_free(pc->pneed);
   tsift_free(pc->pw);
   tsift_free(pc->pbonus);
