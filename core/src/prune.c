@@ -108,25 +108,11 @@ int tsift_prune_applies(const rank_ctx *c) {
   return ns <= MAX_SLOTS;
 }
 
-/* tsift_posting_tfn_table (bm25f.h) visiting only the fields that have the
- * term (a posting has one or two): the same products summed in the same
- * field order, so the same bits. */
-static inline double tfn_table(const tsift_index *ix, const tsift_posting *p) {
-  const uint8_t *len = ix->field_lens + (size_t)tsift_posting_doc(p) * TSIFT_FIELD_COUNT;
-  double tfn = 0.0;
-  for (unsigned tfs = tsift_posting_tfs(p); tfs;) {
-    unsigned sh = (unsigned)__builtin_ctz(tfs) & ~1u, f = sh / 2; /* field f: bits sh, sh + 1 */
-    tfn += ix->len_norm_w[f * TSIFT_NORM_ROW + len[f]] * (double)(tfs >> sh & 3u);
-    tfs &= ~(3u << sh);
-  }
-  return tfn;
-}
-
 /* What member m adds through posting post (0 when its tfn is 0), as
  * accumulate() in rank.c computes it. */
 static inline double posting_part(const prune_ctx *pc, const tsift_member *mb, const tsift_posting *post) {
   const rank_ctx *c = pc->c;
-  double tfn = pc->table ? tfn_table(c->ix, post) : tsift_posting_tfn(c->ix, c->stats, post, NULL);
+  double tfn = pc->table ? tsift_posting_tfn_table(c->ix, post) : tsift_posting_tfn(c->ix, c->stats, post, NULL);
   return tfn > 0.0 ? mb->weight * tsift_saturate(mb->idf, tfn) : 0.0;
 }
 
