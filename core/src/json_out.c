@@ -77,12 +77,18 @@ void tsift_json_end_object(tsift_buf *b) { close_container(b, '}'); }
 void tsift_json_begin_array(tsift_buf *b) { open_container(b, '['); }
 void tsift_json_end_array(tsift_buf *b) { close_container(b, ']'); }
 
+/* The bytes a JSON string escapes: '"', '\\' and the controls (the rest,
+ * UTF-8 included, goes through as is). One test a byte: search results
+ * are mostly descriptions and ids, so this loop is the JSON path's hottest. */
+static int json_escapes(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
 void tsift_buf_json_string(tsift_buf *b, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   tsift_buf_putc(b, '"');
   size_t start = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
+    if (!json_escapes(c)) continue;
     const char *esc = NULL;
     char ubuf[6];
     if (c == '"') esc = "\\\"";
