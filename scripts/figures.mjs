@@ -69,7 +69,7 @@ export function render(f) {
     `From the last full benchmark run (\`npm run bench\`, ${f.date}, ${f.machine};`,
     `[${SOURCE}](${SOURCE}), method in [docs/performance.md](docs/performance.md)):`,
     '',
-    '| nDCG@10 | toolsift | plain BM25 | best JS engine |',
+    '| nDCG@10 | toolsift | plain BM25 | best other engine (JS engines, SQLite FTS5) |',
     '|---|---|---|---|',
     ...rows,
     '',
