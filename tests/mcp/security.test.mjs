@@ -191,21 +191,31 @@ test('2,000 refused requests keep the gateway\'s RSS flat and leave no file', as
   };
   await burst(1000); // warm-up: code paths compiled, sockets open, allocator settled
   gc();
-  const m0 = process.memoryUsage();
-  const started = Date.now();
-  await burst(2000);
-  gc();
-  const m1 = process.memoryUsage();
+  // Two measured bursts: a leak grows the memory in both, while the process
+  // (V8 handing back or keeping pages, the allocator taking a new arena) can
+  // step up once in either — one 8.7 MB step was seen on a loaded machine —
+  // so the smaller of the two growths is the one compared.
+  const measure = async () => {
+    const m0 = process.memoryUsage();
+    const started = Date.now();
+    await burst(2000);
+    gc();
+    const m1 = process.memoryUsage();
+    return { m0, m1, ms: Date.now() - started };
+  };
+  const runs = [await measure(), await measure()];
   const mb = (n) => (n / 1048576).toFixed(1);
-  // V8 may grow its young generation under load (heapTotal, up to tens of
-  // MB, all of it garbage-free after gc): what a leak shows in is the live
-  // heap and the memory outside V8's heap (wasm, buffers, sockets).
-  const heap = m1.heapUsed - m0.heapUsed;
-  const native = (m1.rss - m1.heapTotal) - (m0.rss - m0.heapTotal);
-  t.diagnostic(`2,000 refused requests in ${Date.now() - started} ms: RSS ${mb(m0.rss)} → ${mb(m1.rss)} MB ` +
-    `(live heap ${mb(m0.heapUsed)} → ${mb(m1.heapUsed)} MB; outside the V8 heap ${mb(m0.rss - m0.heapTotal)} → ${mb(m1.rss - m1.heapTotal)} MB)`);
-  assert.ok(heap < 2 * 1048576, `the live heap grew ${mb(heap)} MB over 2,000 refused requests`);
-  assert.ok(native < 8 * 1048576, `memory outside the V8 heap grew ${mb(native)} MB over 2,000 refused requests`);
+  // What a leak shows in: the live heap (JS objects kept) and the RSS
+  // (everything else: wasm memory, buffers, sockets). RSS minus V8's
+  // heapTotal is no measure of the second: V8 grows its young generation
+  // under load, and a leak of 8 KiB buffers per request was hidden by it.
+  const heap = Math.min(...runs.map(({ m0, m1 }) => m1.heapUsed - m0.heapUsed));
+  const rss = Math.min(...runs.map(({ m0, m1 }) => m1.rss - m0.rss));
+  for (const { m0, m1, ms } of runs)
+    t.diagnostic(`2,000 refused requests in ${ms} ms: RSS ${mb(m0.rss)} → ${mb(m1.rss)} MB ` +
+      `(live heap ${mb(m0.heapUsed)} → ${mb(m1.heapUsed)} MB; outside the V8 heap ${mb(m0.rss - m0.heapTotal)} → ${mb(m1.rss - m1.heapTotal)} MB)`);
+  assert.ok(heap < 2 * 1048576, `the live heap grew ${mb(heap)} MB over each of two bursts of 2,000 refused requests`);
+  assert.ok(rss < 8 * 1048576, `the RSS grew ${mb(rss)} MB over each of two bursts of 2,000 refused requests`);
   assert.equal(gw.gateway.sessions.size, 0);
   assert.deepEqual(gw.files(), []);
 });
