@@ -295,11 +295,18 @@ int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, 
     *len = strlen(t->desc);
     return 0;
   }
-  const unsigned char *p = (const unsigned char *)t->desc;
+  const char *code;
+  uint32_t n;
+  tsift_tool_desc_code(t, &code, &n);
+  return (*text = *owned = tsift_tool_decode(t, code, n, len)) ? 0 : -1;
+}
+
+size_t tsift_tool_desc_code(const tsift_tool *t, const char **code, uint32_t *n) {
   size_t at = 0;
-  uint32_t n = 0;
-  tsift_get_varint(p, 5, &at, &n);
-  return (*text = *owned = tsift_tool_decode(t, t->desc + at, n, len)) ? 0 : -1;
+  *n = 0;
+  tsift_get_varint((const unsigned char *)t->desc, 5, &at, n); /* checked at load */
+  *code = t->desc + at;
+  return at + *n;
 }
 
 tsift_status tsift_tool_schema(const tsift_tool *t, const cJSON **schema, cJSON **owned, tsift_error *err) {

@@ -114,6 +114,9 @@ tsift_status tsift_tool_schema(const tsift_tool *t, const struct cJSON **schema,
  * decoded into *owned, which the caller frees (tsift_free; NULL when
  * nothing was decoded). -1 when out of memory. */
 int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned);
+/* A loaded tool's description code (t->desc, t->pack set): *code and its
+ * *n bytes after the varint count; returns the bytes count and code take. */
+size_t tsift_tool_desc_code(const tsift_tool *t, const char **code, uint32_t *n);
 /* A loaded tool's code[0..n) (checked at load) decoded: a NUL-terminated
  * copy to tsift_free and its byte count; NULL when out of memory. */
 char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_t *len);

@@ -746,12 +746,12 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
     for (size_t d = 0; d < ix->n; d++) {
       tsift_tool *t = &ix->catalog.tools[d];
       if (!t->desc) continue;
-      size_t at = 0;
-      uint32_t n = 0;
-      tsift_get_varint((const unsigned char *)t->desc, 5, &at, &n);
-      memmove(ix->blob + kept, t->desc, at + n);
+      const char *code;
+      uint32_t n;
+      size_t bytes = tsift_tool_desc_code(t, &code, &n);
+      memmove(ix->blob + kept, t->desc, bytes);
       t->desc = ix->blob + kept;
-      kept += at + n;
+      kept += bytes;
     }
     size_t nseq = ix->seq_at[ix->n], ntok = ix->tok_at[ix->n] + nseq + TSIFT_FORWARD_PAD;
     memmove(ix->blob + kept, ix->tok_bytes, ntok);
