@@ -369,7 +369,7 @@ export class Toolsift {
 
   // createSession, with `catalog` the bytes of the catalog file the
   // configuration names ("catalog": "file"), or null (tsift_session_open).
-  _openSession(config, catalog, { journal, divergence, journalKey, journalParent, ranker, skillRanker, snapshot } = {}) {
+  _openSession(config, catalog, { journal, divergence, journalKey, journalParent, client, ranker, skillRanker, snapshot } = {}) {
     if (catalog !== null && !isBytes(catalog)) {
       throw new ToolsiftError('arg', 'createSession: a catalog file must be bytes', STATUS_ARG);
     }
@@ -395,7 +395,7 @@ export class Toolsift {
       // an empty (non-NULL) journal as an empty record. Keep the C meaning.
       if (j.length === 0) j = encoder.encode('[]');
     }
-    const options = { divergence, journalKey: keyHex(journalKey), journalParent };
+    const options = { divergence, journalKey: keyHex(journalKey), journalParent, client };
     const o = Object.values(options).every((v) => v === undefined) ? null : encoder.encode(JSON.stringify(options));
     const ex = this.#ex;
     let handle;
@@ -1105,6 +1105,20 @@ export class Session {
 
   callJSON(turn, callIndex, tool, args) {
     return decoder.decode(this._callBytes(turn, callIndex, tool, args));
+  }
+
+  /**
+   * Report that an allowed call to catalog tool `tool` (turn, callIndex)
+   * failed (the tool answered an error): recorded in the journal, so that
+   * learning does not take it for the tool the model needed.
+   */
+  callFailed(turn, callIndex, tool) {
+    this.#live();
+    checkU32(turn, 'turn');
+    checkU32(callIndex, 'call index');
+    if (typeof tool !== 'string') throw new ToolsiftError('arg', 'callFailed: tool must be a string', STATUS_ARG);
+    const t = encoder.encode(tool);
+    this.#run([t], (h, [tp], out) => this.#ex.tsift_wasm_session_call_failed(h, turn, callIndex, tp, t.length, out));
   }
 
   /** callJSON, parsed: { call, result, decision, warnings? }. */

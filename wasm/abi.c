@@ -16,6 +16,7 @@
  *   tsift_wasm_index_free(h)
  *   tsift_wasm_version() -> ptr to a NUL-terminated static string
  *   tsift_wasm_session_call(s, turn, call, tool, tool_len, args, args_len, out) -> status
+ *   tsift_wasm_session_call_failed(s, turn, call, tool, tool_len, out) -> status  (a failed call's record)
  *   tsift_wasm_session_config_catalog(cfg, cfg_len, out) -> status  (the catalog file it names)
  *   tsift_wasm_session_open(cfg, cfg_len, cat, cat_len, snap, snap_len, journal, journal_len,
  *                           opt, opt_len, out) -> status  (slot 0: handle; cat, snap: 0 = none)
@@ -196,6 +197,14 @@ int32_t tsift_wasm_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
   tsift_status st =
       tsift_session_call(s, turn, call, tool, tool_len, args, args_len, &bytes, &len, &err);
   return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_session_call_failed)
+int32_t tsift_wasm_session_call_failed(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,
+                                       size_t tool_len, uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_session_call_failed(s, turn, call, tool, tool_len, &err);
+  return finish(out, st, NULL, 0, &err);
 }
 
 /* format: "mcp" | "openai" | "anthropic" (NUL-terminated by the host). */

@@ -304,7 +304,9 @@ typedef struct tsift_session tsift_session;
  * `journal` (may be NULL) holds recorded decisions, as a JSON array or JSON
  * Lines; with it the session serves recorded decisions instead of ranking.
  * `options_json` may be NULL or { "divergence": "fail" | "warn" | "off",
- * "journalKey": hex, "journalParent": hex } (default "fail"; no key). The
+ * "journalKey": hex, "journalParent": hex, "client": name } (default
+ * "fail"; no key; client: who the run serves, 1-64 bytes, recorded in the
+ * journal header for learning, docs/learning.md). The
  * journal the session writes is hash-chained (a header line, then a "chain"
  * digest in every decision; HMAC-SHA-256 with journalKey, 16–64 bytes as
  * 32–128 lowercase hex digits); a recorded journal is verified before
@@ -389,7 +391,10 @@ TSIFT_API tsift_status tsift_session_call_next(tsift_session *session, const cha
  * Refusals (invalid_input — arguments that are not a JSON object among
  * others —, search_limit_reached, not_on_menu, …) are results with an
  * "error" code and record nothing. A call to a non-meta tool is answered
- * {"allowed": true} when it is on the menu. Errors (status != OK) are
+ * {"allowed": true} when it is on the menu; an allowed call to a catalog tool
+ * is recorded in the journal ({"id": "<loop>#turn:i:tool:j:call", "source":
+ * "agent-tool-call", "value": {"tool": id}}, a call record: not a decision,
+ * replay passes over it). Errors (status != OK) are
  * reserved for bad API arguments, a search at a (turn, call) that does not
  * advance past the last decision's (ids must stay unique), out of memory and
  * divergence in "fail" mode; the session stays usable after any of them.
@@ -398,6 +403,15 @@ TSIFT_API tsift_status tsift_session_call(tsift_session *session, uint32_t turn,
                                           const char *tool, size_t tool_len, const char *args_json,
                                           size_t args_len, char **out, size_t *out_len,
                                           tsift_error *err);
+/*
+ * The host reports that an allowed call to catalog tool `tool` (at turn,
+ * call) failed (the tool answered an error): recorded in the journal as
+ * source "agent-tool-call-failed", so learning does not count it as the
+ * tool the model needed. Reporting the same call again records nothing.
+ * TSIFT_E_ARG when the session allowed no such call.
+ */
+TSIFT_API tsift_status tsift_session_call_failed(tsift_session *session, uint32_t turn, uint32_t call,
+                                                 const char *tool, size_t tool_len, tsift_error *err);
 
 /*
  * A host ranker replaces BM25F for live searches (SPEC S4 "pluggable").

@@ -158,6 +158,10 @@ static int write_header(tsift_session *s) {
     tsift_json_key(&b, "keyId");
     tsift_json_cstr(&b, s->chain.key_id);
   }
+  if (s->client) { /* who the run served: learning counts evidence per client (learn.c) */
+    tsift_json_key(&b, "client");
+    tsift_json_cstr(&b, s->client);
+  }
   if (s->chain.has_parent) {
     tsift_sha256_hex(s->chain.parent, hex);
     tsift_json_key(&b, "parent");
@@ -403,7 +407,7 @@ tsift_status tsift_session_verify_json(const tsift_session *s, char **out, size_
   tsift_json_key(&b, "keyed");
   tsift_json_bool(&b, s->chain.keyed);
   tsift_json_key(&b, "decisions");
-  tsift_json_int(&b, (long long)s->nreplay);
+  tsift_json_int(&b, (long long)tsift_replay_decisions(s));
   tsift_json_key(&b, "problems");
   tsift_json_begin_array(&b);
   for (size_t i = 0; i < s->chain.nheader_problems + s->nreplay; i++) {

@@ -42,6 +42,8 @@ void tsift_session_free(tsift_session *s) {
   tsift_session_drop_qvec(s);
   tsift_free(s->overview);
   tsift_skills_free(s->skills);
+  tsift_free(s->calls);
+  tsift_free(s->client);
   tsift_free(s);
 }
 
@@ -488,6 +490,23 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file
   return TSIFT_OK;
 }
 
+/* Session option "client": a name for who the run serves (the gateway's
+ * token name), recorded in the journal header so that learning can tell
+ * one client's many runs from many clients' (learn.c). 1-64 bytes without
+ * control characters. */
+#define CLIENT_MAX_BYTES 64
+static tsift_status read_client(tsift_session *s, const cJSON *v, tsift_error *err) {
+  if (!v || cJSON_IsNull(v)) return TSIFT_OK;
+  size_t n = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
+  int ok = n >= 1 && n <= CLIENT_MAX_BYTES;
+  for (size_t i = 0; ok && i < n; i++) ok = (unsigned char)v->valuestring[i] >= 0x20 && v->valuestring[i] != 0x7f;
+  if (!ok)
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "session options: client: expected a name of 1 to 64 bytes without control characters");
+  s->client = tsift_strndup(v->valuestring, n);
+  return s->client ? TSIFT_OK : tsift_nomem(err, "reading the session options");
+}
+
 /* ---- journal input ---------------------------------------------------- */
 
 static tsift_status read_journal(tsift_session *s, const char *text, size_t len, tsift_error *err) {
@@ -572,7 +591,7 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
       const cJSON *item;
       cJSON_ArrayForEach(item, opts) {
         if (strcmp(item->string, "divergence") != 0 && strcmp(item->string, "journalKey") != 0 &&
-            strcmp(item->string, "journalParent") != 0) {
+            strcmp(item->string, "journalParent") != 0 && strcmp(item->string, "client") != 0) {
           st = tsift_fail(err, TSIFT_E_CONFIG, "session options: unknown key \"%.40s\"", item->string);
           break;
         }
@@ -583,6 +602,7 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
         else if (cJSON_IsString(dv) && strcmp(dv->valuestring, "off") == 0) s->divergence = DIVERGE_OFF;
         else st = tsift_fail(err, TSIFT_E_CONFIG, "session options: divergence: expected \"fail\", \"warn\" or \"off\"");
       }
+      if (!st) st = read_client(s, cJSON_GetObjectItemCaseSensitive(opts, "client"), err);
       if (!st)
         st = tsift_chain_options(s, cJSON_GetObjectItemCaseSensitive(opts, "journalKey"),
                                  cJSON_GetObjectItemCaseSensitive(opts, "journalParent"), err);
@@ -660,6 +680,63 @@ static tsift_status meta_call(tsift_session *s, const call_ref *c, const char *a
   return st;
 }
 
+/* The journal line of a call to catalog doc d, or of its failure: one
+ * record a call, not a decision (replay passes over it). 0 when out of
+ * memory (nothing recorded). */
+static int write_call_record(tsift_session *s, const call_ref *c, uint32_t d, const char *source) {
+  tsift_buf b;
+  tsift_buf_init(&b);
+  char id[200];
+  tsift_snprintf(id, sizeof id, "%s#turn:%u:tool:%u:call", s->loop, c->turn, c->call);
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "id");
+  tsift_json_cstr(&b, id);
+  tsift_json_key(&b, "source");
+  tsift_json_cstr(&b, source);
+  tsift_json_key(&b, "value");
+  tsift_json_begin_object(&b);
+  tsift_json_key(&b, "tool");
+  tsift_json_cstr(&b, s->index->catalog.tools[d].id);
+  tsift_json_end_object(&b);
+  tsift_json_end_object(&b);
+  int ok = !b.failed && tsift_session_record(s, b.data, b.len);
+  tsift_buf_free(&b);
+  return ok;
+}
+
+static int record_call(tsift_session *s, const call_ref *c, uint32_t d) {
+  if (s->ncalls == s->calls_cap && tsift_grow((void **)&s->calls, &s->calls_cap, s->ncalls + 1, sizeof *s->calls))
+    return 0;
+  if (!write_call_record(s, c, d, CALL_SOURCE)) return 0;
+  s->calls[s->ncalls++] = (struct allowed_call){c->turn, c->call, d, 0};
+  return 1;
+}
+
+tsift_status tsift_session_call_failed(tsift_session *s, uint32_t turn, uint32_t call, const char *tool,
+                                       size_t tool_len, tsift_error *err) {
+  if (!s || (!tool && tool_len)) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_call_failed: NULL argument");
+  long d = -1;
+  if (tool && tool_len <= 1024 && memchr(tool, 0, tool_len) == NULL) {
+    char *name = tsift_strndup(tool, tool_len);
+    if (!name) return tsift_nomem(err, "recording a failed call");
+    d = tsift_session_find_doc(s, name);
+    tsift_free(name);
+  }
+  for (size_t i = s->ncalls; d >= 0 && i-- > 0;) {
+    struct allowed_call *a = &s->calls[i];
+    if (a->turn != turn || a->call != call || a->doc != (uint32_t)d) continue;
+    if (!a->failed) {
+      call_ref c = {turn, call, NULL};
+      if (!write_call_record(s, &c, a->doc, CALL_FAILED_SOURCE)) return tsift_nomem(err, "recording a failed call");
+      a->failed = 1;
+    }
+    tsift_ok(err);
+    return TSIFT_OK;
+  }
+  return tsift_fail(err, TSIFT_E_ARG, "tsift_session_call_failed: no call to a catalog tool of that name was allowed "
+                    "at turn %u call %u", turn, call);
+}
+
 /* The longest name a call can match: ids are at most 1024 bytes (lenient,
  * catalog.h), every other name is shorter. */
 #define CALL_NAME_MAX_BYTES 1024
@@ -703,6 +780,14 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
       tsift_json_end_object(&b);
       *out = tsift_buf_take(&b, out_len);
       st = *out ? TSIFT_OK : tsift_nomem(err, "handling a call");
+      /* A catalog tool's call is recorded (the agent's own tools are the
+       * host's business): what the model called is what learning reads.
+       * Last, so that a failure changes nothing. */
+      if (!st && d >= 0 && !record_call(s, &c, (uint32_t)d)) {
+        tsift_free(*out);
+        *out = NULL;
+        st = tsift_nomem(err, "recording a call");
+      }
       if (!st) tsift_ok(err);
     } else {
       st = tsift_session_refuse(s, &c, "not_on_menu", "this tool is not on the menu; search for it first", name, out,
@@ -856,7 +941,9 @@ tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
   size_t total = s->nreplay;
   char prefix[160];
   int plen = tsift_snprintf(prefix, sizeof prefix, "%s#turn:", s->loop);
-  while (s->replay_pos < total) {
+  for (;;) {
+    tsift_replay_skip_records(s, NULL);
+    if (s->replay_pos >= total) break;
     const cJSON *rec = s->replay_items[s->replay_pos];
     const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
     unsigned turn = 0, call = 0;
@@ -897,17 +984,20 @@ tsift_status tsift_session_finish(tsift_session *s, char **out, size_t *out_len,
   tsift_json_begin_object(&b);
   tsift_json_key(&b, "unasked");
   tsift_json_begin_array(&b);
+  size_t unasked = 0;
+  const cJSON *first = NULL;
   for (size_t i = s->replay_pos; i < total; i++) {
+    if (tsift_journal_is_call_record(s->replay_items[i])) continue; /* calls are not asked for */
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(s->replay_items[i], "id");
     tsift_json_cstr(&b, cJSON_IsString(id) ? id->valuestring : "");
+    if (!unasked++) first = id;
   }
   tsift_json_end_array(&b);
   tsift_json_end_object(&b);
-  if (s->replay_pos < total && s->divergence == DIVERGE_FAIL) {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(s->replay_items[s->replay_pos], "id");
+  if (unasked && s->divergence == DIVERGE_FAIL) {
     tsift_buf_free(&b);
     return tsift_fail(err, TSIFT_E_DIVERGED, "replay: %zu journal decision(s) never asked for, first \"%.80s\"",
-                      total - s->replay_pos, cJSON_IsString(id) ? id->valuestring : "");
+                      unasked, cJSON_IsString(first) ? first->valuestring : "");
   }
   return tsift_buf_finish(&b, out, out_len, "finishing the session", err);
 }

@@ -106,8 +106,17 @@ struct tsift_session {
   size_t nmenu, nalways;
   size_t searched_loaded, menu_chars, searches;
 
-  tsift_buf journal; /* JSON Lines of accepted decisions */
+  tsift_buf journal; /* JSON Lines of accepted decisions and call records */
   size_t ndecisions;
+  /* The calls to catalog tools the session allowed, for a host's report
+   * that one failed (tsift_session_call_failed): the record of each is in
+   * the journal (docs/sessions.md, "Call records"). */
+  struct allowed_call {
+    uint32_t turn, call, doc;
+    uint8_t failed;
+  } *calls;
+  size_t ncalls, calls_cap;
+  char *client; /* session option "client": who the run serves, in the journal header, or NULL */
   uint32_t last_turn, last_call; /* of the last decision (when ndecisions > 0) */
 
   journal_chain chain;
@@ -206,6 +215,17 @@ typedef struct warnings {
 void tsift_warn(warnings *w, const char *fmt, const char *a, const char *b);
 void tsift_warnings_free(warnings *w);
 void tsift_write_warnings(tsift_buf *b, const warnings *w);
+
+/* The journal's call records (not decisions: replay skips them). */
+#define CALL_SOURCE "agent-tool-call"
+#define CALL_FAILED_SOURCE "agent-tool-call-failed"
+/* Whether a journal line is a call record (CALL_SOURCE, CALL_FAILED_SOURCE). */
+int tsift_journal_is_call_record(const cJSON *rec);
+/* Move the replay position past call records (their chain problems, in
+ * "warn" mode, into w when it is not NULL). */
+void tsift_replay_skip_records(tsift_session *s, warnings *w);
+/* The recorded decisions (call records not counted). */
+size_t tsift_replay_decisions(const tsift_session *s);
 
 /* ---- journal_chain.c ---- */
 /* Key the chain (journalKey: hex or NULL) and take the host's parent digest

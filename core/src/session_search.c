@@ -582,6 +582,7 @@ static tsift_status search_call(tsift_session *s, const call_ref *c, const cJSON
     char did[200];
     tsift_snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
     warnings w = {{0}, 0, 0};
+    tsift_replay_skip_records(s, &w);
     const cJSON *rec = s->replay && s->replay_pos < s->nreplay ? s->replay_items[s->replay_pos] : NULL;
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
     int served = 0;

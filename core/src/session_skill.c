@@ -299,6 +299,7 @@ tsift_status tsift_session_activate(tsift_session *s, const call_ref *c, const c
   tsift_status st;
 
   /* A recorded activation at this position is served (by its own skill). */
+  tsift_replay_skip_records(s, &w);
   const cJSON *rec = s->replay && s->replay_pos < s->nreplay ? s->replay_items[s->replay_pos] : NULL;
   const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
   if (rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {

@@ -23,6 +23,9 @@ import { createHash } from 'node:crypto';
 import { ClientSession, SEGMENT_SOURCE, decisionTurn } from './session.js';
 
 const DECISION_SOURCES = new Set(['agent-tool-search', 'agent-skill-activation']);
+// The core's call records: chained with the decisions, not decisions
+// themselves (the replayed session passes over them).
+const CALL_SOURCES = new Set(['agent-tool-call', 'agent-tool-call-failed']);
 const HEADER_SOURCE = 'toolsift-journal'; // a segment's hash-chain header (the core's)
 
 export class JournalError extends Error {
@@ -54,16 +57,18 @@ export function readJournal(text) {
       if (key !== v.catalogKey) {
         throw new JournalError(`line ${i + 1}: segment ${v.segment}'s catalog does not match its catalogKey (the journal was damaged or edited)`);
       }
-      segments.push({ value: v, header: null, decisions: [] });
+      segments.push({ value: v, header: null, decisions: [], lines: [] });
     } else if (rec?.source === HEADER_SOURCE) {
       const seg = segments[segments.length - 1];
-      if (!seg || seg.header !== null || seg.decisions.length) {
+      if (!seg || seg.header !== null || seg.lines.length) {
         throw new JournalError(`line ${i + 1}: a chain header that does not follow a segment line`);
       }
       seg.header = line;
-    } else if (DECISION_SOURCES.has(rec?.source)) {
+    } else if (DECISION_SOURCES.has(rec?.source) || CALL_SOURCES.has(rec?.source)) {
       if (segments.length === 0) throw new JournalError(`line ${i + 1}: a decision before any segment line`);
-      segments[segments.length - 1].decisions.push(line);
+      const seg = segments[segments.length - 1];
+      seg.lines.push(line);
+      if (DECISION_SOURCES.has(rec.source)) seg.decisions.push(line);
     } else {
       throw new JournalError(`line ${i + 1}: unknown record source ${JSON.stringify(rec?.source)}`);
     }
@@ -110,7 +115,7 @@ export function replayJournal(toolsift, text, { journalKey = null } = {}) {
       if (cs.segment) cs.segment.session.finish();
       // The core verifies the segment's chain (header, parent, digests, key)
       // before serving: an edit is a 'tampered' error naming the decision.
-      cs.startSegment(seg.value, [...(seg.header ? [seg.header] : []), ...seg.decisions].join('\n'));
+      cs.startSegment(seg.value, [...(seg.header ? [seg.header] : []), ...seg.lines].join('\n'));
       checkFingerprint(seg.value, cs.segment.fingerprint);
       steps.push({ segment: seg.value.segment, turn: seg.value.turn, generation: seg.value.generation, menu: names() });
       for (const line of seg.decisions) {
