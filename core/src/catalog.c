@@ -355,7 +355,7 @@ static void tool_label(char *buf, size_t cap, size_t i, const char *id) {
 /* Normalise, de-duplicate and bound a label array into list `list` of the
  * tool's labels (after the labels it has: host annotations can repeat). */
 static tsift_status read_labels(const cJSON *arr, const char *where, const char *field, tsift_tool *t,
-                                int list, tsift_error *err) {
+                                int list, int merge, tsift_error *err) {
   if (!arr || cJSON_IsNull(arr)) return TSIFT_OK;
   if (!cJSON_IsArray(arr))
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an array of strings, got %s",
@@ -370,6 +370,10 @@ static tsift_status read_labels(const cJSON *arr, const char *where, const char 
   }
   size_t cap = n < TSIFT_LABELS_MAX ? n : TSIFT_LABELS_MAX;
   if (cap > (size_t)(TSIFT_LIST_LABELS_MAX - t->nlabels[list])) cap = TSIFT_LIST_LABELS_MAX - t->nlabels[list];
+  /* Labels merged into a list (a vocabulary after the catalog's own
+   * annotations) keep the list within TSIFT_LABELS_MAX. */
+  if (merge && cap > (size_t)(TSIFT_LABELS_MAX - (t->nlabels[list] < TSIFT_LABELS_MAX ? t->nlabels[list] : TSIFT_LABELS_MAX)))
+    cap = TSIFT_LABELS_MAX - (t->nlabels[list] < TSIFT_LABELS_MAX ? t->nlabels[list] : TSIFT_LABELS_MAX);
   size_t start = 0, total = 0;
   for (int i = 0; i < 4; i++) {
     if (i < list) start += t->nlabels[i];
@@ -591,8 +595,8 @@ static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids
   if (m[K_EMBEDDING] && !cJSON_IsNull(m[K_EMBEDDING])) *emb = m[K_EMBEDDING];
 
   /* native extras */
-  if ((st = read_labels(m[K_TAGS], where, "tags", t, TSIFT_TAGS, err))) return st;
-  if ((st = read_labels(m[K_ALIASES], where, "aliases", t, TSIFT_ALIASES, err))) return st;
+  if ((st = read_labels(m[K_TAGS], where, "tags", t, TSIFT_TAGS, 0, err))) return st;
+  if ((st = read_labels(m[K_ALIASES], where, "aliases", t, TSIFT_ALIASES, 0, err))) return st;
   const cJSON *origin = m[K_ORIGIN];
   if (origin && !cJSON_IsNull(origin)) {
     if (!cJSON_IsString(origin))
@@ -636,32 +640,74 @@ static long find_sorted(const id_ref *refs, size_t n, const char *id) {
   return -1;
 }
 
-static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const id_ref *refs,
-                                     tsift_error *err) {
+/* Host annotations {"<tool id>": {"tags": [...], "aliases": [...]}}: the
+ * catalog's own (`vocabulary` 0: an id no tool has is an error), or a
+ * vocabulary from outside it (the index option "annotations", docs/learning.md:
+ * merged after the catalog's, each list kept within TSIFT_LABELS_MAX, and an
+ * id no tool has is skipped and counted in *unknown — a vocabulary outlives
+ * the tools it was learned for). `where0` names the document. */
+static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const id_ref *refs, const char *where0,
+                                     int vocabulary, size_t *unknown, tsift_error *err) {
   if (!ann || cJSON_IsNull(ann)) return TSIFT_OK;
   if (!cJSON_IsObject(ann))
-    return tsift_fail(err, TSIFT_E_CONFIG, "catalog: field \"annotations\": expected an object, got %s",
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"annotations\": expected an object, got %s", where0,
                       tsift_json_type_name(ann));
   const cJSON *entry;
   cJSON_ArrayForEach(entry, ann) {
-    char where[128];
+    char where[160];
     size_t n = tsift_utf8_cut(entry->string, strlen(entry->string), 60);
-    tsift_snprintf(where, sizeof where, "annotations[\"%.*s\"]", (int)n, entry->string);
+    tsift_snprintf(where, sizeof where, "%s%sannotations[\"%.*s\"]", vocabulary ? where0 : "", vocabulary ? ": " : "",
+                   (int)n, entry->string);
     long idx = find_sorted(refs, c->count, entry->string);
-    if (idx < 0) return tsift_fail(err, TSIFT_E_CONFIG, "%s: no tool has this id", where);
+    if (idx < 0 && !vocabulary) return tsift_fail(err, TSIFT_E_CONFIG, "%s: no tool has this id", where);
     if (!cJSON_IsObject(entry))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where,
                         tsift_json_type_name(entry));
+    const cJSON *k;
+    /* A vocabulary file is read strictly; the catalog's own entries may
+     * carry other keys (real catalogs do, and always could). */
+    if (vocabulary)
+      cJSON_ArrayForEach(k, entry) if (strcmp(k->string, "tags") != 0 && strcmp(k->string, "aliases") != 0) {
+      n = tsift_utf8_cut(k->string, strlen(k->string), 40);
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: unknown key \"%.*s\" (expected \"tags\" or \"aliases\")", where,
+                        (int)n, k->string);
+    }
+    if (idx < 0) { /* a vocabulary's entry for a tool that is gone */
+      (*unknown)++;
+      continue;
+    }
     tsift_tool *t = &c->tools[idx];
     tsift_status st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "tags"), where, "tags",
-                          t, TSIFT_HOST_TAGS, err)))
+                          t, TSIFT_HOST_TAGS, vocabulary, err)))
       return st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "aliases"), where, "aliases",
-                          t, TSIFT_HOST_ALIASES, err)))
+                          t, TSIFT_HOST_ALIASES, vocabulary, err)))
       return st;
   }
   return TSIFT_OK;
+}
+
+/* The catalog's tools sorted by id, for read_annotations; NULL when out of memory. */
+static id_ref *sorted_ids(const tsift_catalog *c) {
+  id_ref *refs = tsift_calloc_array(c->count ? c->count : 1, sizeof *refs);
+  if (!refs) return NULL;
+  for (size_t i = 0; i < c->count; i++) {
+    refs[i].id = c->tools[i].id;
+    refs[i].index = i;
+  }
+  qsort(refs, c->count, sizeof *refs, id_ref_cmp);
+  return refs;
+}
+
+tsift_status tsift_catalog_add_vocabulary(tsift_catalog *c, const cJSON *ann, const char *where, size_t *unknown,
+                                          tsift_error *err) {
+  *unknown = 0;
+  id_ref *refs = sorted_ids(c);
+  if (!refs) return tsift_nomem(err, "reading the vocabulary");
+  tsift_status st = read_annotations(ann, c, refs, where, 1, unknown, err);
+  tsift_free(refs);
+  return st;
 }
 
 static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_rule ids, tsift_catalog *out,
@@ -735,16 +781,11 @@ static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_
   }
 
   /* Unique ids. */
-  id_ref *refs = tsift_calloc_array(n ? n : 1, sizeof *refs);
+  id_ref *refs = sorted_ids(out);
   if (!refs) {
     st = tsift_nomem(err, "checking ids");
     goto fail;
   }
-  for (size_t i = 0; i < n; i++) {
-    refs[i].id = out->tools[i].id;
-    refs[i].index = i;
-  }
-  qsort(refs, n, sizeof *refs, id_ref_cmp);
   for (size_t i = 1; i < n; i++) {
     if (strcmp(refs[i].id, refs[i - 1].id) == 0) {
       char where[128];
@@ -755,7 +796,7 @@ static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_
       goto fail;
     }
   }
-  st = read_annotations(annotations, out, refs, err);
+  st = read_annotations(annotations, out, refs, "catalog", 0, NULL, err);
   tsift_free(refs);
   if (st != TSIFT_OK) goto fail;
   return TSIFT_OK;

@@ -123,6 +123,12 @@ char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_
 
 /* Index of the tool with this id, or -1 (linear; for small lookups). */
 long tsift_catalog_find(const tsift_catalog *c, const char *id);
+/* Merge a vocabulary's annotations ({"<tool id>": {"tags", "aliases"}}, the
+ * index option "annotations") after the catalog's own: each list stays
+ * within TSIFT_LABELS_MAX; ids no tool has are skipped and counted in
+ * *unknown. Errors name `where` (the document). */
+tsift_status tsift_catalog_add_vocabulary(tsift_catalog *c, const struct cJSON *ann, const char *where,
+                                          size_t *unknown, tsift_error *err);
 
 /* 1 when `id` fits the model-facing name rules ^[A-Za-z0-9_.:-]{1,128}$. */
 int tsift_id_valid(const char *id, size_t len);

@@ -92,6 +92,10 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
   }
   for (size_t i = 0; i < ix->stopwords.words.count; i++)
     hash_str(&s, tsift_token(&ix->stopwords.words, i), ix->stopwords.words.len[i]);
+  if (ix->vocabulary[0]) { /* only with one: indexes without keep their fingerprint */
+    hash_str(&s, "vocabulary", 10);
+    hash_str(&s, ix->vocabulary, 64);
+  }
   for (size_t k = 0; k < ix->n; k++) {
     uint32_t d = order[k];
     const char *id = ix->catalog.tools[d].id;

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "fmt.h"
+#include "json_canonical.h"
 #include "textpack.h"
 #include "vectors.h"
 
@@ -137,9 +138,40 @@ static tsift_status read_weights(const cJSON *w, double *weights, tsift_error *e
   return TSIFT_OK;
 }
 
+/* The option "annotations": a vocabulary document (docs/learning.md), the
+ * file `toolsift learn` writes or the host's own: {"annotations": {"<tool
+ * id>": {"tags": [...], "aliases": [...]}}} with, from learn, "learned" and
+ * "evidence" (provenance, read by no ranking: they enter its digest). Its
+ * digest (the sha256 of its canonical form) goes into the fingerprint. */
+#define VOCABULARY_MAX_DEPTH 16
+static tsift_status read_vocabulary(const cJSON *v, char digest[65], tsift_error *err) {
+  if (!cJSON_IsObject(v) || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(v, "annotations")))
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "options: annotations: expected a vocabulary {\"annotations\": {\"<tool id>\": {\"tags\": "
+                      "[...], \"aliases\": [...]}}}");
+  const cJSON *k;
+  cJSON_ArrayForEach(k, v) {
+    if (strcmp(k->string, "annotations") != 0 && strcmp(k->string, "learned") != 0 &&
+        strcmp(k->string, "evidence") != 0) {
+      size_t n = tsift_utf8_cut(k->string, strlen(k->string), 40);
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "options: annotations: unknown key \"%.*s\" (a vocabulary has \"annotations\", "
+                        "\"learned\" and \"evidence\")",
+                        (int)n, k->string);
+    }
+  }
+  int r = tsift_json_digest(v, VOCABULARY_MAX_DEPTH, digest);
+  if (r < 0) return tsift_nomem(err, "reading the vocabulary");
+  if (r == 0) return tsift_fail(err, TSIFT_E_LIMIT, "options: annotations: nested deeper than %d levels", VOCABULARY_MAX_DEPTH);
+  return TSIFT_OK;
+}
+
+/* `*kept`: the parsed options, which the build reads on after the catalog
+ * (the vocabulary); the caller deletes it. */
 static tsift_status read_build_options(const char *json, size_t len, tsift_stopwords *sw,
                                        tsift_id_rule *ids, double *weights, double *min_coverage,
-                                       char model[65], tsift_error *err) {
+                                       char model[65], char vocabulary[65], cJSON **kept, tsift_error *err) {
+  *kept = NULL;
   *ids = TSIFT_IDS_STRICT;
   *min_coverage = TSIFT_DEFAULT_MIN_COVERAGE;
   memcpy(weights, tsift_default_field_weights, sizeof tsift_default_field_weights);
@@ -179,6 +211,14 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
         strcpy(model, item->valuestring);
         continue;
       }
+      if (strcmp(item->string, "annotations") == 0) {
+        tsift_status st = read_vocabulary(item, vocabulary, err);
+        if (st) {
+          cJSON_Delete(opts);
+          return st;
+        }
+        continue;
+      }
       if (strcmp(item->string, "weights") == 0) {
         tsift_status st = read_weights(item, weights, err);
         if (st) {
@@ -200,7 +240,8 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
   tsift_status st =
       tsift_stopwords_from_json(cJSON_GetObjectItemCaseSensitive(opts, "stopwords"), sw, err);
   if (st && st != TSIFT_E_NOMEM) tsift_error_prefix(err, st, "options");
-  cJSON_Delete(opts);
+  if (st) cJSON_Delete(opts);
+  else *kept = opts;
   return st;
 }
 
@@ -218,11 +259,17 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
   }
   tsift_id_rule ids;
   char model[65] = "";
+  cJSON *opts = NULL;
   tsift_status st = read_build_options(options_json, options_len, &ix->stopwords, &ids, ix->weights,
-                                       &ix->min_coverage, model, err);
+                                       &ix->min_coverage, model, ix->vocabulary, &opts, err);
   if (st) cJSON_Delete(tree);
   else if (tree) st = tsift_catalog_read(tree, ids, &ix->catalog, err);
   else st = tsift_catalog_parse(catalog_json, catalog_len, ids, &ix->catalog, err);
+  if (!st && ix->vocabulary[0])
+    st = tsift_catalog_add_vocabulary(
+        &ix->catalog, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(opts, "annotations"), "annotations"),
+        "options: annotations", &ix->vocabulary_unknown, err);
+  cJSON_Delete(opts);
   ix->lenient_ids = ids == TSIFT_IDS_LENIENT;
   if (st) {
     tsift_index_free(ix);

@@ -129,6 +129,12 @@ struct tsift_index {
   double min_coverage; /* confidence rule floor, 0 = off; see tsift_rank */
   tsift_stopwords stopwords;
   char fingerprint[65];
+  /* The vocabulary the host annotated the catalog with (the option
+   * "annotations", a learned file: docs/learning.md): the sha256 of its
+   * canonical form, in the fingerprint and in journal headers, "" when
+   * none; its entries for ids no tool has (skipped; not in snapshots). */
+  char vocabulary[65];
+  size_t vocabulary_unknown;
   /* An index loaded from a snapshot: the part of the snapshot bytes it keeps
    * (snapshot.c), in which the term bytes, the tools' ids, names, titles and
    * labels and the descriptions' and schemas' codes live, and the

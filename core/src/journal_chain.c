@@ -24,60 +24,34 @@
 #include "alloc.h"
 #include "catalog.h"
 #include "fmt.h"
+#include "json_canonical.h"
 #include "session_internal.h"
 
-#define HEADER_SOURCE "toolsift-journal"
+#define HEADER_SOURCE TSIFT_JOURNAL_HEADER_SOURCE
 #define CHAIN_KEY "chain"
 #define CANONICAL_MAX_DEPTH 16
 
-/* The canonical text of v, without the member `skip` at the top level: the
- * core's writer over the parsed value, so a journal re-serialised by a host
- * (an array of decisions, other white space or escapes) hashes the same.
- * 0 when v is deeper than any decision the core writes. */
-static int canonical(tsift_buf *b, const cJSON *v, int depth, const char *skip) {
-  if (depth > CANONICAL_MAX_DEPTH) return 0;
-  const cJSON *c;
-  if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
-    int obj = cJSON_IsObject(v);
-    if (obj) tsift_json_begin_object(b);
-    else tsift_json_begin_array(b);
-    cJSON_ArrayForEach(c, v) {
-      if (obj && depth == 0 && skip && strcmp(c->string, skip) == 0) continue;
-      if (obj) tsift_json_key(b, c->string);
-      if (!canonical(b, c, depth + 1, NULL)) return 0;
-    }
-    if (obj) tsift_json_end_object(b);
-    else tsift_json_end_array(b);
-  } else if (cJSON_IsString(v)) {
-    tsift_json_cstr(b, v->valuestring);
-  } else if (cJSON_IsNumber(v)) {
-    /* Decisions hold integers (sizes); anything else was put there. */
-    if (tsift_json_integral(v, -9007199254740992.0, 9007199254740992.0)) tsift_json_int(b, (long long)v->valuedouble);
-    else tsift_json_score(b, v->valuedouble);
-  } else if (cJSON_IsBool(v)) {
-    tsift_json_bool(b, cJSON_IsTrue(v));
-  } else {
-    tsift_json_null(b);
-  }
-  return 1;
-}
-
-/* MAC(prev ‖ canonical(v minus chain)) into out: 1, or 0 when v is deeper
- * than a decision, -1 when out of memory. */
-static int digest_of(const tsift_session *s, const uint8_t prev[32], const cJSON *v, uint8_t out[32]) {
+int tsift_chain_digest(const tsift_chain_mac *m, const uint8_t prev[32], const cJSON *v, uint8_t out[32]) {
   tsift_buf b;
   tsift_buf_init(&b);
-  int ok = canonical(&b, v, 0, CHAIN_KEY);
+  /* canonical(): the core's writer over the parsed record, so a journal
+   * re-serialised by a host (an array of decisions, other white space or
+   * escapes) hashes the same. */
+  int ok = tsift_json_canonical(&b, v, CANONICAL_MAX_DEPTH, CHAIN_KEY);
   if (b.failed) ok = -1;
   if (ok > 0) {
     tsift_sha256 h;
-    tsift_hmac_begin(&s->chain.mac, &h);
+    tsift_hmac_begin(&m->mac, &h);
     tsift_sha256_update(&h, prev, 32);
     tsift_sha256_update(&h, b.data, b.len);
-    tsift_hmac_end(&s->chain.mac, &h, out);
+    tsift_hmac_end(&m->mac, &h, out);
   }
   tsift_buf_free(&b);
   return ok;
+}
+
+static int digest_of(const tsift_session *s, const uint8_t prev[32], const cJSON *v, uint8_t out[32]) {
+  return tsift_chain_digest(&s->chain.key, prev, v, out);
 }
 
 static int hex_value(char c) {
@@ -86,8 +60,7 @@ static int hex_value(char c) {
   return -1; /* lowercase only: the core writes lowercase */
 }
 
-/* Decode `hex` (exactly 2·n lowercase digits) into out; 0 when it is not. */
-static int unhex(const char *hex, uint8_t *out, size_t n) {
+int tsift_chain_unhex(const char *hex, uint8_t *out, size_t n) {
   if (strlen(hex) != 2 * n) return 0;
   for (size_t i = 0; i < n; i++) {
     int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
@@ -96,33 +69,40 @@ static int unhex(const char *hex, uint8_t *out, size_t n) {
   }
   return 1;
 }
+#define unhex tsift_chain_unhex
 
-tsift_status tsift_chain_options(tsift_session *s, const cJSON *key, const cJSON *parent, tsift_error *err) {
+tsift_status tsift_chain_mac_key(tsift_chain_mac *m, const cJSON *key, const char *where, tsift_error *err) {
   uint8_t raw[64];
   size_t n = 0;
   if (key && !cJSON_IsNull(key)) {
     n = cJSON_IsString(key) ? strlen(key->valuestring) / 2 : 0;
     if (n < 16 || n > 64 || !unhex(key->valuestring, raw, n))
-      return tsift_fail(err, TSIFT_E_CONFIG,
-                        "session options: journalKey: expected 32 to 128 lowercase hex digits (a key of 16 to "
-                        "64 bytes)");
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected 32 to 128 lowercase hex digits (a key of 16 to 64 bytes)",
+                        where);
   }
-  tsift_hmac_key(&s->chain.mac, raw, n);
-  s->chain.keyed = n > 0;
+  tsift_hmac_key(&m->mac, raw, n);
+  m->keyed = n > 0;
+  m->key_id[0] = 0;
   if (n) {
     /* An id for the key that reveals nothing of it: which key wrote a
      * journal, so "another key" is told apart from "edited". */
     uint8_t id[32];
     tsift_sha256 h;
-    tsift_hmac_begin(&s->chain.mac, &h);
+    tsift_hmac_begin(&m->mac, &h);
     tsift_sha256_update(&h, "toolsift-journal-key-id", 23);
-    tsift_hmac_end(&s->chain.mac, &h, id);
+    tsift_hmac_end(&m->mac, &h, id);
     char hex[65];
     tsift_sha256_hex(id, hex);
-    memcpy(s->chain.key_id, hex, 16);
-    s->chain.key_id[16] = 0;
+    memcpy(m->key_id, hex, 16);
+    m->key_id[16] = 0;
   }
   memset(raw, 0, sizeof raw);
+  return TSIFT_OK;
+}
+
+tsift_status tsift_chain_options(tsift_session *s, const cJSON *key, const cJSON *parent, tsift_error *err) {
+  tsift_status st = tsift_chain_mac_key(&s->chain.key, key, "session options: journalKey", err);
+  if (st) return st;
   if (parent && !cJSON_IsNull(parent)) {
     if (!cJSON_IsString(parent) || !unhex(parent->valuestring, s->chain.parent, 32))
       return tsift_fail(err, TSIFT_E_CONFIG, "session options: journalParent: expected 64 lowercase hex digits");
@@ -153,10 +133,14 @@ static int write_header(tsift_session *s) {
   tsift_json_key(&b, "session");
   tsift_json_cstr(&b, s->fingerprint);
   tsift_json_key(&b, "mac");
-  tsift_json_cstr(&b, s->chain.keyed ? "hmac-sha256" : "none");
-  if (s->chain.keyed) {
+  tsift_json_cstr(&b, s->chain.key.keyed ? "hmac-sha256" : "none");
+  if (s->chain.key.keyed) {
     tsift_json_key(&b, "keyId");
-    tsift_json_cstr(&b, s->chain.key_id);
+    tsift_json_cstr(&b, s->chain.key.key_id);
+  }
+  if (s->index->vocabulary[0]) { /* the vocabulary the run searched under (docs/learning.md) */
+    tsift_json_key(&b, "vocabulary");
+    tsift_json_cstr(&b, s->index->vocabulary);
   }
   if (s->client) { /* who the run served: learning counts evidence per client (learn.c) */
     tsift_json_key(&b, "client");
@@ -283,13 +267,13 @@ static int check_header(tsift_session *s, const cJSON *h, uint8_t head[32], int 
   size_t before = s->chain.nheader_problems;
   if (!mac || (strcmp(mac, "none") != 0 && strcmp(mac, "hmac-sha256") != 0))
     ok &= problem(s, 0, "journal header: mac: expected \"none\" or \"hmac-sha256\"%s%s", "", "");
-  else if (strcmp(mac, "hmac-sha256") == 0 && !s->chain.keyed)
+  else if (strcmp(mac, "hmac-sha256") == 0 && !s->chain.key.keyed)
     ok &= problem(s, 0, "journal header: the journal is keyed (HMAC-SHA-256): pass its key to verify it%s%s", "", "");
-  else if (strcmp(mac, "none") == 0 && s->chain.keyed)
+  else if (strcmp(mac, "none") == 0 && s->chain.key.keyed)
     ok &= problem(s, 0, "journal header: the journal is not keyed, but a journal key was given%s%s", "", "");
-  else if (s->chain.keyed && (!key_id || strcmp(key_id, s->chain.key_id) != 0))
+  else if (s->chain.key.keyed && (!key_id || strcmp(key_id, s->chain.key.key_id) != 0))
     ok &= problem(s, 0, "journal header: written with another key (key id %.20s, this key's %s)",
-                  key_id ? key_id : "missing", s->chain.key_id);
+                  key_id ? key_id : "missing", s->chain.key.key_id);
   /* Under another key (or none) every digest differs: the key problem is
    * the one to report, not a break at every line. */
   *comparable = s->chain.nheader_problems == before;
@@ -301,13 +285,25 @@ static int check_header(tsift_session *s, const cJSON *h, uint8_t head[32], int 
   if (!*comparable) memcpy(d, prev, 32);
   else if (!chain || !unhex(chain, recorded, 32) || memcmp(recorded, d, 32) != 0)
     ok &= problem(s, 0, "journal header: its digest does not match its content (%s)%s",
-                  s->chain.keyed ? "edited, or written with another key" : "edited", "");
+                  s->chain.key.keyed ? "edited, or written with another key" : "edited", "");
   else memcpy(d, recorded, 32);
   memcpy(head, d, 32);
   const char *ranker = str_member(v, "ranker"), *catalog = str_member(v, "catalog"), *session = str_member(v, "session");
   if (!ranker || strcmp(ranker, TSIFT_RANKER_VERSION) != 0)
     ok &= problem(s, 0, "journal header: recorded by ranker %.40s, this is " TSIFT_RANKER_VERSION "%s",
                   ranker ? ranker : "(missing)", "");
+  /* Another vocabulary is a divergence, not an edit: the run searched under
+   * other words (its catalog and session fingerprints differ because of it,
+   * so they are not compared). */
+  const char *vocab = str_member(v, "vocabulary"), *live = s->index->vocabulary;
+  if (strcmp(vocab ? vocab : "", live) != 0) {
+    char rec[80], now[80];
+    tsift_snprintf(rec, sizeof rec, vocab ? "vocabulary %.12s…" : "no vocabulary", vocab);
+    tsift_snprintf(now, sizeof now, live[0] ? "vocabulary %.12s…" : "no vocabulary", live);
+    s->chain.vocabulary_differs = 1;
+    return ok & problem(s, 0, "journal header: recorded under %s, the live index has %s (learned vocabularies: "
+                        "docs/learning.md)", rec, now);
+  }
   if (!catalog || strcmp(catalog, s->index->fingerprint) != 0)
     ok &= problem(s, 0, "journal header: recorded over catalog %.12s…, the live catalog is %.12s…",
                   catalog ? catalog : "(missing)", s->index->fingerprint);
@@ -332,7 +328,7 @@ tsift_status tsift_chain_verify(tsift_session *s, const cJSON *header, tsift_err
   int ok = 1;
   if (!header) {
     if (chained) ok = problem(s, 0, "journal: its decisions are chained but the header line is missing%s%s", "", "");
-    else if (s->chain.keyed && s->nreplay)
+    else if (s->chain.key.keyed && s->nreplay)
       ok = problem(s, 0, "journal: no hash chain, but a journal key was given: an unchained journal cannot be "
                    "verified%s%s", "", "");
     else s->chain.unverifiable = s->nreplay > 0;
@@ -363,6 +359,10 @@ tsift_status tsift_chain_verify(tsift_session *s, const cJSON *header, tsift_err
     }
   }
   if (!ok) return tsift_nomem(err, "verifying the journal");
+  if (s->divergence == DIVERGE_FAIL && s->chain.vocabulary_differs) {
+    /* the vocabulary's problem is the header's last */
+    return tsift_fail(err, TSIFT_E_DIVERGED, "%s", s->chain.header_problems[s->chain.nheader_problems - 1]);
+  }
   if (s->divergence == DIVERGE_FAIL) {
     const char *first = s->chain.nheader_problems ? s->chain.header_problems[0] : NULL;
     for (size_t k = 0; !first && k < s->nreplay; k++) first = s->chain.problem[k];
@@ -389,7 +389,7 @@ void tsift_chain_free(tsift_session *s) {
   if (s->chain.problem)
     for (size_t k = 0; k < s->nreplay; k++) tsift_free(s->chain.problem[k]);
   tsift_free(s->chain.problem);
-  memset(&s->chain.mac, 0, sizeof s->chain.mac);
+  memset(&s->chain.key.mac, 0, sizeof s->chain.key.mac);
 }
 
 /* {"verified", "chained", "keyed", "decisions", "problems": [{"at", "problem"}]} */
@@ -405,7 +405,7 @@ tsift_status tsift_session_verify_json(const tsift_session *s, char **out, size_
   tsift_json_key(&b, "chained");
   tsift_json_bool(&b, s->replay && !s->chain.unverifiable);
   tsift_json_key(&b, "keyed");
-  tsift_json_bool(&b, s->chain.keyed);
+  tsift_json_bool(&b, s->chain.key.keyed);
   tsift_json_key(&b, "decisions");
   tsift_json_int(&b, (long long)tsift_replay_decisions(s));
   tsift_json_key(&b, "problems");

@@ -536,6 +536,15 @@ tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *ou
   tsift_json_int(&b, (long long)ix->stopwords.words.count);
   tsift_json_key(&b, "fingerprint");
   tsift_json_cstr(&b, ix->fingerprint);
+  if (ix->vocabulary[0]) { /* only with a vocabulary (docs/learning.md) */
+    tsift_json_key(&b, "vocabulary");
+    tsift_json_begin_object(&b);
+    tsift_json_key(&b, "digest");
+    tsift_json_cstr(&b, ix->vocabulary);
+    tsift_json_key(&b, "unknownTools"); /* its entries for ids no tool has (skipped at build) */
+    tsift_json_int(&b, (long long)ix->vocabulary_unknown);
+    tsift_json_end_object(&b);
+  }
   if (ix->vec_dim) { /* only with vectors: an index without them reads as before */
     tsift_json_key(&b, "vectors");
     tsift_json_begin_object(&b);

@@ -155,18 +155,22 @@ static void compute_fingerprint(tsift_session *s) {
 /* The index of the catalog: `catalog` from the configuration, or *file (a
  * catalog file the host read, already parsed), which the index takes over. */
 static tsift_status build_catalog_index(tsift_session *s, const cJSON *catalog, cJSON **file,
-                                        const cJSON *stop, tsift_error *err) {
+                                        const cJSON *stop, const cJSON *vocabulary, tsift_error *err) {
   if (cJSON_IsString(catalog))
     return tsift_fail(err, TSIFT_E_CONFIG,
                       "config: catalog: a path must be resolved by the host (the CLI does)");
   char *catalog_text = NULL, *opts_text = NULL;
   if (!*file && print_json(catalog, &catalog_text)) return tsift_nomem(err, "reading the catalog");
-  if (stop && !cJSON_IsNull(stop)) {
+  if ((stop && !cJSON_IsNull(stop)) || vocabulary) {
     cJSON *opts = cJSON_CreateObject();
-    cJSON *dup = cJSON_Duplicate(stop, 1);
-    if (!opts || !dup || !cJSON_AddItemToObject(opts, "stopwords", dup)) {
+    cJSON *dup = stop && !cJSON_IsNull(stop) ? cJSON_Duplicate(stop, 1) : NULL;
+    cJSON *vdup = vocabulary ? cJSON_Duplicate(vocabulary, 1) : NULL;
+    int ok = opts && (!stop || cJSON_IsNull(stop) || (dup && cJSON_AddItemToObject(opts, "stopwords", dup)));
+    if (!ok) cJSON_Delete(dup);
+    ok = ok && (!vocabulary || (vdup && cJSON_AddItemToObject(opts, "annotations", vdup)));
+    if (!ok) {
+      if (!vocabulary || !vdup || cJSON_GetObjectItemCaseSensitive(opts, "annotations") != vdup) cJSON_Delete(vdup);
       cJSON_Delete(opts);
-      cJSON_Delete(dup);
       cJSON_free(catalog_text);
       return tsift_nomem(err, "reading the configuration");
     }
@@ -324,11 +328,15 @@ static tsift_status read_search(tsift_session *s, const cJSON *search, tsift_err
  * the index came from a snapshot, which fixes the catalog and stopwords.
  * `catalog` is the configuration's, or the parsed catalog file (*file). */
 static tsift_status open_catalog(tsift_session *s, const cJSON *catalog, cJSON **file, const cJSON *stop,
-                                 tsift_error *err) {
+                                 const cJSON *vocabulary, tsift_error *err) {
   if (!s->index) {
     if (!catalog || cJSON_IsNull(catalog)) return tsift_fail(err, TSIFT_E_CONFIG, "config: missing \"catalog\"");
-    return build_catalog_index(s, catalog, file, stop, err);
+    return build_catalog_index(s, catalog, file, stop, vocabulary, err);
   }
+  if (vocabulary)
+    return tsift_fail(err, TSIFT_E_CONFIG,
+                      "session options: annotations: not allowed with a snapshot (it holds its vocabulary: build it "
+                      "with the annotations)");
   /* The snapshot holds the tools; the catalog may still bring skills. */
   int skills_only = cJSON_IsObject(catalog) && cJSON_GetArraySize(catalog) == 1 &&
                     cJSON_GetObjectItemCaseSensitive(catalog, "skills");
@@ -450,7 +458,8 @@ static tsift_status read_always_loaded(tsift_session *s, const cJSON *list, tsif
 
 /* `file` (*file may be NULL): the catalog file the configuration names,
  * parsed; the catalog's index takes it over. */
-static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file, tsift_error *err) {
+static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file, const cJSON *vocabulary,
+                                tsift_error *err) {
   static const char *const top_keys[] = {"loop", "tools", "catalog", "search", "skills", NULL};
   static const char *const search_keys[] = {"toolName",  "alwaysLoaded", "namespaces", "maxPerSearch",
                                             "maxLoaded", "maxSearches",  "maxMenuChars", "stopwords",
@@ -471,7 +480,7 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file
   if (*file) catalog = *file; /* stays valid: the index or the caller owns it */
   const cJSON *skills = cJSON_GetObjectItemCaseSensitive(cfg, "skills");
   if ((st = read_search(s, search, err)) ||
-      (st = open_catalog(s, catalog, file, cJSON_GetObjectItemCaseSensitive(search, "stopwords"), err)) ||
+      (st = open_catalog(s, catalog, file, cJSON_GetObjectItemCaseSensitive(search, "stopwords"), vocabulary, err)) ||
       (st = read_agent_tools(s, cJSON_GetObjectItemCaseSensitive(cfg, "tools"), err)) ||
       (st = index_names(s, err)) ||
       (st = read_namespaces(s, cJSON_GetObjectItemCaseSensitive(search, "namespaces"), err)))
@@ -578,20 +587,32 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
   s->index = index;
   s->index_borrowed = (uint8_t)borrowed;
   tsift_buf_init(&s->journal);
+  /* The options are parsed first (their vocabulary goes into the catalog's
+   * index) and checked after the configuration, whose errors come first. */
+  cJSON *opts = NULL;
+  tsift_error opts_err;
+  tsift_status opts_st = options_json && options_len
+                             ? tsift_json_parse(options_json, options_len, "session options", &opts, &opts_err)
+                             : TSIFT_OK;
+  if (opts_st == TSIFT_E_NOMEM) *err = opts_err;
+  const cJSON *vocabulary = cJSON_GetObjectItemCaseSensitive(opts, "annotations");
   cJSON *cfg = NULL;
-  tsift_status st = tsift_json_parse(config_json, config_len, "config", &cfg, err);
-  if (!st) st = read_config(s, cfg, &file, err);
+  tsift_status st = opts_st == TSIFT_E_NOMEM ? opts_st : tsift_json_parse(config_json, config_len, "config", &cfg, err);
+  if (!st) st = read_config(s, cfg, &file, vocabulary, err);
   cJSON_Delete(cfg);
   cJSON_Delete(file); /* when no index took it over (a snapshot's skills, or an error) */
-  if (!st && options_json && options_len) {
-    cJSON *opts = NULL;
-    st = tsift_json_parse(options_json, options_len, "session options", &opts, err);
-    if (!st) {
+  if (!st && opts_st) {
+    *err = opts_err;
+    st = opts_st;
+  }
+  if (!st && opts) {
+    {
       const cJSON *dv = cJSON_GetObjectItemCaseSensitive(opts, "divergence");
       const cJSON *item;
       cJSON_ArrayForEach(item, opts) {
         if (strcmp(item->string, "divergence") != 0 && strcmp(item->string, "journalKey") != 0 &&
-            strcmp(item->string, "journalParent") != 0 && strcmp(item->string, "client") != 0) {
+            strcmp(item->string, "journalParent") != 0 && strcmp(item->string, "client") != 0 &&
+            strcmp(item->string, "annotations") != 0) {
           st = tsift_fail(err, TSIFT_E_CONFIG, "session options: unknown key \"%.40s\"", item->string);
           break;
         }
@@ -606,11 +627,11 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
       if (!st)
         st = tsift_chain_options(s, cJSON_GetObjectItemCaseSensitive(opts, "journalKey"),
                                  cJSON_GetObjectItemCaseSensitive(opts, "journalParent"), err);
-      cJSON_Delete(opts);
     }
   } else if (!st) {
     st = tsift_chain_options(s, NULL, NULL, err);
   }
+  cJSON_Delete(opts);
   /* The fingerprint first: the journal's header is checked against it. */
   if (!st) compute_fingerprint(s);
   if (!st) st = tsift_chain_open(s, err);

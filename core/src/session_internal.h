@@ -10,6 +10,7 @@
 
 #include "cJSON.h"
 #include "rank.h"
+#include "journal_mac.h"
 #include "json_out.h"
 #include "sha256.h"
 #include "skills.h"
@@ -73,9 +74,8 @@ typedef struct pending_search {
 /* The journal's hash chain (journal_chain.c). */
 #define CHAIN_MAX_HEADER_PROBLEMS 8
 typedef struct journal_chain {
-  tsift_hmac mac;       /* keyed with the host's journal key, or the empty key */
-  uint8_t keyed, has_parent;
-  char key_id[17];      /* 16 hex digits naming the key (not derived backwards) */
+  tsift_chain_mac key;  /* the MAC: the host's journal key, or the empty key */
+  uint8_t has_parent;
   uint8_t parent[32];   /* the host's journalParent */
   uint8_t head[32];     /* the digest of the journal's last line */
   uint8_t next[32];     /* the digest of the decision being written */
@@ -87,6 +87,7 @@ typedef struct journal_chain {
   char *header_problems[CHAIN_MAX_HEADER_PROBLEMS];
   size_t nheader_problems;
   uint8_t unverifiable; /* an old journal, without a chain */
+  uint8_t vocabulary_differs; /* recorded under another learned vocabulary (a divergence) */
   uint8_t warned;       /* the whole-journal warnings were given */
 } journal_chain;
 

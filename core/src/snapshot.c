@@ -1,9 +1,10 @@
 /* snapshot.c — index snapshots (SPEC S11): a versioned binary blob that
  * loads back without re-analysis (edge cold start).
  *
- * Format version 5, compact (version 3 stored every array as it is in
+ * Format version 6, compact (version 3 stored every array as it is in
  * memory: 6-byte postings, 4-byte term ids, the schemas as JSON text — a
- * snapshot was larger than its catalog; version 4 had no vectors). All fixed-size integers are
+ * snapshot was larger than its catalog; version 4 had no vectors, version
+ * 5 no vocabulary digest). All fixed-size integers are
  * little-endian; "v" is a varint (textpack.h).
  *
  *   "TSIFTIDX" magic, u32 format version
@@ -13,6 +14,7 @@
  *   6 x u64 field length sums
  *   u32 stopword count, str each, pad
  *   str model id of the vectors ("" = none), u32 dimension (0 = none)
+ *   str the vocabulary's digest (64 hex; "" = none: docs/learning.md), pad
  *   u32 n (tools), u32 nterms, u32 labels (all tools'), u32 kept
  *   -- the kept part (bytes 0 .. kept): the index keeps it and reads it in place
  *   u32 byte count + the tools' strings: per tool its id, its name unless it
@@ -65,7 +67,7 @@
 #include "utf8proc.h"
 
 #define SNAPSHOT_MAGIC "TSIFTIDX"
-#define SNAPSHOT_VERSION 5u
+#define SNAPSHOT_VERSION 6u
 /* Changes whenever analysis (text.c, docs.c) would produce other tokens. */
 #define ANALYZER_VERSION "text-2"
 
@@ -224,6 +226,8 @@ static void write_header(const tsift_index *ix, tsift_buf *b) {
   pad4(b);
   put_str(b, ix->vec_model, ix->vec_dim ? strlen(ix->vec_model) : 0);
   put_u32(b, ix->vec_dim);
+  pad4(b);
+  put_str(b, ix->vocabulary, strlen(ix->vocabulary));
   pad4(b);
 }
 
@@ -401,6 +405,13 @@ static tsift_status read_header(tsift_index *ix, reader *r, tsift_error *err) {
   memcpy(ix->vec_model, model, n);
   ix->vec_model[n] = 0;
   ix->vec_dim = dim;
+  const char *vocab = get_str(r, &n);
+  NEED(vocab && !r->bad && skip_pad(r), "truncated");
+  NEED(n == 0 || n == 64, "bad vocabulary digest");
+  for (size_t i = 0; i < n; i++)
+    NEED((vocab[i] >= '0' && vocab[i] <= '9') || (vocab[i] >= 'a' && vocab[i] <= 'f'), "bad vocabulary digest");
+  memcpy(ix->vocabulary, vocab, n);
+  ix->vocabulary[n] = 0;
   return TSIFT_OK;
 }
 

@@ -1,4 +1,4 @@
-/* snapshot_vectors.h — the vectors section of an index snapshot (format 5,
+/* snapshot_vectors.h — the vectors section of an index snapshot (format 5 on,
  * snapshot.c): after the varint stream, when the header's model id is not
  * empty, u32 byte count + per tool a u64 scale (IEEE bits; 0 = no vector),
  * then per tool dim int8 components. Internal to the core. */

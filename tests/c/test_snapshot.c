@@ -80,7 +80,9 @@ static size_t tools_count_at(const char *blob) {
   p += 4;
   for (uint32_t i = 0; i < nstop; i++) p += 4 + U32_AT(p);
   p = (p + 3) / 4 * 4;
-  p += 4 + U32_AT(p) + 4;
+  p += 4 + U32_AT(p) + 4; /* the vectors' model id and dimension */
+  p = (p + 3) / 4 * 4;
+  p += 4 + U32_AT(p); /* the vocabulary's digest (format 6) */
   return (p + 3) / 4 * 4;
 #undef U32_AT
 }
@@ -243,10 +245,10 @@ int main(void) {
   memcpy(copy, blob, len);
   copy[8] = 1; /* the sha256-sealed format that re-parsed the catalog */
   CHECK_EQ_INT(load(copy, len, &err), TSIFT_E_SNAPSHOT);
-  CHECK_CONTAINS(err.message, "format version 1, this build reads version 5");
+  CHECK_CONTAINS(err.message, "format version 1, this build reads version 6");
   copy[8] = 3; /* the uncompressed format (6-byte postings, schemas as JSON text) */
   CHECK_EQ_INT(load(copy, len, &err), TSIFT_E_SNAPSHOT);
-  CHECK_CONTAINS(err.message, "format version 3, this build reads version 5");
+  CHECK_CONTAINS(err.message, "format version 3, this build reads version 6");
 
   /* Every truncation length in the header, then a sample through the body. */
   int bad = 0;
