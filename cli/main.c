@@ -108,6 +108,9 @@ typedef struct args {
   const char *vectors; /* eval: a JSON Lines file of tool and query vectors */
   const char *fusion;  /* eval: other fusion parameters to measure, JSON verbatim */
   const char *model;   /* build, search, eval: a static-embedding model's folder (docs/semantic.md) */
+  const char *annotations; /* a vocabulary file (toolsift learn's, or the host's): the index's annotations */
+  const char *folds, *noise; /* eval --learn */
+  int learn;
   int json;
   int loop; /* eval --loop */
   int explain, strict_ids;
@@ -133,7 +136,13 @@ static int parse_args(int argc, char **argv, args *a) {
     else if (strcmp(s, "--vectors") == 0) slot = &a->vectors;
     else if (strcmp(s, "--fusion") == 0) slot = &a->fusion;
     else if (strcmp(s, "--model") == 0) slot = &a->model;
-    else if (strcmp(s, "--loop") == 0) {
+    else if (strcmp(s, "--annotations") == 0) slot = &a->annotations;
+    else if (strcmp(s, "--folds") == 0) slot = &a->folds;
+    else if (strcmp(s, "--noise") == 0) slot = &a->noise;
+    else if (strcmp(s, "--learn") == 0) {
+      a->learn = 1;
+      continue;
+    } else if (strcmp(s, "--loop") == 0) {
       a->loop = 1;
     } else if (strcmp(s, "--json") == 0) {
       a->json = 1;
@@ -178,7 +187,30 @@ static long parse_count(const char *s) {
   return (*end || v < 1) ? -1 : v;
 }
 
-static tsift_index *open_index(const char *catalog, const char *snapshot, const char *opts) {
+/* The index options with --annotations FILE's bytes as "annotations"
+ * (*owned: malloc'd, or NULL when there is none); 1 after a message. */
+static int with_annotations(const char *opts, const char *file, const char **out, char **owned) {
+  *out = opts;
+  *owned = NULL;
+  if (!file) return 0;
+  size_t len = 0;
+  char *text = cli_read_file(file, &len);
+  if (!text) return 1;
+  *owned = cli_json_with(opts, "annotations", text, len);
+  free(text);
+  if (!*owned) {
+    fputs("toolsift: nomem: out of memory\n", stderr);
+    return 1;
+  }
+  *out = *owned;
+  return 0;
+}
+
+static tsift_index *open_index(const char *catalog, const char *snapshot, const char *opts, const char *annotations) {
+  if (snapshot && annotations) {
+    usage_error("--annotations goes with --catalog (a snapshot holds the vocabulary it was built with)");
+    return NULL;
+  }
   if (snapshot) {
     size_t len = 0;
     char *bytes = cli_read_file(snapshot, &len);
@@ -194,13 +226,15 @@ static tsift_index *open_index(const char *catalog, const char *snapshot, const 
     return NULL;
   }
   size_t len = 0;
+  char *owned = NULL;
+  if (with_annotations(opts, annotations, &opts, &owned)) return NULL;
   char *json = cli_read_file(catalog, &len);
-  if (!json) return NULL;
   tsift_error err;
   tsift_index *ix = NULL;
-  if (tsift_index_build(json, len, opts, opts ? strlen(opts) : 0, &ix, &err) != TSIFT_OK)
+  if (json && tsift_index_build(json, len, opts, opts ? strlen(opts) : 0, &ix, &err) != TSIFT_OK)
     report(&err);
   free(json);
+  free(owned);
   return ix;
 }
 
@@ -275,20 +309,43 @@ static int cli_eval(const args *a) {
     free(vtext);
     return 1;
   }
-  /* options: {"index": <--options>, "gates": <gates file>, "loop": true} */
-  size_t olen = 64 + (options ? strlen(options) : 0) + glen + (fusion ? strlen(fusion) : 0);
-  char *opts = malloc(olen);
-  int rc = 0;
-  if (!opts) {
-    rc = 1;
-  } else {
-    snprintf(opts, olen, "{%s%s%s%s%.*s%s%s}", options ? "\"index\":" : "", options ? options : "",
-             options && gtext ? "," : "", gtext ? "\"gates\":" : "", (int)glen, gtext ? gtext : "",
-             loop && (options || gtext) ? "," : "", loop ? "\"loop\":true" : "");
-    if (fusion) { /* {…,"fusion":<--fusion>} */
-      size_t at = strlen(opts) - 1;
-      snprintf(opts + at, olen - at, "%s\"fusion\":%s}", at > 1 ? "," : "", fusion);
+  /* options: {"index": <--options>, "gates": <gates file>, "loop": true,
+   * "fusion": <--fusion>, "annotations": <--annotations file>,
+   * "learn": {"folds": <--folds>, "noise": <--noise>}}, each piece verbatim */
+  size_t alen = 0;
+  char *atext = a->annotations ? cli_read_file(a->annotations, &alen) : NULL;
+  char *opts = NULL, *learn = NULL;
+  int rc = a->annotations && !atext;
+  if (!rc && (a->learn || a->folds || a->noise)) {
+    char *l1 = a->folds ? cli_json_with(NULL, "folds", a->folds, strlen(a->folds)) : NULL;
+    learn = a->noise ? cli_json_with(l1, "noise", a->noise, strlen(a->noise)) : l1 ? l1 : cli_json_with(NULL, "folds", "5", 1);
+    if (learn != l1) free(l1);
+  }
+  struct { const char *key, *value; size_t len; } parts[] = {
+      {"learn", learn, learn ? strlen(learn) : 0},
+      {"annotations", atext, alen},
+      {"fusion", fusion, fusion ? strlen(fusion) : 0},
+      {"loop", loop ? "true" : NULL, 4},
+      {"gates", gtext, glen},
+      {"index", options, options ? strlen(options) : 0},
+  };
+  if (!rc) {
+    opts = malloc(3);
+    if (opts) strcpy(opts, "{}");
+    for (size_t i = 0; opts && i < sizeof parts / sizeof *parts; i++) {
+      if (!parts[i].value) continue;
+      char *next = cli_json_with(opts, parts[i].key, parts[i].value, parts[i].len);
+      free(opts);
+      opts = next;
     }
+  }
+  free(atext);
+  free(learn);
+  if (!rc && !opts) {
+    fputs("toolsift: nomem: out of memory\n", stderr);
+    rc = 1;
+  }
+  if (!rc) {
     char *out = NULL, *text = NULL;
     size_t out_len = 0, rlen = 0;
     tsift_error err;
@@ -325,9 +382,10 @@ static int cli_eval(const args *a) {
 }
 
 /* build: catalog -> snapshot file. */
-static int cli_build(const char *catalog, const char *options, const char *output, const char *model) {
+static int cli_build(const char *catalog, const char *options, const char *annotations, const char *output,
+                     const char *model) {
   if (!catalog || !output) return usage_error("build needs --catalog FILE and -o INDEX.tsi");
-  tsift_index *ix = open_index(catalog, NULL, options);
+  tsift_index *ix = open_index(catalog, NULL, options, annotations);
   if (!ix) return 1;
   if (model) { /* the snapshot carries the model's vectors of the tools */
     tsift_static_model *m = cli_load_model(model, NULL, NULL);
@@ -369,6 +427,7 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, "session") == 0) return cli_session(argc, argv);
   if (strcmp(cmd, "embed") == 0) return cli_embed(argc, argv);
+  if (strcmp(cmd, "learn") == 0) return cli_learn(argc, argv);
   args a;
   if (parse_args(argc, argv, &a) != 0) {
     free(a.query);
@@ -386,7 +445,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(cmd, "eval") == 0) {
     rc = cli_eval(&a);
   } else if (strcmp(cmd, "build") == 0) {
-    rc = cli_build(a.catalog, a.options, a.output, a.model);
+    rc = cli_build(a.catalog, a.options, a.annotations, a.output, a.model);
   } else if (strcmp(cmd, "search") == 0 || strcmp(cmd, "rank") == 0 || strcmp(cmd, "info") == 0 ||
              strcmp(cmd, "docs") == 0 || strcmp(cmd, "verify") == 0 || strcmp(cmd, "texts") == 0) {
     long limit = a.limit ? parse_count(a.limit) : 0, k = parse_count(a.k);
@@ -398,7 +457,7 @@ int main(int argc, char **argv) {
       /* rank is the outside-evaluation contract: any unique id is a key there. */
       const char *opts = a.options;
       if (!opts && strcmp(cmd, "rank") == 0 && !a.strict_ids) opts = "{\"ids\":\"lenient\"}";
-      tsift_index *ix = open_index(a.catalog, a.index, opts);
+      tsift_index *ix = open_index(a.catalog, a.index, opts, a.annotations);
       if (!ix) {
         rc = (a.catalog || a.index) ? 1 : 2;
       } else if (strcmp(cmd, "search") == 0) {

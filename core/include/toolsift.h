@@ -588,6 +588,52 @@ TSIFT_API tsift_status tsift_static_model_vector_json(const tsift_static_model *
                                                       size_t len, char **out, size_t *out_len,
                                                       tsift_error *err);
 
+/* ---- learning a catalog's vocabulary (docs/learning.md) --------------- */
+
+typedef struct tsift_learner tsift_learner;
+/*
+ * A learner over a catalog (as tsift_index_build reads it; its own
+ * annotations count as its text, so give it without a learned vocabulary)
+ * with options (may be NULL):
+ *   {"index": build options, "minSessions": 3, "minClients": 2,
+ *    "maxPerClient": 3, "minShare": 0.1,
+ *    "unverified": "refuse" | "skip" | "accept", "journalKey": hex}
+ * Feed it journals and labelled examples in any order (the result does not
+ * depend on it), then tsift_learner_finish.
+ */
+TSIFT_API tsift_status tsift_learner_new(const char *catalog, size_t catalog_len, const char *options_json,
+                                         size_t options_len, tsift_learner **out, tsift_error *err);
+/* One journal: the JSON Lines one run (session) wrote, a CLI journal or a
+ * gateway client session's file. `name` names it in errors. Malformed:
+ * TSIFT_E_JSON / TSIFT_E_CONFIG naming the journal and line; a broken or
+ * unverifiable chain: TSIFT_E_TAMPERED unless the options say "skip" (left
+ * out, counted) or "accept". Nothing is added on an error. */
+TSIFT_API tsift_status tsift_learner_add_journal(tsift_learner *learner, const char *name, const char *jsonl,
+                                                 size_t len, tsift_error *err);
+/* Labelled examples: JSON Lines of {"query", "relevance" | "relevant":
+ * {"<tool id>": grade}} (the eval format); each teaches its request's words
+ * to the tools of its top grade. An id the catalog lacks is TSIFT_E_CONFIG
+ * naming the line; examples before the bad line stay added. */
+TSIFT_API tsift_status tsift_learner_add_examples(tsift_learner *learner, const char *name, const char *jsonl,
+                                                  size_t len, tsift_error *err);
+/* The learned vocabulary as JSON (caller frees *out with tsift_free):
+ *   {"learned": {"version", "catalog", "rule", "journals", "skipped",
+ *                "sessions", "clients", "examples"},
+ *    "annotations": {"<tool id>": {"aliases": [phrases], "tags": [words]}},
+ *    "evidence": {"<tool id>": {"<label>": {"sessions", "clients",
+ *                 "examples", "against", "share"}}}}
+ * — the shape the index option "annotations" takes. */
+TSIFT_API tsift_status tsift_learner_finish(tsift_learner *learner, char **out, size_t *out_len, tsift_error *err);
+TSIFT_API void tsift_learner_free(tsift_learner *learner);
+/* What vocabulary `new_json` would change against `old_json` (both in the
+ * shape above, or the host's own {"annotations": …}), for review:
+ *   {"tools": [{"id", "added": [{"label", "list", <its evidence>}],
+ *               "removed": [...]}], "toolsChanged", "added", "removed"}
+ * tools in id order; a label's evidence comes from the file that has it.
+ * Labels compare as labels do (case, width and white space aside). */
+TSIFT_API tsift_status tsift_learn_diff_json(const char *old_json, size_t old_len, const char *new_json,
+                                             size_t new_len, char **out, size_t *out_len, tsift_error *err);
+
 #ifdef __cplusplus
 }
 #endif

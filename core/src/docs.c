@@ -163,17 +163,29 @@ tsift_status tsift_document_build(const tsift_tool *tool, tsift_document *doc, t
   return tsift_document_rebuild(tool, doc, err);
 }
 
+static tsift_status document_build(const tsift_tool *tool, tsift_document *doc, int all_text, tsift_error *err);
+
 tsift_status tsift_document_rebuild(const tsift_tool *tool, tsift_document *doc, tsift_error *err) {
+  return document_build(tool, doc, 0, err);
+}
+
+tsift_status tsift_document_all_text(const tsift_tool *tool, tsift_document *doc, tsift_error *err) {
+  return document_build(tool, doc, 1, err);
+}
+
+/* `all_text`: every word of the tool's own text, as if it were first-party
+ * (what learning must not teach it, learn.c), instead of the policy's. */
+static tsift_status document_build(const tsift_tool *tool, tsift_document *doc, int all_text, tsift_error *err) {
   /* The lists keep their memory: a build reuses one document for every
    * tool instead of growing eight lists from nothing each time. */
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) tsift_tokens_clear(&doc->fields[f]);
   tsift_tokens_clear(&doc->name_seq);
   tsift_tokens_clear(&doc->id_seq);
-  tsift_trust trust = tsift_trust_of(tool);
+  tsift_trust trust = all_text ? TSIFT_TRUST_FIRST_PARTY : tsift_trust_of(tool);
   doc->trust = trust;
   /* What each class may index (SPEC S2 table). A tainted tool keeps the
    * label treatment of the class it would otherwise have. */
-  tsift_trust label_class = tsift_label_class(tool);
+  tsift_trust label_class = all_text ? TSIFT_TRUST_FIRST_PARTY : tsift_label_class(tool);
   int own_description = trust == TSIFT_TRUST_FIRST_PARTY || trust == TSIFT_TRUST_VOUCHED;
   int schema_docs = own_description;
 

@@ -61,6 +61,11 @@ tsift_status tsift_document_build(const tsift_tool *tool, tsift_document *doc, t
 /* The same into a document built before (or zeroed), reusing its memory.
  * On failure the document is freed (and zeroed), as tsift_document_build's. */
 tsift_status tsift_document_rebuild(const tsift_tool *tool, tsift_document *doc, tsift_error *err);
+/* Every word of the tool's own text whatever its trust class (name, id,
+ * title, labels, description, the schema's names and descriptions, the
+ * host's annotations), into a document built before or zeroed: what
+ * learning must never teach it (learn.c). Not a search document. */
+tsift_status tsift_document_all_text(const tsift_tool *tool, tsift_document *doc, tsift_error *err);
 void tsift_document_free(tsift_document *doc);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "baseline.h"
+#include "eval_learn.h"
 #include "eval_loop.h"
 #include "eval_vectors.h"
 #include "fusion.h"
@@ -28,7 +29,7 @@ typedef struct metrics {
 
 typedef struct class_row {
   char name[48];
-  metrics ours, base;
+  metrics ours, base, learned;
 } class_row;
 
 typedef struct worst {
@@ -215,6 +216,10 @@ typedef struct evaluation {
   tsift_index *ix;
   tsift_baseline *base;
   eval_loop *loop;
+  /* With "learn": the k-fold learned indexes, their metrics and loop. */
+  eval_learn *learn;
+  eval_loop *loop_learned;
+  metrics learned;
   eval_vectors *vecs; /* with --vectors: the query vectors (the tools' are in ix) */
   tsift_stats stats;
   metrics ours, theirs;
@@ -234,6 +239,8 @@ static void eval_free(evaluation *e) {
   tsift_free(e->worsts);
   tsift_free(e->rows);
   tsift_eval_loop_free(e->loop);
+  tsift_eval_loop_free(e->loop_learned);
+  tsift_eval_learn_free(e->learn);
   tsift_eval_vectors_free(e->vecs);
   tsift_baseline_free(e->base);
   tsift_index_free(e->ix);
@@ -260,36 +267,86 @@ static tsift_status eval_fusion_options(eval_vectors *v, const cJSON *f, tsift_e
 
 /* The index (a JSON Lines catalog becomes an array first), the baseline, the
  * loop evaluation when asked for, and room for the rows. */
-static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog_len, const char *vectors,
-                              size_t vectors_len, const tsift_static_model *model, const cJSON *opts,
-                              tsift_error *err) {
+/* The index options: the eval option "index" (default {"ids": "lenient"}),
+ * with the eval option "annotations" (a vocabulary) added. */
+static tsift_status index_options(const cJSON *opts, cJSON **out, tsift_error *err) {
   const cJSON *index_opts = cJSON_GetObjectItemCaseSensitive(opts, "index");
+  const cJSON *vocab = cJSON_GetObjectItemCaseSensitive(opts, "annotations");
+  cJSON *o = NULL;
+  if (index_opts && !cJSON_IsObject(index_opts)) { /* the build reports what is wrong with it */
+    *out = cJSON_Duplicate(index_opts, 1);
+    return *out ? TSIFT_OK : tsift_nomem(err, "evaluating");
+  }
+  o = index_opts ? cJSON_Duplicate(index_opts, 1) : cJSON_CreateObject();
+  if (o && !index_opts && !cJSON_AddStringToObject(o, "ids", "lenient")) {
+    cJSON_Delete(o);
+    o = NULL;
+  }
+  if (o && vocab) {
+    if (cJSON_GetObjectItemCaseSensitive(o, "annotations")) {
+      cJSON_Delete(o);
+      return tsift_fail(err, TSIFT_E_CONFIG, "eval options: annotations given twice (and in \"index\")");
+    }
+    cJSON *dup = cJSON_Duplicate(vocab, 1);
+    if (!dup || !cJSON_AddItemToObject(o, "annotations", dup)) {
+      cJSON_Delete(dup);
+      cJSON_Delete(o);
+      o = NULL;
+    }
+  }
+  *out = o;
+  return o ? TSIFT_OK : tsift_nomem(err, "evaluating");
+}
+
+/* The index (a JSON Lines catalog becomes an array first), the baseline, the
+ * loop evaluation when asked for, with "learn" the k-fold learned indexes
+ * (eval_learn.c), and room for the rows. */
+static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog_len, const char *queries,
+                              size_t queries_len, const char *vectors, size_t vectors_len,
+                              const tsift_static_model *model, const cJSON *opts, tsift_error *err) {
   const cJSON *worst_n = cJSON_GetObjectItemCaseSensitive(opts, "worst");
   const cJSON *loop_opts = cJSON_GetObjectItemCaseSensitive(opts, "loop");
+  const cJSON *learn_opts = cJSON_GetObjectItemCaseSensitive(opts, "learn");
+  int learning = learn_opts && !cJSON_IsNull(learn_opts) && !cJSON_IsFalse(learn_opts);
   e->nworst = cJSON_IsNumber(worst_n) && worst_n->valuedouble >= 0 && worst_n->valuedouble <= 100
                   ? (size_t)worst_n->valuedouble
                   : 10;
-  tsift_status st = TSIFT_OK;
-  char *index_text = index_opts ? cJSON_PrintUnformatted(index_opts) : NULL;
-  const char *itext = index_text ? index_text : "{\"ids\":\"lenient\"}";
+  cJSON *iopts = NULL;
+  tsift_status st = index_options(opts, &iopts, err);
+  if (!st && learning && (vectors || model || cJSON_GetObjectItemCaseSensitive(iopts, "annotations")))
+    st = tsift_fail(err, TSIFT_E_CONFIG,
+                    "eval options: learn measures learning from the catalog alone: not with vectors, a model or "
+                    "annotations");
+  char *itext = st ? NULL : cJSON_PrintUnformatted(iopts);
   char *cat_array = NULL;
   size_t cat_array_len = 0;
-  if (index_opts && !index_text) st = tsift_nomem(err, "evaluating");
+  if (!st && !itext) st = tsift_nomem(err, "evaluating");
   if (!st && looks_like_jsonl(catalog, catalog_len)) {
     cat_array = lines_to_array(catalog, catalog_len, &cat_array_len);
     if (!cat_array) st = tsift_nomem(err, "reading the catalog");
   }
-  if (!st)
-    st = tsift_index_build(cat_array ? cat_array : catalog, cat_array ? cat_array_len : catalog_len, itext,
-                           strlen(itext), &e->ix, err);
-  tsift_free(cat_array);
-  cJSON_free(index_text);
+  const char *cat = cat_array ? cat_array : catalog;
+  size_t cat_len = cat_array ? cat_array_len : catalog_len;
+  if (!st) st = tsift_index_build(cat, cat_len, itext, strlen(itext), &e->ix, err);
+  cJSON_free(itext);
   if (!st) st = tsift_baseline_build(&e->ix->catalog, &e->base, err);
   if (!st && vectors) st = tsift_eval_vectors_read(e->ix, vectors, vectors_len, &e->vecs, err);
   if (!st && model) st = tsift_eval_vectors_from_model(e->ix, model, &e->vecs, err);
   if (!st && e->vecs) st = eval_fusion_options(e->vecs, cJSON_GetObjectItemCaseSensitive(opts, "fusion"), err);
-  if (!st && loop_opts && !cJSON_IsNull(loop_opts) && !cJSON_IsFalse(loop_opts))
-    st = tsift_eval_loop_new(e->ix, loop_opts, &e->loop, err);
+  /* Learning is judged by what a search loads: it brings the loop along. */
+  const cJSON *true_opt = cJSON_CreateTrue();
+  const cJSON *lopts = loop_opts && !cJSON_IsNull(loop_opts) && !cJSON_IsFalse(loop_opts) ? loop_opts
+                       : learning                                                        ? true_opt
+                                                                                         : NULL;
+  if (!st && learning && !true_opt) st = tsift_nomem(err, "evaluating");
+  if (!st && lopts) st = tsift_eval_loop_new(e->ix, lopts, &e->loop, err);
+  if (!st && learning) st = tsift_eval_loop_new(e->ix, lopts, &e->loop_learned, err);
+  if (!st && learning)
+    st = tsift_eval_learn_new(cat, cat_len, iopts, e->ix, queries, queries_len, learn_opts,
+                              tsift_eval_loop_config(e->loop), &e->learn, err);
+  cJSON_Delete((cJSON *)true_opt);
+  tsift_free(cat_array);
+  cJSON_Delete(iopts);
   e->rows = tsift_calloc_array(MAX_CLASSES, sizeof *e->rows);
   e->worsts = tsift_calloc_array(e->nworst + 1, sizeof *e->worsts);
   if (!st && (!e->rows || !e->worsts)) st = tsift_nomem(err, "evaluating");
@@ -390,11 +447,37 @@ static tsift_status eval_query(evaluation *e, const char *line, size_t n, size_t
   if (!st) st = tsift_baseline_rank(e->base, text->valuestring, EVAL_K, bhits, &nb, err);
   const char *cname = cJSON_IsString(cls) ? cls->valuestring : "all";
   if (!st && e->loop) st = tsift_eval_loop_query(e->loop, text->valuestring, qv, rel, cname, err);
+  /* With learning: the same query over its fold's learned index. */
+  uint32_t lhits[EVAL_K];
+  size_t nl = 0;
+  if (!st && e->learn) {
+    const tsift_stats *lstats = NULL;
+    tsift_index *lix = tsift_eval_learn_index(e->learn, q, line_no, &lstats);
+    tsift_query lq;
+    tsift_ranking lr = {0};
+    st = tsift_query_analyze(text->valuestring, strlen(text->valuestring), &lix->stopwords, &lq, err);
+    if (!st) {
+      st = tsift_rank_fused(lix, &lq, lstats, NULL, EVAL_K, 0, NULL, &lr, err);
+      tsift_query_free(&lq);
+    }
+    if (!st) {
+      nl = lr.nhits;
+      for (size_t i = 0; i < nl; i++) lhits[i] = lr.hits[i].doc; /* docs number alike in every fold */
+      tsift_ranking_free(&lr);
+    }
+    tsift_eval_loop_set_index(e->loop_learned, lix);
+    if (!st) st = tsift_eval_loop_query(e->loop_learned, text->valuestring, NULL, rel, cname, err);
+  }
   if (!st) {
     class_row *row = class_of(e, cname);
     double nd_ours = 0, nd_base = 0;
     score_query(rel, &e->ix->catalog, hits, nh, &e->ours, &nd_ours);
     score_query(rel, &e->ix->catalog, bhits, nb, &e->theirs, &nd_base);
+    if (e->learn) {
+      double tmp;
+      score_query(rel, &e->ix->catalog, lhits, nl, &e->learned, &tmp);
+      if (row) score_query(rel, &e->ix->catalog, lhits, nl, &row->learned, &tmp);
+    }
     if (row) {
       double tmp;
       score_query(rel, &e->ix->catalog, hits, nh, &row->ours, &tmp);
@@ -443,6 +526,10 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
   write_metrics(b, &e->ours);
   tsift_json_key(b, "baseline");
   write_metrics(b, &e->theirs);
+  if (e->learn) {
+    tsift_json_key(b, "learned");
+    write_metrics(b, &e->learned);
+  }
   tsift_json_key(b, "classes");
   tsift_json_begin_object(b);
   for (size_t i = 0; i < e->nrows; i++) {
@@ -452,6 +539,10 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
     write_metrics(b, &e->rows[i].ours);
     tsift_json_key(b, "baseline");
     write_metrics(b, &e->rows[i].base);
+    if (e->learn) {
+      tsift_json_key(b, "learned");
+      write_metrics(b, &e->rows[i].learned);
+    }
     tsift_json_end_object(b);
   }
   tsift_json_end_object(b);
@@ -462,6 +553,12 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
   if (e->loop) {
     tsift_json_key(b, "loop");
     tsift_eval_loop_write(e->loop, b);
+  }
+  if (e->learn) {
+    tsift_json_key(b, "learning");
+    tsift_eval_learn_write(e->learn, b);
+    tsift_json_key(b, "loopLearned");
+    tsift_eval_loop_write(e->loop_learned, b);
   }
   tsift_json_key(b, "gates");
   tsift_json_begin_object(b);
@@ -520,7 +617,7 @@ static tsift_status eval_run(const char *catalog, size_t catalog_len, const char
     return st;
   evaluation e;
   memset(&e, 0, sizeof e);
-  st = eval_open(&e, catalog, catalog_len, vectors, vectors_len, model, opts, err);
+  st = eval_open(&e, catalog, catalog_len, queries, queries_len, vectors, vectors_len, model, opts, err);
   tsift_jsonl lines;
   tsift_jsonl_init(&lines, queries, queries_len);
   const char *line;

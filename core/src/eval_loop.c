@@ -102,7 +102,7 @@ tsift_status tsift_eval_loop_new(tsift_index *ix, const cJSON *opts, eval_loop *
    * caller's error, not every query's). */
   for (int p = 0; p < LOOP_POLICIES; p++) {
     tsift_session *s = NULL;
-    tsift_status st = tsift_session_over_index(l->config[p], strlen(l->config[p]), ix, &s, err);
+    tsift_status st = tsift_session_over_index(l->config[p], strlen(l->config[p]), ix, NULL, 0, &s, err);
     tsift_session_free(s);
     if (st) {
       tsift_eval_loop_free(l);
@@ -176,7 +176,7 @@ tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct
     char *out = NULL;
     size_t out_len = 0;
     cJSON *o = NULL;
-    st = tsift_session_over_index(l->config[p], strlen(l->config[p]), l->ix, &s, err);
+    st = tsift_session_over_index(l->config[p], strlen(l->config[p]), l->ix, NULL, 0, &s, err);
     if (!st && qv) st = tsift_session_use_qvec(s, qv, err);
     if (!st) {
       const char *tool = s->tool_name;
@@ -195,6 +195,11 @@ tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct
   tsift_buf_free(&args);
   return st;
 }
+
+void tsift_eval_loop_set_index(eval_loop *l, tsift_index *ix) { l->ix = ix; }
+
+/* The session configuration of the configured policy (the second). */
+const char *tsift_eval_loop_config(const eval_loop *l) { return l->config[LOOP_POLICIES - 1]; }
 
 static double share(size_t a, size_t b) { return b ? (double)a / (double)b : 0.0; }
 

@@ -17,6 +17,10 @@ tsift_status tsift_eval_loop_new(tsift_index *ix, const cJSON *opts, eval_loop *
 struct tsift_qvec;
 tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct tsift_qvec *qv, const cJSON *rel,
                                    const char *cls, tsift_error *err);
+/* The index the next queries search (borrowed), e.g. a fold's learned one. */
+void tsift_eval_loop_set_index(eval_loop *l, tsift_index *ix);
+/* The session configuration of the configured load policy. */
+const char *tsift_eval_loop_config(const eval_loop *l);
 /* {"policies": [...], "overall": [per policy], "classes": {class: [per policy]}} */
 void tsift_eval_loop_write(const eval_loop *l, tsift_buf *b);
 /* Check the "loop" gates against the configured policy; failures appended to fails. */

@@ -676,9 +676,10 @@ tsift_status tsift_session_create(const char *config_json, size_t config_len, ts
 }
 
 tsift_status tsift_session_over_index(const char *config_json, size_t config_len, tsift_index *index,
-                                      tsift_session **out, tsift_error *err) {
+                                      const char *options_json, size_t options_len, tsift_session **out,
+                                      tsift_error *err) {
   *out = NULL;
-  return session_new(config_json, config_len, index, 1, NULL, NULL, 0, NULL, 0, out, err);
+  return session_new(config_json, config_len, index, 1, NULL, NULL, 0, options_json, options_len, out, err);
 }
 
 /* A meta-tool call: arguments read (bounded, valid JSON) before `handle`

@@ -171,11 +171,13 @@ void tsift_session_drop_qvec(tsift_session *s);
  * when there is one and the host gave no vector. */
 tsift_status tsift_session_embed_query(tsift_session *s, const char *q, size_t len, tsift_error *err);
 
-/* A session over `index`, which it borrows: for the loop evaluation
- * (eval_loop.c), which runs one fresh session per query over one index. The
+/* A session over `index`, which it borrows, with session options (may be
+ * NULL): for the loop evaluation (eval_loop.c) and the simulated runs of
+ * learning's (simulate.c), one fresh session per query over one index. The
  * index may have lenient ids (never shown to a model there). */
 tsift_status tsift_session_over_index(const char *config_json, size_t config_len, tsift_index *index,
-                                      tsift_session **out, tsift_error *err);
+                                      const char *options_json, size_t options_len, tsift_session **out,
+                                      tsift_error *err);
 
 /* Create a session: `index` (may be NULL) is a prebuilt index the session
  * takes over, e.g. one loaded from a snapshot; `catalog_file` (may be NULL)

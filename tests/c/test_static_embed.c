@@ -255,7 +255,7 @@ static void test_session_embedder(void) {
   tsift_index *bare = NULL;
   CHECK_EQ_INT(tsift_index_build(f.cat, strlen(f.cat), NULL, 0, &bare, &err), TSIFT_OK);
   s = NULL;
-  CHECK_EQ_INT(tsift_session_over_index(cfg, strlen(cfg), bare, &s, &err), TSIFT_OK);
+  CHECK_EQ_INT(tsift_session_over_index(cfg, strlen(cfg), bare, NULL, 0, &s, &err), TSIFT_OK);
   CHECK_EQ_INT(tsift_session_set_embedder(s, m, -2.0, &err), TSIFT_E_ARG);
   CHECK_CONTAINS(err.message, "no vectors");
   tsift_session_free(s);
