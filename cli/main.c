@@ -25,11 +25,19 @@ static const char USAGE[] =
     "\n"
     "  --options JSON   index build options, verbatim (stopwords, ids, weights);\n"
     "                   replaces rank's default {\"ids\":\"lenient\"}\n"
+    "  --annotations FILE  a vocabulary (toolsift learn's, or the host's own) as the\n"
+    "                   catalog's annotations (search, build, rank, info, docs, eval)\n"
     "  analyze QUERY...                                          show how a query is analysed\n"
     "  eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]\n"
     "                                                            relevance vs plain BM25; exit 1 on a failed gate\n"
     "       [--vectors V.jsonl | --model DIR] [--fusion JSON]    with a model's vectors, or a static model\n"
     "                                                            embedding tools and queries (docs/relevance.md)\n"
+    "       [--learn [--folds K] [--noise P]]                    learning measured by k-fold simulated runs\n"
+    "                                                            (docs/learning.md)\n"
+    "  learn --catalog FILE [--journals FILE|DIR]... [--examples Q.jsonl]... [-o LEARNED.json]\n"
+    "                                                            learn the catalog's vocabulary from recorded\n"
+    "                                                            runs and labelled examples (docs/learning.md)\n"
+    "  learn --diff OLD.json NEW.json                            what a new vocabulary would change\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
     "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
     "  docs --catalog FILE                                       search documents per tool\n"
@@ -45,7 +53,9 @@ static const char USAGE[] =
     "   and every live search's query;\n"
     "   session commands take --index SNAPSHOT to search a prebuilt index; the\n"
     "   config then has no catalog, or only {\"skills\": [...]}; and\n"
-    "   --journal-key-file KEY, else env TOOLSIFT_JOURNAL_KEY: the hex HMAC key of the journal's chain)\n";
+    "   --journal-key-file KEY, else env TOOLSIFT_JOURNAL_KEY: the hex HMAC key of the journal's chain;\n"
+    "   session run and replay take --annotations FILE (a vocabulary) and --client NAME (who the run\n"
+    "   serves, in the journal header))\n";
 
 static int usage_error(const char *msg) {
   if (msg) fprintf(stderr, "toolsift: %s\n", msg);

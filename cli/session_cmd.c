@@ -98,7 +98,8 @@ int cli_session(int argc, char **argv) {
   }
   const char *sub = argv[2];
   const char *config = NULL, *calls = NULL, *journal = NULL, *journal_out = NULL, *divergence = NULL,
-             *format = "mcp", *index = NULL, *key_file = NULL, *model_dir = NULL;
+             *format = "mcp", *index = NULL, *key_file = NULL, *model_dir = NULL, *annotations = NULL,
+             *client = NULL;
   for (int i = 3; i < argc; i++) {
     const char **slot = NULL;
     if (strcmp(argv[i], "--config") == 0) slot = &config;
@@ -110,6 +111,8 @@ int cli_session(int argc, char **argv) {
     else if (strcmp(argv[i], "--index") == 0) slot = &index;
     else if (strcmp(argv[i], "--journal-key-file") == 0) slot = &key_file;
     else if (strcmp(argv[i], "--model") == 0) slot = &model_dir;
+    else if (strcmp(argv[i], "--annotations") == 0) slot = &annotations;
+    else if (strcmp(argv[i], "--client") == 0) slot = &client;
     if (!slot || i + 1 >= argc) {
       fprintf(stderr, "toolsift: session: unexpected argument %s\n", argv[i]);
       return 2;
@@ -140,15 +143,17 @@ int cli_session(int argc, char **argv) {
   char *jtext = journal ? cli_read_file(journal, &j_len) : NULL;
   char *ctext = calls ? cli_read_file(calls, &calls_len) : NULL;
   char *snap = index ? cli_read_file(index, &snap_len) : NULL;
-  size_t klen = 0;
+  size_t klen = 0, alen = 0;
   char *k = key_file ? cli_read_file(key_file, &klen) : NULL;
-  if ((journal && !jtext) || (calls && !ctext) || (index && !snap) || (key_file && !k)) {
+  char *atext = annotations ? cli_read_file(annotations, &alen) : NULL;
+  if ((journal && !jtext) || (calls && !ctext) || (index && !snap) || (key_file && !k) || (annotations && !atext)) {
     free(cfg);
     free(cat);
     free(jtext);
     free(ctext);
     free(snap);
     free(k);
+    free(atext);
     return 1;
   }
   /* The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY (hex;
@@ -164,15 +169,41 @@ int cli_session(int argc, char **argv) {
   }
   for (char *c = key; *c; c++)
     if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '?'; /* JSON-safe; the core refuses it */
-  char opts[256] = "";
+  char base[256] = "";
   if (divergence || key[0])
-    snprintf(opts, sizeof opts, "{\"divergence\":\"%s\"%s%s%s}", divergence ? divergence : "fail",
+    snprintf(base, sizeof base, "{\"divergence\":\"%s\"%s%s%s}", divergence ? divergence : "fail",
              key[0] ? ",\"journalKey\":\"" : "", key, key[0] ? "\"" : "");
+  /* --client NAME (a JSON string; the core checks the name) and
+   * --annotations FILE (its bytes verbatim) join the session options. */
+  char *opts = NULL, quoted[200] = "";
+  if (client) {
+    size_t o = 0;
+    quoted[o++] = '"';
+    for (const char *c = client; *c && o + 3 < sizeof quoted; c++) {
+      if (*c == '"' || *c == '\\') quoted[o++] = '\\';
+      quoted[o++] = *c;
+    }
+    quoted[o++] = '"';
+    quoted[o] = 0;
+  }
+  {
+    char *o1 = client ? cli_json_with(base[0] ? base : NULL, "client", quoted, strlen(quoted)) : NULL;
+    const char *b1 = o1 ? o1 : base[0] ? base : NULL;
+    opts = atext ? cli_json_with(b1, "annotations", atext, alen) : NULL;
+    if (opts) free(o1);
+    else if (o1) opts = o1;
+    else if (base[0]) {
+      opts = malloc(strlen(base) + 1);
+      if (opts) strcpy(opts, base);
+    }
+  }
+  free(atext);
   tsift_session *s = NULL;
   tsift_error err;
   int rc = 0;
   tsift_status created = tsift_session_open(cfg, cfg_len, cat, cat_len, snap, snap_len, jtext, j_len,
-                                            opts[0] ? opts : NULL, strlen(opts), &s, &err);
+                                            opts, opts ? strlen(opts) : 0, &s, &err);
+  free(opts);
   free(cat);
   free(snap);
   /* --model: the session embeds its tools and every query with the model */

@@ -161,16 +161,17 @@ export async function load(source) {
   return new Toolsift(ex);
 }
 
+// "annotations" given as text or bytes (a vocabulary file as it was read)
+// goes in verbatim: the core's strict reader reads it, and its digest is of
+// what the file says, not of what JSON.parse kept (docs/learning.md).
 function optionsJson(pairs) {
-  const obj = {};
-  let any = false;
+  const parts = [];
   for (const [k, v] of pairs) {
-    if (v !== undefined) {
-      obj[k] = v;
-      any = true;
-    }
+    if (v === undefined) continue;
+    const raw = k === 'annotations' && (typeof v === 'string' || isBytes(v));
+    parts.push(`${JSON.stringify(k)}:${raw ? (typeof v === 'string' ? v : decoder.decode(asBytes(v))) : JSON.stringify(v)}`);
   }
-  return any ? JSON.stringify(obj) : null;
+  return parts.length ? `{${parts.join(',')}}` : null;
 }
 
 // Options of any call: a string is raw JSON passed verbatim; an object
@@ -369,7 +370,7 @@ export class Toolsift {
 
   // createSession, with `catalog` the bytes of the catalog file the
   // configuration names ("catalog": "file"), or null (tsift_session_open).
-  _openSession(config, catalog, { journal, divergence, journalKey, journalParent, client, ranker, skillRanker, snapshot } = {}) {
+  _openSession(config, catalog, { journal, divergence, journalKey, journalParent, client, annotations, ranker, skillRanker, snapshot } = {}) {
     if (catalog !== null && !isBytes(catalog)) {
       throw new ToolsiftError('arg', 'createSession: a catalog file must be bytes', STATUS_ARG);
     }
@@ -395,8 +396,9 @@ export class Toolsift {
       // an empty (non-NULL) journal as an empty record. Keep the C meaning.
       if (j.length === 0) j = encoder.encode('[]');
     }
-    const options = { divergence, journalKey: keyHex(journalKey), journalParent, client };
-    const o = Object.values(options).every((v) => v === undefined) ? null : encoder.encode(JSON.stringify(options));
+    const options = { divergence, journalKey: keyHex(journalKey), journalParent, client, annotations };
+    const json = optionsJson(Object.entries(options));
+    const o = json === null ? null : encoder.encode(json);
     const ex = this.#ex;
     let handle;
     const hasSnapshot = snapshot !== undefined && snapshot !== null;
@@ -437,6 +439,51 @@ export class Toolsift {
       }
     }
     return session;
+  }
+
+  /**
+   * A learner of the catalog's vocabulary (docs/learning.md): `catalog` as
+   * for createIndex (without a learned vocabulary: its own annotations count
+   * as its text), `options` { index, minSessions, minClients, maxPerClient,
+   * minShare, unverified: 'refuse' | 'skip' | 'accept', journalKey } or JSON
+   * text. Returns a Learner.
+   */
+  createLearner(catalog, options) {
+    const bytes =
+      typeof catalog === 'string' || catalog instanceof ArrayBuffer || ArrayBuffer.isView(catalog)
+        ? asBytes(catalog)
+        : asBytes(JSON.stringify(catalog) ?? '');
+    const o = encodeOptions(
+      options && typeof options === 'object' && !isBytes(options) && options.journalKey !== undefined
+        ? { ...options, journalKey: keyHex(options.journalKey) }
+        : options,
+    );
+    const ex = this.#ex;
+    const handle = this._call(
+      [bytes, o],
+      ([cp, op], out) => ex.tsift_wasm_learner_new(cp, bytes.length, op, o ? o.length : 0, out),
+      { handleResult: true },
+    );
+    return new Learner(this, ex, handle);
+  }
+
+  /**
+   * What vocabulary `next` would change against `previous` (each JSON text,
+   * bytes or an object), for review: the core's JSON as text.
+   */
+  learnDiffJSON(previous, next) {
+    const enc = (v) => (typeof v === 'string' || isBytes(v) ? textOrBytes(v) : encoder.encode(JSON.stringify(v)));
+    const a = enc(previous);
+    const b = enc(next);
+    const ex = this.#ex;
+    return decoder.decode(
+      this._call([a, b], ([ap, bp], out) => ex.tsift_wasm_learn_diff(ap, a.length, bp, b.length, out)),
+    );
+  }
+
+  /** learnDiffJSON, parsed. */
+  learnDiff(previous, next) {
+    return JSON.parse(this.learnDiffJSON(previous, next));
   }
 
   /**
@@ -1339,6 +1386,79 @@ export class StaticModel {
     this.#handle = 0;
     registry?.unregister(this.#token);
     this.#ex.tsift_wasm_static_model_free(h);
+  }
+
+  /** True once free() has run. */
+  get freed() {
+    return !this.#handle;
+  }
+}
+
+/**
+ * A learner of a catalog's vocabulary (docs/learning.md), from
+ * Toolsift#createLearner: feed it journals and labelled examples in any
+ * order, then finishJSON() gives the learned vocabulary (the index option
+ * `annotations`). Free it with free(); a finalizer frees it if you forget.
+ */
+export class Learner {
+  #ts;
+  #ex;
+  #handle;
+  #token = {};
+
+  constructor(ts, ex, handle) {
+    this.#ts = ts;
+    this.#ex = ex;
+    this.#handle = handle;
+    registry?.register(this, { ex, handle, release: 'tsift_wasm_learner_free' }, this.#token);
+  }
+
+  #live() {
+    if (!this.#handle) throw new ToolsiftError('state', 'learner has been freed', STATUS_STATE);
+    return this.#handle;
+  }
+
+  #add(fn, name, text) {
+    const h = this.#live();
+    if (typeof name !== 'string') throw new ToolsiftError('arg', 'learner: name must be a string', STATUS_ARG);
+    if (typeof text !== 'string' && !isBytes(text)) {
+      throw new ToolsiftError('arg', 'learner: the journal or examples must be text or bytes', STATUS_ARG);
+    }
+    const n = encoder.encode(`${name.replaceAll('\0', ' ')}\0`); // the export reads a C string
+    const t = textOrBytes(text);
+    const ex = this.#ex;
+    this.#ts._call([n, t], ([np, tp], out) => ex[fn](h, np, tp, t.length, out));
+  }
+
+  /** One journal (JSON Lines a run wrote); `name` names it in errors. */
+  addJournal(name, jsonl) {
+    this.#add('tsift_wasm_learner_add_journal', name, jsonl);
+  }
+
+  /** Labelled examples (JSON Lines {"query", "relevance"}). */
+  addExamples(name, jsonl) {
+    this.#add('tsift_wasm_learner_add_examples', name, jsonl);
+  }
+
+  /** The learned vocabulary, the core's JSON bytes as text. */
+  finishJSON() {
+    const h = this.#live();
+    const ex = this.#ex;
+    return decoder.decode(this.#ts._call([], (_, out) => ex.tsift_wasm_learner_finish(h, out)));
+  }
+
+  /** finishJSON, parsed. */
+  finish() {
+    return JSON.parse(this.finishJSON());
+  }
+
+  /** Release the learner. Safe to call more than once. */
+  free() {
+    if (!this.#handle) return;
+    const h = this.#handle;
+    this.#handle = 0;
+    registry?.unregister(this.#token);
+    this.#ex.tsift_wasm_learner_free(h);
   }
 
   /** True once free() has run. */

@@ -46,6 +46,11 @@
  *   tsift_wasm_static_model_free(m)
  *   tsift_wasm_index_embed_static(h, m, out) -> status  (slot 0: tools left without a vector)
  *   tsift_wasm_static_model_vector_json(m, text, len, out) -> status  (the search option "vector")
+ *   tsift_wasm_learner_new(cat, cat_len, opt, opt_len, out) -> status  (slot 0: handle)
+ *   tsift_wasm_learner_add_journal(l, name_cstr, text, len, out) / _add_examples(…) -> status
+ *   tsift_wasm_learner_finish(l, out) -> status        (the learned vocabulary JSON)
+ *   tsift_wasm_learner_free(l)
+ *   tsift_wasm_learn_diff(old, old_len, new, new_len, out) -> status
  *
  * `out` points to two u32 slots the host allocated (8 bytes). On success the
  * function writes (ptr, len) of its output bytes there — for index_new, slot 0
@@ -542,4 +547,52 @@ int32_t tsift_wasm_static_model_vector_json(const tsift_static_model *m, const c
   size_t out_len = 0;
   tsift_status s = tsift_static_model_vector_json(m, text, len, &bytes, &out_len, &err);
   return finish(out, s, bytes, out_len, &err);
+}
+
+/* ---- learning (docs/learning.md) ---- */
+
+EXPORT(tsift_wasm_learner_new)
+int32_t tsift_wasm_learner_new(const char *cat, size_t cat_len, const char *opt, size_t opt_len, uint32_t *out) {
+  tsift_error err;
+  tsift_learner *l = NULL;
+  tsift_status st = tsift_learner_new(cat, cat_len, opt_len ? opt : NULL, opt_len, &l, &err);
+  if (st != TSIFT_OK) return fail(out, &err);
+  put_out(out, l, 0);
+  return 0;
+}
+
+EXPORT(tsift_wasm_learner_add_journal)
+int32_t tsift_wasm_learner_add_journal(tsift_learner *l, const char *name, const char *text, size_t len,
+                                       uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_learner_add_journal(l, name, text, len, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_learner_add_examples)
+int32_t tsift_wasm_learner_add_examples(tsift_learner *l, const char *name, const char *text, size_t len,
+                                        uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_learner_add_examples(l, name, text, len, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_learner_finish)
+int32_t tsift_wasm_learner_finish(tsift_learner *l, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_learner_finish(l, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
+}
+
+EXPORT(tsift_wasm_learner_free) void tsift_wasm_learner_free(tsift_learner *l) { tsift_learner_free(l); }
+
+EXPORT(tsift_wasm_learn_diff)
+int32_t tsift_wasm_learn_diff(const char *a, size_t alen, const char *b, size_t blen, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_learn_diff_json(a, alen, b, blen, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
 }
