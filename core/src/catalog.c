@@ -270,6 +270,7 @@ void tsift_catalog_free(tsift_catalog *c) {
     for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
   tsift_free(c->label_pool);
   tsift_free(c->embeddings);
+  tsift_free(c->vocab);
   tsift_free(c->tools);
   if (c->arena) tsift_json_arena_free(c->arena); /* the tree is in it */
   else cJSON_Delete(c->root);
@@ -677,6 +678,7 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
       continue;
     }
     tsift_tool *t = &c->tools[idx];
+    uint8_t tags = t->nlabels[TSIFT_HOST_TAGS], aliases = t->nlabels[TSIFT_HOST_ALIASES];
     tsift_status st;
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "tags"), where, "tags",
                           t, TSIFT_HOST_TAGS, vocabulary, err)))
@@ -684,6 +686,11 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
     if ((st = read_labels(cJSON_GetObjectItemCaseSensitive(entry, "aliases"), where, "aliases",
                           t, TSIFT_HOST_ALIASES, vocabulary, err)))
       return st;
+    if (vocabulary) { /* which labels are the vocabulary's (explain shows them as learned) */
+      if (!c->vocab && !(c->vocab = tsift_calloc_array(2 * c->count + 1, 1))) return tsift_nomem(err, "reading the vocabulary");
+      c->vocab[2 * idx] = (uint8_t)(c->vocab[2 * idx] + t->nlabels[TSIFT_HOST_TAGS] - tags);
+      c->vocab[2 * idx + 1] = (uint8_t)(c->vocab[2 * idx + 1] + t->nlabels[TSIFT_HOST_ALIASES] - aliases);
+    }
   }
   return TSIFT_OK;
 }

@@ -83,6 +83,11 @@ typedef struct tsift_catalog {
    * has one (always for a catalog loaded from a snapshot). Beside the
    * records, not in them: only a build with vectors reads them. */
   const struct cJSON **embeddings;
+  /* With a vocabulary (the index option "annotations", docs/learning.md):
+   * per tool two counts, of its host tags and of its host aliases, of the
+   * last labels of those lists that came from the vocabulary (what explain
+   * shows as learned); NULL without one. */
+  uint8_t *vocab;
   /* The blocks `root` lives in when tsift_catalog_parse made it (freed
    * whole, json_tree.h); NULL for a tree taken over by tsift_catalog_read. */
   struct tsift_json_arena *arena;

@@ -146,6 +146,41 @@ static void write_semantic(tsift_buf *b, const tsift_sem_part *sp) {
   tsift_json_end_object(b);
 }
 
+/* The vocabulary's labels of hit h (docs/learning.md) that hold a word the
+ * hit matched: what explain shows as learned; nothing without one. */
+static void write_learned(tsift_buf *b, const tsift_index *ix, const tsift_query *q, const tsift_ranking *r, size_t h,
+                          int *nomem) {
+  if (!ix->catalog.vocab) return;
+  uint32_t d = r->hits[h].doc;
+  const tsift_tool *t = &ix->catalog.tools[d];
+  const uint8_t *matched = r->matched + h * r->nterms;
+  int any = 0;
+  tsift_tokens toks;
+  tsift_tokens_init(&toks);
+  for (int k = 0; k < 2; k++) {
+    tsift_labels l = tsift_tool_labels(t, k ? TSIFT_HOST_ALIASES : TSIFT_HOST_TAGS);
+    for (size_t i = l.count - ix->catalog.vocab[2 * d + k]; i < l.count; i++) {
+      tsift_tokens_clear(&toks);
+      tsift_error err;
+      if (tsift_analyze(l.items[i], strlen(l.items[i]), TSIFT_FIELD_MAX_BYTES, 0, TSIFT_FIELD_TOKENS_MAX, &toks, &err)) {
+        *nomem |= err.status == TSIFT_E_NOMEM;
+        continue;
+      }
+      int hit = 0;
+      for (size_t j = 0; j < r->nterms && !hit; j++)
+        hit = matched[j] && tsift_tokens_find(&toks, tsift_token(&q->terms, j), q->terms.len[j]) >= 0;
+      if (!hit) continue;
+      if (!any++) {
+        tsift_json_key(b, "learned");
+        tsift_json_begin_array(b);
+      }
+      tsift_json_cstr(b, l.items[i]);
+    }
+  }
+  if (any) tsift_json_end_array(b);
+  tsift_tokens_free(&toks);
+}
+
 /* One hit; with explain, its breakdown as the ranker computed it (rank.h):
  * each scored member (a term, or an expansion "via" a word of the query),
  * its score and its fields' parts, then the proximity pairs it has ("pairs"
@@ -242,6 +277,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
       tsift_json_end_array(b);
     }
     if (r->sem) write_semantic(b, &r->sem[h]);
+    write_learned(b, ix, q, r, h, nomem);
     /* why the hit got its grade (rank.h) */
     tsift_json_key(b, "grade");
     tsift_json_begin_object(b);

@@ -30,7 +30,9 @@
  *   u32 byte count + a varint stream:
  *     per tool: v flags (bit 0 trusted, 1 tainted, 2 a name other than the
  *       id, 3 a title, 4 a description, 5 a schema, bits 6..7 origin, 8..9
- *       shape), v tags, v aliases, v host tags, v host aliases (counts), then
+ *       shape), v tags, v aliases, v host tags, v host aliases (counts),
+ *       with a vocabulary v host tags and v host aliases of it (the last
+ *       ones of those lists), then
  *       with a description v code bytes and the code, with a schema v code
  *       bytes (the code is in the kept part)
  *     the term ids by rank (most tokens first, ties by id): nterms v
@@ -172,6 +174,11 @@ static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *er
                                      (desc ? F_DESCRIPTION : 0) | (text ? F_SCHEMA : 0) |
                                      (uint32_t)t->origin << F_ORIGIN_SHIFT | (uint32_t)t->shape << F_SHAPE_SHIFT);
     for (int i = 0; i < 4; i++) tsift_put_varint(&p->stream, t->nlabels[i]);
+    if (ix->vocabulary[0]) { /* how many of its host tags and aliases are the vocabulary's */
+      const uint8_t *v = ix->catalog.vocab ? ix->catalog.vocab + 2 * d : NULL;
+      tsift_put_varint(&p->stream, v ? v[0] : 0);
+      tsift_put_varint(&p->stream, v ? v[1] : 0);
+    }
     if (desc) {
       p->code.len = 0;
       tsift_textpack_encode(p->pack, desc, dl, &p->code);
@@ -495,6 +502,13 @@ static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *
   uint32_t nl[4];
   for (int i = 0; i < 4; i++) nl[i] = next(s);
   NEED(!s->bad && labels_next(t, &ix->catalog, x, nl), "bad tool labels");
+  if (ix->vocabulary[0]) {
+    uint32_t vt = next(s), va = next(s);
+    NEED(!s->bad && vt <= t->nlabels[TSIFT_HOST_TAGS] && va <= t->nlabels[TSIFT_HOST_ALIASES], "bad tool labels");
+    size_t d = (size_t)(t - ix->catalog.tools);
+    ix->catalog.vocab[2 * d] = (uint8_t)vt;
+    ix->catalog.vocab[2 * d + 1] = (uint8_t)va;
+  }
   t->pack = &ix->pack;
   if (flags & F_DESCRIPTION) {
     size_t at = s->pos;
@@ -522,8 +536,10 @@ static tsift_status read_tools(tsift_index *ix, stream *s, texts *x, tsift_error
   c->tools = tsift_calloc_array(ix->n + 1, sizeof *c->tools);
   c->label_pool = tsift_calloc_array((size_t)x->nlabels + 1, sizeof *c->label_pool);
   ix->trust = tsift_calloc_array(ix->n + 1, 1);
+  if (ix->vocabulary[0]) c->vocab = tsift_calloc_array(2 * ix->n + 1, 1);
   tsift_status st = TSIFT_OK;
-  if (!c->tools || !c->label_pool || !ix->trust) st = tsift_nomem(err, "loading a snapshot");
+  if (!c->tools || !c->label_pool || !ix->trust || (ix->vocabulary[0] && !c->vocab))
+    st = tsift_nomem(err, "loading a snapshot");
   for (size_t d = 0; d < ix->n && !st; d++) {
     st = read_tool(ix, &c->tools[d], s, x, err);
     ix->trust[d] = (uint8_t)tsift_trust_of(&c->tools[d]);
