@@ -613,7 +613,7 @@ TSIFT_API tsift_status tsift_learner_add_journal(tsift_learner *learner, const c
 /* Labelled examples: JSON Lines of {"query", "relevance" | "relevant":
  * {"<tool id>": grade}} (the eval format); each teaches its request's words
  * to the tools of its top grade. An id the catalog lacks is TSIFT_E_CONFIG
- * naming the line; examples before the bad line stay added. */
+ * naming the line; on any error nothing of the file is added. */
 TSIFT_API tsift_status tsift_learner_add_examples(tsift_learner *learner, const char *name, const char *jsonl,
                                                   size_t len, tsift_error *err);
 /* The learned vocabulary as JSON (caller frees *out with tsift_free):

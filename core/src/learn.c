@@ -224,7 +224,7 @@ int tsift_learn_request(tsift_learner *l, const char *q, size_t n, uint32_t *out
     size_t tl = tq.tokens.len[i];
     if (tsift_stopwords_has(&l->ix->stopwords, t, tl)) continue; /* a phrase skips them */
     long k = tsift_tokens_find(&tq.terms, t, tl);
-    if (k < 0 || tq.term_weak[k]) { /* an argument value: no word, and it ends a phrase */
+    if (k < 0 || tq.term_soft[k]) { /* an argument value: no word, and it ends a phrase */
       prev = UINT32_MAX;
       continue;
     }

@@ -87,9 +87,11 @@ int tsift_learn_add_surface(tsift_learner *l, uint32_t word, uint32_t surface);
 
 /* The learnable words and phrases of a request, as ids into out (room for
  * LEARN_REQUEST_MAX) with their surfaces; the count, or -1 when out of
- * memory. Words: the request's analysed terms that are no stopword and no
- * argument value (a digit, a single character, quoted); phrases: two such
- * words in a row (stopwords between them skipped). */
+ * memory. Words: the request's analysed terms that are no stopword and not
+ * soft (query.c: an argument value — quoted, with a digit, one character —
+ * or request phrasing — need, want, now, how, what…): the words of the
+ * need, not of the asking; phrases: two such words in a row (stopwords
+ * between them skipped, as the ranker pairs a query's terms). */
 #define LEARN_REQUEST_MAX 256
 int tsift_learn_request(tsift_learner *l, const char *q, size_t n, uint32_t *out, uint32_t *surfaces);
 

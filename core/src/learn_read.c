@@ -305,7 +305,7 @@ static tsift_status teach(tsift_learner *l, const run *r, const run_event *e, ui
     for (size_t k = 0; k < ncalled && !explained; k++) explained = called[k] != t && tsift_learn_owns(l, called[k], w);
     if (explained) continue;
     if (tsift_learn_add(l, w, t, client, session, kind)) return tsift_nomem(err, "learning");
-    if (kind == EV_FOR && r->surfaces[e->words + i] < UINT32_MAX - 1 &&
+    if (kind != EV_AGAINST && r->surfaces[e->words + i] < UINT32_MAX - 1 &&
         tsift_learn_add_surface(l, w, r->surfaces[e->words + i]))
       return tsift_nomem(err, "learning");
   }
@@ -379,12 +379,12 @@ static tsift_status learn_run(tsift_learner *l, run *r, uint32_t client, tsift_e
   return st;
 }
 
-static tsift_status add_session(tsift_learner *l, uint32_t client, tsift_error *err) {
-  size_t cap = l->session_client_cap;
-  if (l->sessions == cap &&
+/* Room for one more session's client (the run is numbered l->sessions
+ * until it is counted). */
+static tsift_status reserve_session(tsift_learner *l, tsift_error *err) {
+  if (l->sessions == l->session_client_cap &&
       tsift_grow((void **)&l->session_client, &l->session_client_cap, l->sessions + 1, sizeof *l->session_client))
     return tsift_nomem(err, "learning");
-  l->session_client[l->sessions++] = client;
   return TSIFT_OK;
 }
 
@@ -399,14 +399,13 @@ tsift_status tsift_learn_read_journal(tsift_learner *l, const char *name, const 
   const char *line;
   size_t n;
   tsift_status st = TSIFT_OK;
-  size_t records = 0;
+  size_t records = 0, nev = l->nev, nsurf = l->nsurf; /* an error adds nothing */
   while (!st && tsift_jsonl_next(&it, &line, &n)) {
     rd.line = it.line;
     st = read_line(&rd, line, n, err);
     records++;
   }
   if (!st) {
-    l->journals++;
     const char *why = rd.problem[0] ? rd.problem
                       : rd.unverifiable ? "its chain cannot be verified (no chain, or keyed without the key here)"
                                         : NULL;
@@ -416,20 +415,35 @@ tsift_status tsift_learn_read_journal(tsift_learner *l, const char *name, const 
                       "journal %.*s: %s; refused as evidence (learn option unverified: \"skip\" or \"accept\")",
                       (int)nl, name, why);
     } else if (why && l->unverified == UNVERIFIED_SKIP) {
+      l->journals++;
       l->skipped++;
     } else if (records) {
       uint32_t client = rd.client[0] ? tsift_learn_intern(&l->words, rd.client, strlen(rd.client)) : l->anonymous;
       if (client == UINT32_MAX) st = tsift_nomem(err, "learning");
+      if (!st) st = reserve_session(l, err);
       if (!st) st = learn_run(l, &rd.r, client, err);
-      if (!st) st = add_session(l, client, err);
+      if (!st) { /* counted only once all of it is in */
+        l->session_client[l->sessions++] = client;
+        l->journals++;
+      }
+    } else {
+      l->journals++; /* an empty journal: a run that recorded nothing */
     }
   }
   run_free(&rd.r);
-  if (!st) tsift_ok(err);
+  if (st) {
+    l->nev = nev;
+    l->nsurf = nsurf;
+  } else {
+    tsift_ok(err);
+  }
   return st;
 }
 
 /* ---- labelled examples -------------------------------------------------- */
+
+static tsift_status read_example(tsift_learner *l, const char *line, size_t n, const char *name, size_t nl,
+                                 size_t line_no, tsift_error *err);
 
 tsift_status tsift_learn_read_examples(tsift_learner *l, const char *name, const char *text, size_t len,
                                        tsift_error *err) {
@@ -438,60 +452,72 @@ tsift_status tsift_learn_read_examples(tsift_learner *l, const char *name, const
   const char *line;
   size_t n;
   size_t nl = tsift_utf8_cut(name, strlen(name), 120);
-  while (tsift_jsonl_next(&it, &line, &n)) {
-    char what[200];
-    tsift_snprintf(what, sizeof what, "examples %.*s line %zu", (int)nl, name, it.line);
-    cJSON *q = NULL;
-    tsift_status st = tsift_json_parse(line, n, what, &q, err);
-    if (st) return st;
-    const cJSON *query = cJSON_GetObjectItemCaseSensitive(q, "query");
-    const cJSON *rel = cJSON_GetObjectItemCaseSensitive(q, "relevance");
-    if (!rel) rel = cJSON_GetObjectItemCaseSensitive(q, "relevant");
-    if (!cJSON_IsObject(q) || !cJSON_IsString(query) || !cJSON_IsObject(rel)) {
-      cJSON_Delete(q);
-      return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected {\"query\": string, \"relevance\": {\"<tool id>\": grade}}",
-                        what);
-    }
-    /* The tools of the top grade are the example's. */
-    double top = 0.0;
-    const cJSON *g;
-    cJSON_ArrayForEach(g, rel) {
-      if (!cJSON_IsNumber(g) || !(g->valuedouble >= 0.0)) {
-        size_t k = tsift_utf8_cut(g->string, strlen(g->string), 60);
-        cJSON_Delete(q);
-        return tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance[\"%.*s\"]: expected a grade (a number, 0 or more)", what,
-                          (int)k, g->string);
-      }
-      if (tsift_learn_tool(l, g->string) < 0) {
-        size_t k = tsift_utf8_cut(g->string, strlen(g->string), 60);
-        cJSON_Delete(q);
-        return tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance: no tool \"%.*s\" in the catalog", what, (int)k,
-                          g->string);
-      }
-      if (g->valuedouble > top) top = g->valuedouble;
-    }
-    uint32_t targets[64];
-    size_t nt = 0;
-    cJSON_ArrayForEach(g, rel) if (top > 0.0 && g->valuedouble >= top && nt < 64) targets[nt++] =
-        (uint32_t)tsift_learn_tool(l, g->string);
-    uint32_t words[LEARN_REQUEST_MAX], surfaces[LEARN_REQUEST_MAX];
-    int nw = nt ? tsift_learn_request(l, query->valuestring, strlen(query->valuestring), words, surfaces) : 0;
-    cJSON_Delete(q);
-    if (nw < 0) return tsift_nomem(err, "learning");
-    if (!nt) continue; /* a request nothing serves teaches no tool */
-    run r;
-    memset(&r, 0, sizeof r);
-    r.words = words;
-    r.surfaces = surfaces;
-    run_event e;
-    memset(&e, 0, sizeof e);
-    e.nwords = (size_t)nw;
-    st = TSIFT_OK;
-    for (size_t k = 0; k < nt && !st; k++)
-      st = teach(l, &r, &e, targets[k], targets, nt, 0, (uint32_t)l->examples, EV_EXAMPLE, err);
-    if (st) return st;
-    l->examples++;
+  size_t nev = l->nev, nsurf = l->nsurf, examples = l->examples; /* an error adds nothing */
+  tsift_status st = TSIFT_OK;
+  while (!st && tsift_jsonl_next(&it, &line, &n)) st = read_example(l, line, n, name, nl, it.line, err);
+  if (st) {
+    l->nev = nev;
+    l->nsurf = nsurf;
+    l->examples = examples;
+    return st;
   }
   tsift_ok(err);
   return TSIFT_OK;
+}
+
+/* One example line. */
+static tsift_status read_example(tsift_learner *l, const char *line, size_t n, const char *name, size_t nl,
+                               size_t line_no, tsift_error *err) {
+  char what[200];
+  tsift_snprintf(what, sizeof what, "examples %.*s line %zu", (int)nl, name, line_no);
+  cJSON *q = NULL;
+  tsift_status st = tsift_json_parse(line, n, what, &q, err);
+  if (st) return st;
+  const cJSON *query = cJSON_GetObjectItemCaseSensitive(q, "query");
+  const cJSON *rel = cJSON_GetObjectItemCaseSensitive(q, "relevance");
+  if (!rel) rel = cJSON_GetObjectItemCaseSensitive(q, "relevant");
+  if (!cJSON_IsObject(q) || !cJSON_IsString(query) || !cJSON_IsObject(rel)) {
+    cJSON_Delete(q);
+    return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected {\"query\": string, \"relevance\": {\"<tool id>\": grade}}",
+                      what);
+  }
+  /* The tools of the top grade are the example's. */
+  double top = 0.0;
+  const cJSON *g;
+  cJSON_ArrayForEach(g, rel) {
+    if (!cJSON_IsNumber(g) || !(g->valuedouble >= 0.0)) {
+      size_t k = tsift_utf8_cut(g->string, strlen(g->string), 60);
+      cJSON_Delete(q);
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance[\"%.*s\"]: expected a grade (a number, 0 or more)", what,
+                        (int)k, g->string);
+    }
+    if (tsift_learn_tool(l, g->string) < 0) {
+      size_t k = tsift_utf8_cut(g->string, strlen(g->string), 60);
+      cJSON_Delete(q);
+      return tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance: no tool \"%.*s\" in the catalog", what, (int)k,
+                        g->string);
+    }
+    if (g->valuedouble > top) top = g->valuedouble;
+  }
+  uint32_t targets[64];
+  size_t nt = 0;
+  cJSON_ArrayForEach(g, rel) if (top > 0.0 && g->valuedouble >= top && nt < 64) targets[nt++] =
+      (uint32_t)tsift_learn_tool(l, g->string);
+  uint32_t words[LEARN_REQUEST_MAX], surfaces[LEARN_REQUEST_MAX];
+  int nw = nt ? tsift_learn_request(l, query->valuestring, strlen(query->valuestring), words, surfaces) : 0;
+  cJSON_Delete(q);
+  if (nw < 0) return tsift_nomem(err, "learning");
+  l->examples++;
+  if (!nt) return TSIFT_OK; /* a request nothing serves teaches no tool */
+  run r;
+  memset(&r, 0, sizeof r);
+  r.words = words;
+  r.surfaces = surfaces;
+  run_event e;
+  memset(&e, 0, sizeof e);
+  e.nwords = (size_t)nw;
+  st = TSIFT_OK;
+  for (size_t k = 0; k < nt && !st; k++)
+    st = teach(l, &r, &e, targets[k], targets, nt, 0, (uint32_t)(l->examples - 1), EV_EXAMPLE, err);
+  return st;
 }

@@ -394,6 +394,59 @@ static void index_cleanup(void *state) {
   g_armed = armed;
 }
 
+/* -- scenario: learning (learn.c): a learner over the session's catalog,
+ * the recorded journal (a search, a call record), examples, the learned
+ * file, and a diff of two vocabularies -- */
+typedef struct learn_state {
+  tsift_learner *l;
+  char *catalog; /* the session configuration's catalog (libc memory) */
+} learn_state;
+
+static int scenario_learn(int k, void *state, step *res) {
+  learn_state *st = state;
+  tsift_error err;
+  size_t len = 0;
+  res->out = NULL;
+  static const char opts[] = "{\"index\":{\"stopwords\":[\"a\",\"the\"]},\"minSessions\":1,\"minClients\":1}";
+  static const char examples[] = "{\"query\":\"file a bug report\",\"relevance\":{\"gh__create_issue\":3}}\n"
+                                 "{\"query\":\"ping the team chat\",\"relevance\":{\"slack__send\":3,\"mail__send\":3}}\n";
+  switch (k) {
+    case 0: {
+      st->l = NULL;
+      int armed = g_armed;
+      g_armed = 0;
+      const char *a = strstr(SESSION_CONFIG, "\"catalog\":") + 10, *b = strstr(SESSION_CONFIG, ",\"search\":");
+      st->catalog = strndup(a, (size_t)(b - a));
+      g_armed = armed;
+      res->st = tsift_learner_new(st->catalog, strlen(st->catalog), opts, sizeof opts - 1, &st->l, &err);
+      return 1;
+    }
+    case 1:
+      res->st = tsift_learner_add_journal(st->l, "recorded", g_recorded_journal, strlen(g_recorded_journal), &err);
+      return 1;
+    case 2: res->st = tsift_learner_add_examples(st->l, "examples", examples, sizeof examples - 1, &err); return 1;
+    case 3: res->st = tsift_learner_finish(st->l, &res->out, &len, &err); return 1;
+    case 4: {
+      static const char a[] = "{\"annotations\":{\"x\":{\"tags\":[\"old\",\"kept\"]}}}";
+      static const char b[] = "{\"annotations\":{\"x\":{\"tags\":[\"kept\",\"new\"]}},\"evidence\":{\"x\":"
+                              "{\"new\":{\"sessions\":3}}}}";
+      res->st = tsift_learn_diff_json(a, sizeof a - 1, b, sizeof b - 1, &res->out, &len, &err);
+      return 1;
+    }
+    default: return 0;
+  }
+}
+static void learn_cleanup(void *state) {
+  learn_state *st = state;
+  int armed = g_armed;
+  g_armed = 0;
+  tsift_learner_free(st->l);
+  free(st->catalog);
+  st->l = NULL;
+  st->catalog = NULL;
+  g_armed = armed;
+}
+
 static void test_allocation_failures(void) {
   printf("allocation failure sweeps\n");
   /* A recorded journal for the replay scenarios. */
@@ -432,6 +485,7 @@ static void test_allocation_failures(void) {
       {"snapshot load + search + snapshot", scenario_snapshot, index_cleanup, sizeof(index_state)},
       {"rank, info, documents, analyse, typed search, snapshot", scenario_index_extras, index_cleanup,
        sizeof(index_state)},
+      {"learn: journal, examples, the learned file, a diff", scenario_learn, learn_cleanup, sizeof(learn_state)},
   };
   for (size_t i = 0; i < sizeof scenarios / sizeof *scenarios; i++) {
     sweep_result r = sweep(scenarios[i].name, scenarios[i].run, scenarios[i].cleanup, scenarios[i].size);
