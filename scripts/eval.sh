@@ -9,6 +9,11 @@
 # evaluated with its vectors (gates still apply), the others without.
 # `--model DIR` (a static model) goes to every eval: each set's tools and
 # queries are embedded with it (docs/relevance.md, "Measuring a model").
+# Learning (docs/learning.md) is measured on every gated set: `--learn`
+# (5-fold: each fold's vocabulary learned from the simulated runs of the
+# other folds' queries) beside no learning, with the gates' "learned"
+# floors; MetaTool and ToolLens again with 20 % noisy runs. With --vectors
+# or --model, no learning (it measures the catalog alone).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -27,6 +32,9 @@ while [ $# -gt 0 ]; do
   fi
 done
 set -- ${ARGS[@]+"${ARGS[@]}"}
+LEARN=(--learn)
+if [ -n "$VECTORS_DIR" ]; then LEARN=(); fi
+for a in "$@"; do [ "$a" = "--model" ] && LEARN=(); done
 if [ -n "$VECTORS_DIR" ] && [ ! -d "$VECTORS_DIR" ]; then
   echo "eval: --vectors $VECTORS_DIR: not a folder (one SET.jsonl per set)" >&2
   exit 2
@@ -41,7 +49,7 @@ vecs() {
 }
 if [ -f corpus/queries.jsonl ]; then
   # shellcheck disable=SC2046
-  "$BIN" eval --corpus corpus --loop $(vecs corpus) "$@" || rc=1
+  "$BIN" eval --corpus corpus --loop ${LEARN[@]+"${LEARN[@]}"} $(vecs corpus) "$@" || rc=1
   # The same corpus with the confidence rule on (docs/relevance.md): no-match
   # accuracy and nDCG measured together, floors in corpus/gates-confidence.json.
   echo
@@ -72,7 +80,15 @@ if [ -d "$SHARED" ]; then
     echo
     # shellcheck disable=SC2046
     "$BIN" eval --catalog "$SHARED/$set/tools.jsonl" --queries "$SHARED/$set/queries_dev.jsonl" --loop \
-      ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} $(vecs "$set") "$@" || rc=1
+      ${LEARN[@]+"${LEARN[@]}"} ${GATES_DIR:+--gates "$GATES_DIR/$set.json"} $(vecs "$set") "$@" || rc=1
+    # The gains must survive noise: 20 % of the simulated runs call a wrong
+    # tool (a quarter of them one abusive client repeating one request).
+    if [ ${#LEARN[@]} -gt 0 ] && [ -f "${GATES_DIR:-/nonexistent}/$set-noise.json" ]; then
+      echo
+      echo "$set, learning from runs of which 20 % are noisy:"
+      "$BIN" eval --catalog "$SHARED/$set/tools.jsonl" --queries "$SHARED/$set/queries_dev.jsonl" --learn \
+        --noise 0.2 --gates "$GATES_DIR/$set-noise.json" "$@" || rc=1
+    fi
   done
 else
   echo "SKIP: eval: the public development sets (neither ../shared/datasets nor datasets/ is present; npm run datasets fetches them)"
@@ -84,8 +100,8 @@ MCP_CATALOG="$ROOT/../shared/catalogs/all.json"
 if [ -f "$MCP_CATALOG" ] && [ -f corpus/mcp/queries.jsonl ]; then
   echo
   # shellcheck disable=SC2046
-  "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl --loop --gates corpus/mcp/gates.json \
-    $(vecs mcp) "$@" || rc=1
+  "$BIN" eval --catalog "$MCP_CATALOG" --queries corpus/mcp/queries.jsonl --loop ${LEARN[@]+"${LEARN[@]}"} \
+    --gates corpus/mcp/gates.json $(vecs mcp) "$@" || rc=1
 else
   echo "SKIP: eval: corpus/mcp and its gates (../shared/catalogs/all.json not present)"
 fi

@@ -131,15 +131,17 @@ static double metric_value(const metrics *m, const char *name) {
   return -1.0;
 }
 
-/* Check floors {"overall": {metric: floor}, "classes": {class: {metric: floor}}}. */
-static tsift_status check_gates(const cJSON *gates, const metrics *overall, const class_row *rows,
-                                size_t nrows, tsift_buf *fails, size_t *nfail, tsift_error *err) {
-  *nfail = 0;
+/* Check floors {"overall": {metric: floor}, "classes": {class: {metric: floor}}}
+ * on toolsift's metrics, or with `learned` on the k-fold learned ones (the
+ * gates' "learned" group, whose failures start with "learned "). */
+static tsift_status check_gates(const cJSON *gates, const metrics *overall, const class_row *rows, size_t nrows,
+                                int learned, tsift_buf *fails, size_t *nfail, tsift_error *err) {
   if (!gates) return TSIFT_OK;
   if (!cJSON_IsObject(gates)) return tsift_fail(err, TSIFT_E_CONFIG, "gates: expected an object");
   const cJSON *group;
   cJSON_ArrayForEach(group, gates) {
     if (strcmp(group->string, "loop") == 0) continue; /* eval_loop.c's */
+    if (!learned && strcmp(group->string, "learned") == 0) continue; /* eval_write's */
     int is_overall = strcmp(group->string, "overall") == 0;
     if (!is_overall && strcmp(group->string, "classes") != 0)
       return tsift_fail(err, TSIFT_E_CONFIG, "gates: unknown key \"%.40s\"", group->string);
@@ -152,7 +154,7 @@ static tsift_status check_gates(const cJSON *gates, const metrics *overall, cons
         cls = entry->string;
         m = NULL;
         for (size_t i = 0; i < nrows; i++)
-          if (strcmp(rows[i].name, cls) == 0) m = &rows[i].ours;
+          if (strcmp(rows[i].name, cls) == 0) m = learned ? &rows[i].learned : &rows[i].ours;
         if (!m) return tsift_fail(err, TSIFT_E_CONFIG, "gates: no queries of class \"%.40s\"", cls);
         floors = entry;
       }
@@ -163,8 +165,8 @@ static tsift_status check_gates(const cJSON *gates, const metrics *overall, cons
           return tsift_fail(err, TSIFT_E_CONFIG, "gates: \"%.40s\" is not a metric with a number floor", f->string);
         if (v + 1e-9 < f->valuedouble) {
           char line[200];
-          tsift_snprintf(line, sizeof line, "%s %s %.4f < floor %.4f", cls ? cls : "overall", f->string, v,
-                         f->valuedouble);
+          tsift_snprintf(line, sizeof line, "%s%s %s %.4f < floor %.4f", learned ? "learned " : "",
+                         cls ? cls : "overall", f->string, v, f->valuedouble);
           tsift_json_cstr(fails, line);
           (*nfail)++;
         }
@@ -565,9 +567,17 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
   tsift_json_key(b, "failures");
   tsift_json_begin_array(b);
   size_t nfail = 0;
-  tsift_status st = check_gates(gates, &e->ours, e->rows, e->nrows, b, &nfail, err);
+  tsift_status st = check_gates(gates, &e->ours, e->rows, e->nrows, 0, b, &nfail, err);
   const cJSON *loop_gates = cJSON_GetObjectItemCaseSensitive(gates, "loop");
-  if (!st && e->loop && loop_gates) st = tsift_eval_loop_gates(e->loop, loop_gates, b, &nfail, err);
+  if (!st && e->loop && loop_gates) st = tsift_eval_loop_gates(e->loop, loop_gates, "", b, &nfail, err);
+  /* "learned": the same shape, on the k-fold learned metrics (eval option
+   * "learn"); without learning they cannot be checked, which is an error. */
+  const cJSON *learned = cJSON_GetObjectItemCaseSensitive(gates, "learned");
+  if (!st && learned && !e->learn)
+    st = tsift_fail(err, TSIFT_E_CONFIG, "gates: learned: the evaluation did not learn (eval option \"learn\")");
+  if (!st && learned) st = check_gates(learned, &e->learned, e->rows, e->nrows, 1, b, &nfail, err);
+  loop_gates = cJSON_GetObjectItemCaseSensitive(learned, "loop");
+  if (!st && learned && loop_gates) st = tsift_eval_loop_gates(e->loop_learned, loop_gates, "learned ", b, &nfail, err);
   tsift_json_end_array(b);
   tsift_json_key(b, "passed");
   tsift_json_bool(b, nfail == 0);
@@ -670,12 +680,12 @@ static void loop_row_text(tsift_buf *b, const char *label, const cJSON *m) {
   tsift_buf_append(b, line, strlen(line));
 }
 
-static void loop_report(tsift_buf *b, const cJSON *loop) {
+static void loop_report(tsift_buf *b, const cJSON *loop, const char *what) {
   if (!cJSON_IsObject(loop)) return;
   const cJSON *policies = cJSON_GetObjectItemCaseSensitive(loop, "policies");
   const cJSON *overall = cJSON_GetObjectItemCaseSensitive(loop, "overall");
   char line[320];
-  tsift_snprintf(line, sizeof line, "  loop: one search per query, what it loads (load: all, then load: %s)\n",
+  tsift_snprintf(line, sizeof line, "  %s: one search per query, what it loads (load: all, then load: %s)\n", what,
                  cJSON_IsString(cJSON_GetArrayItem(policies, 1)) ? cJSON_GetArrayItem(policies, 1)->valuestring : "?");
   tsift_buf_append(b, line, strlen(line));
   tsift_snprintf(line, sizeof line, "  %-22s %8s %8s %8s %8s %8s %8s\n", "", "prim.ld", "prim.sh", "precis.",
@@ -726,9 +736,17 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
   tsift_buf_append(&b, line, strlen(line));
   metrics_row(&b, "toolsift", ours);
   metrics_row(&b, "plain BM25", base);
+  const cJSON *learned = cJSON_GetObjectItemCaseSensitive(e, "learned");
+  const cJSON *learning = cJSON_GetObjectItemCaseSensitive(e, "learning");
+  if (learned) {
+    tsift_snprintf(line, sizeof line, "learned, %d folds", (int)num(learning, "folds"));
+    metrics_row(&b, line, learned);
+  }
   const cJSON *classes = cJSON_GetObjectItemCaseSensitive(e, "classes");
   if (cJSON_GetArraySize(classes) > 1) {
-    tsift_buf_append(&b, "  per class (toolsift, then plain BM25):\n", 41);
+    const char *head = learned ? "  per class (toolsift, then plain BM25, then learned):\n"
+                               : "  per class (toolsift, then plain BM25):\n";
+    tsift_buf_append(&b, head, strlen(head));
     const cJSON *c;
     cJSON_ArrayForEach(c, classes) {
       char label[64];
@@ -737,6 +755,7 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
                      num(cJSON_GetObjectItemCaseSensitive(c, "toolsift"), "noMatchQueries")));
       metrics_row(&b, label, cJSON_GetObjectItemCaseSensitive(c, "toolsift"));
       metrics_row(&b, "  (plain BM25)", cJSON_GetObjectItemCaseSensitive(c, "baseline"));
+      if (learned) metrics_row(&b, "  (learned)", cJSON_GetObjectItemCaseSensitive(c, "learned"));
     }
   }
   const cJSON *worst = cJSON_GetObjectItemCaseSensitive(e, "worst");
@@ -758,7 +777,17 @@ tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *ti
       cJSON_free(got);
     }
   }
-  loop_report(&b, cJSON_GetObjectItemCaseSensitive(e, "loop"));
+  loop_report(&b, cJSON_GetObjectItemCaseSensitive(e, "loop"), "loop");
+  if (learned) {
+    char noise[32];
+    fixed4(noise, num(learning, "noise"));
+    tsift_snprintf(line, sizeof line,
+                   "  learning: %d simulated runs (%d noisy, %d of them one abusive client's), noise %s\n",
+                   (int)num(learning, "sessions"), (int)num(learning, "noisySessions"),
+                   (int)num(learning, "abusiveSessions"), noise);
+    tsift_buf_append(&b, line, strlen(line));
+    loop_report(&b, cJSON_GetObjectItemCaseSensitive(e, "loopLearned"), "loop, learned");
+  }
   const cJSON *gates = cJSON_GetObjectItemCaseSensitive(e, "gates");
   const cJSON *fails = cJSON_GetObjectItemCaseSensitive(gates, "failures");
   if (cJSON_GetArraySize(fails) > 0) {

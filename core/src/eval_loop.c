@@ -258,8 +258,8 @@ void tsift_eval_loop_write(const eval_loop *l, tsift_buf *b) {
 /* Gates on the configured policy (the second): {"overall": {metric: bound},
  * "classes": {class: {metric: bound}}}; junkPerSearch and loadedPerSearch
  * are ceilings, the others floors. */
-tsift_status tsift_eval_loop_gates(const eval_loop *l, const cJSON *gates, tsift_buf *fails, size_t *nfail,
-                                   tsift_error *err) {
+tsift_status tsift_eval_loop_gates(const eval_loop *l, const cJSON *gates, const char *prefix, tsift_buf *fails,
+                                   size_t *nfail, tsift_error *err) {
   if (!cJSON_IsObject(gates)) return tsift_fail(err, TSIFT_E_CONFIG, "gates: loop: expected an object");
   const cJSON *group;
   cJSON_ArrayForEach(group, gates) {
@@ -287,7 +287,7 @@ tsift_status tsift_eval_loop_gates(const eval_loop *l, const cJSON *gates, tsift
         int bad = ceiling ? v > f->valuedouble + 1e-9 : v + 1e-9 < f->valuedouble;
         if (bad) {
           char line[200];
-          tsift_snprintf(line, sizeof line, "loop %s %s %.4f %s %.4f", cls, f->string, v,
+          tsift_snprintf(line, sizeof line, "%sloop %s %s %.4f %s %.4f", prefix, cls, f->string, v,
                          ceiling ? "> ceiling" : "< floor", f->valuedouble);
           tsift_json_cstr(fails, line);
           (*nfail)++;

@@ -23,9 +23,10 @@ void tsift_eval_loop_set_index(eval_loop *l, tsift_index *ix);
 const char *tsift_eval_loop_config(const eval_loop *l);
 /* {"policies": [...], "overall": [per policy], "classes": {class: [per policy]}} */
 void tsift_eval_loop_write(const eval_loop *l, tsift_buf *b);
-/* Check the "loop" gates against the configured policy; failures appended to fails. */
-tsift_status tsift_eval_loop_gates(const eval_loop *l, const cJSON *gates, tsift_buf *fails, size_t *nfail,
-                                   tsift_error *err);
+/* Check the "loop" gates against the configured policy; failures appended
+ * to fails, each starting with `prefix`. */
+tsift_status tsift_eval_loop_gates(const eval_loop *l, const cJSON *gates, const char *prefix, tsift_buf *fails,
+                                   size_t *nfail, tsift_error *err);
 void tsift_eval_loop_free(eval_loop *l);
 
 #endif
