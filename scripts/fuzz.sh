@@ -12,7 +12,7 @@
 #                 leak, timeout or OOM. The long-run corpus is left alone.
 #   --jobs J      run J targets at a time (default 1; this machine has 2 cores)
 #   --fresh       start the work corpus over from the committed seeds
-#   TARGET        catalog, query, journal, snapshot, schema, static_model (default: all)
+#   TARGET        catalog, query, journal, snapshot, schema, static_model, learn (default: all)
 #
 # Targets read the committed seeds tests/fuzz/corpus/<target>/ and grow a
 # work corpus in build/fuzz/corpus/<target>/ (ignored by git; it persists
@@ -34,7 +34,7 @@ SMOKE=0
 JOBS=1
 FRESH=0
 TARGETS=()
-ALL=(catalog query journal snapshot schema static_model)
+ALL=(catalog query journal snapshot schema static_model learn)
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) SECONDS_PER="${2:?--seconds needs a number}"; shift 2 ;;

@@ -110,7 +110,6 @@ static const char *word_text(const learn_words *w, uint32_t id) { return w->pool
 
 void tsift_learner_free(tsift_learner *l) {
   if (!l) return;
-  if (l->own_ix) tsift_index_free(l->ix);
   for (size_t d = 0; l->own && d < (l->ix ? l->ix->n : 0); d++) tsift_free(l->own[d]);
   tsift_free(l->own);
   tsift_free(l->nown);
@@ -119,7 +118,13 @@ void tsift_learner_free(tsift_learner *l) {
   tsift_free(l->ev);
   tsift_free(l->surf);
   tsift_free(l->session_client);
+  if (l->own_ix) tsift_index_free(l->ix); /* last: the lists above are sized by it */
   tsift_free(l);
+}
+
+/* qsort, but not on an empty (possibly NULL) array, which C leaves undefined. */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n > 1) qsort(base, n, size, cmp);
 }
 
 static int u32_cmp(const void *a, const void *b) {
@@ -154,7 +159,7 @@ static tsift_status own_words(tsift_learner *l, tsift_error *err) {
         if (id == UINT32_MAX) st = tsift_nomem(err, "learning");
         else ids[k++] = id;
       }
-    qsort(ids, k, sizeof *ids, u32_cmp);
+    sort(ids, k, sizeof *ids, u32_cmp);
     size_t u = 0;
     for (size_t i = 0; i < k; i++)
       if (!u || ids[u - 1] != ids[i]) ids[u++] = ids[i];
@@ -475,7 +480,7 @@ static uint32_t *best_surfaces(tsift_learner *l) {
     return NULL;
   }
   for (size_t w = 0; w < l->words.n; w++) best[w] = UINT32_MAX;
-  qsort(l->surf, l->nsurf, sizeof *l->surf, surf_cmp);
+  sort(l->surf, l->nsurf, sizeof *l->surf, surf_cmp);
   for (size_t i = 0; i < l->nsurf;) {
     size_t j = i;
     while (j < l->nsurf && l->surf[j].word == l->surf[i].word && l->surf[j].surface == l->surf[i].surface) j++;
@@ -549,7 +554,7 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
   if (!uses || !used || !keep || !lists) goto nomem;
   for (size_t i = 0; i < l->nev; i++)
     if (l->ev[i].kind != EV_AGAINST) uses[nuses++] = l->ev[i];
-  qsort(uses, nuses, sizeof *uses, use_cmp);
+  sort(uses, nuses, sizeof *uses, use_cmp);
   for (size_t i = 0; i < nuses;) {
     size_t j = i, mine = 0;
     uint32_t last = UINT32_MAX;
@@ -571,9 +576,9 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
   for (size_t d = 0; d < l->ix->n; d++) tmp[d] = (uint32_t)d;
   tsift_sort_docs_by_id(l->ix, tmp, rank, l->ix->n);
   for (size_t k = 0; k < l->ix->n; k++) rank[tmp[k]] = (uint32_t)k;
-  qsort(l->session_client, l->sessions, sizeof *l->session_client, u32_cmp);
+  sort(l->session_client, l->sessions, sizeof *l->session_client, u32_cmp);
   for (size_t i = 0; i < l->sessions; i++) nclients += i == 0 || l->session_client[i] != l->session_client[i - 1];
-  qsort(l->ev, l->nev, sizeof *l->ev, ev_cmp);
+  sort(l->ev, l->nev, sizeof *l->ev, ev_cmp);
   for (size_t i = 0; i < l->nev;) {
     learned x = {l->ev[i].word, l->ev[i].tool, rank[l->ev[i].tool], word_text(&l->words, l->ev[i].word),
                  {0, 0, 0, 0}, 0, 0};
@@ -596,7 +601,7 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
     x.score = (support - (double)x.t.against) * x.share;
     if (enough && support > (double)x.t.against && x.share >= l->min_share) keep[nkeep++] = x;
   }
-  qsort(keep, nkeep, sizeof *keep, learned_cmp);
+  sort(keep, nkeep, sizeof *keep, learned_cmp);
   if (!(surface = best_surfaces(l))) goto nomem;
 
   tsift_buf b;

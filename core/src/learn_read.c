@@ -485,17 +485,20 @@ static tsift_status read_example(tsift_learner *l, const char *line, size_t n, c
   double top = 0.0;
   const cJSON *g;
   cJSON_ArrayForEach(g, rel) {
+    /* the message before the tree it quotes is freed */
     if (!cJSON_IsNumber(g) || !(g->valuedouble >= 0.0)) {
       size_t k = tsift_utf8_cut(g->string, strlen(g->string), 60);
+      st = tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance[\"%.*s\"]: expected a grade (a number, 0 or more)", what,
+                      (int)k, g->string);
       cJSON_Delete(q);
-      return tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance[\"%.*s\"]: expected a grade (a number, 0 or more)", what,
-                        (int)k, g->string);
+      return st;
     }
     if (tsift_learn_tool(l, g->string) < 0) {
       size_t k = tsift_utf8_cut(g->string, strlen(g->string), 60);
+      st = tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance: no tool \"%.*s\" in the catalog", what, (int)k,
+                      g->string);
       cJSON_Delete(q);
-      return tsift_fail(err, TSIFT_E_CONFIG, "%s: relevance: no tool \"%.*s\" in the catalog", what, (int)k,
-                        g->string);
+      return st;
     }
     if (g->valuedouble > top) top = g->valuedouble;
   }
