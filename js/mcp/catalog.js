@@ -10,11 +10,34 @@
 // reject, so one bad tool never takes the catalog down.
 
 import { createHash } from 'node:crypto';
+import { GatewayConfigError } from './errors.js';
 
 const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
 export const namespaced = (namespace, name) => `${namespace}__${name}`;
+
+/**
+ * What identifies a generation: its catalog's key (the sha256 a segment
+ * line records as catalogKey) and, with search.annotations, the
+ * vocabulary's (vocabularyKey): a new vocabulary is a new generation.
+ */
+export const universeKey = (catalogKey, vocabularyKey = null) =>
+  vocabularyKey ? createHash('sha256').update(`${catalogKey}:${vocabularyKey}`).digest('hex') : catalogKey;
+
+/**
+ * The core's check of a vocabulary (config.vocabulary, from
+ * search.annotations) before the gateway builds anything with it: an index
+ * of no tools over it. Throws a GatewayConfigError naming the file.
+ */
+export function checkVocabulary(toolsift, vocabulary) {
+  if (!vocabulary) return;
+  try {
+    toolsift.createIndex({ tools: [] }, { annotations: vocabulary.text }).free();
+  } catch (e) {
+    throw new GatewayConfigError(`search.annotations ${vocabulary.file}: ${e.message}`);
+  }
+}
 
 // A deep copy fit for the core: lone UTF-16 surrogates (which would reach
 // cJSON as malformed escapes) become U+FFFD, in keys too, and nesting past
@@ -57,8 +80,11 @@ function hintsOf(tool) {
  * Build the universe from the servers (configuration order) and their
  * upstreams' current tool lists. `toolsift` (a loaded module) checks the
  * catalog; a tool it rejects is dropped and named in `warnings`.
- * Returns { catalog, routes: Map(id → {server, name}), key,
- * fingerprint, snapshot (the index's bytes, or null), warnings }.
+ * With config.vocabulary (search.annotations) the index is built with it
+ * (the core merges it after the catalog's own annotations).
+ * Returns { catalog, routes: Map(id → {server, name}), key (the
+ * generation's: universeKey), catalogKey, vocabulary (config.vocabulary or
+ * null), fingerprint, snapshot (the index's bytes, or null), warnings }.
  */
 export function buildUniverse(toolsift, config, upstreams, model = null) {
   const warnings = [];
@@ -115,12 +141,15 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
   let fingerprint = null;
   let snapshot = null;
   const stopwords = config.search.stopwords;
+  const vocabulary = config.vocabulary ?? null;
   for (let attempt = 0; attempt < 64; attempt++) {
     const catalog = { tools, annotations };
     let index;
     try {
-      // with a model, the tools' vectors too (the snapshot carries them)
-      const options = { ...(stopwords === undefined ? {} : { stopwords }), ...(model ? { model } : {}) };
+      // with a model, the tools' vectors too (the snapshot carries them);
+      // with a vocabulary, its text as the file has it (the core digests it)
+      const options = { ...(stopwords === undefined ? {} : { stopwords }), ...(model ? { model } : {}),
+        ...(vocabulary ? { annotations: vocabulary.text } : {}) };
       index = toolsift.createIndex(catalog, Object.keys(options).length ? options : undefined);
       fingerprint = index.info().fingerprint;
       try {
@@ -130,6 +159,9 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
       }
       break;
     } catch (e) {
+      // an error of the options (the vocabulary's, checked at start and on
+      // reload, so rare) is no tool's: the generation is not built
+      if (/^options\b/.test(e.message)) throw new Error(vocabulary ? `search.annotations ${vocabulary.file}: ${e.message}` : e.message);
       let bad = tools.findIndex((t) => e.message.includes(`"${t.id}"`) || e.message.includes(`${t.id}:`));
       if (bad < 0) bad = firstRejected(toolsift, tools, annotations);
       if (bad < 0) throw new Error(`the gateway's catalog was rejected: ${e.message}`);
@@ -140,9 +172,10 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
     }
   }
   const catalog = { tools, annotations, ...(skills ? { skills } : {}) };
-  const key = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');
+  const catalogKey = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');
+  const key = universeKey(catalogKey, vocabulary?.key);
   // embedder: the model each session of this generation embeds queries with
-  return { catalog, routes, key, fingerprint, snapshot, warnings, embedder: model };
+  return { catalog, routes, key, catalogKey, vocabulary, fingerprint, snapshot, warnings, embedder: model };
 }
 
 // The error named no tool: try each alone (rare, so the cost is fine).

@@ -9,6 +9,8 @@
 // --generate-token FILE) or an explicit --no-auth (docs/mcp-gateway.md
 // "Security"); that is checked before any upstream starts.
 //   toolsift-mcp --replay JOURNAL.jsonl             print the session's menus, step by step
+//   toolsift-mcp learn --config gateway.json [...]  learn a vocabulary from the journals (learn.js)
+//   toolsift-mcp learn --diff OLD NEW               what a new vocabulary would change
 //
 // Journals are hash-chained by the core; --journal-key-file FILE (or env
 // TOOLSIFT_JOURNAL_KEY: 32–128 lowercase hex digits) keys the chain, when
@@ -23,6 +25,7 @@ import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
 import { TokenSet, authSettings, generateTokenFile, readPrivateFile, readTokenFile } from './auth.js';
 import { replayJournal, JournalError } from './replay.js';
+import { LEARN_USAGE, runLearn } from './learn.js';
 
 import { VERSION } from './version.js';
 // The SDK loads only to serve (loadServing): --replay and --version do without it.
@@ -30,6 +33,7 @@ import { VERSION } from './version.js';
 const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--journal-dir DIR]
                     [--token-file FILE | --generate-token FILE | --no-auth] [--journal-key-file FILE]
        toolsift-mcp --replay JOURNAL [--journal-key-file FILE]
+${LEARN_USAGE.replace(/^usage: /, '       ')}
        toolsift-mcp --version`;
 
 // The journal key: --journal-key-file (refused when others may read it, as
@@ -102,6 +106,17 @@ function httpTokens(args, config) {
 }
 
 async function main() {
+  if (process.argv[2] === 'learn') {
+    const toolsift = await load();
+    try {
+      return await runLearn(toolsift, process.argv.slice(3), { log, out: (t) => process.stdout.write(t) });
+    } catch (e) {
+      // a journal the learner refused (tampered, unverifiable, malformed): its message names the file
+      if (e?.name !== 'ToolsiftError') throw e;
+      log(`learn: ${e.message.replace('(learn option unverified: "skip" or "accept")', '(--unverified skip or accept to learn without it)')}`);
+      return 1;
+    }
+  }
   const args = parseArgs(process.argv.slice(2));
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);

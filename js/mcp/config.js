@@ -5,6 +5,7 @@
 // errors too, so a typo never silently turns a setting off. Nothing here
 // connects to anything.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -138,7 +139,11 @@ const SESSION_SEARCH_KEYS = [
 // (a directory with model.safetensors and tokenizer.json, docs/semantic.md)
 // whose vectors every generation's index carries and with which each
 // session embeds its queries; minSimilarity is the grade's floor for them.
-const SEARCH_KEYS = [...SESSION_SEARCH_KEYS, 'alwaysLoaded', 'includeSchemas', 'model', 'minSimilarity'];
+// `annotations` is the gateway's too: the path of a vocabulary file (what
+// `toolsift-mcp learn` writes, or the host's own) that every generation's
+// index is built with (readVocabulary below; the core's own check is
+// catalog.js checkVocabulary).
+const SEARCH_KEYS = [...SESSION_SEARCH_KEYS, 'alwaysLoaded', 'includeSchemas', 'model', 'minSimilarity', 'annotations'];
 
 /**
  * Check a configuration object. `baseDir` resolves relative paths (a stdio
@@ -180,6 +185,10 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   }
   if (s.minSimilarity !== undefined && !model) fail('search.minSimilarity', 'is a setting of search.model, which is not given');
   if (model) model.minSimilarity = s.minSimilarity ?? -2;
+  if (s.annotations !== undefined && (typeof s.annotations !== 'string' || s.annotations === '')) {
+    fail('search.annotations', 'expected the path of a vocabulary file ({"annotations": {"<tool id>": {"tags", "aliases"}}}, what toolsift-mcp learn writes)');
+  }
+  const vocabulary = s.annotations === undefined ? null : readVocabulary(path.resolve(baseDir, s.annotations));
   let skills = null;
   if (raw.skills !== undefined && raw.skills !== null) {
     if (!isObject(raw.skills)) fail('config.skills', 'expected { skills: [...], ...session skills settings }');
@@ -200,7 +209,57 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   if (typeof loop !== 'string' || !ID_RE.test(loop)) fail('config.loop', 'expected a string matching ^[A-Za-z0-9_.:-]{1,128}$');
   const name = raw.name ?? 'toolsift-mcp';
   if (typeof name !== 'string' || name === '') fail('config.name', 'expected a non-empty string');
-  return { servers, search, alwaysLoaded, includeSchemas, model, skills, journalDir, journalMaxBytes, http, loop, name };
+  return { servers, search, alwaysLoaded, includeSchemas, model, vocabulary, skills, journalDir, journalMaxBytes, http, loop, name };
+}
+
+// A vocabulary's label lists, as the core reads them (checked here for every
+// entry: the core skips entries of ids no tool has without reading them, so
+// a bad entry would otherwise fail only once its tool appears).
+const VOCABULARY_KEYS = ['annotations', 'learned', 'evidence'];
+
+/**
+ * Read the vocabulary file of search.annotations: { file, text (the file's
+ * UTF-8 text, verbatim: the core digests what the file says), key (sha256 of
+ * the text) }. A file that cannot be read, is not UTF-8 JSON or is not a
+ * vocabulary is a configuration error naming the file. The core reads it
+ * once more, strictly, before the gateway uses it (catalog.js
+ * checkVocabulary).
+ */
+export function readVocabulary(file) {
+  const where = `search.annotations ${file}`;
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    fail(where, `cannot read it: ${e.message}`);
+  }
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    fail(where, 'not UTF-8 text');
+  }
+  let v;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    fail(where, `not JSON: ${e.message}`);
+  }
+  if (!isObject(v) || !isObject(v.annotations)) {
+    fail(where, 'expected a vocabulary {"annotations": {"<tool id>": {"tags": [...], "aliases": [...]}}} (what toolsift-mcp learn writes)');
+  }
+  for (const k of Object.keys(v)) {
+    if (!VOCABULARY_KEYS.includes(k)) fail(where, `unknown key "${k}" (a vocabulary has ${VOCABULARY_KEYS.map((x) => `"${x}"`).join(', ')})`);
+  }
+  for (const [id, a] of Object.entries(v.annotations)) {
+    const w = `${where}: annotations[${JSON.stringify(id)}]`;
+    if (!isObject(a)) fail(w, 'expected { tags, aliases }');
+    for (const k of Object.keys(a)) {
+      if (k !== 'tags' && k !== 'aliases') fail(w, `unknown key "${k}" (expected "tags" or "aliases")`);
+      if (!Array.isArray(a[k]) || a[k].some((x) => typeof x !== 'string')) fail(`${w}.${k}`, 'expected an array of strings');
+    }
+  }
+  return { file, text, key: createHash('sha256').update(text, 'utf8').digest('hex') };
 }
 
 const HTTP_KEYS = ['port', 'path', 'idleTimeoutMs', 'maxSessions', 'tokens', 'allowedOrigins'];

@@ -6,16 +6,18 @@
 // lists changes: an upstream's list_changed, a server that failed for good or
 // was removed), and the MCP server a client session talks to: tools/list
 // answers the session's menu, tools/call answers search_tools /
-// activate_skill, forwards loaded tools to their upstream, and refuses the
-// rest with a message that tells the model what to do. Journals are written
-// one private file per client session (journal.js). A server marked
+// activate_skill, forwards loaded tools to their upstream (each call through
+// the session's gate, which records it; a failed one is reported back to the
+// session), and refuses the rest with a message that tells the model what to
+// do. Journals are written one private file per client session
+// (journal.js). A server marked
 // perSession gets one connection per client session for its calls; the
 // shared one only lists its tools.
 
 import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { buildUniverse } from './catalog.js';
+import { buildUniverse, checkVocabulary } from './catalog.js';
 import { loadGatewayModel } from './model.js';
 import { CODES } from './errors.js';
 import { JournalFile, ensurePrivateDir } from './journal.js';
@@ -67,7 +69,8 @@ export class Gateway {
   async start() {
     // A journal folder another user owns fails the start, not the first session.
     if (this.config.journalDir) ensurePrivateDir(this.config.journalDir, this.log);
-    // a bad model fails the start, before any server is started
+    // a bad vocabulary or model fails the start, before any server is started
+    checkVocabulary(this.toolsift, this.config.vocabulary);
     this.model = loadGatewayModel(this.toolsift, this.config.model);
     if (this.model) this.log(`search.model: ${this.model.id} (${this.model.dim} dimensions) from ${this.config.model.dir}`);
     await Promise.all(this.config.servers.map((s) => this._addUpstream(s)));
@@ -123,6 +126,8 @@ export class Gateway {
    * leave the universe), new or changed ones are started.
    */
   async reload(config) {
+    // a vocabulary the core refuses keeps the running configuration whole
+    checkVocabulary(this.toolsift, config.vocabulary);
     if (config.model?.dir !== this.config.model?.dir) {
       // sessions embed with the loaded model; another one takes a restart
       this.log(`search.model changed: the gateway keeps ${this.config.model?.dir ?? 'no model'} until it restarts`);
@@ -162,10 +167,11 @@ export class Gateway {
     const dir = this.config.journalDir;
     const journal = dir ? new JournalFile(dir, transport, { maxBytes: this.config.journalMaxBytes, log: this.log }) : null;
     const label = journal?.id ?? randomBytes(8).toString('hex');
-    const cs = new ClientSession(this.toolsift, this.config, journal ? (line) => journal.write(line) : null, { principal });
+    const cs = new ClientSession(this.toolsift, this.config, journal ? (line) => journal.write(line) : null,
+      { principal, full: () => journal?.full ?? false });
     cs.adopt(this.universe, 0);
     if (journal?.full) {
-      this.log(`session ${label}: journal.maxBytes (${journal.maxBytes}) is less than its first segment line (${journal.bytes} bytes): every search will be refused`);
+      this.log(`session ${label}: journal.maxBytes (${journal.maxBytes}) is less than its first segment line (${journal.bytes} bytes): every search will be refused and no call recorded`);
     }
     let instructions = instructionsFor(cs.searchToolName);
     const skillIndex = cs.segment.session.skillIndex();
@@ -245,13 +251,33 @@ export class Gateway {
     }
     if (changed) await this._listChanged(extra);
     if (decision.error) return errorResult(decision.error);
+    // The session allowed the call and recorded it; from here on a failure
+    // (an error result, a throw, a timeout, a server gone) is reported back.
     const route = live.routes.get(decision.forward);
     try {
       const up = route && (await this._upstreamFor(entry, route.server));
-      if (!up) return errorResult(`The tool "${name}" cannot be reached: its server is no longer configured.`);
-      return await up.callTool(route.name, args);
+      if (!up) {
+        this._callFailed(entry, turn, name);
+        return errorResult(`The tool "${name}" cannot be reached: its server is no longer configured.`);
+      }
+      const result = await up.callTool(route.name, args);
+      if (result?.isError === true) this._callFailed(entry, turn, name);
+      return result;
     } catch (e) {
+      this._callFailed(entry, turn, name);
       return errorResult(`The call to "${name}" failed at its server "${route.server}": ${e?.message ?? e}`);
+    }
+  }
+
+  // A call the session allowed failed: recorded in its journal when its
+  // segment is still the session's (docs/mcp-gateway.md, "Call records").
+  _callFailed(entry, turn, name) {
+    try {
+      if (!entry.session.callFailed(turn, name)) {
+        this.log(`session ${entry.label}: the failure of the call on turn ${turn} is not recorded: the session moved on (a new catalog generation, or it closed) while the call was in flight`);
+      }
+    } catch (e) {
+      this.log(`session ${entry.label}: the failure of the call on turn ${turn} is not recorded: ${e.message}`);
     }
   }
 

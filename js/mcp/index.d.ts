@@ -47,6 +47,11 @@ export interface GatewayConfig {
   includeSchemas: boolean;
   /** search.model (resolved) and search.minSimilarity (-2: off), or null. */
   model: { dir: string; minSimilarity: number } | null;
+  /**
+   * search.annotations: the vocabulary file (resolved), its UTF-8 text as the
+   * file has it, and the sha256 of that text; or null.
+   */
+  vocabulary: { file: string; text: string; key: string } | null;
   skills: { list: unknown[]; settings: Record<string, unknown> } | null;
   journalDir: string | null;
   /** journal.maxBytes: a session's journal limit (0: none); past it searches are refused (-32014). */
@@ -72,7 +77,12 @@ export declare const SEGMENT_SOURCE: 'toolsift-mcp-segment';
 
 export interface Universe {
   generation: number;
+  /** The generation's identity: its catalogKey, with the vocabulary's key when there is one. */
   key: string;
+  /** The sha256 of the catalog (what a segment line records as catalogKey). */
+  catalogKey?: string;
+  /** The vocabulary the generation's index was built with (search.annotations), or null. */
+  vocabulary?: { file: string; text: string; key: string } | null;
   fingerprint: string | null;
   catalog: { tools: unknown[]; annotations: Record<string, unknown>; skills?: unknown[] };
   routes: Map<string, { server: string; name: string }>;
@@ -122,6 +132,12 @@ export interface ReplayStep {
   segment?: number;
   generation?: number;
   decision?: string;
+  /** A call record's id ("<loop>#turn:T:tool:C:call"), replayed through the same gate. */
+  call?: string;
+  /** The tool a call record names. */
+  tool?: string;
+  /** The call record is an agent-tool-call-failed. */
+  failed?: boolean;
   turn: number;
   /** A search decision's ranker kind ('bm25f-…', 'select', a host ranker's). */
   ranker?: string;
@@ -133,13 +149,31 @@ export interface ReplayStep {
   menu: string[];
 }
 
-/** Replay a journal's text: the menus step by step and the final tool list. Throws JournalError. */
-export declare function replayJournal(toolsift: Toolsift, text: string): { steps: ReplayStep[]; tools: unknown[]; warnings: string[] };
-export declare function readJournal(text: string): { value: Record<string, unknown>; decisions: string[] }[];
+/**
+ * Replay a journal's text: the menus step by step and the final tool list.
+ * `journalKey`: the key of a keyed journal. Throws JournalError (or the
+ * core's 'tampered' / 'diverged' ToolsiftError).
+ */
+export declare function replayJournal(toolsift: Toolsift, text: string, options?: { journalKey?: string | null }):
+  { steps: ReplayStep[]; tools: unknown[]; warnings: string[] };
+export declare function readJournal(text: string): {
+  value: Record<string, unknown>; header: string | null;
+  /** The segment's decisions. */
+  decisions: string[];
+  /** Its decisions and call records, in order. */
+  lines: string[];
+}[];
 
 /** One client session's menu, segments and journal (no MCP, no upstreams). */
 export declare class ClientSession {
-  constructor(toolsift: Toolsift, config: GatewayConfig, write?: ((line: string) => void) | null);
+  /**
+   * `principal`: who opened the session (a token name): recorded in its
+   * segment lines and the toolsift sessions' `client`. `full()`: true once
+   * the journal holds journal.maxBytes (call records are then left out and
+   * the file ends). `chain`: follow the chain head without `write`.
+   */
+  constructor(toolsift: Toolsift, config: GatewayConfig, write?: ((line: string) => void) | null,
+    options?: { principal?: string | null; full?: () => boolean; chain?: boolean });
   readonly searchToolName: string;
   readonly skillToolName: string | null;
   readonly segment: { session: Session; key: string; generation: number; startTurn: number } | null;
@@ -156,7 +190,13 @@ export declare class ClientSession {
     result: (SearchToolsResult & { tools: (SearchToolsResult['tools'][number] & { inputSchema?: unknown })[] }) | Record<string, any>;
     menuChanged: boolean;
   };
+  /** Gate a call to any other tool; an allowed call of a catalog tool is recorded (agent-tool-call) and written. */
   gate(turn: number, name: string, args: unknown, universe: Universe): { forward: string } | { error: string };
+  /**
+   * The call gate() allowed on `turn` failed at its upstream: recorded
+   * (agent-tool-call-failed). False when its segment has ended since.
+   */
+  callFailed(turn: number, name: string): boolean;
   listTools(): { name: string; description?: string; inputSchema: unknown; annotations?: Record<string, boolean> }[];
   close(): void;
 }

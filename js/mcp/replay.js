@@ -18,6 +18,16 @@
 // The decisions are untrusted as in any toolsift replay (SPEC S9): re-admitted
 // against that catalog and configuration, so an edited decision can only
 // narrow the menu.
+//
+// A segment line also carries the vocabulary its index was built with
+// (search.annotations, the file's text, with its sha256: vocabularyKey) and
+// the principal its session served (the chain header's client). The call
+// records between the decisions are replayed too, in order, through the same
+// gate (a call is allowed only if its tool is on the replayed menu), so the
+// replayed session writes its journal again; for a chained segment that
+// journal must be the recorded one, line for line — so the chain runs on into
+// the next segment, and a record edited and re-chained without a key (which
+// re-admission would narrow) is reported instead of served.
 
 import { createHash } from 'node:crypto';
 import { ClientSession, SEGMENT_SOURCE, decisionTurn } from './session.js';
@@ -57,6 +67,15 @@ export function readJournal(text) {
       if (key !== v.catalogKey) {
         throw new JournalError(`line ${i + 1}: segment ${v.segment}'s catalog does not match its catalogKey (the journal was damaged or edited)`);
       }
+      if (v.vocabulary !== undefined || v.vocabularyKey !== undefined) {
+        const vkey = typeof v.vocabulary === 'string' ? createHash('sha256').update(v.vocabulary, 'utf8').digest('hex') : null;
+        if (vkey === null || vkey !== v.vocabularyKey) {
+          throw new JournalError(`line ${i + 1}: segment ${v.segment}'s vocabulary does not match its vocabularyKey (the journal was damaged or edited)`);
+        }
+      }
+      if (v.principal !== undefined && typeof v.principal !== 'string') {
+        throw new JournalError(`line ${i + 1}: segment ${v.segment}'s principal is not a string`);
+      }
       segments.push({ value: v, header: null, decisions: [], lines: [] });
     } else if (rec?.source === HEADER_SOURCE) {
       const seg = segments[segments.length - 1];
@@ -77,6 +96,19 @@ export function readJournal(text) {
   return segments;
 }
 
+// The journal the replayed segment wrote against the recorded one: the same
+// header (the same parent, key, client and vocabulary), the same decisions
+// (re-admitted whole: nothing narrowed) and the same call records.
+function sameRecord(seg, replayed) {
+  const recorded = [seg.header, ...seg.lines].map((l) => l.trim());
+  for (let k = 0; k < Math.max(recorded.length, replayed.length); k++) {
+    if (recorded[k] !== replayed[k]) {
+      const what = k === 0 ? 'its chain header' : `its record ${k} (${JSON.stringify(JSON.parse(recorded[k] ?? replayed[k]).id)})`;
+      throw new JournalError(`segment ${seg.value.segment}: the replay wrote another journal than the recorded one at ${what}: the record was edited (a decision narrowed on replay, or the segment line's principal or vocabulary changed) or another toolsift version wrote it`);
+    }
+  }
+}
+
 function checkFingerprint(value, replayed) {
   const recorded = value.sessionFingerprint;
   if (typeof recorded !== 'string') {
@@ -91,8 +123,9 @@ function checkFingerprint(value, replayed) {
  * Replay a journal's text. Returns { steps, tools, warnings }: steps are
  * { segment, turn, menu } at each segment start and { decision, turn,
  * ranker, results, grades?, loaded, menu } after each search decision
- * ({ decision, turn, loaded, menu } after a skill activation; menu: the tool
- * names listed then); tools: the final MCP tool list.
+ * ({ decision, turn, loaded, menu } after a skill activation; { call, turn,
+ * tool, failed?, menu } for each call record; menu: the tool names listed
+ * then); tools: the final MCP tool list.
  */
 export function replayJournal(toolsift, text, { journalKey = null } = {}) {
   const segments = readJournal(text);
@@ -106,7 +139,7 @@ export function replayJournal(toolsift, text, { journalKey = null } = {}) {
     alwaysLoaded: [],
     journalKey,
   };
-  const cs = new ClientSession(toolsift, gatewayConfig, null);
+  const cs = new ClientSession(toolsift, gatewayConfig, null, { chain: true });
   const steps = [];
   const warnings = [];
   const names = () => cs.listTools().map((t) => t.name);
@@ -118,10 +151,20 @@ export function replayJournal(toolsift, text, { journalKey = null } = {}) {
       cs.startSegment(seg.value, [...(seg.header ? [seg.header] : []), ...seg.lines].join('\n'));
       checkFingerprint(seg.value, cs.segment.fingerprint);
       steps.push({ segment: seg.value.segment, turn: seg.value.turn, generation: seg.value.generation, menu: names() });
-      for (const line of seg.decisions) {
+      for (const line of seg.lines) {
         const rec = JSON.parse(line);
         const at = decisionTurn(rec.id);
-        if (!at) throw new JournalError(`decision ${JSON.stringify(rec.id)}: not a <loop>#turn:N:tool:M:search|skill id`);
+        if (CALL_SOURCES.has(rec.source)) {
+          if (!at || at.kind !== 'call') throw new JournalError(`call record ${JSON.stringify(rec.id)}: not a <loop>#turn:N:tool:M:call id`);
+          const tool = rec.value?.tool;
+          const failed = rec.source === 'agent-tool-call-failed';
+          if (typeof tool !== 'string' || !cs.replayCall(at.turn, at.call, tool, failed)) {
+            throw new JournalError(`call record ${rec.id}: ${failed ? 'no allowed call of' : 'not allowed:'} ${JSON.stringify(tool)} ${failed ? 'at that turn' : 'is not on the replayed menu'} (the journal was damaged or edited)`);
+          }
+          steps.push({ call: rec.id, turn: at.turn, tool, ...(failed ? { failed: true } : {}), menu: names() });
+          continue;
+        }
+        if (!at || at.kind === 'call') throw new JournalError(`decision ${JSON.stringify(rec.id)}: not a <loop>#turn:N:tool:M:search|skill id`);
         const search = at.kind === 'search';
         const tool = search ? cs.searchToolName : cs.skillToolName;
         if (!tool) throw new JournalError(`decision ${rec.id}: a skill activation, but skills are off`);
@@ -142,6 +185,8 @@ export function replayJournal(toolsift, text, { journalKey = null } = {}) {
         step.menu = names();
         steps.push(step);
       }
+      // A chained segment replays into its own record, line for line.
+      if (seg.header) sameRecord(seg, cs.segmentJournalLines());
     }
     cs.segment.session.finish();
     warnings.push(...cs.warnings);

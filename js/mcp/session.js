@@ -10,7 +10,17 @@
 //
 // Numbering: the n-th tools/call request a client session sends (0-based, in
 // the order the gateway receives them, whatever the tool) is turn n, call 0.
-// Decision ids are therefore "<loop>#turn:<n>:tool:0:search" (or ":skill").
+// Decision ids are therefore "<loop>#turn:<n>:tool:0:search" (or ":skill"),
+// and a call to a catalog tool is recorded as "<loop>#turn:<n>:tool:0:call".
+//
+// Calls: a call to any tool other than a meta-tool goes through the
+// segment's toolsift session (its gate), which answers whether the tool is on
+// the menu and records an allowed call of a catalog tool in its journal
+// (agent-tool-call); a call the upstream answered with an error, or that
+// failed on the way, is reported to the same session (agent-tool-call-failed)
+// — what learning reads (docs/mcp-gateway.md, "Learning a vocabulary from
+// the journals"). Journal lines are written after every call, not only after
+// decisions.
 //
 // Segments: a toolsift session's catalog is fixed when it is made. When the
 // gateway's universe has moved to a new generation, the client session's
@@ -24,7 +34,7 @@
 // whose server has gone stays listed, and a call to it is an error that
 // says so.
 
-import { namespaced } from './catalog.js';
+import { namespaced, universeKey } from './catalog.js';
 
 export const SEGMENT_SOURCE = 'toolsift-mcp-segment';
 const ZERO_DIGEST = '0'.repeat(64);
@@ -34,7 +44,7 @@ const DEFAULT_CAPS = { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 };
 export const errorResult = (text) => ({ isError: true, content: [{ type: 'text', text }] });
 
 function decisionTurn(id) {
-  const m = /#turn:(\d+):tool:(\d+):(search|skill)$/.exec(id ?? '');
+  const m = /#turn:(\d+):tool:(\d+):(search|skill|call)$/.exec(id ?? '');
   return m ? { turn: Number(m[1]), call: Number(m[2]), kind: m[3] } : null;
 }
 
@@ -43,15 +53,23 @@ export class ClientSession {
    * `toolsift`: a loaded module. `config`: the checked gateway
    * configuration. `write(line)`: appends one journal line (no newline), or
    * null for no journal. `principal`: who opened the session (a token name,
-   * never the token), recorded in its segment lines, or null.
+   * never the token), recorded in its segment lines and given to every
+   * segment's toolsift session as its `client` (the journal header's
+   * "client": learning counts evidence per client), or null. `full()`: true
+   * once the journal holds journal.maxBytes (call records are then no longer
+   * written: see _journalNew). `chain`: follow the journal's chain head even
+   * without `write` (a replay does).
    */
-  constructor(toolsift, config, write = null, { principal = null } = {}) {
+  constructor(toolsift, config, write = null, { principal = null, full = () => false, chain = write !== null } = {}) {
     this.toolsift = toolsift;
     this.principal = principal;
+    this.full = full;
+    this.tracksJournal = chain;
+    this.journalEnded = false; // a line was left out (journal full): nothing more is written
     this.config = config;
     this.write = write;
     this.turns = 0; // tools/call requests numbered so far
-    this.segments = []; // { session, key, generation, journalLines, startTurn }
+    this.segments = []; // { session, key, generation, journalChars, startTurn, hints, fingerprint }
     // The journal's hash chain runs across segments: each segment's toolsift
     // journal continues the last digest of the one before (its header's
     // parent; 64 zeros for the first), so a segment cannot be dropped,
@@ -124,9 +142,16 @@ export class ClientSession {
     if (this.refusedKey === universe.key && this.segment) return false;
     const config = this.segmentConfig(universe);
     const value = {
-      segment: this.segments.length, turn, generation: universe.generation, catalogKey: universe.key,
+      segment: this.segments.length, turn, generation: universe.generation, catalogKey: universe.catalogKey ?? universe.key,
       fingerprint: universe.fingerprint, config,
     };
+    // The vocabulary (search.annotations) the generation's index was built
+    // with, as the file said it: a replay builds the same index from the
+    // segment line alone.
+    if (universe.vocabulary) {
+      value.vocabulary = universe.vocabulary.text;
+      value.vocabularyKey = universe.vocabulary.key;
+    }
     if (this.principal !== null) value.principal = this.principal;
     try {
       return this.startSegment(value, null, universe.snapshot ?? null, universe.embedder ?? null);
@@ -154,10 +179,16 @@ export class ClientSession {
    * a replay builds the same index from it (same fingerprint). `embedder`:
    * the generation's static model (live, with a snapshot) — the decisions
    * record its ranker kind and a replay needs neither it nor vectors.
+   * `value.principal` is the session's client (the chain header records it);
+   * `value.vocabulary` the vocabulary text (a snapshot holds it already).
    */
   startSegment(value, journal, snapshot = null, embedder = null) {
     let session; // made before the current one is closed: a refusal leaves it running
-    const chain = { journalParent: this.chainHead, ...(this.journalKey ? { journalKey: this.journalKey } : {}) };
+    const chain = {
+      journalParent: this.chainHead,
+      ...(this.journalKey ? { journalKey: this.journalKey } : {}),
+      ...(typeof value.principal === 'string' ? { client: value.principal } : {}),
+    };
     if (snapshot) {
       const { catalog, search, ...rest } = value.config;
       const { stopwords, ...searchRest } = search;
@@ -171,8 +202,9 @@ export class ClientSession {
         throw e;
       }
     } else {
+      const vocabulary = typeof value.vocabulary === 'string' ? { annotations: value.vocabulary } : {};
       session = this.toolsift.createSession(value.config,
-        journal === null ? chain : { journal, divergence: 'fail', ...chain });
+        journal === null ? { ...chain, ...vocabulary } : { journal, divergence: 'fail', ...chain, ...vocabulary });
     }
     // The session fingerprint (index + configuration) is recorded live; a
     // replay compares it (replay.js).
@@ -189,8 +221,8 @@ export class ClientSession {
         hints.set(t.id, h);
       }
     }
-    this.segments.push({ session, key: value.catalogKey, generation: value.generation, journalLines: 0, startTurn: value.turn, hints,
-      fingerprint: session.fingerprint });
+    this.segments.push({ session, key: universeKey(value.catalogKey, value.vocabularyKey), generation: value.generation,
+      journalChars: 0, startTurn: value.turn, hints, fingerprint: session.fingerprint });
     this.write?.(line);
     this._journalNew(); // the segment's chain header
     return this._syncMenu(true);
@@ -240,12 +272,32 @@ export class ClientSession {
     return changed;
   }
 
-  _journalNew() {
+  // Write the lines the segment's toolsift journal gained since the last
+  // time (its chain header, decisions, call records) and follow the chain's
+  // head. `call`: they are call records. The journal limit: a decision is
+  // never made once the journal is full (the gateway refuses it first), but
+  // calls go on; their records are written while the journal is under
+  // journal.maxBytes, and the first one left out ends the file — nothing is
+  // written after it, so the file stays a valid chain (a prefix of the
+  // session's record, which replays).
+  _journalNew({ call = false } = {}) {
+    if (!this.tracksJournal || this.journalEnded) return;
     const seg = this.segment;
-    const lines = seg.session.journalJSONL().split('\n').filter((l) => l !== '');
-    for (const line of lines.slice(seg.journalLines)) this.write?.(line);
-    if (lines.length > seg.journalLines) this.chainHead = JSON.parse(lines[lines.length - 1]).chain;
-    seg.journalLines = lines.length;
+    const text = seg.session.journalJSONL(); // append-only: only its tail is new
+    const fresh = text.slice(seg.journalChars).split('\n').filter((l) => l !== '');
+    seg.journalChars = text.length;
+    if (fresh.length === 0) return;
+    if (call && this.full()) {
+      this.journalEnded = true;
+      return;
+    }
+    for (const line of fresh) this.write?.(line);
+    this.chainHead = JSON.parse(fresh[fresh.length - 1]).chain;
+  }
+
+  /** The toolsift journal of the current segment, as recorded so far (replay compares it). */
+  segmentJournalLines() {
+    return this.segment.session.journalJSONL().split('\n').filter((l) => l !== '');
   }
 
   // ---- calls ----
@@ -289,11 +341,53 @@ export class ClientSession {
       return { error: `The tool "${name}" was loaded earlier in this session, but no connected server offers it any more (its server was removed, failed for good or dropped the tool). It cannot be called now; call ${this.searchToolName} to find another tool.` };
     }
     const output = this.segment.session.call(turn, 0, name, args ?? {});
-    if (output.result?.allowed === true) return { forward: name };
+    if (output.result?.allowed === true) {
+      this._journalNew({ call: true }); // the call record (a catalog tool's)
+      return { forward: name };
+    }
     if (universe.routes.has(name)) {
       return { error: `The tool "${name}" is not loaded in this session. Call ${this.searchToolName} first, with the query select:${name} to load it by name or with a few words describing what you want to do; then call the tools it loaded.` };
     }
     return { error: `There is no tool named "${name.slice(0, 128)}" in this session. Call ${this.searchToolName} with a few words describing what you want to do, to find and load the tools you need.` };
+  }
+
+  /**
+   * Report that the call of catalog tool `name` that gate() allowed on turn
+   * `turn` failed (the upstream answered isError, or the call threw, timed
+   * out or found its server gone): the segment's session records it
+   * (agent-tool-call-failed), so learning does not take the tool for the one
+   * the request needed. Returns false when it cannot be recorded any more:
+   * the session moved to a new segment (or closed) while the call was in
+   * flight — that segment's chain is closed, and the call stays recorded as
+   * made.
+   */
+  callFailed(turn, name) {
+    const seg = this.segment;
+    if (!seg || seg.session.freed || seg.startTurn > turn) return false;
+    seg.session.callFailed(turn, 0, name);
+    this._journalNew({ call: true });
+    return true;
+  }
+
+  /**
+   * Replay a call record of the journal (replay.js): the same gate on the
+   * same menu, so the segment's journal records it again. `failed`: an
+   * agent-tool-call-failed record. Returns false when the replayed session
+   * does not allow the call (the record is not one the gateway could write).
+   */
+  replayCall(turn, call, name, failed) {
+    const session = this.segment.session;
+    if (failed) {
+      try {
+        session.callFailed(turn, call, name);
+      } catch {
+        return false;
+      }
+    } else if (session.call(turn, call, name, {}).result?.allowed !== true) {
+      return false;
+    }
+    this._journalNew({ call: true });
+    return true;
   }
 
   /**

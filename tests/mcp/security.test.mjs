@@ -269,7 +269,7 @@ test('http.maxSessions: one more initialize is 503 with -32012 and a log line; a
   assert.deepEqual(await names(c.client), ['search_tools']);
 });
 
-test('journal.maxBytes: a search past the limit is refused with -32014; loaded tools still answer; the journal replays', async (t) => {
+test('journal.maxBytes: a search past the limit is refused with -32014; loaded tools still answer, unrecorded; the journal replays', async (t) => {
   const gw = await inProcess(t);
   // the size of a session's first line (its segment), from a first session
   const probe = await connectHttp(gw.url, ALICE);
@@ -290,6 +290,8 @@ test('journal.maxBytes: a search past the limit is refused with -32014; loaded t
   const listed = await names(client);
   await transport.terminateSession();
   const file = journals(gw.journalDir).find((f) => readLines(f).some((l) => l.source === 'agent-tool-search'));
+  // the call went on, but its record was left out: the file ends at the limit, still a valid chain
+  assert.deepEqual(readLines(file).map((l) => l.source), ['toolsift-mcp-segment', 'toolsift-journal', 'agent-tool-search']);
   const r = await replay(file);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.tools.map((x) => x.name), listed);

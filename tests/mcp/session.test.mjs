@@ -120,11 +120,13 @@ test('numbering, segments and caps that carry over a new generation', () => {
   assert.equal(seg.value.config.search.maxLoaded, 1);
   assert.equal(seg.value.config.search.maxSearches, 3);
   assert.deepEqual(seg.value.config.search.alwaysLoaded, ['mail__delete_email', 'mail__send_email']);
-  // each segment line is followed by its toolsift journal: the chain's header, then the decisions
+  // each segment line is followed by its toolsift journal: the chain's
+  // header, then the decisions and the allowed calls (written as they happen)
   assert.deepEqual(lines.map((l) => JSON.parse(l).id), ['mcp#segment:0', 'mcp#journal', 'mcp#turn:0:tool:0:search',
-    'mcp#segment:1', 'mcp#journal', 'mcp#turn:3:tool:0:search']);
-  // segment 1's header continues segment 0's last digest
-  assert.equal(JSON.parse(lines[4]).value.parent, JSON.parse(lines[2]).chain);
+    'mcp#turn:1:tool:0:call', 'mcp#segment:1', 'mcp#journal', 'mcp#turn:3:tool:0:search']);
+  assert.deepEqual(JSON.parse(lines[3]).value, { tool: 'mail__send_email' });
+  // segment 1's header continues segment 0's last digest (the call record's)
+  assert.equal(JSON.parse(lines[5]).value.parent, JSON.parse(lines[3]).chain);
   assert.equal(JSON.parse(lines[1]).value.parent, '0'.repeat(64));
   const listed = cs.listTools().map((t) => t.name);
   cs.close();
@@ -416,4 +418,89 @@ test('search.model: every generation embedded, each live query embedded, the jou
     (e) => e instanceof GatewayConfigError && /search\.model: cannot read .*nope\/model\.safetensors/.test(e.message));
   writeFileSync(path.join(dir, 'm', 'tokenizer.json'), '{"model":{}}');
   assert.throws(() => loadGatewayModel(toolsift, config.model), (e) => e instanceof GatewayConfigError && /search\.model: .*tokenizer/.test(e.message));
+});
+
+test('call records: written as calls happen, failures reported to the segment that allowed them, the journal limit ends the file', () => {
+  const config = baseConfig({ maxPerSearch: 2 });
+  const lines = [];
+  let full = false;
+  const cs = new ClientSession(toolsift, config, (l) => lines.push(l), { principal: 'ci', full: () => full });
+  const u0 = universeOf(config, TOOLS, 0);
+  cs.adopt(u0, 0);
+  cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'send an email' });
+  const t1 = cs.nextTurn();
+  assert.deepEqual(cs.gate(t1, 'mail__send_email', {}, u0), { forward: 'mail__send_email' });
+  assert.equal(JSON.parse(lines.at(-1)).id, 'mcp#turn:1:tool:0:call', 'written at once, not with the next decision');
+  assert.equal(cs.callFailed(t1, 'mail__send_email'), true);
+  assert.deepEqual([JSON.parse(lines.at(-1)).source, JSON.parse(lines.at(-1)).value], ['agent-tool-call-failed', { tool: 'mail__send_email' }]);
+  assert.throws(() => cs.callFailed(t1, 'mail__delete_email'), /no call to a catalog tool of that name was allowed/);
+  // the principal is the chain header's client
+  assert.equal(JSON.parse(lines[1]).value.client, 'ci');
+  assert.equal(JSON.parse(lines[0]).value.principal, 'ci');
+  // a call in flight when the session moved to a new generation: its failure is not recorded
+  const t2 = cs.nextTurn();
+  cs.gate(t2, 'mail__send_email', {}, u0);
+  const u1 = universeOf(config, { mail: TOOLS.mail }, 1);
+  cs.adopt(u1, cs.nextTurn());
+  const n = lines.length;
+  assert.equal(cs.callFailed(t2, 'mail__send_email'), false);
+  assert.equal(lines.length, n);
+  // the journal is full: the next call goes on but its record is left out, and nothing after it is written
+  const t4 = cs.nextTurn();
+  assert.deepEqual(cs.gate(t4, 'mail__send_email', {}, u1), { forward: 'mail__send_email' });
+  full = true;
+  const t5 = cs.nextTurn();
+  assert.deepEqual(cs.gate(t5, 'mail__send_email', {}, u1), { forward: 'mail__send_email' }, 'the call itself is allowed');
+  assert.equal(cs.callFailed(t5, 'mail__send_email'), true);
+  full = false; // even with room again (never, live: bytes only grow) the file stays a prefix
+  cs.gate(cs.nextTurn(), 'mail__send_email', {}, u1);
+  assert.deepEqual(lines.slice(n).map((l) => JSON.parse(l).id), ['mcp#turn:4:tool:0:call']);
+  // the file's segment 1 is a prefix of the segment's chain (header, the call of turn 4)
+  const core = cs.segmentJournalLines();
+  const written = lines.slice(lines.findIndex((l) => l.includes('"mcp#segment:1"')) + 1);
+  assert.deepEqual(core.map((l) => JSON.parse(l).source), ['toolsift-journal', 'agent-tool-call', 'agent-tool-call',
+    'agent-tool-call-failed', 'agent-tool-call']);
+  assert.deepEqual(written, core.slice(0, 2));
+  const listed = cs.listTools();
+  cs.close();
+  const r = replayJournal(toolsift, lines.join('\n'));
+  assert.deepEqual(r.tools, listed);
+  assert.deepEqual(r.steps.filter((s) => s.call).map((s) => [s.call, s.failed ?? false]),
+    [['mcp#turn:1:tool:0:call', false], ['mcp#turn:1:tool:0:call', true], ['mcp#turn:2:tool:0:call', false], ['mcp#turn:4:tool:0:call', false]]);
+});
+
+test('replay: a segment\'s vocabulary and principal must be the ones its chain recorded', () => {
+  const text = JSON.stringify({ annotations: { mail__send_email: { tags: ['landlord'], aliases: ['write a letter'] } } });
+  const sha = (s) => createHash('sha256').update(s, 'utf8').digest('hex');
+  const config = { ...baseConfig(), vocabulary: { file: 'words.json', text, key: sha(text) } };
+  const u = universeOf(config, TOOLS);
+  assert.equal(u.catalogKey, universeOf(baseConfig(), TOOLS).key, 'the catalog is the same');
+  assert.notEqual(u.key, u.catalogKey, 'the generation is another');
+  const lines = [];
+  const cs = new ClientSession(toolsift, config, (l) => lines.push(l), { principal: 'ci' });
+  cs.adopt(u, 0);
+  const r = cs.callMeta(cs.nextTurn(), 'search_tools', { query: 'write a letter to my landlord' });
+  assert.deepEqual(r.result.tools.filter((h) => h.loaded).map((h) => h.name), ['mail__send_email']);
+  cs.gate(cs.nextTurn(), 'mail__send_email', {}, u);
+  const listed = cs.listTools();
+  cs.close();
+  assert.deepEqual(replayJournal(toolsift, lines.join('\n')).tools, listed);
+  const edit = (f) => {
+    const seg = JSON.parse(lines[0]);
+    f(seg.value);
+    return [JSON.stringify(seg), ...lines.slice(1)].join('\n');
+  };
+  // the principal is the header's client: another one, or none, replays into another journal
+  for (const f of [(v) => delete v.principal, (v) => (v.principal = 'eve')]) {
+    assert.throws(() => replayJournal(toolsift, edit(f)),
+      (e) => e instanceof JournalError && /segment 0: the replay wrote another journal than the recorded one at its chain header/.test(e.message));
+  }
+  const wider = JSON.stringify({ annotations: { mail__delete_email: { tags: ['landlord'] } } });
+  assert.throws(() => replayJournal(toolsift, edit((v) => (v.vocabulary = wider))),
+    (e) => e instanceof JournalError && /segment 0's vocabulary does not match its vocabularyKey/.test(e.message));
+  // with its key recomputed, the core sees another vocabulary than the chain header's: diverged
+  assert.throws(() => replayJournal(toolsift, edit((v) => Object.assign(v, { vocabulary: wider, vocabularyKey: sha(wider) }))),
+    (e) => e.code === 'diverged' && /recorded under vocabulary [0-9a-f]{12}…, the live index has vocabulary/.test(e.message));
+  assert.throws(() => replayJournal(toolsift, edit((v) => { delete v.vocabulary; delete v.vocabularyKey; })),
+    (e) => e.code === 'diverged' && /the live index has no vocabulary/.test(e.message));
 });
