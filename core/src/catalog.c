@@ -673,7 +673,22 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: unknown key \"%.*s\" (expected \"tags\" or \"aliases\")", where,
                         (int)n, k->string);
     }
-    if (idx < 0) { /* a vocabulary's entry for a tool that is gone */
+    if (idx < 0) { /* a vocabulary's entry for a tool that is gone: read, then left out */
+      static const char *const lists[] = {"tags", "aliases"};
+      for (int k = 0; k < 2; k++) {
+        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(entry, lists[k]), *item;
+        if (!arr || cJSON_IsNull(arr)) continue;
+        if (!cJSON_IsArray(arr))
+          return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s\": expected an array of strings, got %s", where,
+                            lists[k], tsift_json_type_name(arr));
+        size_t i = 0;
+        cJSON_ArrayForEach(item, arr) {
+          if (!cJSON_IsString(item))
+            return tsift_fail(err, TSIFT_E_CONFIG, "%s: field \"%s[%zu]\": expected a string, got %s", where,
+                              lists[k], i, tsift_json_type_name(item));
+          i++;
+        }
+      }
       (*unknown)++;
       continue;
     }

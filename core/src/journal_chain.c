@@ -307,6 +307,12 @@ static int check_header(tsift_session *s, const cJSON *h, uint8_t head[32], int 
   if (!catalog || strcmp(catalog, s->index->fingerprint) != 0)
     ok &= problem(s, 0, "journal header: recorded over catalog %.12s…, the live catalog is %.12s…",
                   catalog ? catalog : "(missing)", s->index->fingerprint);
+  /* The client is part of the record (learning counts evidence by it): a
+   * replay for another one would write another journal. */
+  const char *client = str_member(v, "client");
+  if (strcmp(client ? client : "", s->client ? s->client : "") != 0)
+    ok &= problem(s, 0, "journal header: recorded for client \"%.64s\", the live session's is \"%.64s\"",
+                  client ? client : "(none)", s->client ? s->client : "(none)");
   if (!session || strcmp(session, s->fingerprint) != 0)
     ok &= problem(s, 0,
                   "journal header: recorded under another session configuration (caps, alwaysLoaded, "

@@ -142,10 +142,17 @@ static void test_client_in_header(void) {
   tsift_free(call(s, 0, 0, "search_tools", "{\"query\":\"create issue\"}", &st));
   char *j = journal(s);
   CHECK_CONTAINS(j, "\"mac\":\"none\",\"client\":\"alice\"}");
-  /* The header is sealed: a journal recorded for alice replays as it is. */
+  /* The header is sealed: a journal recorded for alice replays as it is,
+   * and not for another client (its journal would be another). */
   tsift_session *rp = open_session("{}", j, "{\"client\":\"alice\"}");
   CHECK(rp != NULL);
   tsift_session_free(rp);
+  const char *cfg0 = config("{}");
+  tsift_error e0;
+  rp = NULL;
+  CHECK_EQ_INT(tsift_session_new(cfg0, strlen(cfg0), j, strlen(j), "{\"client\":\"bob\"}", 16, &rp, &e0),
+               TSIFT_E_TAMPERED);
+  CHECK_CONTAINS(e0.message, "recorded for client \"alice\", the live session's is \"bob\"");
   tsift_free(j);
   tsift_session_free(s);
   static const char *bad[] = {"{\"client\":\"\"}", "{\"client\":7}", "{\"client\":\"a\\u0007b\"}",
