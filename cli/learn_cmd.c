@@ -21,7 +21,8 @@
 static const char LEARN_USAGE[] =
     "usage: toolsift learn --catalog FILE [--journals FILE|DIR]... [--examples FILE]... [-o LEARNED.json]\n"
     "                      [--options JSON] [--min-sessions N] [--min-clients N] [--max-per-client N]\n"
-    "                      [--min-share X] [--unverified refuse|skip|accept] [--journal-key-file KEY]\n"
+    "                      [--min-share X] [--min-examples N] [--unverified refuse|skip|accept]\n"
+    "                      [--journal-key-file KEY]\n"
     "       toolsift learn --diff OLD.json NEW.json\n";
 
 static int usage(const char *msg) {
@@ -156,7 +157,8 @@ int cli_learn(int argc, char **argv) {
   const char *catalog = NULL, *output = NULL, *options = NULL, *key_file = NULL;
   const char *journals[MAX_INPUTS], *examples[MAX_INPUTS];
   size_t nj = 0, ne = 0;
-  const char *min_sessions = NULL, *min_clients = NULL, *max_per_client = NULL, *min_share = NULL;
+  const char *min_sessions = NULL, *min_clients = NULL, *max_per_client = NULL, *min_share = NULL,
+             *min_examples = NULL;
   const char *unverified = NULL;
   if (argc >= 3 && strcmp(argv[2], "--diff") == 0) {
     if (argc != 5) return usage("--diff takes OLD.json NEW.json");
@@ -173,6 +175,7 @@ int cli_learn(int argc, char **argv) {
     else if (strcmp(a, "--min-clients") == 0) slot = &min_clients;
     else if (strcmp(a, "--max-per-client") == 0) slot = &max_per_client;
     else if (strcmp(a, "--min-share") == 0) slot = &min_share;
+    else if (strcmp(a, "--min-examples") == 0) slot = &min_examples;
     else if (strcmp(a, "--unverified") == 0) slot = &unverified;
     else if (strcmp(a, "--journals") == 0 && nj < MAX_INPUTS) slot = &journals[nj++];
     else if (strcmp(a, "--examples") == 0 && ne < MAX_INPUTS) slot = &examples[ne++];
@@ -201,6 +204,7 @@ int cli_learn(int argc, char **argv) {
   char quoted_unverified[32] = "";
   if (unverified) snprintf(quoted_unverified, sizeof quoted_unverified, "\"%.20s\"", unverified);
   const char *flags[][2] = {{"unverified", unverified ? quoted_unverified : NULL},
+                            {"minExamples", min_examples},
                             {"minShare", min_share},
                             {"maxPerClient", max_per_client},
                             {"minClients", min_clients},

@@ -32,8 +32,9 @@ static const char USAGE[] =
     "                                                            relevance vs plain BM25; exit 1 on a failed gate\n"
     "       [--vectors V.jsonl | --model DIR] [--fusion JSON]    with a model's vectors, or a static model\n"
     "                                                            embedding tools and queries (docs/relevance.md)\n"
-    "       [--learn [--folds K] [--noise P]]                    learning measured by k-fold simulated runs\n"
-    "                                                            (docs/learning.md)\n"
+    "       [--learn [--folds K] [--noise P] [--learn-from runs|examples]]\n"
+    "                                                            learning measured k-fold: from simulated runs,\n"
+    "                                                            or the queries as examples (docs/learning.md)\n"
     "  learn --catalog FILE [--journals FILE|DIR]... [--examples Q.jsonl]... [-o LEARNED.json]\n"
     "                                                            learn the catalog's vocabulary from recorded\n"
     "                                                            runs and labelled examples (docs/learning.md)\n"
@@ -119,7 +120,7 @@ typedef struct args {
   const char *fusion;  /* eval: other fusion parameters to measure, JSON verbatim */
   const char *model;   /* build, search, eval: a static-embedding model's folder (docs/semantic.md) */
   const char *annotations; /* a vocabulary file (toolsift learn's, or the host's): the index's annotations */
-  const char *folds, *noise; /* eval --learn */
+  const char *folds, *noise, *learn_from; /* eval --learn */
   int learn;
   int json;
   int loop; /* eval --loop */
@@ -149,6 +150,7 @@ static int parse_args(int argc, char **argv, args *a) {
     else if (strcmp(s, "--annotations") == 0) slot = &a->annotations;
     else if (strcmp(s, "--folds") == 0) slot = &a->folds;
     else if (strcmp(s, "--noise") == 0) slot = &a->noise;
+    else if (strcmp(s, "--learn-from") == 0) slot = &a->learn_from;
     else if (strcmp(s, "--learn") == 0) {
       a->learn = 1;
       continue;
@@ -326,10 +328,19 @@ static int cli_eval(const args *a) {
   char *atext = a->annotations ? cli_read_file(a->annotations, &alen) : NULL;
   char *opts = NULL, *learn = NULL;
   int rc = a->annotations && !atext;
-  if (!rc && (a->learn || a->folds || a->noise)) {
-    char *l1 = a->folds ? cli_json_with(NULL, "folds", a->folds, strlen(a->folds)) : NULL;
-    learn = a->noise ? cli_json_with(l1, "noise", a->noise, strlen(a->noise)) : l1 ? l1 : cli_json_with(NULL, "folds", "5", 1);
-    if (learn != l1) free(l1);
+  if (!rc && (a->learn || a->folds || a->noise || a->learn_from)) {
+    /* {"from": <--learn-from, a string>, "noise": <--noise>, "folds": <--folds>}, each when given */
+    char from[48] = "";
+    if (a->learn_from) snprintf(from, sizeof from, "\"%.40s\"", a->learn_from);
+    const char *const pieces[][2] = {{"folds", a->folds}, {"noise", a->noise}, {"from", a->learn_from ? from : NULL}};
+    learn = malloc(3);
+    if (learn) strcpy(learn, "{}");
+    for (size_t i = 0; learn && i < 3; i++) {
+      if (!pieces[i][1]) continue;
+      char *next = cli_json_with(learn, pieces[i][0], pieces[i][1], strlen(pieces[i][1]));
+      free(learn);
+      learn = next;
+    }
   }
   struct { const char *key, *value; size_t len; } parts[] = {
       {"learn", learn, learn ? strlen(learn) : 0},

@@ -596,7 +596,7 @@ typedef struct tsift_learner tsift_learner;
  * annotations count as its text, so give it without a learned vocabulary)
  * with options (may be NULL):
  *   {"index": build options, "minSessions": 3, "minClients": 2,
- *    "maxPerClient": 3, "minShare": 0.1,
+ *    "maxPerClient": 3, "minShare": 0.1, "minExamples": 1,
  *    "unverified": "refuse" | "skip" | "accept", "journalKey": hex}
  * Feed it journals and labelled examples in any order (the result does not
  * depend on it), then tsift_learner_finish.

@@ -28,6 +28,7 @@
 struct eval_learn {
   unsigned folds;
   double noise;
+  int examples; /* "from": "examples": the other folds' queries as the host's labelled examples */
   tsift_index *ix[FOLDS_MAX];
   tsift_stats stats[FOLDS_MAX];
   size_t labels[FOLDS_MAX];
@@ -95,12 +96,17 @@ static tsift_status read_learn_options(eval_learn *el, const cJSON *o, cJSON **r
       if (!tsift_json_integral(item, 2, FOLDS_MAX))
         return tsift_fail(err, TSIFT_E_CONFIG, "eval options: learn.folds: expected an integer from 2 to %d", FOLDS_MAX);
       el->folds = (unsigned)item->valuedouble;
+    } else if (strcmp(item->string, "from") == 0) {
+      if (cJSON_IsString(item) && strcmp(item->valuestring, "runs") == 0) el->examples = 0;
+      else if (cJSON_IsString(item) && strcmp(item->valuestring, "examples") == 0) el->examples = 1;
+      else return tsift_fail(err, TSIFT_E_CONFIG, "eval options: learn.from: expected \"runs\" or \"examples\"");
     } else if (strcmp(item->string, "noise") == 0) {
       if (!cJSON_IsNumber(item) || !(item->valuedouble >= 0.0 && item->valuedouble <= 1.0))
         return tsift_fail(err, TSIFT_E_CONFIG, "eval options: learn.noise: expected a share from 0 to 1");
       el->noise = item->valuedouble;
     } else if (strcmp(item->string, "minSessions") == 0 || strcmp(item->string, "minClients") == 0 ||
-               strcmp(item->string, "maxPerClient") == 0 || strcmp(item->string, "minShare") == 0) {
+               strcmp(item->string, "maxPerClient") == 0 || strcmp(item->string, "minShare") == 0 ||
+               strcmp(item->string, "minExamples") == 0) {
       cJSON *dup = cJSON_Duplicate(item, 1);
       if (!dup || !cJSON_AddItemToObject(*rule, item->string, dup)) {
         cJSON_Delete(dup);
@@ -140,6 +146,14 @@ static tsift_status simulate_all(eval_learn *el, tsift_index *base, const char *
       /* the wrong tool: the first in catalog order the request does not grade */
       for (size_t d = 0; d < base->n && abuse_tool < 0; d++)
         if (!cJSON_GetObjectItemCaseSensitive(rel, base->catalog.tools[d].id)) abuse_tool = (long)d;
+    }
+    if (el->examples) { /* the line itself is an example in the eval format */
+      unsigned fold = fold_of(el, q, it.line);
+      for (unsigned f = 0; f < el->folds && !st; f++)
+        if (f != fold) st = tsift_learner_add_examples(learners[f], "queries", line, n, err);
+      el->sessions++;
+      cJSON_Delete(q);
+      continue;
     }
     uint32_t h = query_hash(q, it.line, "noise");
     int noisy = el->noise > 0.0 && (double)(h % 10000u) < el->noise * 10000.0;
@@ -223,6 +237,8 @@ void tsift_eval_learn_write(const eval_learn *el, tsift_buf *b) {
   tsift_json_begin_object(b);
   tsift_json_key(b, "folds");
   tsift_json_int(b, el->folds);
+  tsift_json_key(b, "from");
+  tsift_json_cstr(b, el->examples ? "examples" : "runs");
   tsift_json_key(b, "noise");
   tsift_json_score(b, el->noise);
   tsift_json_key(b, "sessions");

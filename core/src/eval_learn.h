@@ -14,6 +14,7 @@
 typedef struct eval_learn eval_learn;
 
 /* The eval option "learn": true, or {"folds": 2-20 (5), "noise": 0-1 (0),
+ * "from": "runs" | "examples",
  * and the learner's rule options (minSessions, minClients, maxPerClient,
  * minShare)}. `catalog` and `index_opts` build the fold indexes as the
  * evaluated one (`base`, borrowed) was built; `session_config` is the
@@ -24,7 +25,7 @@ tsift_status tsift_eval_learn_new(const char *catalog, size_t catalog_len, const
 /* The index (and its statistics) that ranks graded query q (its line
  * number in the queries): its fold's, learned without it. */
 tsift_index *tsift_eval_learn_index(const eval_learn *el, const cJSON *q, size_t line_no, const tsift_stats **stats);
-/* {"folds", "noise", "sessions", "noisySessions", "abusiveSessions", "labels": [per fold]} */
+/* {"folds", "from", "noise", "sessions", "noisySessions", "abusiveSessions", "labels": [per fold]} */
 void tsift_eval_learn_write(const eval_learn *el, tsift_buf *b);
 void tsift_eval_learn_free(eval_learn *el);
 

@@ -345,19 +345,19 @@ tsift_status tsift_chain_verify(tsift_session *s, const cJSON *header, tsift_err
     for (size_t k = 0; ok && comparable && k < s->nreplay; k++) {
       const cJSON *rec = s->replay_items[k];
       const char *chain = str_member(rec, CHAIN_KEY);
-      char num[24];
-      tsift_snprintf(num, sizeof num, "%zu", k + 1);
+      char num[40]; /* "decision N", or "call record N" (N counts every line after the header) */
+      tsift_snprintf(num, sizeof num, "%s %zu", tsift_journal_is_call_record(rec) ? "call record" : "decision", k + 1);
       uint8_t d[32], recorded[32];
       int r = digest_of(s, head, rec, d);
       if (r <= 0) {
-        ok = r == 0 && problem(s, k + 1, "journal decision %s: not a decision toolsift writes (nested too deep)%s", num, "");
+        ok = r == 0 && problem(s, k + 1, "journal %s: not a record toolsift writes (nested too deep)%s", num, "");
         continue;
       }
-      if (!chain) ok = problem(s, k + 1, "journal decision %s (\"%.80s\"): no chain digest", num, id_of(rec));
+      if (!chain) ok = problem(s, k + 1, "journal %s (\"%.80s\"): no chain digest", num, id_of(rec));
       else if (!unhex(chain, recorded, 32) || memcmp(recorded, d, 32) != 0)
         ok = problem(s, k + 1,
-                     "journal decision %s (\"%.80s\"): chain broken: its digest does not match its content and the "
-                     "decision before it (edited, inserted, moved, or one before it removed)",
+                     "journal %s (\"%.80s\"): chain broken: its digest does not match its content and the "
+                     "line before it (edited, inserted, moved, or one before it removed)",
                      num, id_of(rec));
       /* Go on from the recorded digest: a break is reported where it is,
        * not again for every decision after it. */

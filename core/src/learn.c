@@ -295,11 +295,12 @@ static tsift_status read_options(tsift_learner *l, const cJSON *o, tsift_error *
   l->min_clients = LEARN_MIN_CLIENTS;
   l->max_per_client = LEARN_MAX_PER_CLIENT;
   l->min_share = LEARN_MIN_SHARE;
+  l->min_examples = LEARN_MIN_EXAMPLES;
   l->unverified = UNVERIFIED_REFUSE;
   if (!o || cJSON_IsNull(o)) return tsift_chain_mac_key(&l->key, NULL, "learn options: journalKey", err);
   if (!cJSON_IsObject(o)) return tsift_fail(err, TSIFT_E_CONFIG, "learn options: expected an object");
   static const char *const keys[] = {"index", "minSessions", "minClients", "maxPerClient", "minShare",
-                                     "unverified", "journalKey", NULL};
+                                     "minExamples", "unverified", "journalKey", NULL};
   const cJSON *item;
   cJSON_ArrayForEach(item, o) {
     size_t k = 0;
@@ -312,7 +313,8 @@ static tsift_status read_options(tsift_learner *l, const cJSON *o, tsift_error *
   tsift_status st;
   if ((st = read_count(o, "minSessions", 1, 1000000, &l->min_sessions, err)) ||
       (st = read_count(o, "minClients", 1, 1000000, &l->min_clients, err)) ||
-      (st = read_count(o, "maxPerClient", 0, 1000000, &l->max_per_client, err)))
+      (st = read_count(o, "maxPerClient", 0, 1000000, &l->max_per_client, err)) ||
+      (st = read_count(o, "minExamples", 1, 1000000, &l->min_examples, err)))
     return st;
   const cJSON *share = cJSON_GetObjectItemCaseSensitive(o, "minShare");
   if (share && !cJSON_IsNull(share)) {
@@ -538,6 +540,8 @@ static void write_rule(const tsift_learner *l, tsift_buf *b) {
   tsift_json_int(b, l->max_per_client);
   tsift_json_key(b, "minShare");
   tsift_json_score(b, l->min_share);
+  tsift_json_key(b, "minExamples");
+  tsift_json_int(b, l->min_examples);
   tsift_json_end_object(b);
 }
 
@@ -596,7 +600,8 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
       }
     }
     double support = (double)(x.t.sessions + x.t.examples);
-    int enough = x.t.examples > 0 || (x.t.sessions >= l->min_sessions && x.t.clients >= l->min_clients);
+    int enough = (x.t.examples && x.t.examples >= l->min_examples) ||
+                 (x.t.sessions >= l->min_sessions && x.t.clients >= l->min_clients);
     x.share = used[x.word] > 0 ? support / used[x.word] : 0.0;
     x.score = (support - (double)x.t.against) * x.share;
     if (enough && support > (double)x.t.against && x.share >= l->min_share) keep[nkeep++] = x;

@@ -16,6 +16,7 @@
 #define LEARN_MIN_CLIENTS 2
 #define LEARN_MAX_PER_CLIENT 3
 #define LEARN_MIN_SHARE 0.1
+#define LEARN_MIN_EXAMPLES 1
 
 enum { UNVERIFIED_REFUSE = 0, UNVERIFIED_SKIP, UNVERIFIED_ACCEPT };
 enum { EV_FOR = 0, EV_AGAINST = 1, EV_EXAMPLE = 2 };
@@ -48,7 +49,7 @@ struct tsift_learner {
   tsift_index *ix;
   uint8_t own_ix;
   /* the rule */
-  unsigned min_sessions, min_clients, max_per_client;
+  unsigned min_sessions, min_clients, max_per_client, min_examples;
   double min_share;
   int unverified;
   tsift_chain_mac key;

@@ -416,7 +416,7 @@ static int scenario_learn(int k, void *state, step *res) {
       int armed = g_armed;
       g_armed = 0;
       const char *a = strstr(SESSION_CONFIG, "\"catalog\":") + 10, *b = strstr(SESSION_CONFIG, ",\"search\":");
-      st->catalog = strndup(a, (size_t)(b - a));
+      if (!st->catalog) st->catalog = strndup(a, (size_t)(b - a)); /* once: the step may run again */
       g_armed = armed;
       res->st = tsift_learner_new(st->catalog, strlen(st->catalog), opts, sizeof opts - 1, &st->l, &err);
       return 1;
