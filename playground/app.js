@@ -1,13 +1,16 @@
 // app.js — the playground page: catalog explorer, search with explain,
-// recorded sessions (timeline + menu), replay check with tamper mode, and a
-// side-by-side comparison of two index configurations. Plain ES modules over
-// the JS binding; the wasm module is loaded as a file from build/wasm/.
-// Logic that needs no DOM lives in lib/model.mjs (tested in Node too).
+// recorded sessions (timeline + menu), replay check with tamper mode, a
+// learned vocabulary (learn, load, review, apply), and a side-by-side
+// comparison of two index configurations. Plain ES modules over the JS
+// binding; the wasm module is loaded as a file from build/wasm/. Logic that
+// needs no DOM lives in lib/model.mjs and lib/vocabulary.mjs (tested in
+// Node too).
 
 import { load } from '../js/toolsift.js';
 import * as M from './lib/model.mjs';
 import * as Bar from './lib/score-bar.mjs';
 import * as W from './lib/replay-words.mjs';
+import * as V from './lib/vocabulary.mjs';
 
 const WASM_URL = new URL('../build/wasm/toolsift.wasm', import.meta.url);
 const CATALOG_URL = new URL('../corpus/catalog.json', import.meta.url);
@@ -85,11 +88,22 @@ const state = {
   tamper: null, // { index, baselineMenu }
   trustCache: new WeakMap(),
   model: null, // a StaticModel: the Search tab's tools and queries embedded with it
+  // The learned vocabulary in use: { text (as read: the core gets it
+  // verbatim), value (parsed, to show), label, info (index.info().vocabulary) }.
+  vocab: null,
+  // A vocabulary learned or loaded and not yet applied: { text, value, label }.
+  candidate: null,
+  // The journals the page holds, for learning: key -> { title, kind
+  // ('example' | 'opened' | 'live'), header, records } (an example's are
+  // fetched when first needed: header and records undefined until then).
+  held: new Map(),
+  opened: 0, // runs opened from a file, a paste or a link (their keys in `held`)
+  lives: 0, // live sessions started (their keys in `held`)
 };
 
 // ---------------------------------------------------------------- tabs + hash
 
-const TABS = ['catalog', 'search', 'sessions', 'replay', 'compare'];
+const TABS = ['catalog', 'search', 'sessions', 'replay', 'vocab', 'compare'];
 function selectTab(name, focus = false) {
   if (!TABS.includes(name)) name = 'search';
   for (const t of TABS) {
@@ -139,9 +153,13 @@ function rawId(tool) {
   return tool?.id ?? tool?.name;
 }
 
-/** Index `value` as the current catalog (throws without changing anything on error). */
+/**
+ * Index `value` as the current catalog, with the active learned vocabulary
+ * if there is one (the index option "annotations": the text as read,
+ * verbatim). Throws without changing anything on error.
+ */
 function useCatalog(value, label, text) {
-  const index = state.toolsift.createIndex(value);
+  const index = state.toolsift.createIndex(value, state.vocab ? { annotations: state.vocab.text } : undefined);
   let without = 0;
   try {
     if (state.model) without = index.embedStatic(state.model);
@@ -152,6 +170,7 @@ function useCatalog(value, label, text) {
   state.index?.free();
   state.index = index;
   state.info = index.info();
+  if (state.vocab) state.vocab.info = state.info.vocabulary ?? null;
   state.docs = new Map(index.documents().tools.map((t) => [t.id, t]));
   state.raw = new Map((M.catalogTools(value) ?? []).map((t) => [rawId(t), t]));
   state.catalog = { value, label, text };
@@ -160,12 +179,15 @@ function useCatalog(value, label, text) {
   state.compareKey = null;
   const small = text && text.length <= M.HASH_LIMIT;
   setHash('catalog', small ? M.toBase64Url(text) : undefined);
-  $('catalog-status').textContent = `${state.info.tools} tools · ${label} · fingerprint ${state.info.fingerprint.slice(0, 12)}…`;
+  $('catalog-status').textContent = `${state.info.tools} tools · ${label} · fingerprint ${state.info.fingerprint.slice(0, 12)}…`
+    + (state.vocab ? ` · vocabulary ${state.vocab.info?.digest?.slice(0, 12) ?? '?'}…` : '');
   $('search-model-status').textContent = state.model
     ? `model ${state.model.id} (${state.model.dim} dimensions): ${state.info.tools - without} of ${state.info.tools} tools embedded`
     : 'no model: BM25F only';
   renderCatalog();
+  renderVocabBar();
   runSearch();
+  if (state.candidate || state.vocab) renderVocabulary();
   say(`Catalog loaded: ${state.info.tools} tools`);
 }
 
@@ -186,6 +208,9 @@ function renderCatalog() {
   row('weights', Object.entries(info.fields).map(([f, x]) => `${f} ${x.weight}`).join(', '));
   row('ranker', `${info.ranker} (core ${info.version})`);
   row('fingerprint', h('span', { class: 'mono' }, info.fingerprint));
+  row('vocabulary', info.vocabulary
+    ? [h('span', { class: 'mono', id: 'catalog-vocab-digest' }, info.vocabulary.digest), ` (${state.vocab?.label ?? 'learned'}; ${info.vocabulary.unknownTools} unknown tools)`]
+    : h('span', { class: 'muted' }, 'none'));
   renderGroups();
 }
 
@@ -239,11 +264,17 @@ function renderTool(doc) {
       h('dd', null, toks.length ? toks.map((t) => h('span', { class: 'tok' }, t)) : h('span', { class: 'muted' }, '(nothing indexed)')),
     ]);
   }
+  // The active vocabulary's labels for this tool: the search document
+  // below has them merged into its aliases and tags fields.
+  const learned = state.vocab ? V.toolLabels(state.vocab.value, doc.id) : [];
   return h(
     'div',
     { class: 'tool', 'data-tool': doc.id },
     h('span', { class: 'mono' }, doc.id), ' ', trustBadge(doc.trust), ' ', h('span', { class: 'badge shape' }, M.toolShape(raw)),
     desc ? h('p', { class: 'desc' }, withheld ? `(withheld from the index and the model) ${desc}` : desc) : null,
+    learned.length ? h('p', { class: 'learned-line' }, h('span', { class: 'badge learned' }, 'learned'), ' ',
+      learned.map((l) => h('span', { class: 'learned-label', 'data-list': l.list }, l.label)),
+      h('span', { class: 'muted' }, ' (from the vocabulary: merged into its aliases and tags)')) : null,
     h('details', { class: 'json' }, h('summary', null, 'search document (what the trust policy indexed)'), fields),
   );
 }
@@ -380,8 +411,64 @@ function renderHit(hit, rank, max, queryTerms, corrections, segments, fields) {
     h('div', { class: 'desc muted' }, hit.description),
     hit.matched ? h('div', { class: 'matched' }, 'matched: ', hit.matched.length
       ? hit.matched.map((w) => h('span', { class: 'tok term' }, w)) : h('span', { class: 'muted' }, '(no query word)')) : null,
+    learnedBlock(hit),
     evidence,
     bar, rank <= 3 ? table : h('details', { class: 'json' }, h('summary', null, 'score by term and field'), table));
+}
+
+/** A label's evidence counts as the file records them, each titled with what it counts. */
+function evidenceSpans(ev) {
+  const parts = V.evidenceParts(ev);
+  if (!parts.length) return h('span', { class: 'muted' }, 'no counts recorded');
+  return h('span', { class: 'ev-counts' }, parts.map((p, i) => [i ? ' · ' : '',
+    h('span', { class: 'evc', 'data-field': p.field, 'data-value': String(p.value), title: V.EVIDENCE_MEANINGS[p.field] }, p.text)]));
+}
+
+/**
+ * Why a hit came up, beyond its own text: the learned vocabulary's labels
+ * that hold a word it matched (explain.learned, the core's list), each
+ * with its evidence from the loaded file — drawn apart from the tool's own
+ * matched words.
+ */
+function learnedBlock(hit) {
+  if (!state.vocab || !hit.explain?.learned?.length) return null;
+  const labels = V.learnedLabels(hit, state.vocab.value);
+  return h('div', { class: 'learned', 'data-learned': labels.map((l) => l.label).join('|') },
+    h('span', { class: 'badge learned', title: 'from the learned vocabulary, not from the tool\'s own text' }, 'learned'),
+    ' it matched words its users taught it — the vocabulary\'s labels, not the tool\'s own text:',
+    h('ul', { class: 'learned-list' }, labels.map((l) => h('li', { 'data-label': l.label, 'data-list': l.list ?? undefined },
+      h('span', { class: 'learned-label' }, l.label),
+      h('span', { class: 'muted' }, l.list ? ` ${l.list === 'aliases' ? 'alias' : 'tag'} · ` : ' '),
+      l.evidence ? evidenceSpans(l.evidence)
+        : h('span', { class: 'muted', 'data-evidence': 'none' }, 'no evidence for this label in the file as written (the core reports labels normalised: case, width and spaces; a host\'s own annotations have none)')))));
+}
+
+/**
+ * The Search tab's line about the vocabulary in use: its digest (the
+ * core's), how many tools and labels it holds and what it was learned from
+ * (the file's own counts), and a switch to turn it off.
+ */
+function renderVocabBar() {
+  const box = clear($('search-vocab'));
+  const v = state.vocab;
+  if (!v) {
+    append(box, [h('span', { class: 'muted' }, 'No learned vocabulary: tools are found by their own words only. '),
+      h('button', { type: 'button', class: 'linkish', onclick: () => selectTab('vocab', true) }, 'Learn or load one')]);
+    box.dataset.active = 'false';
+    return;
+  }
+  const view = V.vocabularyView(v.value);
+  box.dataset.active = 'true';
+  append(box, [
+    h('span', { class: 'badge learned' }, 'learned vocabulary'), ' ',
+    h('span', { class: 'mono', id: 'vocab-digest', title: 'the vocabulary\'s digest (index.info().vocabulary): journals recorded under it carry it in their header' },
+      `${v.info?.digest?.slice(0, 12) ?? '?'}…`),
+    ` · ${view.toolCount} tool${view.toolCount === 1 ? '' : 's'}, ${view.labelCount} label${view.labelCount === 1 ? '' : 's'}`,
+    V.provenanceLine(view.learned) ? ` · ${V.provenanceLine(view.learned)}` : ' · a host\'s own annotations (no learning record)',
+    v.info?.unknownTools ? h('span', { class: 'refusal' }, ` · ${v.info.unknownTools} of its tools are not in this catalog`) : '',
+    ' ', h('button', { type: 'button', class: 'linkish', onclick: () => selectTab('vocab', true) }, 'review'),
+    ' ', h('button', { type: 'button', id: 'search-vocab-off', onclick: guard('search-error', () => dropVocabulary()) }, 'Turn off'),
+  ]);
 }
 
 /**
@@ -448,8 +535,14 @@ function readConfigBox() {
   return value;
 }
 
-/** Open a recording (playground format) or a bare journal, and replay it. */
-function openRun(parsed, label) {
+/**
+ * Open a recording (playground format) or a bare journal, and replay it.
+ * A recording replays under the vocabulary it carries ("annotations"), a
+ * bare journal under the one active in Search (if any). `heldKey` names an
+ * example's entry among the journals the page holds; any other run is
+ * added to them (for learning).
+ */
+function openRun(parsed, label, heldKey) {
   let run;
   if (parsed.kind === 'recording') {
     const rec = parsed.recording;
@@ -458,15 +551,17 @@ function openRun(parsed, label) {
     run = {
       kind: 'recording', label, title: rec.title ?? label, description: rec.description, tampered: rec.tampered,
       fingerprint: rec.fingerprint, config: { ...(rec.config ?? {}) }, catalog, calls: rec.calls ?? null,
-      header: parsed.header, journal: structuredClone(parsed.decisions), original: structuredClone(parsed.decisions),
+      annotations: rec.annotations ?? null, vocabLabel: rec.annotations ? 'the recording\'s vocabulary' : null,
+      header: parsed.header, journal: structuredClone(parsed.records), original: structuredClone(parsed.records),
     };
   } else {
     const config = readConfigBox();
-    const loop = loopOf(parsed.header, parsed.decisions);
+    const loop = loopOf(parsed.header, parsed.records);
     if (loop && config.loop === undefined) config.loop = loop;
     run = {
       kind: 'journal', label, title: label, config, catalog: state.catalog.value, calls: null,
-      header: parsed.header, journal: structuredClone(parsed.decisions), original: structuredClone(parsed.decisions),
+      annotations: state.vocab?.text ?? null, vocabLabel: state.vocab ? `the vocabulary active in Search (${state.vocab.label})` : null,
+      header: parsed.header, journal: structuredClone(parsed.records), original: structuredClone(parsed.records),
     };
   }
   replay(run); // throws (config, journal) before anything changes
@@ -477,16 +572,35 @@ function openRun(parsed, label) {
   state.editorOpen = null;
   state.run = run;
   state.replayShown = false;
+  hold(heldKey, run.title, heldKey ? 'example' : 'opened', parsed.header, parsed.records);
   renderRun();
   renderReplay();
   say(`Opened ${run.title}: ${run.result.steps.length} calls, menu ${run.result.metrics.menu} tools`);
 }
 
-/** The loop a journal was recorded by: its header's id (<loop>#journal), else its first decision's. */
-function loopOf(header, decisions) {
-  if (typeof header?.id === 'string' && header.id.endsWith('#journal')) return header.id.slice(0, -'#journal'.length);
-  return M.parseDecisionId(decisions[0]?.id)?.loop;
+/**
+ * Keep a journal among those the page holds (Vocabulary › Learn from the
+ * sessions here). Without a key, a journal already held with the same
+ * records is not added twice (a link can open the same one again).
+ */
+function hold(key, title, kind, header, records) {
+  if (!key) {
+    const same = JSON.stringify(records);
+    if ([...state.held.values()].some((j) => j.records && JSON.stringify(j.records) === same)) return;
+    key = `open:${++state.opened}`;
+  }
+  state.held.set(key, { ...(state.held.get(key) ?? {}), title, kind, header, records: structuredClone(records) });
+  renderLearnJournals();
 }
+
+/** The loop a journal was recorded by: its header's id (<loop>#journal), else its first decision's. */
+function loopOf(header, records) {
+  if (typeof header?.id === 'string' && header.id.endsWith('#journal')) return header.id.slice(0, -'#journal'.length);
+  return M.parseDecisionId(records[0]?.id)?.loop;
+}
+
+/** The vocabulary a run replays under: the Replay check's choice, else the one it was opened with. */
+const effectiveAnnotations = (run) => (run.against && 'vocab' in run.against ? run.against.vocab : run.annotations);
 
 /** (Re)compute run.result: the replay of run.journal (its header passed back with it). */
 function replay(run) {
@@ -494,6 +608,7 @@ function replay(run) {
   const config = run.against?.config ?? run.config;
   run.result = replayWithRerank({
     config: { ...config, catalog }, calls: run.calls, header: run.header, journal: run.journal, trustOf: trustOfFor(catalog),
+    annotations: effectiveAnnotations(run),
   });
 }
 
@@ -524,16 +639,30 @@ function replayAgainst(run) {
     const loop = loopOf(run.header, run.journal);
     if (loop && against.config.loop === undefined) against.config.loop = loop;
   }
-  return against.catalog || against.config ? against : null;
+  // null: no vocabulary (the catalog's own words), when none is active.
+  if ($('replay-use-vocab').checked) against.vocab = state.vocab?.text ?? null;
+  return against.catalog || against.config || 'vocab' in against ? against : null;
 }
 
+/**
+ * A live session over the current catalog, under the vocabulary active in
+ * Search (if any) and with the client name in the form (the session option
+ * `client`, recorded in the journal header: learning counts clients).
+ */
 function startLive() {
   const config = readConfigBox();
-  const session = state.toolsift.createSession({ ...config, catalog: state.catalog.value });
+  const client = $('live-client').value.trim();
+  const annotations = state.vocab?.text ?? null;
+  const session = state.toolsift.createSession({ ...config, catalog: state.catalog.value }, {
+    client: client || undefined, annotations: annotations ?? undefined,
+  });
   state.live?.free();
   state.live = session;
+  const n = ++state.lives;
   state.run = {
     kind: 'live', label: 'live session', title: 'Live session', config, catalog: state.catalog.value, calls: [],
+    client: client || null, annotations, vocabLabel: state.vocab ? `the vocabulary active in Search (${state.vocab.label})` : null,
+    heldKey: `live:${n}`, heldTitle: `live session ${n}${client ? ` (client ${client})` : ''}`,
     header: null, journal: [], original: [], result: { start: M.startOf(session), steps: [], metrics: session.metrics() },
   };
   state.replayShown = false;
@@ -548,7 +677,7 @@ function startLive() {
   renderRun();
   renderReplay();
   $('live-tool').focus();
-  say('Live session started');
+  say(`Live session started${client ? ` as client ${client}` : ''}`);
 }
 
 function liveCall(ev) {
@@ -569,16 +698,39 @@ function liveCall(ev) {
   run.calls.push(c);
   run.result.steps.push(s);
   run.result.metrics = s.metrics;
-  // The session's journal starts with its chain header: kept apart, so
-  // decision k is run.journal[k] and "Edit decision k" counts decisions.
-  const { header, decisions } = M.splitJournal(state.live.journal());
-  run.header = header;
-  run.journal = decisions;
-  run.original = structuredClone(decisions);
+  syncLiveJournal(run);
   $('live-call').value = String(call + 1);
   renderRun();
   if (state.replayShown) renderReplay();
   say(`Call answered: ${s.output?.result?.error ?? (s.output?.result?.allowed ? 'allowed' : `${s.output?.result?.tools?.length ?? 0} hits`)}`);
+}
+
+/**
+ * The live session's journal into the run: its chain header kept apart, so
+ * record k is run.journal[k] ("Edit decision k" and the core's chain
+ * positions count records); each step gets the call records of its call;
+ * the journal joins the ones the page holds.
+ */
+function syncLiveJournal(run) {
+  const { header, records } = M.splitJournal(state.live.journal());
+  run.header = header;
+  run.journal = records;
+  run.original = structuredClone(records);
+  for (const s of run.result.steps) s.callRecords = [];
+  for (const c of M.callRecordView(records, records, run.result.steps)) if (c.step !== null) run.result.steps[c.step].callRecords.push(c);
+  hold(run.heldKey, run.heldTitle, 'live', header, records);
+}
+
+/** The host reports a live call failed (Session#callFailed): the journal records it, and learning will not count the call. */
+function liveReportFailed(s) {
+  const run = state.run;
+  if (!state.live || run?.kind !== 'live') throw new Error('start a live session first');
+  M.reportFailed(state.live, s);
+  if (s.failedError) throw new Error(`${s.failedError.code}: ${s.failedError.message}`);
+  syncLiveJournal(run);
+  renderRun();
+  if (state.replayShown) renderReplay();
+  say(`Reported failed: ${s.call.tool} (turn ${s.call.turn}, call ${s.call.call})`);
 }
 
 function renderRun() {
@@ -591,10 +743,12 @@ function renderRun() {
     h('h3', { id: 'run-title' }, run.title),
     run.description ? h('p', { class: 'muted' }, run.description) : null,
     run.fingerprint && r.fingerprint && run.fingerprint !== r.fingerprint
-      ? h('p', { class: 'note' }, 'The catalog or configuration changed since this run was recorded (fingerprint differs): expect narrowed or diverged decisions.') : null,
+      ? h('p', { class: 'note' }, 'The catalog, configuration or vocabulary changed since this run was recorded (fingerprint differs): expect narrowed or diverged decisions.') : null,
     run.kind === 'journal' && !run.calls ? h('p', { class: 'hint' }, 'A bare journal: calls are rebuilt from the decision ids (searches and skill activations only).') : null,
     run.kind !== 'live' && r.chain ? h('p', { class: r.chain.verified ? 'muted' : 'note', id: 'run-chain', 'data-first': r.chain.first ?? undefined },
       `${chainHeadline(r.chain)} — see Replay check.`) : null,
+    renderRunVocabulary(run),
+    r.diverged ? h('p', { class: 'note diverged', id: 'run-diverged' }, h('strong', null, 'Diverged: '), r.diverged) : null,
     h('p', { class: 'row' },
       h('button', { type: 'button', onclick: () => download(`${safeName(run.title)}.jsonl`, journalJSONL(M.journalRecords(run.header, run.journal))) }, 'Download journal (.jsonl)'),
       h('button', { type: 'button', onclick: () => download(`${safeName(run.title)}.recording.json`, JSON.stringify(recordingOf(run), null, 1)) }, 'Download recording (.json)'),
@@ -615,14 +769,37 @@ function renderRun() {
   for (const n of names) dl.append(h('option', { value: n }));
 }
 
+/**
+ * Who recorded the run and under which vocabulary (its journal header:
+ * "client", and "vocabulary", the digest of the vocabulary it ran under),
+ * and which vocabulary the page replays it under.
+ */
+function renderRunVocabulary(run) {
+  const hv = run.header?.value ?? {};
+  const recorded = typeof hv.vocabulary === 'string' ? hv.vocabulary : null;
+  const client = typeof hv.client === 'string' ? hv.client : run.client ?? null;
+  const using = run.kind === 'live' ? run.vocabLabel
+    : run.against && 'vocab' in run.against ? (run.against.vocab ? `the vocabulary active in Search (${state.vocab?.label ?? 'learned'})` : null)
+      : run.vocabLabel;
+  if (!recorded && !client && !using) return null;
+  return h('p', { class: 'muted', id: 'run-vocab', 'data-recorded': recorded ?? undefined, 'data-client': client ?? undefined },
+    client ? ['client ', h('span', { class: 'mono' }, client), ' · '] : '',
+    recorded ? ['recorded under vocabulary ', h('span', { class: 'mono', title: recorded }, `${recorded.slice(0, 12)}…`)]
+      : run.kind === 'live' ? '' : 'recorded under no learned vocabulary',
+    run.kind === 'live' ? (using ? `runs under ${using}` : 'runs under no learned vocabulary')
+      : ` · replayed under ${using ?? 'no learned vocabulary'}`);
+}
+
 const safeName = (s) => String(s).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'run';
-const journalJSONL = (journal) => journal.map((d) => `${JSON.stringify(d)}\n`).join('');
+const journalJSONL = M.journalJSONL;
 function recordingOf(run) {
   const { catalog } = run;
+  const annotations = typeof run.annotations === 'string' ? JSON.parse(run.annotations) : run.annotations;
   return {
     format: M.RECORDING_FORMAT, title: run.title, description: run.description,
     catalog: catalog === state.bundled ? 'bundled' : catalog, config: run.config,
     calls: run.calls ?? M.callsFromJournal(run.journal, run.config).calls, journal: M.journalRecords(run.header, run.journal),
+    ...(annotations ? { annotations } : {}),
     fingerprint: run.result.fingerprint,
   };
 }
@@ -671,6 +848,7 @@ function renderStep(s, i, run) {
     body.push(h('div', { class: 'refusal' }, `${s.error.code}: ${s.error.message}`));
   } else {
     body.push(h('div', { class: 'loaded-yes' }, 'allowed: on the menu, the host may dispatch it'));
+    body.push(renderCallRecords(s, run));
   }
   for (const w of s.output?.warnings ?? []) body.push(h('div', { class: 'note', title: w }, W.plainWarning(w)));
   const decision = s.output?.decision ?? null;
@@ -683,7 +861,11 @@ function renderStep(s, i, run) {
         : h('pre', null, JSON.stringify(decision ?? recorded, null, 1))));
   }
   const delta = s.added.length ? `+${s.added.length} → ${s.menu.length} on the menu` : `${s.menu.length} on the menu`;
-  return h('li', { class: `step k-${kind}`, 'data-step': i, 'data-kind': kind, 'data-decision': decision?.id ?? recorded?.id },
+  const callRecords = (s.callRecords ?? []).map((c) => c.source).join(' ');
+  return h('li', {
+    class: `step k-${kind}`, 'data-step': i, 'data-kind': kind, 'data-decision': decision?.id ?? recorded?.id,
+    'data-call-records': callRecords || undefined,
+  },
     h('div', { class: 'step-head' },
       h('button', { type: 'button', class: 'linkish where', title: 'draw the menu as it was after this call',
         onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, `turn ${s.call.turn} · call ${s.call.call}`),
@@ -693,6 +875,33 @@ function renderStep(s, i, run) {
         ? h('span', { class: 'badge trust-tainted', title: `${W.MARK_MEANINGS.edited} ${run.tampered.edits.join('; ')}` }, 'edited after recording') : null,
       h('span', { class: 'menu-delta' }, delta)),
     body);
+}
+
+/**
+ * The call records of an allowed call (not decisions: the journal's record
+ * that the model called a catalog tool, and the host's report that it
+ * failed), as the journal holds them and, on a replay, whether replay wrote
+ * them again; a live call to a catalog tool offers "Report failed".
+ */
+function renderCallRecords(s, run) {
+  const recs = s.callRecords ?? [];
+  const live = run.kind === 'live';
+  const called = recs.some((c) => c.source === M.CALL_SOURCE);
+  const failed = recs.some((c) => c.failed) || s.failed;
+  if (!recs.length && !s.failedError) return null;
+  return h('div', { class: 'call-records' },
+    recs.map((c) => [h('span', {
+      class: `badge call-record${c.failed ? ' failed' : ''}`, 'data-source': c.source,
+      title: c.failed ? 'agent-tool-call-failed: the host reported the call failed; learning does not count it'
+        : 'agent-tool-call: the journal records that the model called this catalog tool (learning reads it)',
+    }, c.failed ? 'reported failed' : 'call recorded'),
+    !live && !c.same ? h('span', { class: 'refusal' }, ' replay did not write this record again') : null,
+    c.chain ? h('span', { class: 'badge chain-broken', title: c.chain }, 'chain broken') : null, ' ']),
+    s.failedError ? h('span', { class: 'refusal' }, `the failure could not be reported again: ${s.failedError.code}: ${s.failedError.message}`) : null,
+    live && called && !failed && state.live ? h('button', {
+      type: 'button', class: 'linkish report-failed', title: 'Session#callFailed: the tool answered an error; the journal records it and learning will not count this call',
+      onclick: guard('session-error', () => liveReportFailed(s)),
+    }, 'Report failed') : null);
 }
 
 /** A search_tools page (M.pageView): loaded and listed hits with their grades, the note, unmatched words, vocabulary, unknown names. */
@@ -839,7 +1048,7 @@ function checkReplay() {
     const catalog = against?.catalog ?? run.catalog;
     run.replayResult = replayWithRerank({
       config: { ...(against?.config ?? run.config), catalog }, calls: run.calls, header: run.header, journal: run.journal,
-      trustOf: trustOfFor(catalog),
+      trustOf: trustOfFor(catalog), annotations: against && 'vocab' in against ? against.vocab : run.annotations,
     });
   } else {
     const saved = { against: run.against, result: run.result };
@@ -868,7 +1077,7 @@ function renderReplay() {
     return;
   }
   if (!state.replayShown || !replayResult(run)) {
-    summary.append(h('p', { class: 'muted' }, `Ready: ${run.title}, ${run.journal.length} decisions.`));
+    summary.append(h('p', { class: 'muted' }, `Ready: ${run.title}, ${M.decisionsOf(run.journal).length} decisions.`));
     return;
   }
   const r = replayResult(run);
@@ -878,7 +1087,12 @@ function renderReplay() {
       W.VERDICTS.map((k) => [
         h('span', { class: W.countBadgeClass(k, c[k]), 'data-verdict': k, 'data-count': c[k], title: W.verdictMeaning(k) }, `${c[k]} ${k}`), ' ']),
       ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`,
-      run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : ''].filter(Boolean).join(' and ')}` : ''),
+      r.callRecords?.length ? ` · ${r.callRecords.length} call record${r.callRecords.length === 1 ? '' : 's'}, ${r.callRecords.filter((c) => c.same).length} written again` : '',
+      run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : '',
+        'vocab' in run.against ? (run.against.vocab ? 'the vocabulary active in Search' : 'no vocabulary') : ''].filter(Boolean).join(' and ')}` : ''),
+    r.diverged ? h('div', { class: 'chain bad diverged', id: 'replay-diverged' },
+      h('p', null, h('strong', null, 'Diverged: recorded under another vocabulary'), ` — ${r.diverged}. `,
+        h('span', { class: 'muted' }, 'A host replaying with divergence "fail" gets this as the error "diverged"; here each search is still answered from its record.'))) : null,
     renderChain(r.chain, 'replay-chain'),
     r.finishError ? h('p', { class: 'note' }, r.finishError) : null,
     state.tamper ? renderGuarantee(r) : null,
@@ -887,6 +1101,27 @@ function renderReplay() {
   ]);
   if (r.verdicts.length === 0) list.append(h('li', { class: 'muted' }, 'The journal has no decisions.'));
   for (const v of r.verdicts) list.append(renderVerdict(v, run));
+  // Call records are not decisions (no verdict): replay passes over them
+  // and writes them again from the calls it makes; this says whether it did.
+  for (const c of r.callRecords ?? []) list.append(renderCallRecordItem(c));
+}
+
+function renderCallRecordItem(c) {
+  const p = M.parseDecisionId(c.id);
+  return h('li', { class: 'call-record-item', 'data-record': c.id, 'data-source': c.source, 'data-same': String(c.same), 'data-chain': c.chain ? 'broken' : undefined },
+    h('div', { class: 'step-head' },
+      h('span', { class: `badge call-record${c.failed ? ' failed' : ''}` }, c.failed ? 'call reported failed' : 'call record'),
+      h('span', { class: 'mono' }, c.id), c.tool ? h('strong', { class: 'mono' }, c.tool) : null,
+      c.chain ? h('span', { class: 'badge chain-broken', title: c.chain }, 'chain broken') : null),
+    h('div', { class: 'verdict-meaning' }, c.failed
+      ? `The host reported that this call${p ? ` (turn ${p.turn}, call ${p.call})` : ''} failed. Not a decision: learning does not count a failed call.`
+      : `The model called this catalog tool${p ? ` (turn ${p.turn}, call ${p.call})` : ''}. Not a decision: replay passes over the record and records the call again when the replayed run makes it.`),
+    c.same ? h('div', { class: 'muted' }, 'Replay wrote the same record again.')
+      : h('div', { class: 'refusal' }, c.replayed ? 'Replay wrote a different record for this call.' : 'Replay did not write this record again: the replayed run made no such allowed call.'),
+    h('details', { class: 'json' }, h('summary', null, 'recorded and replayed JSON'),
+      h('div', { class: 'sidebyside' },
+        h('div', null, h('div', { class: 'muted' }, 'recorded'), h('pre', null, JSON.stringify(c.recorded, null, 1))),
+        h('div', null, h('div', { class: 'muted' }, 'replayed'), h('pre', null, c.replayed ? JSON.stringify(c.replayed, null, 1) : '(none)')))));
 }
 
 /** The chain's verdict in one line: the core's (session.verify()), as M.chainView arranged it. */
@@ -1008,10 +1243,10 @@ function renderVerdict(v, run) {
 function applyTamper(k, text) {
   const run = state.run;
   const parsed = M.readJournal(`[${text}]`);
-  if (parsed.kind !== 'journal' || parsed.decisions.length !== 1) throw new M.InputError('decision', 'edit one decision object');
+  if (parsed.kind !== 'journal' || parsed.records.length !== 1) throw new M.InputError('decision', 'edit one decision object');
   state.tamper = { index: k, baselineMenu: replayResult(run).menu.map((t) => t.name) };
   const saved = run.journal[k];
-  run.journal[k] = parsed.decisions[0];
+  run.journal[k] = parsed.records[0];
   try {
     checkReplay();
   } catch (e) {
@@ -1026,6 +1261,204 @@ function resetJournal() {
   state.tamper = null;
   state.editorOpen = null;
   checkReplay();
+}
+
+// ---------------------------------------------------------------- vocabulary
+
+/**
+ * Make `v` ({ text, value, label }) the vocabulary in use: the catalog is
+ * indexed again with it (the index option "annotations"), and live
+ * sessions and bare journals opened from now on run under it. Throws (the
+ * core's error) without changing anything.
+ */
+function applyVocabulary(v) {
+  const old = state.vocab;
+  state.vocab = { text: v.text, value: v.value, label: v.label, info: null };
+  try {
+    useCatalog(state.catalog.value, state.catalog.label, state.catalog.text);
+  } catch (e) {
+    state.vocab = old;
+    throw e;
+  }
+  if (state.candidate?.text === v.text) state.candidate = null;
+  setHash('voc', v.text.length <= M.HASH_LIMIT ? M.toBase64Url(v.text) : undefined);
+  renderVocabulary();
+  say(`Vocabulary in use: ${v.label}`);
+}
+
+/** Turn the vocabulary off: the catalog's own words only. */
+function dropVocabulary() {
+  if (!state.vocab) return;
+  const old = state.vocab;
+  state.vocab = null;
+  try {
+    useCatalog(state.catalog.value, state.catalog.label, state.catalog.text);
+  } catch (e) {
+    state.vocab = old;
+    throw e;
+  }
+  setHash('voc', undefined);
+  renderVocabulary();
+  say('Vocabulary off: tools are found by their own words only');
+}
+
+/** A vocabulary read (V.readVocabulary) becomes the one to review, not yet in use. */
+function setCandidate(read, label) {
+  state.candidate = { text: read.text, value: read.value, label };
+  renderVocabulary();
+  selectTab('vocab');
+  say(`Vocabulary to review: ${label}`);
+}
+
+/** The journals the page holds, each with a checkbox (all on until unticked). */
+function renderLearnJournals() {
+  const box = $('learn-journals');
+  if (!box) return;
+  const off = new Set([...box.querySelectorAll('input[data-key]')].filter((i) => !i.checked).map((i) => i.dataset.key));
+  clear(box);
+  for (const [key, j] of state.held) {
+    const id = `learn-j-${key.replace(/[^a-z0-9]+/gi, '-')}`;
+    const records = j.records ? M.decisionsOf(j.records).length : null;
+    const client = typeof j.header?.value?.client === 'string' ? j.header.value.client : null;
+    box.append(h('li', null, h('input', { type: 'checkbox', id, 'data-key': key, checked: !off.has(key) }), ' ',
+      h('label', { for: id }, j.title), h('span', { class: 'muted' },
+        ` · ${j.kind}${client ? ` · client ${client}` : ''}${records === null ? '' : ` · ${records} decision${records === 1 ? '' : 's'}`}`)));
+  }
+  if (!state.held.size) box.append(h('li', { class: 'muted' }, 'No journals yet: open or record one in Sessions.'));
+}
+
+/** The example journals not fetched yet among `keys`, fetched (each once). */
+async function fetchHeldExamples(keys) {
+  for (const key of keys) {
+    const j = state.held.get(key);
+    if (j.kind !== 'example' || j.records) continue;
+    const parsed = M.readJournal(await fetchText(new URL(j.file, EXAMPLES_URL), `example ${j.file}`));
+    Object.assign(j, { header: parsed.header, records: parsed.records });
+  }
+}
+
+/**
+ * Learn from the journals ticked (and the host examples, if any) with a
+ * Learner over the current catalog (its own words, without a vocabulary):
+ * the learned file becomes the vocabulary to review.
+ */
+async function learnHere() {
+  const keys = [...$('learn-journals').querySelectorAll('input[data-key]')].filter((i) => i.checked).map((i) => i.dataset.key);
+  const examples = $('learn-examples').value;
+  if (!keys.length && !examples.trim()) throw new M.InputError('learning', 'tick at least one journal, or give host examples');
+  const options = V.learnerOptions({
+    minSessions: $('learn-min-sessions').value, minClients: $('learn-min-clients').value,
+    maxPerClient: $('learn-max-per-client').value, minShare: $('learn-min-share').value, unverified: $('learn-unverified').value,
+  });
+  await fetchHeldExamples(keys);
+  const learner = state.toolsift.createLearner(state.catalog.value, options);
+  let text;
+  try {
+    for (const key of keys) {
+      const j = state.held.get(key);
+      learner.addJournal(j.title, M.journalJSONL(M.journalRecords(j.header, j.records)));
+    }
+    if (examples.trim()) learner.addExamples('host examples', examples);
+    text = learner.finishJSON();
+  } finally {
+    learner.free();
+  }
+  renderLearnJournals();
+  setCandidate(V.readVocabulary(text), `learned here from ${keys.length} journal${keys.length === 1 ? '' : 's'}${examples.trim() ? ' and host examples' : ''}`);
+}
+
+/** The Vocabulary tab: the one to review (with what it would change) and the one in use. */
+function renderVocabulary() {
+  const cand = clear($('vocab-candidate'));
+  const act = clear($('vocab-active'));
+  const known = (id) => state.docs.has(id);
+  const c = state.candidate;
+  if (c) {
+    const view = V.vocabularyView(c.value, known);
+    const none = V.nothingLearned(c.value);
+    let diff = null;
+    let diffError = null;
+    try {
+      diff = V.diffView(state.toolsift.learnDiff(state.vocab?.text ?? V.EMPTY_VOCABULARY, c.text));
+    } catch (e) {
+      diffError = e;
+    }
+    append(cand, [
+      h('h3', { id: 'candidate-title' }, `To review: ${c.label}`),
+      renderProvenance(view),
+      none ? h('div', { class: 'note', id: 'nothing-learned' }, none.text, ' ',
+        h('span', null, 'To learn here: record more live sessions as different clients (Sessions › Client), ',
+          h('button', { type: 'button', class: 'linkish', onclick: () => openDetailsBox('learn-rule-box', 'learn-min-sessions') }, 'lower the rule'),
+          ', or ', h('button', { type: 'button', class: 'linkish', id: 'use-host-examples', onclick: () => openDetailsBox('learn-examples-box', 'learn-examples') },
+            'add host examples'), ' (a labelled query teaches at once).')) : null,
+      h('h4', null, state.vocab ? `What it would change against the vocabulary in use (${state.vocab.label})` : 'What it would change (no vocabulary is in use)'),
+      diffError ? h('div', { class: 'error' }, describe(diffError)) : renderDiff(diff),
+      h('p', { class: 'row' },
+        h('button', { type: 'button', class: 'primary', id: 'vocab-apply', onclick: guard('vocab-error', () => applyVocabulary(c)) }, 'Apply: search with it'),
+        h('button', { type: 'button', onclick: () => download(`${safeName(c.label)}.vocabulary.json`, c.text) }, 'Download (.json)'),
+        h('button', { type: 'button', onclick: () => { state.candidate = null; renderVocabulary(); } }, 'Discard')),
+      h('h4', null, 'Its labels'),
+      renderReview(view, 'candidate'),
+    ]);
+  }
+  const v = state.vocab;
+  if (!v) {
+    act.append(h('p', { class: 'muted', id: 'vocab-none' }, 'No vocabulary in use: Search finds tools by their own words only.'));
+    return;
+  }
+  const view = V.vocabularyView(v.value, known);
+  append(act, [
+    h('h3', { id: 'active-title' }, `In use: ${v.label}`),
+    h('p', { class: 'muted' }, 'digest ', h('span', { class: 'mono' }, v.info?.digest ?? '?'),
+      ` · ${v.info?.unknownTools ?? 0} of its tools not in this catalog (the core's count)`),
+    renderProvenance(view),
+    h('p', { class: 'row' },
+      h('button', { type: 'button', id: 'vocab-off', onclick: guard('vocab-error', dropVocabulary) }, 'Turn off'),
+      h('button', { type: 'button', onclick: () => download(`${safeName(v.label)}.vocabulary.json`, v.text) }, 'Download (.json)')),
+    renderReview(view, 'active'),
+  ]);
+}
+
+/** Open a <details> of the Learn column and focus a field in it. */
+function openDetailsBox(id, focus) {
+  $(id).open = true;
+  $(focus).focus();
+}
+
+/** What a vocabulary file says about where it came from, and the rule that made it. */
+function renderProvenance(view) {
+  const l = view.learned;
+  if (!l) return h('p', { class: 'muted provenance' }, 'A host\'s own annotations: no learning record, no evidence.');
+  const rule = l.rule ?? {};
+  return h('p', { class: 'muted provenance', 'data-sessions': l.sessions, 'data-clients': l.clients },
+    `${V.provenanceLine(l)}. ${view.toolCount} tool${view.toolCount === 1 ? '' : 's'}, ${view.labelCount} label${view.labelCount === 1 ? '' : 's'}. `,
+    `The rule: minSessions ${rule.minSessions ?? '?'}, minClients ${rule.minClients ?? '?'}, maxPerClient ${rule.maxPerClient ?? '?'}, minShare ${rule.minShare ?? '?'}.`,
+    l.catalog ? [' Learned over catalog ', h('span', { class: 'mono', title: l.catalog }, `${String(l.catalog).slice(0, 12)}…`), '.'] : '');
+}
+
+/** Per tool its learned aliases and tags, each with the evidence the file records. */
+function renderReview(view, id) {
+  if (view.empty) return h('p', { class: 'muted' }, 'No labels.');
+  const cols = ['tool', 'label', 'list', ...V.EVIDENCE_FIELDS];
+  return h('table', { class: 'terms review', id: `review-${id}` },
+    h('thead', null, h('tr', null, cols.map((c) => h('th', { scope: 'col', title: V.EVIDENCE_MEANINGS[c] }, c)))),
+    h('tbody', null, view.tools.flatMap((t) => t.labels.map((l, i) => h('tr', { 'data-tool': t.id, 'data-label': l.label, 'data-list': l.list },
+      h('td', null, i === 0 ? [h('span', { class: 'mono' }, t.id), t.known ? '' : h('span', { class: 'refusal', title: 'the current catalog has no tool with this id: the core skips it' }, ' (not in this catalog)')] : ''),
+      h('td', null, h('span', { class: 'learned-label' }, l.label)),
+      h('td', null, l.list === 'aliases' ? 'alias' : 'tag'),
+      V.EVIDENCE_FIELDS.map((k) => h('td', { 'data-field': k }, l.evidence?.[k] === undefined ? '—' : k === 'share' ? fmt(l.evidence[k]) : String(l.evidence[k]))))))));
+}
+
+/** The core's learnDiff, arranged (V.diffView): per tool the labels added and dropped, with their evidence. */
+function renderDiff(d) {
+  if (d.empty) return h('p', { class: 'muted', id: 'vocab-diff', 'data-added': 0, 'data-removed': 0 }, 'No change: the same labels.');
+  return h('div', { id: 'vocab-diff', 'data-added': d.added, 'data-removed': d.removed },
+    h('p', null, `${d.toolsChanged} tool${d.toolsChanged === 1 ? '' : 's'} would change: ${d.added} label${d.added === 1 ? '' : 's'} added, ${d.removed} dropped.`),
+    h('ul', { class: 'diff' }, d.tools.map((t) => h('li', { 'data-tool': t.id }, h('span', { class: 'mono' }, t.id),
+      h('ul', null, [...t.added.map((c) => ['added', c]), ...t.removed.map((c) => ['removed', c])].map(([kind, c]) => h('li', {
+        class: `change ${kind}`, 'data-change': kind, 'data-label': c.label, 'data-list': c.list ?? undefined,
+      }, h('span', { class: 'sign' }, kind === 'added' ? '+ ' : '− '), h('span', { class: 'learned-label' }, c.label),
+      h('span', { class: 'muted' }, c.list ? ` ${c.list === 'aliases' ? 'alias' : 'tag'} · ` : ' '), evidenceSpans(c.evidence))))))));
 }
 
 // ------------------------------------------------------------------- compare
@@ -1053,9 +1486,12 @@ function runCompare(ev) {
     return h('li', { 'data-id': x.id }, h('span', { class: 'mono' }, x.id), ` ${fmt(x.score)}`, delta);
   })));
   const gone = a.filter((x) => !b.some((y) => y.id === x.id)).map((x) => x.id);
-  append(out, [col('A: defaults', a, false), col(`B: ${text.trim().slice(0, 60)}`, b, true)]);
+  append(out, [col(compareLabelA(), a, false), col(`B: ${text.trim().slice(0, 60)}`, b, true)]);
   if (gone.length) out.append(h('p', { class: 'muted' }, `Left B's top 10: ${gone.join(', ')}`));
 }
+
+/** Index A is the Search tab's: the defaults, with the vocabulary in use if any. */
+const compareLabelA = () => (state.vocab ? `A: defaults + vocabulary ${state.vocab.info?.digest?.slice(0, 12) ?? ''}…` : 'A: defaults');
 
 /** Index B for the options text in the form (rebuilt when the text changes). */
 function compareIndex() {
@@ -1102,7 +1538,7 @@ function runCompareJournal() {
     h('p', { id: 'compare-journal-summary' }, `${run.title}: ${queries.length} queries; the top hit changes for ${top}, the top-5 set for ${set}. `,
       h('span', { class: 'muted' }, 'Ranked over the whole catalog (a session ranks only what is not yet on its menu); ids only on one side are highlighted.')),
     h('table', { class: 'terms compare-table' },
-      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'query'), h('th', { scope: 'col' }, 'A: defaults'), h('th', { scope: 'col' }, `B: ${$('compare-options').value.trim().slice(0, 50)}`))),
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'query'), h('th', { scope: 'col' }, compareLabelA()), h('th', { scope: 'col' }, `B: ${$('compare-options').value.trim().slice(0, 50)}`))),
       h('tbody', null, rows))));
 }
 
@@ -1116,7 +1552,7 @@ async function fetchText(url, what) {
 
 async function openExample(file) {
   const text = await fetchText(new URL(file, EXAMPLES_URL), `example ${file}`);
-  openRun(M.readJournal(text), file);
+  openRun(M.readJournal(text), file, `ex:${file}`);
   $('example-select').value = file;
   setHash('ex', file);
   setHash('jr', undefined);
@@ -1172,6 +1608,19 @@ function wire() {
   $('replay-run').addEventListener('click', guard('replay-error', checkReplay));
   $('compare-form').addEventListener('submit', guard('compare-error', runCompare));
   $('compare-journal').addEventListener('click', guard('compare-error', runCompareJournal));
+  $('learn-run').addEventListener('click', guard('vocab-error', learnHere));
+  $('vocab-file').addEventListener('change', guard('vocab-error', async () => {
+    const { name, text } = await readFileInput($('vocab-file'));
+    setCandidate(V.readVocabulary(text), `file ${name}`);
+  }));
+  $('vocab-paste-use').addEventListener('click', guard('vocab-error', () => setCandidate(V.readVocabulary($('vocab-paste').value), 'pasted vocabulary')));
+}
+
+/** The vocabulary a link carries (the hash's "voc"): applied as it is, or turned off when the link has none. */
+function vocabularyFromHash(encoded) {
+  if (!encoded) return dropVocabulary();
+  const text = M.fromBase64Url(encoded, 'vocabulary in the link');
+  return applyVocabulary({ ...V.readVocabulary(text), label: 'vocabulary from the link' });
 }
 
 async function restoreFromHash(p) {
@@ -1184,6 +1633,7 @@ async function restoreFromHash(p) {
         useCatalog(M.readCatalog(text), 'catalog from the link', text);
       })();
     }
+    if (p.get('voc')) await guard('vocab-error', () => vocabularyFromHash(p.get('voc')))();
     if (p.get('q')) $('search-query').value = p.get('q');
     if (p.get('limit')) $('search-limit').value = p.get('limit');
     if (p.get('cq')) $('compare-query').value = p.get('cq');
@@ -1236,6 +1686,7 @@ async function followHash() {
         return useCatalog(M.readCatalog(text), 'catalog from the link', text);
       })();
     }
+    if (differs('voc')) await guard('vocab-error', () => vocabularyFromHash(want('voc')))();
     if (differs('q') || differs('limit')) {
       $('search-query').value = want('q') ?? '';
       $('search-limit').value = want('limit') ?? '10';
@@ -1300,6 +1751,10 @@ async function boot() {
   }
   const sel = clear($('example-select'));
   for (const ex of state.examples) sel.append(h('option', { value: ex.file }, ex.title));
+  // The examples are journals the page holds (for learning), fetched when first needed.
+  for (const ex of state.examples) state.held.set(`ex:${ex.file}`, { title: ex.title, kind: 'example', file: ex.file });
+  renderLearnJournals();
+  renderVocabulary();
   if (!state.examples.length) sel.append(h('option', { value: '' }, '(no examples found)'));
   const params = new URLSearchParams(location.hash.slice(1));
   restoring = true; // keep the link's hash until it has been applied

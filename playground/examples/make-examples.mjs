@@ -22,17 +22,32 @@
 //   skills.json         a run with activate_skill and skill discovery, written
 //                       only when the binding supports skills (SPEC S8); the
 //                       script says so and leaves it out otherwise
+//   billing-*.json      three billing-desk runs by three clients (web, mobile,
+//                       api: the session option `client`) whose users say
+//                       "chargeback" for a refund: each search misses, the
+//                       agent searches again in the catalog's words and calls
+//                       stripe__create_refund (the mobile run first calls
+//                       paypal__refund_capture, which the host reports failed).
+//                       Enough for the learner's default rule (3 sessions, 2
+//                       clients): "Learn from the sessions here" learns
+//                       "chargeback" for stripe__create_refund
+//   billing-learned.json  a run under the vocabulary learned from those three
+//                       (its `annotations`, the header's "vocabulary" digest):
+//                       "reverse the chargeback" now finds the refund at once
 //   index.json          the list the playground preloads (the clean run is
 //                       its "default": the page opens it when a link names none)
 //
 // A recording is { format, title, description, catalog, skills?, config,
-// calls, journal, fingerprint, tampered? }: `catalog` is "bundled" (the
-// page's corpus/catalog.json) or a catalog object, `skills` is merged into the
-// catalog as its skills, `config` is the session configuration without its
-// catalog, `calls` are the model's tool calls in order, `journal` the
-// journal the session recorded (its chain header first, then the decisions,
-// as session.journal() returns it), `fingerprint` the session's metrics
-// fingerprint when recorded (the page warns when the live one differs).
+// calls, journal, annotations?, fingerprint, tampered? }: `catalog` is
+// "bundled" (the page's corpus/catalog.json) or a catalog object, `skills`
+// is merged into the catalog as its skills, `config` is the session
+// configuration without its catalog, `calls` are the model's tool calls in
+// order, `journal` the journal the session recorded (its chain header
+// first, then the decisions and call records, as session.journal() returns
+// it; a call the host reported failed is in it, not in `calls`),
+// `annotations` the learned vocabulary the session ran under (the session
+// option), `fingerprint` the session's metrics fingerprint when recorded
+// (the page warns when the live one differs).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -54,11 +69,19 @@ const REPLY = {
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
 };
 
-/** Run `calls` through a fresh live session; the journal it recorded. */
-function record(config, catalog, calls) {
-  const session = toolsift.createSession({ ...config, catalog });
+/**
+ * Run `calls` through a fresh live session; the journal it recorded.
+ * `options` are the session's (client, annotations); `failed` lists the
+ * calls ({ turn, call, tool }) the host reports failed right after making them.
+ */
+function record(config, catalog, calls, options = {}, failed = []) {
+  const session = toolsift.createSession({ ...config, catalog }, options);
   try {
-    const outputs = calls.map((c) => session.call(c.turn, c.call, c.tool, c.args));
+    const outputs = calls.map((c) => {
+      const out = session.call(c.turn, c.call, c.tool, c.args);
+      if (failed.some((f) => f.turn === c.turn && f.call === c.call && f.tool === c.tool)) session.callFailed(c.turn, c.call, c.tool);
+      return out;
+    });
     return { journal: session.journal(), outputs, fingerprint: session.fingerprint };
   } finally {
     session.free();
@@ -309,6 +332,111 @@ if (skills.ok) {
 } else {
   console.log(`make-examples: skills.json not written: ${skills.why}`);
 }
+
+// ---- billing: three clients teach the catalog a word (docs/learning.md) -------
+// Users of a billing desk say "chargeback"; no tool's text has the word, so
+// each run's first search misses the refund tool and the agent searches
+// again in the catalog's words. The three runs come from three clients, so
+// the learner's default rule (a word used for a tool in 3 sessions from 2
+// clients) learns "chargeback" for stripe__create_refund. The mobile run
+// calls paypal__refund_capture first and the host reports it failed: a
+// failed call teaches nothing.
+const billingConfig = {
+  loop: 'billing',
+  tools: [REPLY],
+  search: { maxPerSearch: 4, maxLoaded: 8, maxSearches: 6 },
+};
+const REFUND = 'stripe__create_refund';
+const FAILED = { turn: 0, call: 2, tool: 'paypal__refund_capture' };
+const billingRuns = [
+  {
+    client: 'web', file: 'billing-web.json',
+    calls: [search(0, 0, 'reverse the chargeback on order 1182'), search(0, 1, 'refund a payment'),
+      use(0, 2, REFUND, { payment_intent: 'pi_1182' }), use(1, 0, 'reply', { text: 'The chargeback is refunded.' })],
+  },
+  {
+    client: 'mobile', file: 'billing-mobile.json', failed: [FAILED],
+    calls: [search(0, 0, 'customer filed a chargeback, reverse it'), search(0, 1, 'refund a payment'),
+      use(FAILED.turn, FAILED.call, FAILED.tool, { capture_id: 'cap_7' }), use(0, 3, REFUND, { payment_intent: 'pi_7' }),
+      use(1, 0, 'reply', { text: 'Refunded through Stripe.' })],
+  },
+  {
+    client: 'api', file: 'billing-api.json',
+    calls: [search(0, 0, 'chargeback reverse'), search(0, 1, 'refund payment'),
+      use(0, 2, REFUND, { payment_intent: 'pi_9' }), use(1, 0, 'reply', { text: 'ok' })],
+  },
+];
+for (const run of billingRuns) Object.assign(run, record(billingConfig, bundled, run.calls, { client: run.client }, run.failed));
+const learner = toolsift.createLearner(bundled);
+let learnedText;
+try {
+  for (const run of billingRuns) learner.addJournal(run.file, `${run.journal.map((d) => JSON.stringify(d)).join('\n')}\n`);
+  learnedText = learner.finishJSON();
+} finally {
+  learner.free();
+}
+const learned = JSON.parse(learnedText);
+const LEARNED_QUERY = 'reverse the chargeback';
+const billingLearnedCalls = [search(0, 0, LEARNED_QUERY), use(0, 1, REFUND, { payment_intent: 'pi_2040' }), use(1, 0, 'reply', { text: 'Done.' })];
+const billingLearned = record(billingConfig, bundled, billingLearnedCalls, { client: 'web', annotations: learned });
+{
+  // The story holds only as told: check it, so a core change that breaks it
+  // fails this script instead of recording runs whose descriptions are wrong.
+  const problems = [];
+  for (const run of billingRuns) {
+    const first = run.outputs[0].result;
+    if (first.tools.some((t) => t.name === REFUND)) problems.push(`${run.file}: the first search already finds ${REFUND}`);
+    if (!run.outputs[1].result.tools.some((t) => t.name === REFUND && t.loaded)) problems.push(`${run.file}: the second search does not load ${REFUND}`);
+    if (!run.journal.some((d) => d.source === 'agent-tool-call' && d.value.tool === REFUND)) problems.push(`${run.file}: no call record of ${REFUND}`);
+  }
+  if (!billingRuns[1].journal.some((d) => d.source === 'agent-tool-call-failed' && d.value.tool === FAILED.tool)) problems.push('the mobile run records no failed call');
+  if (!learned.annotations?.[REFUND]?.tags?.includes('chargeback')) problems.push(`the learner did not learn "chargeback" for ${REFUND}: ${learnedText}`);
+  const page = billingLearned.outputs[0].result;
+  if (!page.tools.some((t) => t.name === REFUND && t.match === 'strong' && t.loaded)) problems.push(`under the vocabulary "${LEARNED_QUERY}" does not load ${REFUND}`);
+  if (billingLearned.journal[0].value.vocabulary === undefined) problems.push('the journal header records no vocabulary');
+  if (billingLearned.outputs[1].result.allowed !== true) problems.push(`the call to ${REFUND} is not allowed under the vocabulary`);
+  if (problems.length) {
+    console.error(`make-examples: the billing story no longer holds: ${problems.join('; ')}`);
+    process.exit(1);
+  }
+}
+for (const run of billingRuns) {
+  recordings.push({
+    file: run.file,
+    recording: {
+      format: FORMAT,
+      title: `Billing desk, client ${run.client} (learning)`,
+      description:
+        `One of three billing-desk runs by different clients (this one: "${run.client}", the session option client, in the journal header). ` +
+        'The user says "chargeback", a word no tool has: the first search misses the refund tool, the agent searches again in the ' +
+        `catalog's words and calls ${REFUND}.` +
+        (run.failed ? ` It first calls ${FAILED.tool}, which the host reports failed (an agent-tool-call-failed record): a failed call teaches nothing.` : '') +
+        ' Learn from the three in Vocabulary: the default rule (3 sessions, 2 clients) learns "chargeback" for the refund tool.',
+      catalog: 'bundled',
+      config: billingConfig,
+      calls: run.calls,
+      journal: run.journal,
+      fingerprint: run.fingerprint,
+    },
+  });
+}
+recordings.push({
+  file: 'billing-learned.json',
+  recording: {
+    format: FORMAT,
+    title: 'Billing desk under the learned vocabulary',
+    description:
+      `The same desk under the vocabulary learned from the three billing runs (the recording's "annotations"; its digest is in the ` +
+      `journal header). "${LEARNED_QUERY}" now loads ${REFUND} at once: its learned tags match. Replayed under no vocabulary, or ` +
+      'another one, the core reports the divergence.',
+    catalog: 'bundled',
+    config: billingConfig,
+    calls: billingLearnedCalls,
+    journal: billingLearned.journal,
+    annotations: learned,
+    fingerprint: billingLearned.fingerprint,
+  },
+});
 
 // ---- write -------------------------------------------------------------------
 const index = {

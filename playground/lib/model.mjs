@@ -189,6 +189,20 @@ export const JOURNAL_HEADER_SOURCE = 'toolsift-journal';
 /** Whether a journal record is a chain header (the core tells it by its source, as here). */
 export const isJournalHeader = (r) => isObject(r) && r.source === JOURNAL_HEADER_SOURCE;
 
+/**
+ * The sources of a journal's call records (core/include/toolsift.h,
+ * tsift_session_call and tsift_session_call_failed): an allowed call to a
+ * catalog tool, and the host's report that it failed. Call records are not
+ * decisions: replay passes over them and writes them again from the calls
+ * it makes, and learning reads them (docs/learning.md). Both have the id
+ * "<loop>#turn:T:tool:C:call".
+ */
+export const CALL_SOURCE = 'agent-tool-call';
+export const CALL_FAILED_SOURCE = 'agent-tool-call-failed';
+
+/** Whether a journal record is a call record (by its source, as the core tells it). */
+export const isCallRecord = (r) => isObject(r) && (r.source === CALL_SOURCE || r.source === CALL_FAILED_SOURCE);
+
 function checkHeader(h, where) {
   if (typeof h.id !== 'string' || !h.id.endsWith('#journal')) {
     throw new InputError('journal', `${where}: the journal header has no id "<loop>#journal"`);
@@ -210,22 +224,31 @@ function checkDecision(d, where) {
 }
 
 /**
- * A journal's records as { header, decisions }: a chained journal starts
- * with its header (the core writes it first), which is not a decision;
- * `header` is null for a journal written before journals were chained.
- * `where(i)` names record i in errors.
+ * A journal's lines as { header, records }: a chained journal starts with
+ * its header (the core writes it first); `header` is null for a journal
+ * written before journals were chained. `records` are the lines after it in
+ * the journal's order — decisions and call records (isCallRecord)
+ * interleaved as the session wrote them: the chain runs through both, and
+ * the core numbers a chain problem by this position (verify()'s "at").
+ * `where(i)` names line i in errors.
  */
-export function splitJournal(records, where = (i) => `record ${i + 1}`) {
-  if (!Array.isArray(records)) throw new InputError('journal', 'expected an array of records');
-  const header = isJournalHeader(records[0]) ? records[0] : null;
+export function splitJournal(lines, where = (i) => `record ${i + 1}`) {
+  if (!Array.isArray(lines)) throw new InputError('journal', 'expected an array of records');
+  const header = isJournalHeader(lines[0]) ? lines[0] : null;
   if (header) checkHeader(header, where(0));
-  const decisions = header ? records.slice(1) : records.slice();
-  decisions.forEach((d, i) => checkDecision(d, where(i + (header ? 1 : 0))));
-  return { header, decisions };
+  const records = header ? lines.slice(1) : lines.slice();
+  records.forEach((d, i) => checkDecision(d, where(i + (header ? 1 : 0))));
+  return { header, records };
 }
 
-/** The records to give a session (or write out): the header first, then the decisions. */
-export const journalRecords = (header, decisions) => (header ? [header, ...decisions] : [...decisions]);
+/** The lines to give a session (or write out): the header first, then the records. */
+export const journalRecords = (header, records) => (header ? [header, ...records] : [...records]);
+
+/** A journal as JSON Lines, one record a line (what --journal-out writes and the learner reads). */
+export const journalJSONL = (lines) => lines.map((d) => `${JSON.stringify(d)}\n`).join('');
+
+/** The decisions of a journal's records (call records left out). */
+export const decisionsOf = (records) => records.filter((r) => !isCallRecord(r));
 
 function checkCall(c, where) {
   if (!isObject(c)) throw new InputError('recording', `${where}: a call must be an object {turn, call, tool, args}`);
@@ -239,9 +262,9 @@ function checkCall(c, where) {
  * Read a journal: a recording (the playground's format: config, calls and
  * journal), a JSON array of records, or JSON Lines (the CLI's
  * --journal-out). A chained journal's first record is its header: it is
- * kept apart from the decisions. Returns { kind: 'recording', recording,
- * header, decisions } or { kind: 'journal', header, decisions } (header
- * null for an unchained journal).
+ * kept apart from the records after it (splitJournal). Returns { kind:
+ * 'recording', recording, header, records } or { kind: 'journal', header,
+ * records } (header null for an unchained journal).
  */
 export function readJournal(text) {
   if (typeof text !== 'string' || text.trim() === '') throw new InputError('journal', 'empty input');
@@ -294,7 +317,7 @@ function checkRecording(r) {
   if (r.format !== undefined && r.format !== RECORDING_FORMAT) {
     throw new InputError('recording', `unknown format ${JSON.stringify(r.format)} (this page reads ${RECORDING_FORMAT})`);
   }
-  if (!Array.isArray(r.journal)) throw new InputError('recording', '"journal" must be an array of decisions');
+  if (!Array.isArray(r.journal)) throw new InputError('recording', '"journal" must be an array of records');
   if (r.calls !== undefined && !Array.isArray(r.calls)) throw new InputError('recording', '"calls" must be an array');
   (r.calls ?? []).forEach((c, i) => checkCall(c, `calls[${i}]`));
   if (r.config !== undefined && !isObject(r.config)) throw new InputError('recording', '"config" must be an object');
@@ -302,6 +325,11 @@ function checkRecording(r) {
     throw new InputError('recording', '"catalog" must be "bundled" or a catalog {"tools": [...]}');
   }
   if (r.skills !== undefined && !Array.isArray(r.skills)) throw new InputError('recording', '"skills" must be an array');
+  // The learned vocabulary the run was recorded under (the session option
+  // "annotations"); the core reads it strictly when the run is replayed.
+  if (r.annotations !== undefined && !isObject(r.annotations)) {
+    throw new InputError('recording', '"annotations" must be a vocabulary object {"annotations": {…}, …}');
+  }
   return r;
 }
 
@@ -327,22 +355,44 @@ export function metaTools(config) {
 /**
  * The calls a journal records, for a journal without its calls file: each
  * search decision becomes a search call with its query, each skill
- * activation an activation call with its skill, at the turn and call index
- * of the decision id. Unknown kinds are skipped (listed in `skipped`).
+ * activation an activation call with its skill, and each call record
+ * (agent-tool-call) a call to its catalog tool, at the turn and call index
+ * of the record's id. A call record does not keep the call's arguments:
+ * the rebuilt call has none (the session only checks that the tool is on
+ * the menu). A failure report (agent-tool-call-failed) is not a call
+ * (failureReports). Unknown kinds are skipped (listed in `skipped`).
  */
-export function callsFromJournal(decisions, config) {
+export function callsFromJournal(records, config) {
   const names = metaTools(config);
   const calls = [];
   const skipped = [];
-  for (const d of decisions) {
+  for (const d of records) {
     const p = parseDecisionId(d.id);
-    if (p?.kind === 'search') {
+    if (d.source === CALL_FAILED_SOURCE) continue;
+    if (d.source === CALL_SOURCE && p?.kind === 'call' && typeof d.value?.tool === 'string') {
+      calls.push({ turn: p.turn, call: p.call, tool: d.value.tool, args: {} });
+    } else if (p?.kind === 'search') {
       calls.push({ turn: p.turn, call: p.call, tool: names.search, args: { query: String(d.value?.query ?? '') } });
     } else if (p?.kind === 'skill') {
       calls.push({ turn: p.turn, call: p.call, tool: names.skill, args: { name: String(d.value?.skill ?? '') } });
     } else skipped.push(d.id);
   }
   return { calls, skipped };
+}
+
+/**
+ * The calls a journal says the host reported failed (agent-tool-call-failed
+ * records): [{ turn, call, tool }]. Replaying a run reports them again
+ * after the same calls (Session#callFailed), as the host did, so the
+ * replayed journal holds them too.
+ */
+export function failureReports(records) {
+  const out = [];
+  for (const d of records ?? []) {
+    const p = d?.source === CALL_FAILED_SOURCE ? parseDecisionId(d.id) : null;
+    if (p && typeof d.value?.tool === 'string') out.push({ turn: p.turn, call: p.call, tool: d.value.tool });
+  }
+  return out;
 }
 
 /** Menu entry names of a session's MCP menu. */
@@ -352,14 +402,34 @@ function menuNames(session) {
 
 /**
  * Run `calls` through `session`, one step per call: the output (or the
- * error thrown), the menu after it and the metrics. `before` is the menu at
- * the start.
+ * error thrown), the menu after it and the metrics. `failed` lists the
+ * calls the host reported failed (failureReports): each is reported again
+ * right after its call. `start` is the menu at the start.
  */
-export function runSteps(session, calls) {
+export function runSteps(session, calls, failed = []) {
   const start = startOf(session);
   const steps = [];
-  for (const c of calls) steps.push(step(session, c));
+  for (const c of calls) {
+    const s = step(session, c);
+    if (failed.some((f) => f.turn === c.turn && f.call === c.call && f.tool === c.tool)) reportFailed(session, s);
+    steps.push(s);
+  }
   return { start, steps };
+}
+
+/**
+ * Report step `s`'s call as failed (Session#callFailed: the journal gets an
+ * agent-tool-call-failed record). Sets s.failed, or s.failedError with the
+ * core's refusal (it refuses a call it did not allow).
+ */
+export function reportFailed(session, s) {
+  try {
+    session.callFailed(s.call.turn, s.call.call, s.call.tool);
+    s.failed = true;
+  } catch (e) {
+    s.failedError = { code: e?.code ?? 'error', message: String(e?.message ?? e) };
+  }
+  return s;
 }
 
 /** The menu at the start of a run: names, the MCP specs (what the model reads) and the metrics. */
@@ -583,25 +653,32 @@ function dropReason(field, id, replayedValue, reasons, ctx) {
 
 /**
  * Replay a run and judge it. `run` = { config (with catalog), calls?,
- * journal, trustOf? }. Without calls, the calls are rebuilt from the
- * journal. Returns { steps, start, verdicts, unasked, finishError, metrics,
- * menu, session-free }: every journal decision gets one verdict, in journal
- * order; searches the journal lacks (ranked live) are verdicts too, with
- * recorded = null.
+ * header, journal (its records: decisions and call records), annotations?
+ * (the vocabulary to replay under: the session option, as text or an
+ * object), trustOf? }. Without calls, the calls are rebuilt from the
+ * journal; the failures it records are reported again after their calls.
+ * Returns { steps, start, verdicts, callRecords, chain, diverged, unasked,
+ * finishError, metrics, menu, fingerprint }: every journal decision gets
+ * one verdict, in journal order (its `index` is its place in run.journal);
+ * searches the journal lacks (ranked live) are verdicts too, with recorded
+ * = null. Call records are not decisions: `callRecords` says, for each,
+ * whether the replay wrote it again (callRecordView).
  */
 export function replayRun(toolsift, run) {
-  if (!Array.isArray(run.journal)) throw new InputError('journal', 'run.journal must be an array of decisions');
+  if (!Array.isArray(run.journal)) throw new InputError('journal', 'run.journal must be an array of records');
   const at = run.journal.findIndex(isJournalHeader);
   if (at >= 0) {
-    throw new InputError('journal', `run.journal[${at}] is the journal header: pass it as run.header and the decisions as run.journal (splitJournal)`);
+    throw new InputError('journal', `run.journal[${at}] is the journal header: pass it as run.header and the records as run.journal (splitJournal)`);
   }
   const rebuilt = run.calls ? { calls: run.calls, skipped: [] } : callsFromJournal(run.journal, run.config);
-  // The header goes back with the decisions: the core verifies the chain
-  // (and the header against the live catalog and configuration) on open.
-  const session = toolsift.createSession(run.config, { journal: journalRecords(run.header, run.journal), divergence: 'warn' });
+  // The header goes back with the records: the core verifies the chain
+  // (and the header against the live catalog, configuration and
+  // vocabulary) on open.
+  const options = { journal: journalRecords(run.header, run.journal), divergence: 'warn', annotations: run.annotations ?? undefined };
+  const session = toolsift.createSession(run.config, options);
   try {
     const verified = session.verify();
-    const { start, steps } = runSteps(session, rebuilt.calls);
+    const { start, steps } = runSteps(session, rebuilt.calls, failureReports(run.journal));
     let finish = null;
     let finishError = null;
     try {
@@ -617,7 +694,7 @@ export function replayRun(toolsift, run) {
       const d = s.output?.decision;
       if (!d) return;
       const live = (s.output.warnings ?? []).some((w) => WARN_LIVE.test(w));
-      const k = run.journal.findIndex((r, j) => !used.has(j) && r.id === d.id);
+      const k = run.journal.findIndex((r, j) => !used.has(j) && !isCallRecord(r) && r.id === d.id);
       if (live || k < 0) {
         extra.push(i);
         return;
@@ -627,7 +704,11 @@ export function replayRun(toolsift, run) {
     });
     const caps = { ...(run.config.search ?? {}) };
     const chain = chainView(verified, steps);
-    const verdicts = run.journal.map((recorded, k) => {
+    // The core numbers chain problems by record (call records included).
+    const problemAt = (k) => chain.broken.find((p) => p.at === k + 1)?.problem ?? null;
+    const verdicts = [];
+    run.journal.forEach((recorded, k) => {
+      if (isCallRecord(recorded)) return;
       const i = served.get(k);
       const s = i === undefined ? null : steps[i];
       const why = unasked.has(recorded.id)
@@ -642,10 +723,10 @@ export function replayRun(toolsift, run) {
         metricsBefore: s?.metricsBefore,
         why,
       });
-      return {
+      verdicts.push({
         index: k, id: recorded.id, recorded, replayed: s?.output?.decision ?? null, step: i ?? null, ...v,
-        chain: chain.broken.find((p) => p.at === k + 1)?.problem ?? null,
-      };
+        chain: problemAt(k),
+      });
     });
     for (const i of extra) {
       const d = steps[i].output.decision;
@@ -668,12 +749,63 @@ export function replayRun(toolsift, run) {
         v.at = i;
       }
     }
+    const callRecords = callRecordView(run.journal, splitJournal(session.journal()).records, steps, problemAt);
+    for (const c of callRecords) if (c.step !== null) (steps[c.step].callRecords ??= []).push(c);
     return {
-      start, steps, verdicts, chain, unasked: [...unasked], finishError,
+      start, steps, verdicts, callRecords, chain, unasked: [...unasked], finishError,
+      diverged: chain.header.length ? divergence(toolsift, run.config, options) : null,
       metrics: session.metrics(), menu: session.menu('mcp').tools, fingerprint: session.fingerprint,
     };
   } finally {
     session.free();
+  }
+}
+
+/**
+ * The journal's call records against the ones the replay wrote (replay
+ * passes over the recorded ones and records the calls it makes again):
+ * per recorded call record { index (its place in the journal), id, source,
+ * tool, failed (a failure report), recorded, replayed (the replay's record
+ * with the same id and source, or null), same (equal but for the chain
+ * digest: the replay's chain starts from its own header), step (the step
+ * of its call, or null), chain (the core's chain problem at it, or null) }.
+ */
+export function callRecordView(recordedRecords, replayedRecords, steps = [], problemAt = () => null) {
+  const out = [];
+  recordedRecords.forEach((recorded, k) => {
+    if (!isCallRecord(recorded)) return;
+    const replayed = replayedRecords.find((r) => r.id === recorded.id && r.source === recorded.source) ?? null;
+    const p = parseDecisionId(recorded.id);
+    const i = p ? steps.findIndex((s) => s.call.turn === p.turn && s.call.call === p.call) : -1;
+    out.push({
+      index: k, id: recorded.id, source: recorded.source, tool: typeof recorded.value?.tool === 'string' ? recorded.value.tool : null,
+      failed: recorded.source === CALL_FAILED_SOURCE, recorded, replayed,
+      same: replayed !== null && canonical(withoutChain(recorded)) === canonical(withoutChain(replayed)),
+      step: i >= 0 ? i : null, chain: problemAt(k),
+    });
+  });
+  return out;
+}
+
+/**
+ * The core's verdict on a replay under another vocabulary: replay opened
+ * with divergence "fail" refuses a journal recorded under another learned
+ * vocabulary with the error code "diverged" (journal_chain.c), and that
+ * error's message is returned; null when the core raises no such error (a
+ * header problem of another kind: another catalog or configuration, which
+ * the chain view lists). The page replays in "warn" mode, so this second
+ * open is how it learns which of the header's problems the core counts as
+ * a divergence rather than guessing from their text.
+ */
+export function divergence(toolsift, config, options) {
+  let session = null;
+  try {
+    session = toolsift.createSession(config, { ...options, divergence: 'fail' });
+    return null;
+  } catch (e) {
+    return e?.code === 'diverged' ? String(e.message) : null;
+  } finally {
+    session?.free();
   }
 }
 
@@ -682,9 +814,11 @@ const WARN_UNCHAINED = /^replay: (the journal has no hash chain.*)$/;
 /**
  * The core's verdict on the journal's hash chain (session.verify()), for
  * display: { verified, chained, keyed, decisions, header: [problem] (the
- * journal as a whole: its header against the live catalog, configuration
- * and key), broken: [{ at, problem }] (decision `at`, 1-based, in journal
- * order), first: the first broken decision's position or null, unchained:
+ * journal as a whole: its header against the live catalog, configuration,
+ * vocabulary and key), broken: [{ at, problem }] (record `at`, 1-based, in
+ * journal order: the core counts call records too, and its text calls
+ * every record a "decision"), first: the first broken record's position or
+ * null, unchained:
  * the core's warning for a journal without a chain, or null }. Nothing is
  * recomputed: the problems are the core's text.
  */
@@ -723,7 +857,8 @@ export function chainView(verified, steps = []) {
  */
 export function rerankRun(toolsift, run) {
   const calls = run.calls ?? callsFromJournal(run.journal, run.config).calls;
-  const session = toolsift.createSession(run.config);
+  // Ranked under the vocabulary the replay uses: the one the run is judged by.
+  const session = toolsift.createSession(run.config, { annotations: run.annotations ?? undefined });
   try {
     const live = new Map();
     for (const c of calls) {

@@ -111,7 +111,7 @@ const list = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', '
  */
 export function rerankFinding(fields, verdict) {
   const found = `The record differs from this in ${list(fields.map(fieldName))}: it holds something the ranker does not pick today. `
-    + 'Either the record was edited, or the catalog or the ranker changed since the run was recorded.';
+    + 'Either the record was edited, or the catalog, its learned vocabulary or the ranker changed since the run was recorded.';
   if (verdict !== 'identical') return found;
   return `${found} Replay accepts an edit that names only tools this session is allowed to load, so only this new ranking shows it.`;
 }

@@ -1,7 +1,9 @@
 // model.test.mjs — the playground's page-free logic (playground/lib/model.mjs)
 // in Node against the wasm module: input errors that say what and where,
-// the replay judge, replaying the example journals, and the examples being
-// exactly what make-examples.mjs records with the current binding.
+// the replay judge, replaying the example journals (their call records and
+// the vocabulary they ran under), the views of a learned vocabulary
+// (playground/lib/vocabulary.mjs), and the examples being exactly what
+// make-examples.mjs records with the current binding.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,18 +15,22 @@ import { load } from '../../js/toolsift.js';
 import * as M from '../../playground/lib/model.mjs';
 import * as Bar from '../../playground/lib/score-bar.mjs';
 import * as W from '../../playground/lib/replay-words.mjs';
+import * as V from '../../playground/lib/vocabulary.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = process.env.TOOLSIFT_WASM || path.join(ROOT, 'build/wasm/toolsift.wasm');
 const toolsift = await load(WASM);
 const bundled = JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8'));
 // An example as the page reads it: the recording, its journal's chain
-// header apart (`header`) and `journal` its decisions only.
+// header apart (`header`) and `journal` the records after it (decisions and
+// call records, in the journal's order).
 const example = (f) => {
   const parsed = M.readJournal(readFileSync(path.join(ROOT, 'playground/examples', f), 'utf8'));
   assert.equal(parsed.kind, 'recording', f);
-  return { ...parsed.recording, header: parsed.header, journal: parsed.decisions };
+  return { ...parsed.recording, header: parsed.header, journal: parsed.records };
 };
+/** The search and skill decisions of an example's journal (its call records left out), by source. */
+const decisions = (rec) => rec.journal.filter((d) => d.source === 'agent-tool-search' || d.source === 'agent-skill-activation');
 const trustOf = (() => {
   const ix = toolsift.createIndex(bundled);
   const map = new Map(ix.documents().tools.map((t) => [t.id, t.trust]));
@@ -57,7 +63,7 @@ test('catalog and journal shapes: clear errors', () => {
   assert.throws(() => M.readJournal('{"x": 1}'), /expected JSON Lines of decisions/);
   const jsonl = M.readJournal('{"id":"a#turn:0:tool:0:search","source":"s","value":{}}\n\n');
   assert.equal(jsonl.kind, 'journal');
-  assert.equal(jsonl.decisions.length, 1);
+  assert.equal(jsonl.records.length, 1);
   assert.deepEqual(M.parseDecisionId('my.loop#turn:3:tool:12:skill'), { loop: 'my.loop', turn: 3, call: 12, kind: 'skill' });
 });
 
@@ -97,10 +103,10 @@ test('judge: identical, narrowed with reasons, diverged', () => {
 test('the clean example replays identical, with the recorded menu', () => {
   const rec = example('support-desk.json');
   const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal: rec.journal, trustOf });
-  assert.deepEqual(M.summarize(r.verdicts), { identical: rec.journal.length, narrowed: 0, diverged: 0 });
+  assert.deepEqual(M.summarize(r.verdicts), { identical: decisions(rec).length, narrowed: 0, diverged: 0 });
   assert.equal(r.metrics.rankerCalls, 0, 'replay never ranks');
   assert.equal(r.fingerprint, rec.fingerprint, 'the bundled catalog and configuration are the recorded ones');
-  const loaded = rec.journal.flatMap((d) => d.value.loaded);
+  const loaded = decisions(rec).flatMap((d) => d.value.loaded);
   assert.deepEqual(r.menu.map((t) => t.name).slice(-loaded.length), loaded, 'the menu ends with every loaded id, in order');
   assert.equal(r.steps.length, rec.calls.length);
   assert.ok(r.steps.some((s) => s.output?.result?.error === 'not_on_menu'));
@@ -119,7 +125,7 @@ test('the tampered example: only the documented decision is narrowed', () => {
     const v = r.verdicts.find((x) => x.id === rec.tampered.decision);
     assert.equal(v.verdict, 'narrowed', calls ? 'with calls' : 'calls rebuilt from the journal');
     assert.ok(v.dropped.some((d) => d.id === 'admin__grant_root' && d.reason === 'unknown'));
-    assert.equal(M.summarize(r.verdicts).identical, rec.journal.length - 1);
+    assert.equal(M.summarize(r.verdicts).identical, decisions(rec).length - 1);
     assert.deepEqual(r.verdicts.find((x) => x.id === rec.tampered.decision).replayed, M.withoutChain(clean.journal.find((d) => d.id === rec.tampered.decision)),
       'replay narrows the tampered decision back to what was recorded');
   }
@@ -128,9 +134,11 @@ test('the tampered example: only the documented decision is narrowed', () => {
 test('malformed record fields are read as nothing: narrowed, with the session\'s warning', () => {
   const rec = example('support-desk.json');
   const journal = structuredClone(rec.journal);
-  journal[0].value.results = 'zendesk__create_ticket';
-  delete journal[2].value.loaded;
-  journal[3].value.ranker = 'other';
+  // The journal's places of the first, third and fourth decisions (call records between them).
+  const at = journal.flatMap((d, k) => (M.isCallRecord(d) ? [] : [k]));
+  journal[at[0]].value.results = 'zendesk__create_ticket';
+  delete journal[at[2]].value.loaded;
+  journal[at[3]].value.ranker = 'other';
   const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal, trustOf });
   const [v0, , v2, v3] = r.verdicts;
   assert.equal(v0.verdict, 'narrowed');
@@ -140,7 +148,7 @@ test('malformed record fields are read as nothing: narrowed, with the session\'s
   // The replay keeps the recorded ranker kind (the record's results are
   // what that ranker chose), so an edited kind is served as recorded.
   assert.equal(v3.verdict, 'identical');
-  assert.equal(r.verdicts[3].replayed.value.ranker, 'other');
+  assert.equal(v3.replayed.value.ranker, 'other');
 });
 
 test('a decision the journal lacks and one never asked for are diverged', () => {
@@ -189,7 +197,7 @@ test('authority check after an edit, and the live re-ranking', () => {
 
   const rec = example('tampered.json');
   const live = M.rerankRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: rec.journal });
-  for (const d of rec.journal) {
+  for (const d of decisions(rec)) {
     assert.equal(M.rerankVerdict(d, live.get(d.id)), d.id === rec.tampered.decision ? 'differs' : 'same', d.id);
   }
   assert.equal(M.rerankVerdict(rec.journal[0], undefined), 'none');
@@ -198,7 +206,7 @@ test('authority check after an edit, and the live re-ranking', () => {
 test('the graded example: a miss, strong and partial hits, select: with an unknown name — replays identical', () => {
   const rec = example('graded.json');
   const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal: rec.journal, trustOf });
-  assert.deepEqual(M.summarize(r.verdicts), { identical: rec.journal.length, narrowed: 0, diverged: 0 });
+  assert.deepEqual(M.summarize(r.verdicts), { identical: decisions(rec).length, narrowed: 0, diverged: 0 });
   assert.equal(r.metrics.rankerCalls, 0);
   assert.equal(rec.journal[0].value.ranker, 'bm25f-6', 'recorded by the graded ranker');
   const pages = r.steps.map((s) => ({ tool: s.call.tool, page: M.pageView(s.output?.result, s.output?.decision, s.verdict?.recorded) }));
@@ -229,10 +237,12 @@ test('judging graded records: per result, narrowed and never wider; a raised gra
   const k = rec.journal.findIndex((d) => d.value.query === 'send an sms reminder');
   const partial = rec.journal[k].value.grades.indexOf('partial');
   assert.ok(partial > 0);
+  // The verdict of the record at journal place k (verdicts are the decisions').
+  const verdictAt = (r) => r.verdicts.find((v) => v.index === k);
   const edit = (fn) => {
     const j = structuredClone(rec.journal);
     fn(j[k].value);
-    return run(j).verdicts[k];
+    return verdictAt(run(j));
   };
   // A dropped result takes its grade and matched words with it: narrowed, not "reordered".
   let v = edit((val) => {
@@ -267,7 +277,7 @@ test('judging graded records: per result, narrowed and never wider; a raised gra
   j[k].value.grades[partial] = 'strong';
   j[k].value.loaded.push(j[k].value.results[partial]);
   const raised = run(j);
-  const rv = raised.verdicts[k];
+  const rv = verdictAt(raised);
   assert.ok(['identical', 'narrowed'].includes(rv.verdict), rv.verdict);
   const clean = run(rec.journal);
   const check = M.authorityCheck({ before: clean.menu.map((t) => t.name), after: raised.menu.map((t) => t.name), config: rec.config, trustOf, metrics: raised.metrics });
@@ -350,20 +360,20 @@ test('readJournal keeps a chained journal\'s header apart from its decisions', (
     const parsed = M.readJournal(text);
     assert.equal(parsed.kind, 'journal', what);
     assert.deepEqual(parsed.header, raw[0], what);
-    assert.deepEqual(parsed.decisions, raw.slice(1), `${what}: the decisions, numbered without the header`);
+    assert.deepEqual(parsed.records, raw.slice(1), `${what}: the records, numbered without the header`);
   }
   const rec = M.readJournal(readFileSync(path.join(ROOT, 'playground/examples/support-desk.json'), 'utf8'));
   assert.deepEqual(rec.header, raw[0]);
-  assert.deepEqual(rec.decisions.map((d) => d.id), raw.slice(1).map((d) => d.id));
+  assert.deepEqual(rec.records.map((d) => d.id), raw.slice(1).map((d) => d.id));
   // A journal written before journals were chained has no header.
   const old = M.readJournal(jsonl(raw.slice(1).map(M.withoutChain)));
   assert.equal(old.header, null);
-  assert.equal(old.decisions.length, raw.length - 1);
+  assert.equal(old.records.length, raw.length - 1);
   // A header anywhere but first, or a header without its id: said so.
   assert.throws(() => M.readJournal(jsonl([raw[1], raw[0]])), /journal: line 2: a journal header \(source "toolsift-journal"\) can only be the first record/);
   assert.throws(() => M.readJournal(JSON.stringify([{ ...raw[0], id: 'support' }, raw[1]])), /journal: record 1: the journal header has no id "<loop>#journal"/);
-  assert.deepEqual(M.journalRecords(rec.header, rec.decisions), raw);
-  assert.deepEqual(M.journalRecords(null, rec.decisions), raw.slice(1));
+  assert.deepEqual(M.journalRecords(rec.header, rec.records), raw);
+  assert.deepEqual(M.journalRecords(null, rec.records), raw.slice(1));
 });
 
 test('replay passes the header back: the core verifies the chain (intact, broken at N, header problems, no chain)', () => {
@@ -376,7 +386,7 @@ test('replay passes the header back: the core verifies the chain (intact, broken
     { verified: intact.chain.verified, chained: intact.chain.chained, first: intact.chain.first, header: intact.chain.header, broken: intact.chain.broken },
     { verified: true, chained: true, first: null, header: [], broken: [] },
   );
-  assert.equal(intact.chain.decisions, clean.journal.length, 'the core counts decisions, not the header');
+  assert.equal(intact.chain.decisions, decisions(clean).length, 'the core counts decisions, not the header or the call records');
   assert.ok(intact.verdicts.every((v) => v.chain === null && v.verdict === 'identical'), 'a recorded decision with its chain digest is identical to its replay');
 
   // Without its header the chained decisions cannot be verified: the header is what replayRun passes back.
@@ -384,17 +394,31 @@ test('replay passes the header back: the core verifies the chain (intact, broken
   assert.equal(headless.chain.verified, false);
   assert.match(headless.chain.header[0], /chained but the header line is missing/);
 
-  // An edit of decision k (any of the page's Tamper presets) breaks the chain at k + 1.
+  // An edit of record k (a decision, with any of the page's Tamper presets,
+  // or a call record) breaks the chain at k + 1: the core numbers records,
+  // call records included (and its text calls each one a decision).
   for (let k = 0; k < clean.journal.length; k++) {
     const journal = structuredClone(clean.journal);
-    journal[k].value.loaded = [...journal[k].value.results];
-    journal[k].value.results.push('forged__tool');
+    const call = M.isCallRecord(journal[k]);
+    if (call) journal[k].value.tool = 'github__create_pull_request';
+    else {
+      journal[k].value.loaded = [...journal[k].value.results];
+      journal[k].value.results.push('forged__tool');
+    }
     const r = run(journal);
-    assert.equal(r.chain.first, k + 1, `decision ${k + 1}`);
+    assert.equal(r.chain.first, k + 1, `record ${k + 1}`);
     assert.deepEqual(r.chain.broken.map((p) => p.at), [k + 1], 'a break is reported where it is, not after it');
     assert.match(r.chain.broken[0].problem, new RegExp(`^journal decision ${k + 1} \\("${clean.journal[k].id}"\\): chain broken`));
-    assert.deepEqual(r.verdicts.map((v) => v.chain !== null), clean.journal.map((_, i) => i === k), 'only the edited verdict carries the problem');
-    assert.equal(r.verdicts[k].chain, r.chain.broken[0].problem, 'the core\'s text, as it is');
+    // Only the edited record carries the problem: its verdict, or its call record's view.
+    const marked = [...r.verdicts, ...r.callRecords].filter((v) => v.chain !== null).map((v) => v.index);
+    assert.deepEqual(marked, [k], `only record ${k + 1} carries the problem`);
+    assert.equal([...r.verdicts, ...r.callRecords].find((v) => v.index === k).chain, r.chain.broken[0].problem, 'the core\'s text, as it is');
+    if (call) {
+      // Replay passes over a call record and writes the call it makes: the edited tool is not written again.
+      const c = r.callRecords.find((x) => x.index === k);
+      assert.equal(c.same, false);
+      assert.equal(r.verdicts.every((v) => v.verdict === 'identical'), true, 'an edited call record changes no decision');
+    }
   }
 
   // The tampered example: broken at its edited decision.
@@ -403,7 +427,7 @@ test('replay passes the header back: the core verifies the chain (intact, broken
   const at = tampered.journal.findIndex((d) => d.id === tampered.tampered.decision) + 1;
   assert.equal(t.chain.first, at);
   assert.equal(t.chain.broken.length, 1);
-  assert.match(t.verdicts[at - 1].chain, /chain broken/);
+  assert.match(t.verdicts.find((v) => v.index === at - 1).chain, /chain broken/);
 
   // Replayed against another configuration: the header says so, the chain still holds.
   const other = M.replayRun(toolsift, {
@@ -531,4 +555,211 @@ test('score bar: with a model, the semantic part is a segment, in the legend and
     ix.free();
     model.free();
   }
+});
+
+// ---- call records, and runs under a learned vocabulary (issue 32) ------------
+
+const REFUND = 'stripe__create_refund';
+const BILLING = ['billing-web.json', 'billing-mobile.json', 'billing-api.json'];
+/** An example's journal as the learner reads it: JSON Lines, the header first. */
+const billingJSONL = (f) => M.journalJSONL(M.journalRecords(example(f).header, example(f).journal));
+/** A learned vocabulary (the core's text) from the three billing runs, by the real learner. */
+function learnBilling(options) {
+  const learner = toolsift.createLearner(bundled, options);
+  try {
+    for (const f of BILLING) learner.addJournal(f, billingJSONL(f));
+    return learner.finishJSON();
+  } finally {
+    learner.free();
+  }
+}
+
+test('call records: kept in order among the decisions, rebuilt as calls, a failure reported again on replay', () => {
+  const rec = example('billing-mobile.json');
+  // The session wrote: two searches, the paypal call and its failure report, the stripe call.
+  assert.deepEqual(rec.journal.map((d) => d.source),
+    ['agent-tool-search', 'agent-tool-search', M.CALL_SOURCE, M.CALL_FAILED_SOURCE, M.CALL_SOURCE]);
+  assert.deepEqual(rec.journal.map(M.isCallRecord), [false, false, true, true, true]);
+  assert.equal(M.decisionsOf(rec.journal).length, 2);
+  // A bare journal: each call record is a call to its tool (no arguments are recorded);
+  // the failure report is not a call of its own.
+  const { calls, skipped } = M.callsFromJournal(rec.journal, rec.config);
+  assert.deepEqual(calls.map((c) => [c.turn, c.call, c.tool]), [
+    [0, 0, 'search_tools'], [0, 1, 'search_tools'], [0, 2, 'paypal__refund_capture'], [0, 3, REFUND],
+  ]);
+  assert.deepEqual(calls[2].args, {});
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(M.failureReports(rec.journal), [{ turn: 0, call: 2, tool: 'paypal__refund_capture' }]);
+
+  for (const withCalls of [true, false]) {
+    const r = M.replayRun(toolsift, {
+      config: { ...rec.config, catalog: bundled }, calls: withCalls ? rec.calls : undefined, header: rec.header, journal: rec.journal, trustOf,
+    });
+    const what = withCalls ? 'with the recording\'s calls' : 'calls rebuilt from the journal';
+    assert.deepEqual(M.summarize(r.verdicts), { identical: 2, narrowed: 0, diverged: 0 }, what);
+    assert.equal(r.verdicts.length, 2, `${what}: call records get no verdict`);
+    assert.equal(r.chain.verified, true, what);
+    // Each call record is written again by the replay (the failure reported again after its call).
+    assert.deepEqual(r.callRecords.map((c) => [c.index, c.source, c.tool, c.same]), [
+      [2, M.CALL_SOURCE, 'paypal__refund_capture', true],
+      [3, M.CALL_FAILED_SOURCE, 'paypal__refund_capture', true],
+      [4, M.CALL_SOURCE, REFUND, true],
+    ], what);
+    const paypal = r.steps.find((s) => s.call.tool === 'paypal__refund_capture');
+    assert.equal(paypal.failed, true, `${what}: the failure is reported again`);
+    assert.deepEqual(paypal.callRecords.map((c) => c.source), [M.CALL_SOURCE, M.CALL_FAILED_SOURCE], `${what}: shown at its call`);
+  }
+});
+
+test('a run under a learned vocabulary replays under it; under none the core reports the divergence', () => {
+  const rec = example('billing-learned.json');
+  assert.ok(rec.annotations, 'the recording carries the vocabulary it ran under');
+  const recorded = rec.header.value.vocabulary;
+  assert.match(recorded, /^[0-9a-f]{64}$/, 'the journal header records the vocabulary\'s digest');
+  const ix = toolsift.createIndex(bundled, { annotations: rec.annotations });
+  assert.equal(ix.info().vocabulary.digest, recorded, 'the header\'s digest is the vocabulary\'s');
+  ix.free();
+  const run = (annotations) => M.replayRun(toolsift, {
+    config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal: rec.journal, trustOf, annotations,
+  });
+  const same = run(rec.annotations);
+  assert.equal(same.chain.verified, true);
+  assert.equal(same.diverged, null);
+  assert.deepEqual(M.summarize(same.verdicts), { identical: 1, narrowed: 0, diverged: 0 });
+  // Ranked again under the same vocabulary, the search is the recorded one.
+  const live = M.rerankRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: rec.journal, annotations: rec.annotations });
+  assert.equal(M.rerankVerdict(rec.journal[0], live.get(rec.journal[0].id)), 'same');
+
+  const none = run(null);
+  assert.match(none.diverged, new RegExp(`recorded under vocabulary ${recorded.slice(0, 12)}…, the live index has no vocabulary`));
+  assert.deepEqual(none.chain.header, [none.diverged], 'the same problem, as the chain view lists it');
+  assert.deepEqual(M.summarize(none.verdicts), { identical: 1, narrowed: 0, diverged: 0 }, 'each search is still answered from its record');
+  // A header problem that is not a vocabulary's is no divergence.
+  const other = M.replayRun(toolsift, {
+    config: { ...rec.config, search: { ...rec.config.search, maxLoaded: 5 }, catalog: bundled },
+    calls: rec.calls, header: rec.header, journal: rec.journal, trustOf, annotations: rec.annotations,
+  });
+  assert.equal(other.chain.header.length, 1);
+  assert.equal(other.diverged, null);
+});
+
+test('a learned vocabulary for review: read, per tool its labels with the file\'s evidence', () => {
+  const text = learnBilling();
+  const { value } = V.readVocabulary(text);
+  const view = V.vocabularyView(value, (id) => id === REFUND);
+  // Three runs, three clients, each used "chargeback" and "reverse" for the refund tool and nothing else got them.
+  assert.deepEqual(
+    { journals: view.learned.journals, sessions: view.learned.sessions, clients: view.learned.clients, examples: view.learned.examples },
+    { journals: 3, sessions: 3, clients: 3, examples: 0 },
+  );
+  assert.deepEqual(view.learned.rule, { minSessions: 3, minClients: 2, maxPerClient: 3, minShare: 0.1 }, 'the core\'s default rule');
+  assert.deepEqual(view.tools.map((t) => t.id), [REFUND]);
+  assert.equal(view.tools[0].known, true);
+  const full = { sessions: 3, clients: 3, examples: 0, against: 0, share: 1 };
+  assert.deepEqual(view.tools[0].labels, [
+    { label: 'chargeback', list: 'tags', evidence: full },
+    { label: 'reverse', list: 'tags', evidence: full },
+  ]);
+  assert.deepEqual([view.toolCount, view.labelCount, view.empty], [1, 2, false]);
+  assert.equal(V.nothingLearned(value), null);
+  assert.equal(V.evidenceLine(full), '3 sessions · 3 clients · 0 examples · 0 against · share 100%');
+  assert.equal(V.provenanceLine(view.learned), 'learned from 3 journals: 3 sessions from 3 clients, 0 host examples');
+  // A host's own annotations: no provenance, no evidence.
+  const own = V.vocabularyView({ annotations: { a: { aliases: ['x y'], tags: ['z'] } } });
+  assert.equal(own.learned, null);
+  assert.deepEqual(own.tools[0].labels, [{ label: 'x y', list: 'aliases', evidence: null }, { label: 'z', list: 'tags', evidence: null }]);
+  assert.equal(V.provenanceLine(own.learned), null);
+
+  assert.throws(() => V.readVocabulary('{"tools": []}'), /^InputError: vocabulary: expected a learned vocabulary .*got an object with keys tools/);
+  assert.throws(() => V.readVocabulary('{"tools": [], "toolsChanged": 0, "added": 0}'), /a comparison of two vocabularies/);
+  assert.throws(() => V.readVocabulary('{"annotations": {"a": []}}'), /annotations\["a"\] must be an object/);
+  assert.throws(() => V.readVocabulary('{"annotations": '), /vocabulary: not valid JSON at line 1/);
+  assert.equal(V.readVocabulary(text).text, text, 'the text is kept as read (the core gets it verbatim)');
+});
+
+test('nothing learned: said with the file\'s own counts and rule; the learner\'s options from the form', () => {
+  // One anonymous run: fewer sessions and clients than the default rule asks.
+  const learner = toolsift.createLearner(bundled);
+  learner.addJournal('support', billingJSONL('billing-web.json'));
+  const value = learner.finish();
+  learner.free();
+  assert.deepEqual(value.annotations, {});
+  const none = V.nothingLearned(value);
+  assert.deepEqual({ sessions: none.sessions, clients: none.clients, minSessions: none.minSessions, minClients: none.minClients }, { sessions: 1, clients: 1, minSessions: 3, minClients: 2 });
+  assert.match(none.text, /^Nothing learned\. A word becomes a tool's label when 3 or more sessions from 2 or more different clients used it/);
+  assert.match(none.text, /The learner read 1 session from 1 client and 0 host examples\.$/);
+
+  assert.deepEqual(V.learnerOptions({ minSessions: ' ', minClients: '1', maxPerClient: '', minShare: '0.5', unverified: 'skip' }),
+    { minClients: 1, minShare: 0.5, unverified: 'skip' }, 'blank fields keep the core\'s defaults');
+  assert.throws(() => V.learnerOptions({ minSessions: 'three' }), /^InputError: learning rule: minSessions must be a number/);
+  // The same run with the rule lowered by those options teaches the words.
+  const lowered = toolsift.createLearner(bundled, V.learnerOptions({ minSessions: '1', minClients: '1' }));
+  lowered.addJournal('web', billingJSONL('billing-web.json'));
+  const got = lowered.finish();
+  lowered.free();
+  assert.ok(V.toolLabels(got, REFUND).some((l) => l.label === 'chargeback' && l.evidence.sessions === 1 && l.evidence.clients === 1));
+});
+
+test('explain: a hit\'s learned labels with their evidence, looked up in the file as the core names them', () => {
+  const text = learnBilling();
+  const value = JSON.parse(text);
+  const ix = toolsift.createIndex(bundled, { annotations: text });
+  const plain = toolsift.createIndex(bundled);
+  try {
+    const q = 'reverse the chargeback';
+    assert.notEqual(plain.search(q, { limit: 1 }).hits[0].id, REFUND, 'without the vocabulary the refund tool is not on top');
+    const r = ix.search(q, { limit: 3, explain: true });
+    assert.equal(r.hits[0].id, REFUND);
+    const full = { sessions: 3, clients: 3, examples: 0, against: 0, share: 1 };
+    assert.deepEqual(new Set(V.learnedLabels(r.hits[0], value).map((l) => JSON.stringify(l))), new Set([
+      JSON.stringify({ label: 'chargeback', list: 'tags', evidence: full }),
+      JSON.stringify({ label: 'reverse', list: 'tags', evidence: full }),
+    ]));
+    const other = r.hits.find((x) => x.id !== REFUND);
+    assert.deepEqual(V.learnedLabels(other, value), [], 'a hit the vocabulary gave nothing has no learned label');
+    assert.deepEqual(V.learnedLabels(ix.search('refund a payment', { limit: 1, explain: true }).hits[0], value), [],
+      'matched by its own words only: no learned label');
+  } finally {
+    ix.free();
+    plain.free();
+  }
+  // A label written otherwise than the core's normal form: the core names
+  // it normalised, so the file's evidence is not found by it (said, not guessed).
+  const host = { annotations: { [REFUND]: { tags: ['ChargeBack'] } }, evidence: { [REFUND]: { ChargeBack: { sessions: 9 } } } };
+  const hx = toolsift.createIndex(bundled, { annotations: host });
+  try {
+    const hit = hx.search('chargeback', { limit: 1, explain: true }).hits[0];
+    assert.equal(hit.id, REFUND);
+    assert.deepEqual(V.learnedLabels(hit, host), [{ label: 'chargeback', list: null, evidence: null }]);
+  } finally {
+    hx.free();
+  }
+});
+
+test('what a new vocabulary would change: the core\'s learnDiff, arranged', () => {
+  const billing = learnBilling();
+  const learner = toolsift.createLearner(bundled);
+  learner.addExamples('host', '{"query": "dispute a card payment", "relevance": {"stripe__create_refund": 1}}\n');
+  const examples = learner.finishJSON();
+  learner.free();
+  // A host example teaches at once (no sessions, no clients). Its labels are
+  // not named here: the core writes an example's words in their analysed
+  // form ("disput"), having recorded no surface for them.
+  const taught = V.toolLabels(JSON.parse(examples), REFUND).filter((l) => l.list === 'tags');
+  assert.ok(taught.length >= 1 && taught.every((l) => l.evidence.examples === 1 && l.evidence.sessions === 0), JSON.stringify(taught));
+
+  const fromNone = V.diffView(toolsift.learnDiff(V.EMPTY_VOCABULARY, billing));
+  assert.deepEqual([fromNone.toolsChanged, fromNone.added, fromNone.removed, fromNone.empty], [1, 2, 0, false]);
+  assert.deepEqual(fromNone.tools[0].added.map((c) => [c.label, c.list, c.evidence.sessions, c.evidence.clients]),
+    [['chargeback', 'tags', 3, 3], ['reverse', 'tags', 3, 3]]);
+
+  const swap = V.diffView(toolsift.learnDiff(billing, examples));
+  const t = swap.tools.find((x) => x.id === REFUND);
+  assert.deepEqual(t.added.filter((c) => c.list === 'tags').map((c) => c.label), taught.map((l) => l.label), 'the example\'s tags are added');
+  assert.ok(t.added.every((c) => c.evidence.examples === 1 && c.evidence.sessions === 0), 'with the new file\'s evidence');
+  assert.deepEqual(t.removed.map((c) => [c.label, c.evidence.sessions]), [['chargeback', 3], ['reverse', 3]], 'dropped, with the old file\'s evidence');
+  assert.equal(swap.removed, 2);
+
+  const same = V.diffView(toolsift.learnDiff(billing, billing));
+  assert.deepEqual([same.empty, same.added, same.removed], [true, 0, 0]);
 });

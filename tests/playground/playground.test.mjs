@@ -15,7 +15,14 @@
 // the skills example when it exists; the score bar's legend and the explain
 // table's columns, the replay view's plain words and neutral zero counts,
 // CJK font fallbacks, and the view following a changed hash without a
-// reload. Screenshots go to
+// reload. Learned vocabularies (issue 32): one learned from the journals the
+// page holds, applied, a hit's learned labels with the evidence the file
+// records (expected values learned in this process by the binding), the
+// vocabulary in the link, turned off; a file loaded with the picker and
+// what another would change; nothing learned and the host-example route;
+// call records and a reported failure on the timeline and in the replay
+// check; the core's divergence for a run under another vocabulary; a live
+// session as a named client. Screenshots go to
 // tests/playground/screenshots/ (git-ignored). Any console error, page error,
 // failed request or HTTP error fails the run.
 //
@@ -31,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/start.mjs';
 import * as M from '../../playground/lib/model.mjs';
 import * as W from '../../playground/lib/replay-words.mjs';
+import { load } from '../../js/toolsift.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = path.join(ROOT, 'tests/playground/screenshots');
@@ -40,14 +48,17 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 const EXAMPLES = path.join(ROOT, 'playground/examples');
-// An example as the page reads it: `journal` its decisions, `header` its chain header.
+// An example as the page reads it: `journal` its records (decisions and
+// call records, in order), `header` its chain header.
 const readExample = (f) => {
   const parsed = M.readJournal(readFileSync(path.join(EXAMPLES, f), 'utf8'));
-  return { ...parsed.recording, header: parsed.header, journal: parsed.decisions };
+  return { ...parsed.recording, header: parsed.header, journal: parsed.records };
 };
+/** The decisions of an example's journal (searches and skill activations), by source. */
+const decisionsOf = (rec) => rec.journal.filter((d) => d.source === 'agent-tool-search' || d.source === 'agent-skill-activation');
 /** JSON Lines of a journal as the session writes it: the header, then the decisions. */
 const journalText = (rec, decisions = rec.journal) => M.journalRecords(rec.header, decisions).map((d) => `${JSON.stringify(d)}\n`).join('');
-/** The decision position (1-based, the header not counted) of a decision id. */
+/** The record position (1-based, the header not counted; call records counted, as the core counts) of a decision id. */
 const positionOf = (rec, id) => rec.journal.findIndex((d) => d.id === id) + 1;
 /** The Replay check's chain box: { state, first, text }. */
 const chainBox = () => page.$eval('#replay-chain', (el) => ({ state: el.dataset.chain, first: el.dataset.first ?? null, text: el.textContent }));
@@ -322,14 +333,14 @@ test('sessions: the tampered example journal — timeline and menu count', async
   assert.equal(turns, new Set(tampered.calls.map((c) => c.turn)).size, 'one heading per turn');
   assert.deepEqual(
     steps.filter((s) => s.kind === 'search').map((s) => s.decision),
-    tampered.journal.map((d) => d.id),
+    decisionsOf(tampered).map((d) => d.id),
     'every recorded search decision on the timeline, in order',
   );
   assert.ok(steps.some((s) => s.kind === 'refused'), 'refusals are on the timeline');
   // The menu the clean run ended with: the meta-tool, the agent's tools, the
   // always-loaded ones and every id the clean journal loaded.
   const expected = 1 + clean.config.tools.length + clean.config.search.alwaysLoaded.length
-    + clean.journal.reduce((n, d) => n + d.value.loaded.length, 0);
+    + decisionsOf(clean).reduce((n, d) => n + d.value.loaded.length, 0);
   const count = Number(await page.getAttribute('#menu-count', 'data-count'));
   assert.equal(count, expected, 'the replayed tampered run ends with the clean run\'s menu');
   assert.equal(await page.$$eval('#menu-view .menu-group li', (l) => l.length), expected, 'the menu list');
@@ -346,8 +357,11 @@ test('replay check: the tampered decision is narrowed, the rest identical', asyn
   await tab('replay');
   await page.click('#replay-run');
   await page.waitForSelector('#replay-list li[data-verdict]');
-  const verdicts = await page.$$eval('#replay-list > li', (l) => l.map((li) => [li.dataset.decision, li.dataset.verdict]));
-  assert.equal(verdicts.length, tampered.journal.length);
+  const verdicts = await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => [li.dataset.decision, li.dataset.verdict]));
+  assert.equal(verdicts.length, decisionsOf(tampered).length, 'one verdict per decision');
+  // The call records are listed apart, without a verdict: each written again by the replay.
+  const calls = await page.$$eval('#replay-list > li.call-record-item', (l) => l.map((li) => [li.dataset.record, li.dataset.same]));
+  assert.deepEqual(calls, tampered.journal.filter(M.isCallRecord).map((d) => [d.id, 'true']));
   for (const [id, verdict] of verdicts) {
     assert.equal(verdict, id === tampered.tampered.decision ? 'narrowed' : 'identical', id);
   }
@@ -356,7 +370,7 @@ test('replay check: the tampered decision is narrowed, the rest identical', asyn
     `the forged id is dropped, said plainly: ${dropped}`);
   assert.ok(dropped.some((t) => /was taken out of the loaded tools: /.test(t)), 'the widened loaded is narrowed back');
   // Each verdict carries its one-line meaning, next to it.
-  const meanings = await page.$$eval('#replay-list > li', (l) => l.map((li) => [li.dataset.verdict,
+  const meanings = await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => [li.dataset.verdict,
     li.querySelector(':scope > .step-head + .verdict-meaning')?.dataset.meaning, li.querySelector(':scope > .verdict-meaning')?.textContent]));
   for (const [verdict, meaning, text] of meanings) {
     assert.equal(meaning, verdict, `the line after the ${verdict} badge is its meaning`);
@@ -382,7 +396,7 @@ test('replay check: the tampered decision is narrowed, the rest identical', asyn
   const chain = await chainBox();
   assert.deepEqual([chain.state, chain.first], ['broken', String(at)]);
   assert.match(chain.text, new RegExp(`^Chain broken at decision ${at}: journal decision ${at} \\("${tampered.tampered.decision}"\\): chain broken`));
-  const badges = await page.$$eval('#replay-list > li', (l) => l.map((li) => [li.dataset.decision, li.querySelector('.badge.chain-broken')?.title ?? null]));
+  const badges = await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => [li.dataset.decision, li.querySelector('.badge.chain-broken')?.title ?? null]));
   for (const [id, title] of badges) {
     if (id === tampered.tampered.decision) assert.match(title, new RegExp(`^journal decision ${at} .*chain broken`), id);
     else assert.equal(title, null, `${id}: no chain badge`);
@@ -392,7 +406,7 @@ test('replay check: the tampered decision is narrowed, the rest identical', asyn
 
 test('tamper mode: a forged id narrows an identical decision, the menu never widens', async () => {
   const tampered = readExample('tampered.json');
-  const victim = tampered.journal.find((d) => d.id !== tampered.tampered.decision).id;
+  const victim = decisionsOf(tampered).find((d) => d.id !== tampered.tampered.decision).id;
   const li = `#replay-list li[data-decision="${victim}"]`;
   await page.click(`${li} button[aria-label^="Tamper"]`);
   await page.click(`${li} button:text("Forge an id")`);
@@ -402,7 +416,7 @@ test('tamper mode: a forged id narrows an identical decision, the menu never wid
   assert.match(await page.textContent('#tamper-guarantee'), /Nothing was added: the edit could only take tools away/);
   assert.equal(await page.getAttribute(`${li} .rerank`, 'data-rerank'), 'differs', 'the live re-ranking does not pick the forged id');
   const finding = await page.textContent(`${li} .rerank`);
-  assert.match(finding, /^Ranked again now: .*The record differs from this in the results.*: it holds something the ranker does not pick today\. Either the record was edited, or the catalog or the ranker changed/);
+  assert.match(finding, /^Ranked again now: .*The record differs from this in the results.*: it holds something the ranker does not pick today\. Either the record was edited, or the catalog, its learned vocabulary or the ranker changed/);
   assert.doesNotMatch(finding, /\?|forged but authorised/);
   // Both facts: the chain says the journal was edited (first at the edit,
   // the example's own edit listed after it); the guarantee what the edit could do.
@@ -508,10 +522,11 @@ test('a bare journal (JSON Lines, as --journal-out writes it) with its configura
   await page.fill('#journal-paste', journalText(clean));
   await page.click('#journal-paste-use');
   await page.waitForFunction(() => document.querySelector('#run-title')?.textContent === 'pasted journal');
-  const kinds = await page.$$eval('#timeline li.step', (l) => l.map((s) => s.dataset.kind));
-  assert.deepEqual(kinds, clean.journal.map(() => 'search'), 'the calls are rebuilt from the decision ids (the header is not a decision)');
+  const kinds = await page.$$eval('#timeline li.step', (l) => l.map((s) => [s.dataset.kind, s.dataset.callRecords ?? null]));
+  assert.deepEqual(kinds, clean.journal.map((d) => (M.isCallRecord(d) ? ['allowed', M.CALL_SOURCE] : ['search', null])),
+    'the calls are rebuilt from the record ids (the header is not a call): searches, and the catalog tools the model called');
   const expected = 1 + clean.config.tools.length + clean.config.search.alwaysLoaded.length
-    + clean.journal.reduce((n, d) => n + d.value.loaded.length, 0);
+    + decisionsOf(clean).reduce((n, d) => n + d.value.loaded.length, 0);
   assert.equal(Number(await page.getAttribute('#menu-count', 'data-count')), expected);
   // The menu slider: before the first call only the start entries.
   await page.focus('#menu-step');
@@ -522,8 +537,8 @@ test('a bare journal (JSON Lines, as --journal-out writes it) with its configura
   await tab('replay');
   await page.click('#replay-run');
   await page.waitForSelector('#replay-list li[data-verdict]');
-  const verdicts = await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict));
-  assert.deepEqual(verdicts, clean.journal.map(() => 'identical'));
+  const verdicts = await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => li.dataset.verdict));
+  assert.deepEqual(verdicts, decisionsOf(clean).map(() => 'identical'));
   assert.equal((await chainBox()).state, 'intact', 'the pasted header is passed back with the decisions');
 
   // The same decisions from before journals were chained: they still load and replay, with the core's warning.
@@ -535,7 +550,7 @@ test('a bare journal (JSON Lines, as --journal-out writes it) with its configura
   await page.click('#replay-run');
   await page.waitForSelector('#replay-chain[data-chain="unchained"]');
   assert.match((await chainBox()).text, /^No hash chain: the journal has no hash chain \(written before toolsift chained journals\)/);
-  assert.deepEqual(await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict)), clean.journal.map(() => 'identical'));
+  assert.deepEqual(await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => li.dataset.verdict)), decisionsOf(clean).map(() => 'identical'));
 });
 
 test('a skill activation record renders generically (diverged where skills are off)', async () => {
@@ -609,13 +624,15 @@ test('live session: calls recorded from the page', async () => {
   await page.click('#recording-head button:text("Download journal (.jsonl)")');
   const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines[0].source, M.JOURNAL_HEADER_SOURCE, 'the download starts with the journal header');
-  assert.equal(lines.length, 2, 'the header and the one search decision');
+  assert.equal(lines.length, 3, 'the header, the one search decision and the call record of the allowed call');
   assert.match(lines[1].id, /#turn:0:tool:0:search$/);
   assert.match(lines[1].chain, /^[0-9a-f]{64}$/);
+  assert.deepEqual([lines[2].id.replace(/^.*#/, ''), lines[2].source, lines[2].value], ['turn:0:tool:1:call', M.CALL_SOURCE, { tool: EXACT_QUERY }]);
   await tab('replay');
   await page.click('#replay-run');
   await page.waitForSelector('#replay-list li[data-verdict="identical"]');
-  assert.equal(await page.$$eval('#replay-list > li', (l) => l.length), lines.length - 1, 'one verdict per decision');
+  assert.equal(await page.$$eval('#replay-list > li[data-verdict]', (l) => l.length), 1, 'one verdict per decision');
+  assert.equal(await page.getAttribute('#replay-list > li.call-record-item', 'data-same'), 'true', 'the call record, written again by replay');
   assert.equal((await chainBox()).state, 'intact');
 });
 
@@ -650,7 +667,7 @@ test('live session: a partial hit loaded with select:', async () => {
   await tab('replay');
   await page.click('#replay-run');
   await page.waitForSelector('#replay-list li[data-verdict]');
-  assert.deepEqual(await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict)), ['identical', 'identical']);
+  assert.deepEqual(await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => li.dataset.verdict)), ['identical', 'identical']);
   await tab('sessions');
 });
 
@@ -677,7 +694,8 @@ test('malformed input: a clear error naming what is wrong, never a blank page', 
 test('replay against a changed catalog: a removed tool narrows its decision', async () => {
   const clean = readExample('support-desk.json');
   const bundled = JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8'));
-  const gone = clean.journal[1].value.results[0];
+  const second = decisionsOf(clean)[1];
+  const gone = second.value.results[0];
   const changed = { ...bundled, tools: bundled.tools.filter((t) => (t.id ?? t.name) !== gone) };
   await tab('catalog');
   await page.setInputFiles('#catalog-file', {
@@ -691,8 +709,11 @@ test('replay against a changed catalog: a removed tool narrows its decision', as
   await tab('replay');
   await page.check('#replay-use-catalog');
   await page.click('#replay-run');
-  await page.waitForSelector(`#replay-list li[data-decision="${clean.journal[1].id}"][data-verdict="narrowed"]`);
-  assert.match(await page.textContent(`#replay-list li[data-decision="${clean.journal[1].id}"] .dropped`), new RegExp(`${gone} was taken out of the results: no tool in the catalog has this id`));
+  await page.waitForSelector(`#replay-list li[data-decision="${second.id}"][data-verdict="narrowed"]`);
+  assert.match(await page.textContent(`#replay-list li[data-decision="${second.id}"] .dropped`), new RegExp(`${gone} was taken out of the results: no tool in the catalog has this id`));
+  // The model's call to the removed tool is refused now: its call record is not written again.
+  const callRecord = clean.journal.find((d) => M.isCallRecord(d) && d.value.tool === gone);
+  assert.equal(await page.getAttribute(`#replay-list li.call-record-item[data-record="${callRecord.id}"]`, 'data-same'), 'false');
   assert.match(await page.textContent('#replay-summary'), /against the catalog \(file changed\.json\)/);
   const chain = await chainBox();
   assert.equal(chain.state, 'header', 'the decisions are as recorded, the catalog is not');
@@ -700,7 +721,7 @@ test('replay against a changed catalog: a removed tool narrows its decision', as
   assert.match(await page.textContent('#replay-chain .chain-header'), /^journal header: recorded over catalog [0-9a-f]{12}…, the live catalog is [0-9a-f]{12}…/);
   await page.uncheck('#replay-use-catalog');
   await page.click('#replay-run');
-  await page.waitForFunction(() => [...document.querySelectorAll('#replay-list > li')].every((li) => li.dataset.verdict === 'identical'));
+  await page.waitForFunction(() => [...document.querySelectorAll('#replay-list > li[data-verdict]')].every((li) => li.dataset.verdict === 'identical'));
   assert.equal((await chainBox()).state, 'intact', 'an untouched recording against its own catalog');
   await tab('catalog');
   await page.click('#catalog-bundled');
@@ -756,7 +777,8 @@ test('file pickers: a catalog of every shape, then a journal file', async () => 
     name: 'j.jsonl', mimeType: 'text/plain', buffer: Buffer.from(journalText(clean)),
   });
   await page.waitForFunction(() => document.querySelector('#run-title')?.textContent === 'j.jsonl');
-  assert.equal(await page.$$eval('#timeline li.step', (l) => l.length), clean.journal.length);
+  assert.equal(await page.$$eval('#timeline li.step', (l) => l.length), clean.journal.filter((d) => d.source !== M.CALL_FAILED_SOURCE).length,
+    'one step per search and per recorded call');
 });
 
 test('keyboard: arrow keys move between tabs', async () => {
@@ -817,7 +839,7 @@ test('shareable link: the hash restores the tab, the query and the example', asy
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await page.textContent('#run-title'), 'journal from the link');
   const expected = 1 + clean.config.tools.length + clean.config.search.alwaysLoaded.length
-    + clean.journal.reduce((n, d) => n + d.value.loaded.length, 0);
+    + decisionsOf(clean).reduce((n, d) => n + d.value.loaded.length, 0);
   assert.equal(Number(await page.getAttribute('#menu-count', 'data-count')), expected);
 });
 
@@ -843,9 +865,238 @@ test('skills example', async () => {
   await tab('replay');
   await page.click('#replay-run');
   await page.waitForSelector('#replay-list li[data-verdict]');
-  const verdicts = await page.$$eval('#replay-list > li', (l) => l.map((li) => li.dataset.verdict));
-  assert.ok(verdicts.every((v) => v === 'identical'), `the skills run replays identical: ${verdicts}`);
+  const verdicts = await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => li.dataset.verdict));
+  assert.ok(verdicts.length > 0 && verdicts.every((v) => v === 'identical'), `the skills run replays identical: ${verdicts}`);
   await shot('skills');
+});
+
+// ---- learned vocabularies (issue 32) -------------------------------------------
+
+const REFUND = 'stripe__create_refund';
+const bundledCatalog = () => JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8'));
+/** The binding, in this process: the expected vocabularies are learned here, not read back from the page. */
+const binding = await load(path.join(ROOT, 'build/wasm/toolsift.wasm'));
+/** A learned vocabulary (the core's text) from example journals and host examples, with learner options. */
+function learnHere(files, options = {}, examples = '') {
+  const learner = binding.createLearner(bundledCatalog(), options);
+  try {
+    for (const f of files) {
+      const rec = readExample(f);
+      learner.addJournal(f, M.journalJSONL(M.journalRecords(rec.header, rec.journal)));
+    }
+    if (examples) learner.addExamples('host examples', examples);
+    return learner.finishJSON();
+  } finally {
+    learner.free();
+  }
+}
+const digestOf = (text) => {
+  const ix = binding.createIndex(bundledCatalog(), { annotations: text });
+  try {
+    return ix.info().vocabulary.digest;
+  } finally {
+    ix.free();
+  }
+};
+/** Each hit's learned labels as the page shows them: { label: { field: value } }. */
+const learnedShown = (id) => page.$$eval(`#search-hits .hit[data-id="${id}"] .learned li[data-label]`, (l) => Object.fromEntries(l.map((li) => [
+  li.dataset.label, Object.fromEntries([...li.querySelectorAll('.evc')].map((e) => [e.dataset.field, Number(e.dataset.value)]))])));
+const freshPage = async (hash = '') => {
+  await page.goto('about:blank');
+  await page.goto(`${server.url}${hash}`);
+  await page.waitForSelector('body[data-ready="true"]');
+};
+const searchFor = async (q) => {
+  await tab('search');
+  await page.fill('#search-query', q);
+  await page.press('#search-query', 'Enter');
+  await page.waitForFunction((x) => document.querySelector('#search-hits .hit') && new URLSearchParams(location.hash.slice(1)).get('q') === x, q);
+};
+const HOST_EXAMPLE = '{"query": "dispute a card payment", "relevance": {"stripe__create_refund": 1}}\n';
+
+test('vocabulary: learned from the sessions here, applied, and a hit\'s learned labels shown with their evidence', async () => {
+  await freshPage();
+  const index = JSON.parse(readFileSync(path.join(EXAMPLES, 'index.json'), 'utf8'));
+  // What the page feeds the learner by default: every example it holds, unverified ones skipped.
+  const expected = JSON.parse(learnHere(index.examples.map((e) => e.file), { unverified: 'skip' }));
+  const chargeback = expected.evidence[REFUND].chargeback;
+  assert.ok(chargeback.sessions >= 3 && chargeback.clients >= 2, `the examples teach "chargeback": ${JSON.stringify(chargeback)}`);
+
+  await searchFor('reverse the chargeback');
+  assert.notEqual(await page.$eval('#search-hits .hit', (li) => li.dataset.id), REFUND, 'without a vocabulary the refund tool is not on top');
+  assert.equal(await page.getAttribute('#search-vocab', 'data-active'), 'false');
+  assert.equal(await page.$('#search-hits .learned'), null);
+
+  await tab('vocab');
+  assert.equal(await page.$$eval('#learn-journals input[data-key]:checked', (l) => l.length), index.examples.length, 'every example journal, ticked');
+  await page.click('#learn-run');
+  await page.waitForSelector('#candidate-title');
+  assert.match(await page.textContent('#vocab-candidate .provenance'), new RegExp(
+    `^learned from ${expected.learned.journals} journals \\(${expected.learned.skipped} skipped: unverified\\): ${expected.learned.sessions} sessions from ${expected.learned.clients} clients`));
+  // What it would change against none: the labels it adds, with their evidence.
+  const added = await page.$$eval(`#vocab-diff li[data-tool="${REFUND}"] li[data-change="added"]`, (l) => l.map((li) => li.dataset.label));
+  assert.deepEqual(added.sort(), Object.keys(expected.evidence[REFUND]).sort());
+  // Its review: the file's counts, as written.
+  for (const k of ['sessions', 'clients', 'examples', 'against']) {
+    assert.equal(await page.textContent(`#review-candidate tr[data-label="chargeback"] td[data-field="${k}"]`), String(chargeback[k]), k);
+  }
+  await page.click('#vocab-apply');
+  await page.waitForSelector('#active-title');
+  assert.equal(await page.$('#candidate-title'), null, 'applied: nothing left to review');
+
+  await searchFor('reverse the chargeback');
+  assert.equal(await page.getAttribute('#search-vocab', 'data-active'), 'true');
+  assert.equal(await page.textContent('#vocab-digest'), `${digestOf(JSON.stringify(expected)).slice(0, 12)}…`, 'the core\'s digest of the vocabulary');
+  assert.equal(await page.$eval('#search-hits .hit', (li) => li.dataset.id), REFUND, 'the learned words bring the refund tool up');
+  // Its learned labels, each with the counts the file records, apart from its own matched words.
+  const shown = await learnedShown(REFUND);
+  assert.deepEqual(Object.keys(shown).sort(), ['chargeback', 'reverse']);
+  for (const [label, counts] of Object.entries(shown)) assert.deepEqual(counts, expected.evidence[REFUND][label], label);
+  assert.equal(await page.$(`#search-hits .hit[data-id="${REFUND}"] .matched .learned-label`), null, 'the tool\'s matched words are not drawn as learned');
+  assert.match(await page.textContent(`#search-hits .hit[data-id="${REFUND}"] .learned`), /not the tool's own text/);
+  const others = await page.$$eval('#search-hits .hit', (l) => l.filter((li) => li.dataset.id !== 'stripe__create_refund').map((li) => li.querySelector('.learned')));
+  assert.ok(others.every((x) => x === null), 'a hit the vocabulary gave nothing shows no learned label');
+  await shot('vocabulary-explain');
+
+  // The link carries the vocabulary: it reopens with it.
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /voc=/);
+  await freshPage(hash);
+  assert.equal(await page.getAttribute('#search-vocab', 'data-active'), 'true');
+  assert.deepEqual(Object.keys(await learnedShown(REFUND)).sort(), ['chargeback', 'reverse']);
+
+  // Turned off: the catalog's own words again.
+  await page.click('#search-vocab-off');
+  await page.waitForSelector('#search-vocab[data-active="false"]');
+  assert.equal(await page.$('#search-hits .learned'), null);
+  assert.notEqual(await page.$eval('#search-hits .hit', (li) => li.dataset.id), REFUND);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /voc=/);
+});
+
+test('vocabulary: a file loaded with the picker, reviewed against the one in use; nothing learned offers host examples', async () => {
+  const billing = learnHere(['billing-web.json', 'billing-mobile.json', 'billing-api.json']);
+  await tab('vocab');
+  await page.setInputFiles('#vocab-file', { name: 'learned.json', mimeType: 'application/json', buffer: Buffer.from(billing) });
+  await page.waitForFunction(() => /file learned\.json/.test(document.querySelector('#candidate-title')?.textContent ?? ''));
+  const rows = await page.$$eval('#review-candidate tbody tr', (l) => l.map((tr) => [tr.dataset.tool, tr.dataset.label,
+    Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) => [td.dataset.field, td.textContent]))]));
+  assert.deepEqual(rows.map(([tool, label]) => [tool, label]), [[REFUND, 'chargeback'], [REFUND, 'reverse']]);
+  assert.deepEqual(rows[0][2], { sessions: '3', clients: '3', examples: '0', against: '0', share: '1.000' }, 'the file\'s counts, as written');
+  await page.click('#vocab-apply');
+  await page.waitForSelector('#active-title');
+
+  // A second vocabulary, from a host example alone: what it would change against the one in use.
+  const examples = learnHere([], {}, HOST_EXAMPLE);
+  const taught = Object.keys(JSON.parse(examples).evidence[REFUND]);
+  await page.fill('#vocab-paste', examples);
+  await page.click('#vocab-paste-use');
+  await page.waitForSelector('#vocab-diff');
+  assert.match(await page.textContent('#vocab-candidate h4'), /against the vocabulary in use \(file learned\.json\)/);
+  const changes = await page.$$eval(`#vocab-diff li[data-tool="${REFUND}"] li[data-change]`, (l) => l.map((li) => [li.dataset.change, li.dataset.label,
+    Number(li.querySelector('.evc[data-field="sessions"]')?.dataset.value), Number(li.querySelector('.evc[data-field="examples"]')?.dataset.value)]));
+  assert.deepEqual(changes.filter((c) => c[0] === 'removed'), [['removed', 'chargeback', 3, 0], ['removed', 'reverse', 3, 0]], 'dropped, with the old file\'s evidence');
+  assert.deepEqual(changes.filter((c) => c[0] === 'added').map((c) => c[1]).sort(), [...taught].sort());
+  assert.ok(changes.filter((c) => c[0] === 'added').every((c) => c[2] === 0 && c[3] === 1), 'added, taught by one host example');
+  await page.click('#vocab-candidate button:text("Discard")');
+
+  // Nothing learned from one anonymous run: said, with the way out.
+  await page.$$eval('#learn-journals input[data-key]', (l) => l.forEach((i) => { i.checked = i.dataset.key === 'ex:support-desk.json'; }));
+  await page.click('#learn-run');
+  await page.waitForSelector('#nothing-learned');
+  assert.match(await page.textContent('#nothing-learned'), /Nothing learned\. A word becomes a tool's label when 3 or more sessions from 2 or more different clients used it/);
+  assert.match(await page.textContent('#nothing-learned'), /read 1 session from 1 client/);
+  await page.click('#use-host-examples');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'learn-examples');
+  await page.fill('#learn-examples', HOST_EXAMPLE);
+  await page.click('#learn-run');
+  await page.waitForFunction(() => /host examples/.test(document.querySelector('#candidate-title')?.textContent ?? ''));
+  assert.equal(await page.$('#nothing-learned'), null);
+  await page.click('#vocab-apply');
+  await page.waitForSelector('#candidate-title', { state: 'detached' });
+  await searchFor('dispute a card payment');
+  const shown = await learnedShown(REFUND);
+  assert.ok(Object.keys(shown).length >= 1, 'the example\'s labels show on the hit');
+  for (const counts of Object.values(shown)) assert.deepEqual([counts.sessions, counts.examples], [0, 1]);
+  await page.click('#search-vocab-off');
+  await page.waitForSelector('#search-vocab[data-active="false"]');
+  await page.$eval('#learn-examples', (t) => { t.value = ''; }); // the Vocabulary tab is hidden now
+});
+
+test('sessions: call records and a reported failure on the timeline; a run under another vocabulary diverges in the core\'s words', async () => {
+  const mobile = readExample('billing-mobile.json');
+  await tab('sessions');
+  await page.selectOption('#example-select', 'billing-mobile.json');
+  await page.click('#example-open');
+  await page.waitForFunction(() => /client mobile/.test(document.querySelector('#run-title')?.textContent));
+  const steps = await page.$$eval('#timeline li.step', (l) => l.map((s) => [s.dataset.kind, s.dataset.callRecords ?? null]));
+  assert.deepEqual(steps, [['search', null], ['search', null], ['allowed', `${M.CALL_SOURCE} ${M.CALL_FAILED_SOURCE}`], ['allowed', M.CALL_SOURCE], ['allowed', null]],
+    'the catalog calls carry their call records (the reply tool is the agent\'s own: none)');
+  assert.match(await page.textContent('#timeline li.step[data-step="2"] .call-records'), /call recorded reported failed/);
+  assert.equal(await page.getAttribute('#run-vocab', 'data-client'), 'mobile');
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li.call-record-item');
+  assert.deepEqual(await page.$$eval('#replay-list li.call-record-item', (l) => l.map((li) => [li.dataset.source, li.dataset.same])),
+    mobile.journal.filter(M.isCallRecord).map((d) => [d.source, 'true']), 'the failure is reported again, and written again');
+  assert.equal((await chainBox()).state, 'intact');
+
+  const learned = readExample('billing-learned.json');
+  const digest = learned.header.value.vocabulary;
+  await tab('sessions');
+  await page.selectOption('#example-select', 'billing-learned.json');
+  await page.click('#example-open');
+  await page.waitForFunction(() => /learned vocabulary/.test(document.querySelector('#run-title')?.textContent));
+  assert.equal(await page.getAttribute('#run-vocab', 'data-recorded'), digest);
+  assert.match(await page.textContent('#run-vocab'), /replayed under the recording's vocabulary/);
+  assert.equal(await page.$('#run-diverged'), null);
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li[data-verdict]');
+  assert.equal((await chainBox()).state, 'intact', 'under its own vocabulary the journal verifies');
+  assert.equal(await page.$('#replay-diverged'), null);
+  // Against the vocabulary active in Search — none: the core's divergence, not a silent pass.
+  if (await page.getAttribute('#search-vocab', 'data-active') === 'true') await page.click('#search-vocab-off');
+  await page.waitForSelector('#search-vocab[data-active="false"]', { state: 'attached' });
+  await page.check('#replay-use-vocab');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-diverged');
+  assert.match(await page.textContent('#replay-diverged'),
+    new RegExp(`^Diverged: recorded under another vocabulary — journal header: recorded under vocabulary ${digest.slice(0, 12)}…, the live index has no vocabulary`));
+  assert.match(await page.textContent('#replay-summary'), /against no vocabulary/);
+  assert.deepEqual(await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => li.dataset.verdict)), ['identical'], 'each search still answered from its record');
+  await tab('sessions');
+  assert.match(await page.textContent('#run-diverged'), /the live index has no vocabulary/);
+  await shot('sessions-diverged');
+  await tab('replay');
+  await page.uncheck('#replay-use-vocab');
+});
+
+test('live session as a named client: a failed call reported, the journal held for learning', async () => {
+  const rec = readExample('billing-web.json');
+  await tab('sessions');
+  await openDetails('session-config-box');
+  await page.fill('#session-config', JSON.stringify(rec.config));
+  await page.fill('#live-client', 'tester');
+  await page.click('#live-start');
+  await page.fill('#live-tool', 'search_tools');
+  await page.fill('#live-args', JSON.stringify({ query: 'refund a payment' }));
+  await page.click('#live-form button[type="submit"]');
+  await page.waitForSelector('#timeline li.step[data-kind="search"]');
+  await page.fill('#live-tool', REFUND);
+  await page.fill('#live-args', '{}');
+  await page.click('#live-form button[type="submit"]');
+  await page.waitForSelector(`#timeline li.step[data-kind="allowed"][data-call-records="${M.CALL_SOURCE}"]`);
+  await page.click('#timeline li.step[data-kind="allowed"] button.report-failed');
+  await page.waitForSelector(`#timeline li.step[data-kind="allowed"][data-call-records="${M.CALL_SOURCE} ${M.CALL_FAILED_SOURCE}"]`);
+  assert.equal(await page.$('#timeline li.step button.report-failed'), null, 'reported once');
+  const download = page.waitForEvent('download');
+  await page.click('#recording-head button:text("Download journal (.jsonl)")');
+  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines[0].value.client, 'tester', 'the client is in the journal header');
+  assert.deepEqual(lines.slice(1).map((d) => d.source), ['agent-tool-search', M.CALL_SOURCE, M.CALL_FAILED_SOURCE]);
+  await tab('vocab');
+  assert.ok((await page.$$eval('#learn-journals li', (l) => l.map((li) => li.textContent))).some((t) => /live session \d+ \(client tester\) · live · client tester · 1 decision/.test(t)),
+    'the live journal is among those the page holds');
 });
 
 test('no console errors, page errors or failed requests', async () => {
