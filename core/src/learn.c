@@ -27,255 +27,13 @@
 #include "json_check.h"
 #include "json_out.h"
 
-/* ---- interned words --------------------------------------------------- */
-
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
-}
-
-static void words_free(learn_words *w) {
-  tsift_free(w->pool);
-  tsift_free(w->off);
-  tsift_free(w->len);
-  tsift_free(w->part);
-  tsift_free(w->slots);
-  memset(w, 0, sizeof *w);
-}
-
-static int words_rehash(learn_words *w, size_t nslots) {
-  uint32_t *slots = tsift_calloc_array(nslots, sizeof *slots);
-  if (!slots) return -1;
-  for (size_t i = 0; i < w->n; i++) {
-    size_t at = hash_bytes(w->pool + w->off[i], w->len[i]) & (nslots - 1);
-    while (slots[at]) at = (at + 1) & (nslots - 1);
-    slots[at] = (uint32_t)i + 1;
-  }
-  tsift_free(w->slots);
-  w->slots = slots;
-  w->nslots = nslots;
-  return 0;
-}
-
-uint32_t tsift_learn_intern(learn_words *w, const char *s, size_t n) {
-  if ((w->n + 1) * 2 > w->nslots && words_rehash(w, w->nslots ? w->nslots * 2 : 1024)) return UINT32_MAX;
-  size_t at = hash_bytes(s, n) & (w->nslots - 1);
-  for (; w->slots[at]; at = (at + 1) & (w->nslots - 1)) {
-    uint32_t e = w->slots[at] - 1;
-    if (w->len[e] == n && memcmp(w->pool + w->off[e], s, n) == 0) return e;
-  }
-  if (w->n == w->cap) {
-    size_t cap = w->cap;
-    if (tsift_grow((void **)&w->off, &cap, w->n + 1, sizeof *w->off)) return UINT32_MAX;
-    cap = w->cap;
-    if (tsift_grow((void **)&w->len, &cap, w->n + 1, sizeof *w->len)) return UINT32_MAX;
-    cap = w->cap * 2;
-    if (tsift_grow((void **)&w->part, &cap, (w->n + 1) * 2, sizeof *w->part)) return UINT32_MAX;
-    w->cap = cap / 2;
-  }
-  if (w->pool_len + n + 1 > w->pool_cap && tsift_grow((void **)&w->pool, &w->pool_cap, w->pool_len + n + 1, 1))
-    return UINT32_MAX;
-  memcpy(w->pool + w->pool_len, s, n);
-  w->pool[w->pool_len + n] = 0;
-  w->off[w->n] = (uint32_t)w->pool_len;
-  w->len[w->n] = (uint32_t)n;
-  w->part[2 * w->n] = w->part[2 * w->n + 1] = UINT32_MAX;
-  w->pool_len += n + 1;
-  w->slots[at] = (uint32_t)w->n + 1;
-  return (uint32_t)w->n++;
-}
-
-uint32_t tsift_learn_phrase(learn_words *w, uint32_t a, uint32_t b) {
-  char buf[2 * TSIFT_TOKEN_MAX_BYTES + 2];
-  size_t la = w->len[a], lb = w->len[b];
-  if (la + lb + 1 >= sizeof buf) return UINT32_MAX - 1; /* not a phrase we keep (tokens are short) */
-  memcpy(buf, w->pool + w->off[a], la);
-  buf[la] = ' ';
-  memcpy(buf + la + 1, w->pool + w->off[b], lb);
-  uint32_t id = tsift_learn_intern(w, buf, la + lb + 1);
-  if (id != UINT32_MAX) {
-    w->part[2 * id] = a;
-    w->part[2 * id + 1] = b;
-  }
-  return id;
-}
-
-static const char *word_text(const learn_words *w, uint32_t id) { return w->pool + w->off[id]; }
-
 /* ---- the learner ------------------------------------------------------ */
 
 void tsift_learner_free(tsift_learner *l) {
   if (!l) return;
-  for (size_t d = 0; l->own && d < (l->ix ? l->ix->n : 0); d++) tsift_free(l->own[d]);
-  tsift_free(l->own);
-  tsift_free(l->nown);
-  tsift_free(l->by_id);
-  words_free(&l->words);
-  tsift_free(l->ev);
-  tsift_free(l->surf);
-  tsift_free(l->session_client);
-  if (l->own_ix) tsift_index_free(l->ix); /* last: the lists above are sized by it */
+  tsift_learn_evidence_free(l);
+  if (l->own_ix) tsift_index_free(l->ix); /* last: the evidence's lists are sized by it */
   tsift_free(l);
-}
-
-/* qsort, but not on an empty (possibly NULL) array, which C leaves undefined. */
-static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
-  if (n > 1) qsort(base, n, size, cmp);
-}
-
-static int u32_cmp(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Every tool's own words (tsift_document_all_text), interned and sorted. */
-static tsift_status own_words(tsift_learner *l, tsift_error *err) {
-  size_t n = l->ix->n;
-  l->own = tsift_calloc_array(n + 1, sizeof *l->own);
-  l->nown = tsift_calloc_array(n + 1, sizeof *l->nown);
-  if (!l->own || !l->nown) return tsift_nomem(err, "learning");
-  tsift_document doc;
-  memset(&doc, 0, sizeof doc);
-  tsift_status st = TSIFT_OK;
-  for (size_t d = 0; d < n && !st; d++) {
-    if ((st = tsift_document_all_text(&l->ix->catalog.tools[d], &doc, err))) break;
-    size_t total = doc.name_seq.count + doc.id_seq.count;
-    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) total += doc.fields[f].count;
-    uint32_t *ids = tsift_calloc_array(total + 1, sizeof *ids);
-    if (!ids) {
-      st = tsift_nomem(err, "learning");
-      break;
-    }
-    size_t k = 0;
-    const tsift_tokens *lists[TSIFT_FIELD_COUNT + 2] = {&doc.name_seq, &doc.id_seq};
-    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) lists[2 + f] = &doc.fields[f];
-    for (int i = 0; i < TSIFT_FIELD_COUNT + 2 && !st; i++)
-      for (size_t t = 0; t < lists[i]->count && !st; t++) {
-        uint32_t id = tsift_learn_intern(&l->words, tsift_token(lists[i], t), lists[i]->len[t]);
-        if (id == UINT32_MAX) st = tsift_nomem(err, "learning");
-        else ids[k++] = id;
-      }
-    sort(ids, k, sizeof *ids, u32_cmp);
-    size_t u = 0;
-    for (size_t i = 0; i < k; i++)
-      if (!u || ids[u - 1] != ids[i]) ids[u++] = ids[i];
-    l->own[d] = ids;
-    l->nown[d] = (uint32_t)u;
-  }
-  tsift_document_free(&doc);
-  return st;
-}
-
-static tsift_status sort_ids(tsift_learner *l, tsift_error *err) {
-  uint32_t *tmp = tsift_calloc_array(l->ix->n + 1, sizeof *tmp);
-  l->by_id = tsift_calloc_array(l->ix->n + 1, sizeof *l->by_id);
-  if (!tmp || !l->by_id) {
-    tsift_free(tmp);
-    return tsift_nomem(err, "learning");
-  }
-  for (size_t d = 0; d < l->ix->n; d++) l->by_id[d] = (uint32_t)d;
-  tsift_sort_docs_by_id(l->ix, l->by_id, tmp, l->ix->n);
-  tsift_free(tmp);
-  return TSIFT_OK;
-}
-
-long tsift_learn_tool(const tsift_learner *l, const char *id) {
-  size_t lo = 0, hi = l->ix->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(l->ix->catalog.tools[l->by_id[mid]].id, id);
-    if (c == 0) return (long)l->by_id[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return -1;
-}
-
-static int owns_word(const tsift_learner *l, uint32_t d, uint32_t w) {
-  return bsearch(&w, l->own[d], l->nown[d], sizeof w, u32_cmp) != NULL;
-}
-
-int tsift_learn_owns(const tsift_learner *l, uint32_t d, uint32_t word) {
-  const uint32_t *part = &l->words.part[2 * word];
-  if (part[0] == UINT32_MAX) return owns_word(l, d, word);
-  return owns_word(l, d, part[0]) && owns_word(l, d, part[1]);
-}
-
-int tsift_learn_add(tsift_learner *l, uint32_t word, uint32_t tool, uint32_t client, uint32_t session, int kind) {
-  if (l->nev == l->ev_cap && tsift_grow((void **)&l->ev, &l->ev_cap, l->nev + 1, sizeof *l->ev)) return -1;
-  l->ev[l->nev++] = (learn_ev){word, tool, client, session, (uint8_t)kind};
-  return 0;
-}
-
-int tsift_learn_add_surface(tsift_learner *l, uint32_t word, uint32_t surface) {
-  if (l->nsurf == l->surf_cap && tsift_grow((void **)&l->surf, &l->surf_cap, l->nsurf + 1, sizeof *l->surf))
-    return -1;
-  l->surf[l->nsurf++] = (learn_surface){word, surface};
-  return 0;
-}
-
-int tsift_learn_request(tsift_learner *l, const char *q, size_t n, uint32_t *out, uint32_t *surfaces) {
-  tsift_query tq;
-  tsift_error err;
-  if (tsift_query_analyze(q, n, &l->ix->stopwords, &tq, &err)) return -1; /* a query is never an error */
-  int count = 0;
-  uint32_t prev = UINT32_MAX, prev_surface = UINT32_MAX;
-  for (size_t i = 0; i < tq.tokens.count && count + 2 <= LEARN_REQUEST_MAX; i++) {
-    const char *t = tsift_token(&tq.tokens, i);
-    size_t tl = tq.tokens.len[i];
-    if (tsift_stopwords_has(&l->ix->stopwords, t, tl)) continue; /* a phrase skips them */
-    long k = tsift_tokens_find(&tq.terms, t, tl);
-    if (k < 0 || tq.term_soft[k]) { /* an argument value: no word, and it ends a phrase */
-      prev = UINT32_MAX;
-      continue;
-    }
-    uint32_t id = tsift_learn_intern(&l->words, t, tl);
-    uint32_t sid = tsift_learn_intern(&l->words, tsift_token(&tq.surface, (size_t)k), tq.surface.len[k]);
-    if (id == UINT32_MAX || sid == UINT32_MAX) {
-      count = -1;
-      break;
-    }
-    int seen = 0;
-    for (int j = 0; j < count && !seen; j++) seen = out[j] == id;
-    if (!seen) {
-      surfaces[count] = sid;
-      out[count++] = id;
-    }
-    if (prev != UINT32_MAX && prev != id) {
-      uint32_t ph = tsift_learn_phrase(&l->words, prev, id);
-      if (ph == UINT32_MAX) {
-        count = -1;
-        break;
-      }
-      char buf[2 * TSIFT_TOKEN_MAX_BYTES + 2];
-      size_t a = l->words.len[prev_surface], b = l->words.len[sid];
-      uint32_t phs = UINT32_MAX - 1;
-      if (ph != UINT32_MAX - 1 && a + b + 1 < sizeof buf) {
-        memcpy(buf, word_text(&l->words, prev_surface), a);
-        buf[a] = ' ';
-        memcpy(buf + a + 1, word_text(&l->words, sid), b);
-        phs = tsift_learn_intern(&l->words, buf, a + b + 1);
-        if (phs == UINT32_MAX) {
-          count = -1;
-          break;
-        }
-      }
-      seen = ph == UINT32_MAX - 1 || phs == UINT32_MAX - 1;
-      for (int j = 0; j < count && !seen; j++) seen = out[j] == ph;
-      if (!seen) {
-        surfaces[count] = phs;
-        out[count++] = ph;
-      }
-    }
-    prev = id;
-    prev_surface = sid;
-  }
-  tsift_query_free(&tq);
-  return count;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -343,12 +101,7 @@ static tsift_status learner_open(tsift_index *ix, int own_ix, const cJSON *opts,
   l->ix = ix;
   l->own_ix = (uint8_t)own_ix;
   tsift_status st = read_options(l, opts, err);
-  if (!st) st = sort_ids(l, err);
-  if (!st) st = own_words(l, err);
-  if (!st) {
-    l->anonymous = tsift_learn_intern(&l->words, "\x01", 1); /* the client of journals that name none */
-    if (l->anonymous == UINT32_MAX) st = tsift_nomem(err, "learning");
-  }
+  if (!st) st = tsift_learn_evidence_open(l, err);
   if (st) {
     tsift_learner_free(l);
     return st;
@@ -482,13 +235,13 @@ static uint32_t *best_surfaces(tsift_learner *l) {
     return NULL;
   }
   for (size_t w = 0; w < l->words.n; w++) best[w] = UINT32_MAX;
-  sort(l->surf, l->nsurf, sizeof *l->surf, surf_cmp);
+  tsift_learn_sort(l->surf, l->nsurf, sizeof *l->surf, surf_cmp);
   for (size_t i = 0; i < l->nsurf;) {
     size_t j = i;
     while (j < l->nsurf && l->surf[j].word == l->surf[i].word && l->surf[j].surface == l->surf[i].surface) j++;
     uint32_t w = l->surf[i].word, s = l->surf[i].surface, n = (uint32_t)(j - i);
     if (best[w] == UINT32_MAX || n > count[w] ||
-        (n == count[w] && strcmp(word_text(&l->words, s), word_text(&l->words, best[w])) < 0)) {
+        (n == count[w] && strcmp(tsift_learn_text(&l->words, s), tsift_learn_text(&l->words, best[w])) < 0)) {
       best[w] = s;
       count[w] = n;
     }
@@ -501,8 +254,8 @@ static uint32_t *best_surfaces(tsift_learner *l) {
 /* The label of a learned word: its surface when analysing that gives the
  * word back (always, for a surface the request had), else the word. */
 static const char *label_of(const tsift_learner *l, const uint32_t *surface, uint32_t w) {
-  return surface[w] != UINT32_MAX && surface[w] < UINT32_MAX - 1 ? word_text(&l->words, surface[w])
-                                                                  : word_text(&l->words, w);
+  return surface[w] != UINT32_MAX && surface[w] < UINT32_MAX - 1 ? tsift_learn_text(&l->words, surface[w])
+                                                                  : tsift_learn_text(&l->words, w);
 }
 
 static void write_tally(tsift_buf *b, const learned *x) {
@@ -545,20 +298,16 @@ static void write_rule(const tsift_learner *l, tsift_buf *b) {
   tsift_json_end_object(b);
 }
 
-tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len, tsift_error *err) {
-  if (!l || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_learner_finish: NULL argument");
-  *out = NULL;
-  /* A word's uses: distinct sessions per client (capped) and examples. */
+/* A word's uses, per word: its distinct sessions (per client at most
+ * max_per_client) and examples that gave it to any tool. 0, or -1 when out
+ * of memory. */
+static int word_uses(const tsift_learner *l, double *used) {
   learn_ev *uses = tsift_calloc_array(l->nev + 1, sizeof *uses);
-  double *used = tsift_calloc_array(l->words.n + 1, sizeof *used);
-  learned *keep = tsift_calloc_array(l->nev + 1, sizeof *keep);
-  const learned **lists = tsift_calloc_array(2 * TSIFT_LABELS_MAX, sizeof *lists);
-  uint32_t *surface = NULL, *rank = NULL, *tmp = NULL;
-  size_t nuses = 0, nkeep = 0, nclients = 0;
-  if (!uses || !used || !keep || !lists) goto nomem;
+  if (!uses) return -1;
+  size_t nuses = 0;
   for (size_t i = 0; i < l->nev; i++)
     if (l->ev[i].kind != EV_AGAINST) uses[nuses++] = l->ev[i];
-  sort(uses, nuses, sizeof *uses, use_cmp);
+  tsift_learn_sort(uses, nuses, sizeof *uses, use_cmp);
   for (size_t i = 0; i < nuses;) {
     size_t j = i, mine = 0;
     uint32_t last = UINT32_MAX;
@@ -573,18 +322,18 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
     used[uses[i].word] += (double)mine;
     i = j;
   }
+  tsift_free(uses);
+  return 0;
+}
 
-  /* Per (word, tool): the tally and the rule. */
-  if (!(rank = tsift_calloc_array(l->ix->n + 1, sizeof *rank)) || !(tmp = tsift_calloc_array(l->ix->n + 1, sizeof *tmp)))
-    goto nomem;
-  for (size_t d = 0; d < l->ix->n; d++) tmp[d] = (uint32_t)d;
-  tsift_sort_docs_by_id(l->ix, tmp, rank, l->ix->n);
-  for (size_t k = 0; k < l->ix->n; k++) rank[tmp[k]] = (uint32_t)k;
-  sort(l->session_client, l->sessions, sizeof *l->session_client, u32_cmp);
-  for (size_t i = 0; i < l->sessions; i++) nclients += i == 0 || l->session_client[i] != l->session_client[i - 1];
-  sort(l->ev, l->nev, sizeof *l->ev, ev_cmp);
+/* The rule over every (word, tool) of the evidence (sorted here): the
+ * learned ones into keep (room for l->nev), tools in id order, best first.
+ * rank: each tool's place in id order. */
+static size_t apply_rule(tsift_learner *l, const double *used, const uint32_t *rank, learned *keep) {
+  size_t nkeep = 0;
+  tsift_learn_sort(l->ev, l->nev, sizeof *l->ev, ev_cmp);
   for (size_t i = 0; i < l->nev;) {
-    learned x = {l->ev[i].word, l->ev[i].tool, rank[l->ev[i].tool], word_text(&l->words, l->ev[i].word),
+    learned x = {l->ev[i].word, l->ev[i].tool, rank[l->ev[i].tool], tsift_learn_text(&l->words, l->ev[i].word),
                  {0, 0, 0, 0}, 0, 0};
     while (i < l->nev && l->ev[i].word == x.word && l->ev[i].tool == x.tool) {
       size_t sessions = 0, clients = 0;
@@ -606,81 +355,87 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
     x.score = (support - (double)x.t.against) * x.share;
     if (enough && support > (double)x.t.against && x.share >= l->min_share) keep[nkeep++] = x;
   }
-  sort(keep, nkeep, sizeof *keep, learned_cmp);
-  if (!(surface = best_surfaces(l))) goto nomem;
+  tsift_learn_sort(keep, nkeep, sizeof *keep, learned_cmp);
+  return nkeep;
+}
 
-  tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
-  tsift_json_key(&b, "learned");
-  tsift_json_begin_object(&b);
-  tsift_json_key(&b, "version");
-  tsift_json_int(&b, 1);
-  tsift_json_key(&b, "catalog");
-  tsift_json_cstr(&b, l->ix->fingerprint);
-  write_rule(l, &b);
-  tsift_json_key(&b, "journals");
-  tsift_json_int(&b, (long long)l->journals);
-  tsift_json_key(&b, "skipped");
-  tsift_json_int(&b, (long long)l->skipped);
-  tsift_json_key(&b, "sessions");
-  tsift_json_int(&b, (long long)l->sessions);
-  tsift_json_key(&b, "clients");
-  tsift_json_int(&b, (long long)nclients);
-  tsift_json_key(&b, "examples");
-  tsift_json_int(&b, (long long)l->examples);
-  tsift_json_end_object(&b);
+/* The learned file: provenance, then per tool its labels, then their evidence. */
+static void write_learned(const tsift_learner *l, const learned *keep, size_t nkeep, const uint32_t *surface,
+                          size_t nclients, tsift_buf *b) {
+  const learned *lists[2 * TSIFT_LABELS_MAX];
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "learned");
+  tsift_json_begin_object(b);
+  tsift_json_key(b, "version");
+  tsift_json_int(b, 1);
+  tsift_json_key(b, "catalog");
+  tsift_json_cstr(b, l->ix->fingerprint);
+  write_rule(l, b);
+  const char *const counts[] = {"journals", "skipped", "sessions", "clients", "examples"};
+  const size_t values[] = {l->journals, l->skipped, l->sessions, nclients, l->examples};
+  for (int k = 0; k < 5; k++) {
+    tsift_json_key(b, counts[k]);
+    tsift_json_int(b, (long long)values[k]);
+  }
+  tsift_json_end_object(b);
   for (int section = 0; section < 2; section++) { /* the annotations, then their evidence */
-    tsift_json_key(&b, section ? "evidence" : "annotations");
-    tsift_json_begin_object(&b);
+    tsift_json_key(b, section ? "evidence" : "annotations");
+    tsift_json_begin_object(b);
     for (size_t i = 0; i < nkeep;) {
       size_t j = i;
       while (j < nkeep && keep[j].tool == keep[i].tool) j++;
       const learned **aliases = lists, **tags = lists + TSIFT_LABELS_MAX;
       size_t na = pick(l, keep + i, j - i, 1, aliases), nt = pick(l, keep + i, j - i, 0, tags);
-      tsift_json_key(&b, l->ix->catalog.tools[keep[i].tool].id);
-      tsift_json_begin_object(&b);
-      if (!section) {
-        if (na) {
-          tsift_json_key(&b, "aliases");
-          tsift_json_begin_array(&b);
-          for (size_t k = 0; k < na; k++) tsift_json_cstr(&b, label_of(l, surface, aliases[k]->word));
-          tsift_json_end_array(&b);
-        }
-        if (nt) {
-          tsift_json_key(&b, "tags");
-          tsift_json_begin_array(&b);
-          for (size_t k = 0; k < nt; k++) tsift_json_cstr(&b, label_of(l, surface, tags[k]->word));
-          tsift_json_end_array(&b);
-        }
-      } else {
-        for (size_t k = 0; k < na + nt; k++) {
-          const learned *x = k < na ? aliases[k] : tags[k - na];
-          tsift_json_key(&b, label_of(l, surface, x->word));
-          write_tally(&b, x);
-        }
+      tsift_json_key(b, l->ix->catalog.tools[keep[i].tool].id);
+      tsift_json_begin_object(b);
+      for (int list = 0; list < 2 && !section; list++) {
+        size_t n = list ? nt : na;
+        if (!n) continue;
+        tsift_json_key(b, list ? "tags" : "aliases");
+        tsift_json_begin_array(b);
+        for (size_t k = 0; k < n; k++) tsift_json_cstr(b, label_of(l, surface, (list ? tags : aliases)[k]->word));
+        tsift_json_end_array(b);
       }
-      tsift_json_end_object(&b);
+      for (size_t k = 0; section && k < na + nt; k++) {
+        const learned *x = k < na ? aliases[k] : tags[k - na];
+        tsift_json_key(b, label_of(l, surface, x->word));
+        write_tally(b, x);
+      }
+      tsift_json_end_object(b);
       i = j;
     }
-    tsift_json_end_object(&b);
+    tsift_json_end_object(b);
   }
-  tsift_json_end_object(&b);
-  tsift_free(uses);
+  tsift_json_end_object(b);
+}
+
+tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len, tsift_error *err) {
+  if (!l || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_learner_finish: NULL argument");
+  *out = NULL;
+  double *used = tsift_calloc_array(l->words.n + 1, sizeof *used);
+  learned *keep = tsift_calloc_array(l->nev + 1, sizeof *keep);
+  uint32_t *rank = tsift_calloc_array(l->ix->n + 1, sizeof *rank), *tmp = tsift_calloc_array(l->ix->n + 1, sizeof *tmp);
+  uint32_t *surface = NULL;
+  tsift_status st = TSIFT_OK;
+  if (!used || !keep || !rank || !tmp || word_uses(l, used)) st = tsift_nomem(err, "learning");
+  size_t nkeep = 0, nclients = 0;
+  if (!st) {
+    for (size_t d = 0; d < l->ix->n; d++) tmp[d] = (uint32_t)d;
+    tsift_sort_docs_by_id(l->ix, tmp, rank, l->ix->n);
+    for (size_t k = 0; k < l->ix->n; k++) rank[tmp[k]] = (uint32_t)k;
+    nkeep = apply_rule(l, used, rank, keep);
+    tsift_learn_sort(l->session_client, l->sessions, sizeof *l->session_client, tsift_learn_u32_cmp);
+    for (size_t i = 0; i < l->sessions; i++) nclients += i == 0 || l->session_client[i] != l->session_client[i - 1];
+    if (!(surface = best_surfaces(l))) st = tsift_nomem(err, "learning");
+  }
+  tsift_buf b;
+  tsift_buf_init(&b);
+  if (!st) write_learned(l, keep, nkeep, surface, nclients, &b);
   tsift_free(used);
   tsift_free(keep);
-  tsift_free(lists);
-  tsift_free(surface);
   tsift_free(rank);
   tsift_free(tmp);
+  tsift_free(surface);
+  if (st) return st;
   return tsift_buf_finish(&b, out, out_len, "writing the learned vocabulary", err);
-nomem:
-  tsift_free(uses);
-  tsift_free(used);
-  tsift_free(keep);
-  tsift_free(lists);
-  tsift_free(surface);
-  tsift_free(rank);
-  tsift_free(tmp);
-  return tsift_nomem(err, "learning");
 }

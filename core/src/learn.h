@@ -73,6 +73,17 @@ struct tsift_learner {
 /* A learner over an index it borrows (its catalog without a learned
  * vocabulary) with the options object (may be NULL): eval_learn.c. */
 tsift_status tsift_learner_over_index(tsift_index *ix, const cJSON *opts, tsift_learner **out, tsift_error *err);
+
+/* ---- learn_evidence.c ---- */
+/* The tool lookups, every tool's own words and the anonymous client (once
+ * the learner has its index and options); what they and the evidence hold
+ * is freed by tsift_learn_evidence_free. */
+tsift_status tsift_learn_evidence_open(tsift_learner *l, tsift_error *err);
+void tsift_learn_evidence_free(tsift_learner *l);
+static inline const char *tsift_learn_text(const learn_words *w, uint32_t id) { return w->pool + w->off[id]; }
+/* qsort that leaves an empty array alone; the order of uint32_t values. */
+void tsift_learn_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+int tsift_learn_u32_cmp(const void *a, const void *b);
 /* The id of s[0..n) (added when new), or UINT32_MAX when out of memory. */
 uint32_t tsift_learn_intern(learn_words *w, const char *s, size_t n);
 /* The id of the phrase of words a and b. */

@@ -117,26 +117,3 @@ tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const cha
   return tsift_session_refuse_echo(s, c, code, message, "tool", tool, out, out_len, err);
 }
 
-/* ---- call records in a recorded journal ------------------------------- */
-
-int tsift_journal_is_call_record(const cJSON *rec) {
-  const cJSON *src = cJSON_GetObjectItemCaseSensitive(rec, "source");
-  return cJSON_IsString(src) &&
-         (strcmp(src->valuestring, CALL_SOURCE) == 0 || strcmp(src->valuestring, CALL_FAILED_SOURCE) == 0);
-}
-
-/* A replayed run makes its calls again and records them live, so the
- * recorded ones are only passed over (their chain was verified with the
- * rest). */
-void tsift_replay_skip_records(tsift_session *s, warnings *w) {
-  while (s->replay && s->replay_pos < s->nreplay && tsift_journal_is_call_record(s->replay_items[s->replay_pos])) {
-    if (w) tsift_chain_warn(s, s->replay_pos, w);
-    s->replay_pos++;
-  }
-}
-
-size_t tsift_replay_decisions(const tsift_session *s) {
-  size_t n = 0;
-  for (size_t k = 0; s->replay && k < s->nreplay; k++) n += !tsift_journal_is_call_record(s->replay_items[k]);
-  return n;
-}
