@@ -6,7 +6,7 @@
 // Files are read as bytes and handed to the core untouched, so the core alone
 // decides about encodings. Keep this file in step with cli/main.c.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { load, ToolsiftError } from './toolsift.js';
 
 const USAGE = `usage: toolsift <command> [options]
@@ -24,11 +24,19 @@ commands:
 
   --options JSON   index build options, verbatim (stopwords, ids, weights);
                    replaces rank's default {"ids":"lenient"}
+  --annotations FILE  a vocabulary (toolsift learn's, or the host's own) as the
+                   catalog's annotations (search, build, rank, info, docs, eval)
   analyze QUERY...                                          show how a query is analysed
   eval --corpus DIR | --catalog FILE --queries Q.jsonl [--gates G.json] [--options JSON] [--loop] [--json]
                                                             relevance vs plain BM25; exit 1 on a failed gate
        [--vectors V.jsonl | --model DIR] [--fusion JSON]    with a model's vectors, or a static model
                                                             embedding tools and queries (docs/relevance.md)
+       [--learn [--folds K] [--noise P]]                    learning measured by k-fold simulated runs
+                                                            (docs/learning.md)
+  learn --catalog FILE [--journals FILE|DIR]... [--examples Q.jsonl]... [-o LEARNED.json]
+                                                            learn the catalog's vocabulary from recorded
+                                                            runs and labelled examples (docs/learning.md)
+  learn --diff OLD.json NEW.json                            what a new vocabulary would change
   info --catalog FILE                                       index facts and fingerprint
   verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
   docs --catalog FILE                                       search documents per tool
@@ -44,7 +52,9 @@ commands:
    and every live search's query;
    session commands take --index SNAPSHOT to search a prebuilt index; the
    config then has no catalog, or only {"skills": [...]}; and
-   --journal-key-file KEY, else env TOOLSIFT_JOURNAL_KEY: the hex HMAC key of the journal's chain)
+   --journal-key-file KEY, else env TOOLSIFT_JOURNAL_KEY: the hex HMAC key of the journal's chain;
+   session run and replay take --annotations FILE (a vocabulary) and --client NAME (who the run
+   serves, in the journal header))
 
 The wasm CLI loads build/wasm/toolsift.wasm, or the module at env TOOLSIFT_WASM.
 `;
@@ -81,6 +91,9 @@ const VALUE_OPTIONS = {
   '--vectors': 'vectors',
   '--fusion': 'fusion',
   '--model': 'model',
+  '--annotations': 'annotations',
+  '--folds': 'folds',
+  '--noise': 'noise',
   '-o': 'output',
   '--output': 'output',
 };
@@ -88,7 +101,7 @@ const VALUE_OPTIONS = {
 // Options are accepted for every command, as natively; other words (a bare
 // `--` included) are the query, joined by single spaces.
 function parseArgs(argv) {
-  const a = { explain: false, strictIds: false, json: false, loop: false, words: [] };
+  const a = { explain: false, strictIds: false, json: false, loop: false, learn: false, words: [] };
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     if (Object.hasOwn(VALUE_OPTIONS, s)) {
@@ -97,6 +110,8 @@ function parseArgs(argv) {
         return null;
       }
       a[VALUE_OPTIONS[s]] = argv[++i];
+    } else if (s === '--learn') {
+      a.learn = true;
     } else if (s === '--loop') {
       a.loop = true;
     } else if (s === '--json') {
@@ -187,9 +202,58 @@ const SESSION_OPTIONS = {
   '--index': 'index',
   '--journal-key-file': 'keyFile',
   '--model': 'model',
+  '--annotations': 'annotations',
+  '--client': 'client',
 };
 
 const text = (s) => Buffer.from(s, 'utf8');
+
+// The bytes of a C string: up to the first NUL. The native CLI composes its
+// option texts as C strings and hands the core strlen() of them, so a NUL in
+// a file spliced in ends the text there; these do the same.
+function cstr(bytes) {
+  const z = bytes.indexOf(0);
+  return z < 0 ? bytes : bytes.subarray(0, z);
+}
+
+const JSON_SPACE = [0x20, 0x09, 0x0a, 0x0d];
+
+// cli_json_with (cli/json_text.c): the JSON object text `object` (bytes, or
+// null for {}) with "key": value (bytes, verbatim) as its first member;
+// `object` as it is when it is not an object (the core reports that). Text
+// is placed, never parsed.
+function jsonWith(object, key, value) {
+  let rest = text('}');
+  if (object !== null) {
+    const o = cstr(object);
+    let p = 0;
+    while (p < o.length && JSON_SPACE.includes(o[p])) p++;
+    if (o[p] !== 0x7b) return Buffer.from(o);
+    rest = o.subarray(p + 1);
+  }
+  let q = 0;
+  while (q < rest.length && JSON_SPACE.includes(rest[q])) q++;
+  const empty = rest[q] === 0x7d;
+  return Buffer.concat([text(`{"${key}":`), value, text(empty ? '' : ','), rest]);
+}
+
+// The journal key as session_cmd.c and learn_cmd.c take it: a key file's
+// bytes less trailing newlines, carriage returns and spaces (up to a NUL),
+// else env TOOLSIFT_JOURNAL_KEY; at most 159 bytes, and '"', '\\' and control
+// bytes made '?' (JSON-safe; the core refuses them). Empty: no key.
+function journalKeyBytes(keyFileBytes) {
+  let k;
+  if (keyFileBytes) {
+    let n = keyFileBytes.length;
+    while (n && [0x0a, 0x0d, 0x20].includes(keyFileBytes[n - 1])) n--;
+    k = cstr(keyFileBytes.subarray(0, Math.min(n, 159)));
+  } else if (process.env.TOOLSIFT_JOURNAL_KEY !== undefined) {
+    k = text(process.env.TOOLSIFT_JOURNAL_KEY).subarray(0, 159);
+  } else {
+    k = Buffer.alloc(0);
+  }
+  return Buffer.from(k.map((c) => (c === 0x22 || c === 0x5c || c < 0x20 ? 0x3f : c)));
+}
 
 // cli_read_file: the whole file, or null after "toolsift: io: cannot read …".
 async function readOrReport(file) {
@@ -291,27 +355,46 @@ async function session(argv) {
   const ts = await loadModule();
   const cfg = await loadSessionConfig(ts, o.config);
   if (!cfg) return 1;
-  // Both files are read (and both failures reported) before either is checked.
+  // Every file is read (and every failure reported) before any is checked.
   const jtext = o.journal !== undefined ? await readOrReport(o.journal) : null;
   const ctext = o.calls !== undefined ? await readOrReport(o.calls) : null;
   const snap = o.index !== undefined ? await readOrReport(o.index) : null;
+  const k = o.keyFile !== undefined ? await readOrReport(o.keyFile) : null;
+  const atext = o.annotations !== undefined ? await readOrReport(o.annotations) : null;
   if ((o.journal !== undefined && !jtext) || (o.calls !== undefined && !ctext) ||
-      (o.index !== undefined && !snap)) return 1;
-  // The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY (hex; the core checks it).
-  let journalKey = process.env.TOOLSIFT_JOURNAL_KEY;
-  if (o.keyFile !== undefined) {
-    const k = await readOrReport(o.keyFile);
-    if (!k) return 1;
-    journalKey = k.toString('latin1').replace(/[\n\r ]+$/, '');
+      (o.index !== undefined && !snap) || (o.keyFile !== undefined && !k) ||
+      (o.annotations !== undefined && !atext)) return 1;
+  // The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY (hex;
+  // the core checks it). The options text as session_cmd.c composes it:
+  // {"divergence","journalKey"} when either is given, then --client NAME (a
+  // JSON string: '"' and '\\' escaped, at most 196 bytes of the name) and
+  // --annotations FILE (its bytes verbatim) put first.
+  const key = journalKeyBytes(k);
+  let base = null;
+  if (o.divergence !== undefined || key.length) {
+    base = Buffer.concat([text(`{"divergence":"${o.divergence ?? 'fail'}"`),
+      key.length ? Buffer.concat([text(',"journalKey":"'), key, text('"')]) : Buffer.alloc(0), text('}')]);
   }
+  let quoted = null;
+  if (o.client !== undefined) {
+    const q = [0x22];
+    for (const c of text(o.client)) {
+      if (!(q.length + 3 < 200)) break;
+      if (c === 0x22 || c === 0x5c) q.push(0x5c);
+      q.push(c);
+    }
+    q.push(0x22);
+    quoted = Buffer.from(q);
+  }
+  const o1 = quoted ? jsonWith(base, 'client', quoted) : null;
+  const opts = atext ? jsonWith(o1 ?? base, 'annotations', atext) : o1 ?? base;
 
   let s;
   try {
     s = ts._openSession(cfg.config, cfg.catalog, {
       journal: jtext ?? undefined,
-      divergence: o.divergence ?? (journalKey !== undefined ? 'fail' : undefined),
-      journalKey,
       snapshot: snap ?? undefined,
+      _optionsText: opts === null ? null : cstr(opts),
     });
   } catch (e) {
     return sessionError(e, o.config);
@@ -393,17 +476,29 @@ async function session(argv) {
 }
 
 // open_index: a snapshot (--index wins; build options do not apply to it),
-// else an index built from the catalog file.
-async function openIndex(catalogFile, snapshotFile, options) {
+// else an index built from the catalog file, with --annotations FILE's bytes
+// as the options' "annotations" (with_annotations: read before the catalog).
+// A snapshot with --annotations is a usage error that exits 1, as natively
+// (main's "ix == NULL" status with --index given).
+async function openIndex(catalogFile, snapshotFile, options, annotationsFile) {
+  if (snapshotFile !== undefined && annotationsFile !== undefined) {
+    usageError('--annotations goes with --catalog (a snapshot holds the vocabulary it was built with)');
+    throw new Exit(1);
+  }
   if (snapshotFile !== undefined) {
     const bytes = await readBytes(snapshotFile);
     const ts = await loadModule();
     return call(() => ts.indexFromSnapshot(bytes));
   }
   if (catalogFile === undefined) throw usageError('--catalog FILE (or --index SNAPSHOT) is required');
+  let opts = options;
+  if (annotationsFile !== undefined) {
+    const a = await readBytes(annotationsFile);
+    opts = cstr(jsonWith(options === undefined ? null : text(options), 'annotations', a));
+  }
   const catalog = await readBytes(catalogFile);
   const ts = await loadModule();
-  return call(() => ts.createIndex(catalog, options));
+  return call(() => ts.createIndex(catalog, opts));
 }
 
 // cli_build: catalog -> snapshot file (nothing on stdout).
@@ -430,17 +525,30 @@ async function evaluate(a) {
   const c = await readOrReport(catalog);
   const q = c ? await readOrReport(queries) : null;
   const g = q && gates !== undefined ? await readOrReport(gates) : null;
-  if (!c || !q || (gates !== undefined && !g)) return 1;
-  const parts = [];
-  if (a.options !== undefined) parts.push(text('"index":'), text(a.options));
-  if (a.options !== undefined && g) parts.push(text(','));
-  if (g) parts.push(text('"gates":'), g);
-  if (a.loop && parts.length) parts.push(text(','));
-  if (a.loop) parts.push(text('"loop":true'));
-  if (a.fusion !== undefined) parts.push(text(parts.length ? ',"fusion":' : '"fusion":'), text(a.fusion));
   const v = q && a.vectors !== undefined ? await readOrReport(a.vectors) : null;
-  if (a.vectors !== undefined && !v) return 1;
-  const opts = Buffer.concat([text('{'), ...parts, text('}')]);
+  if (!c || !q || (gates !== undefined && !g) || (a.vectors !== undefined && !v)) return 1;
+  // options: {"index": <--options>, "gates": <gates file>, "loop": true,
+  // "fusion": <--fusion>, "annotations": <--annotations file>, "learn":
+  // {"folds": <--folds>, "noise": <--noise>}}, each piece verbatim, put in
+  // front one by one from the last (cli_json_with), as cli_eval does.
+  const at = a.annotations !== undefined ? await readOrReport(a.annotations) : null;
+  if (a.annotations !== undefined && !at) return 1;
+  let learn = null;
+  if (a.learn || a.folds !== undefined || a.noise !== undefined) {
+    const l1 = a.folds !== undefined ? jsonWith(null, 'folds', text(a.folds)) : null;
+    learn = a.noise !== undefined ? jsonWith(l1, 'noise', text(a.noise)) : l1 ?? jsonWith(null, 'folds', text('5'));
+  }
+  const parts = [
+    ['learn', learn && cstr(learn)],
+    ['annotations', at],
+    ['fusion', a.fusion !== undefined ? text(a.fusion) : null],
+    ['loop', a.loop ? text('true') : null],
+    ['gates', g],
+    ['index', a.options !== undefined ? text(a.options) : null],
+  ];
+  let opts = text('{}');
+  for (const [key, value] of parts) if (value) opts = jsonWith(opts, key, value);
+  opts = cstr(opts);
   const ts = await loadModule();
   // --model: the static model embeds the tools and every query (cli/main.c's eval_json)
   const out = a.model !== undefined
@@ -456,7 +564,7 @@ async function build(a) {
   if (a.catalog === undefined || a.output === undefined) {
     throw usageError('build needs --catalog FILE and -o INDEX.tsi');
   }
-  const index = await openIndex(a.catalog, undefined, a.options);
+  const index = await openIndex(a.catalog, undefined, a.options, a.annotations);
   try {
     if (a.model !== undefined) await withModel(a.model, (m) => embedIndex(index, m));
     const blob = call(() => index.snapshot());
@@ -526,6 +634,214 @@ async function embed(argv) {
     st ?? `${dir}/model.safetensors`, tok ?? `${dir}/tokenizer.json`);
 }
 
+// ---- toolsift learn | learn --diff (cli/learn_cmd.c) -------------------------
+
+const LEARN_USAGE = `usage: toolsift learn --catalog FILE [--journals FILE|DIR]... [--examples FILE]... [-o LEARNED.json]
+                      [--options JSON] [--min-sessions N] [--min-clients N] [--max-per-client N]
+                      [--min-share X] [--unverified refuse|skip|accept] [--journal-key-file KEY]
+       toolsift learn --diff OLD.json NEW.json
+`;
+const LEARN_MAX_INPUTS = 256; // MAX_INPUTS: more --journals or --examples are unexpected arguments
+const LEARN_OPTIONS = {
+  '--catalog': 'catalog',
+  '-o': 'output',
+  '--output': 'output',
+  '--options': 'options',
+  '--journal-key-file': 'keyFile',
+  '--min-sessions': 'minSessions',
+  '--min-clients': 'minClients',
+  '--max-per-client': 'maxPerClient',
+  '--min-share': 'minShare',
+  '--unverified': 'unverified',
+};
+
+// learn_cmd.c's usage(): exit status 2.
+function learnUsage(message) {
+  if (message) process.stderr.write(`toolsift: learn: ${message}\n`);
+  process.stderr.write(LEARN_USAGE);
+  return 2;
+}
+
+// add_journals: a journal file, or every *.jsonl entry of a folder (not its
+// subfolders' entries), each as "<folder>/<name>", in strcmp order of those
+// paths (names as bytes); the learner names each in its errors. 0, or 1
+// after a message; the first failure ends it.
+async function learnJournals(learner, file) {
+  let isDir = false;
+  try {
+    isDir = (await stat(file)).isDirectory();
+  } catch {
+    /* not there: read as a file, whose read reports it */
+  }
+  const paths = [];
+  if (!isDir) paths.push(text(file));
+  else {
+    let names;
+    try {
+      names = await readdir(file, { encoding: 'buffer' });
+    } catch {
+      process.stderr.write(`toolsift: io: cannot read the folder ${file}\n`);
+      return 1;
+    }
+    const suffix = text('.jsonl');
+    for (const name of names) {
+      if (name.length < 6 || !name.subarray(name.length - 6).equals(suffix)) continue;
+      paths.push(Buffer.concat([text(`${file}/`), name]));
+    }
+    paths.sort(Buffer.compare);
+  }
+  for (const p of paths) {
+    const name = p.toString('utf8');
+    const bytes = await readOrReport(isDir ? p : file);
+    if (!bytes) return 1;
+    try {
+      learner.addJournal(name, bytes);
+    } catch (e) {
+      if (!(e instanceof ToolsiftError)) throw e;
+      report(e);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+// write_private: `data` into `file`, created (or truncated) with mode 0600
+// and chmod'ed to 0600 even when it existed (a learned vocabulary holds
+// words of users' requests). 0, or 1 after a message.
+async function writePrivate(file, data) {
+  let fh = null;
+  let ok = false;
+  try {
+    fh = await open(file, 'w', 0o600);
+    await fh.chmod(0o600);
+    await fh.writeFile(data);
+    ok = true;
+  } catch {
+    ok = false;
+  }
+  if (fh) {
+    try {
+      await fh.close();
+    } catch {
+      ok = false;
+    }
+  }
+  if (!ok) process.stderr.write(`toolsift: io: cannot write ${file}\n`);
+  return ok ? 0 : 1;
+}
+
+// diff: OLD's bytes, then NEW's (only when OLD was read), the core's JSON
+// and a newline.
+async function learnDiff(oldFile, newFile) {
+  const a = await readOrReport(oldFile);
+  const b = a ? await readOrReport(newFile) : null;
+  if (!b) return 1;
+  const ts = await loadModule();
+  let out;
+  try {
+    out = ts.learnDiffJSON(a, b);
+  } catch (e) {
+    if (!(e instanceof ToolsiftError)) throw e;
+    report(e);
+    return 1;
+  }
+  process.stdout.write(Buffer.concat([text(out), NEWLINE]));
+  return 0;
+}
+
+// cli_learn: argv as the command line after the program (argv[0] 'learn');
+// returns the exit status.
+async function learnCommand(argv) {
+  if (argv.length >= 2 && argv[1] === '--diff') {
+    if (argv.length !== 4) return learnUsage('--diff takes OLD.json NEW.json');
+    return learnDiff(argv[2], argv[3]);
+  }
+  const o = {};
+  const journals = [];
+  const examples = [];
+  for (let i = 1; i < argv.length; i++) {
+    const s = argv[i];
+    // Every option takes a value: checked before the option is known.
+    if (i + 1 >= argv.length) return learnUsage('every option takes a value');
+    if (Object.hasOwn(LEARN_OPTIONS, s)) o[LEARN_OPTIONS[s]] = argv[++i];
+    else if (s === '--journals' && journals.length < LEARN_MAX_INPUTS) journals.push(argv[++i]);
+    else if (s === '--examples' && examples.length < LEARN_MAX_INPUTS) examples.push(argv[++i]);
+    else {
+      process.stderr.write(`toolsift: learn: unexpected argument ${s}\n`);
+      return learnUsage(null);
+    }
+  }
+  if (o.catalog === undefined) return learnUsage('--catalog FILE is required');
+  if (!journals.length && !examples.length) return learnUsage('give --journals FILE|DIR or --examples FILE (or both)');
+  // The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY.
+  let keyFile = null;
+  if (o.keyFile !== undefined) {
+    keyFile = await readOrReport(o.keyFile);
+    if (!keyFile) return 1;
+  }
+  const key = journalKeyBytes(keyFile);
+  // learn_options: --options (else {}) with each flag's value verbatim put
+  // in front, from --unverified (quoted, at most 20 bytes) to --min-sessions,
+  // then "journalKey" first of all.
+  let opts = o.options !== undefined ? text(o.options) : text('{}');
+  const flags = [
+    ['unverified', o.unverified !== undefined ? Buffer.concat([text('"'), text(o.unverified).subarray(0, 20), text('"')]) : null],
+    ['minShare', o.minShare],
+    ['maxPerClient', o.maxPerClient],
+    ['minClients', o.minClients],
+    ['minSessions', o.minSessions],
+  ];
+  for (const [k, v] of flags) {
+    if (v === null || v === undefined) continue;
+    opts = jsonWith(opts, k, typeof v === 'string' ? text(v) : v);
+  }
+  if (key.length) opts = jsonWith(opts, 'journalKey', Buffer.concat([text('"'), key, text('"')]));
+  opts = cstr(opts);
+  const catalog = await readOrReport(o.catalog);
+  if (!catalog) return 1;
+  const ts = await loadModule();
+  let learner;
+  try {
+    // An empty options text is no options, for the core and for the export.
+    learner = ts.createLearner(catalog, opts.length ? opts : null);
+  } catch (e) {
+    if (!(e instanceof ToolsiftError)) throw e;
+    report(e);
+    return 1;
+  }
+  try {
+    let rc = 0;
+    for (const j of journals) {
+      rc = await learnJournals(learner, j);
+      if (rc) return rc;
+    }
+    for (const file of examples) {
+      const bytes = await readOrReport(file);
+      if (!bytes) return 1;
+      try {
+        learner.addExamples(file, bytes);
+      } catch (e) {
+        if (!(e instanceof ToolsiftError)) throw e;
+        report(e);
+        return 1;
+      }
+    }
+    let out;
+    try {
+      out = text(learner.finishJSON());
+    } catch (e) {
+      if (!(e instanceof ToolsiftError)) throw e;
+      report(e);
+      return 1;
+    }
+    if (o.output !== undefined) return writePrivate(o.output, out);
+    process.stdout.write(Buffer.concat([out, NEWLINE]));
+    return 0;
+  } finally {
+    learner.free();
+  }
+}
+
 async function run(argv) {
   if (argv.length < 1) throw usageError(null);
   const cmd = argv[0];
@@ -543,6 +859,10 @@ async function run(argv) {
   }
   if (cmd === 'embed') {
     await embed(argv.slice(1));
+    return;
+  }
+  if (cmd === 'learn') {
+    process.exitCode = await learnCommand(argv);
     return;
   }
   const a = parseArgs(argv.slice(1));
@@ -574,7 +894,7 @@ async function run(argv) {
   // rank is the outside-evaluation contract: any unique id is a key there.
   let options = a.options;
   if (options === undefined && cmd === 'rank' && !a.strictIds) options = '{"ids":"lenient"}';
-  const index = await openIndex(a.catalog, a.index, options);
+  const index = await openIndex(a.catalog, a.index, options, a.annotations);
   try {
     let out;
     if (cmd === 'search') {

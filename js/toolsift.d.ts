@@ -173,6 +173,98 @@ export interface IndexOptions extends AnalyzerOptions {
   ids?: 'strict' | 'lenient';
   /** Field weights, any subset, each 0..100. */
   weights?: Partial<Record<FieldName, number>>;
+  /**
+   * A vocabulary as the catalog's annotations (docs/learning.md): a learned
+   * file (Learner#finishJSON, `toolsift learn`) or the host's own
+   * {"annotations": {"<tool id>": {"aliases", "tags"}}}. Text or bytes (a
+   * file as it was read) are spliced into the options verbatim, so the
+   * vocabulary's digest (IndexInfo.vocabulary) is of what the file says; an
+   * object is JSON.stringify'd. Merged after the catalog's own annotations
+   * within the label bounds; ids no tool has are skipped and counted.
+   */
+  annotations?: string | Uint8Array | ArrayBuffer | Vocabulary;
+}
+
+/** Labels of one tool in a vocabulary (each list optional). */
+export interface VocabularyLabels {
+  aliases?: string[];
+  tags?: string[];
+}
+
+/** A vocabulary as the index option `annotations` takes it: a learned one, or the host's own. */
+export type Vocabulary = LearnedVocabulary | { annotations: Record<string, VocabularyLabels> };
+
+/** The evidence behind one learned label (docs/learning.md, "The rule"). */
+export interface LabelEvidence {
+  /** Sessions (journals) whose runs taught it, each client counting for at most maxPerClient. */
+  sessions: number;
+  /** Distinct clients among those sessions (journals that name none are one anonymous client). */
+  clients: number;
+  /** Labelled examples that taught it (one is enough: examples need no sessions or clients). */
+  examples: number;
+  /** Sessions where a search with it loaded the tool and the run never called the tool. */
+  against: number;
+  /** Of the word's uses (the sessions and examples that taught it to any tool), the share that taught it to this one. */
+  share: number;
+}
+
+/** What a Learner writes (Learner#finish, `toolsift learn`): the shape the index option `annotations` takes. */
+export interface LearnedVocabulary {
+  /** Provenance: the catalog's fingerprint, the rule, and what was read. */
+  learned: {
+    version: number;
+    /** The fingerprint of the catalog learned over. */
+    catalog: string;
+    rule: { minSessions: number; minClients: number; maxPerClient: number; minShare: number };
+    /** Journals read (the skipped ones included). */
+    journals: number;
+    /** Journals left out with unverified: 'skip'. */
+    skipped: number;
+    /** Journals whose runs were evidence. */
+    sessions: number;
+    clients: number;
+    examples: number;
+  };
+  /** The learned labels per tool id: phrases as aliases, words as tags. */
+  annotations: Record<string, VocabularyLabels>;
+  /** Per tool id and label, the evidence that passed the rule. */
+  evidence: Record<string, Record<string, LabelEvidence>>;
+}
+
+/** Toolsift#createLearner options (only the keys given are passed; defaults in docs/learning.md). */
+export interface LearnerOptions {
+  /** Index build options for the catalog (no `annotations`: the catalog's own count as its text). */
+  index?: Omit<IndexOptions, 'annotations'>;
+  /** Sessions a label learned from journals needs (default 3). */
+  minSessions?: number;
+  /** Distinct clients among them (default 2). */
+  minClients?: number;
+  /** The sessions one client counts for at most, per label (default 3). */
+  maxPerClient?: number;
+  /** The LabelEvidence.share a label needs, 0..1 (default 0.1). */
+  minShare?: number;
+  /**
+   * A journal whose hash chain is broken or cannot be verified (unchained,
+   * or keyed without the key here): 'refuse' (default: addJournal throws
+   * 'tampered'), 'skip' (left out, counted in learned.skipped) or 'accept'.
+   */
+  unverified?: 'refuse' | 'skip' | 'accept';
+  /** The HMAC key the journals were written with (16–64 bytes, or 32–128 lowercase hex digits). */
+  journalKey?: Uint8Array | string;
+}
+
+/** One label a new vocabulary adds or removes, with its evidence from the file that has it (when it has any). */
+export interface VocabularyDiffLabel extends Partial<LabelEvidence> {
+  label: string;
+  list: 'aliases' | 'tags';
+}
+
+/** Toolsift#learnDiff: what a new vocabulary would change against the previous one, tools in id order. */
+export interface VocabularyDiff {
+  tools: { id: string; added?: VocabularyDiffLabel[]; removed?: VocabularyDiffLabel[] }[];
+  toolsChanged: number;
+  added: number;
+  removed: number;
 }
 
 export interface IndexInfo {
@@ -187,6 +279,8 @@ export interface IndexInfo {
   stopwords: number;
   /** sha256 hex over the canonical search documents and configuration. */
   fingerprint: string;
+  /** With the index option `annotations`: the vocabulary's digest (of its canonical form) and how many of its ids no tool has. */
+  vocabulary?: { digest: string; unknownTools: number };
 }
 
 export interface DocumentsResult {
@@ -246,6 +340,22 @@ export class Toolsift {
    */
   createSession(config: SessionConfig | string | Uint8Array | ArrayBuffer, options?: SessionOptions): Session;
   /**
+   * A learner of the catalog's vocabulary (docs/learning.md). `catalog` as
+   * for createIndex, without a learned vocabulary (its own annotations
+   * count as its text); `options` an object or raw JSON text. Throws
+   * ToolsiftError ('config', 'json', 'utf8', 'limit', 'nomem').
+   */
+  createLearner(catalog: string | Uint8Array | ArrayBuffer | Catalog, options?: LearnerOptions | string): Learner;
+  /**
+   * What vocabulary `next` would change against `previous` (each a learned
+   * vocabulary or the host's own: JSON text, bytes or an object), for
+   * review: the core's JSON, byte-exact. Throws 'json' or 'config' naming
+   * "the old vocabulary" or "the new vocabulary".
+   */
+  learnDiffJSON(previous: string | Uint8Array | ArrayBuffer | Vocabulary, next: string | Uint8Array | ArrayBuffer | Vocabulary): string;
+  /** learnDiffJSON, parsed. */
+  learnDiff(previous: string | Uint8Array | ArrayBuffer | Vocabulary, next: string | Uint8Array | ArrayBuffer | Vocabulary): VocabularyDiff;
+  /**
    * Load an index from a snapshot (SPEC S11) made by Index#snapshot() or by
    * the CLI's `toolsift build` (native or wasm: the bytes are the same),
    * without re-analysing the catalog. Results are byte-identical to an index
@@ -266,6 +376,38 @@ export class Toolsift {
   analyzeJSON(text: string, options?: AnalyzerOptions | string): string;
   /** Load a model2vec-style static embedding: model.safetensors bytes and tokenizer.json (docs/semantic.md). */
   loadStaticModel(safetensors: Uint8Array | ArrayBuffer, tokenizer: string | Uint8Array | ArrayBuffer): StaticModel;
+}
+
+/**
+ * A learner of a catalog's vocabulary, from Toolsift#createLearner: feed it
+ * journals and labelled examples in any order (the result does not depend
+ * on it), then finish(). Free it with free(); a finalizer frees it if you
+ * forget.
+ */
+export class Learner {
+  /**
+   * One run's journal (JSON Lines, as Session#journalJSONL() or `toolsift
+   * session run --journal-out` wrote it, or a gateway client session's
+   * file); `name` names it in errors. Throws 'json' or 'config' naming the
+   * journal and line (a malformed line, an unknown record source), or
+   * 'tampered' for a broken or unverifiable chain unless the options say
+   * unverified 'skip' or 'accept'. Nothing is added when it throws.
+   */
+  addJournal(name: string, jsonl: string | Uint8Array | ArrayBuffer): void;
+  /**
+   * Labelled examples: JSON Lines of {"query", "relevance" | "relevant":
+   * {"<tool id>": grade}} (the eval format); each teaches its request's
+   * words to the tools of its top grade. An id the catalog lacks throws
+   * 'config' naming the file and line (the examples before it stay added).
+   */
+  addExamples(name: string, jsonl: string | Uint8Array | ArrayBuffer): void;
+  /** The learned vocabulary, the core's JSON, byte-exact (what `toolsift learn` writes). */
+  finishJSON(): string;
+  /** finishJSON, parsed. */
+  finish(): LearnedVocabulary;
+  /** Release the learner (idempotent). Any later call throws code 'state'. */
+  free(): void;
+  readonly freed: boolean;
 }
 
 /** A static-embedding model loaded from a safetensors matrix and a WordPiece tokenizer.json. */
@@ -450,6 +592,17 @@ export interface SessionOptions {
    * `catalog` and no `search.stopwords`, and the snapshot strict ids.
    */
   snapshot?: Uint8Array | ArrayBuffer | null;
+  /**
+   * Who the run serves (1–64 bytes, no control characters), recorded in the
+   * journal header: learning counts the distinct clients behind a label.
+   */
+  client?: string;
+  /**
+   * A vocabulary for the session's index, as the index option `annotations`
+   * (text or bytes verbatim, an object JSON.stringify'd). Its digest is in
+   * the journal header: replaying under another vocabulary is a divergence.
+   */
+  annotations?: string | Uint8Array | ArrayBuffer | Vocabulary;
 }
 
 /**
@@ -497,12 +650,27 @@ export interface JournalHeader {
     keyId?: string;
     /** The journal this one continues (its last chain digest). */
     parent?: string;
+    /** The digest of the session's vocabulary (SessionOptions.annotations), when it has one. */
+    vocabulary?: string;
+    /** SessionOptions.client, when given. */
+    client?: string;
   };
   chain: string;
 }
 
-/** A line of a journal: the header, or a decision with its chain digest. */
-export type JournalRecord = JournalHeader | (Decision & { chain?: string });
+/**
+ * An allowed call to a catalog tool ('agent-tool-call'), or the host's
+ * report that it failed ('agent-tool-call-failed', Session#callFailed).
+ */
+export interface CallRecord {
+  /** `<loop>#turn:<i>:tool:<j>:call` */
+  id: string;
+  source: 'agent-tool-call' | 'agent-tool-call-failed';
+  value: { tool: string };
+}
+
+/** A line of a journal: the header, or a decision or call record with its chain digest. */
+export type JournalRecord = JournalHeader | ((Decision | CallRecord) & { chain?: string });
 
 export interface JournalVerification {
   /** The journal is chained and every digest, the header and the key check out. */
@@ -689,6 +857,14 @@ export class Session {
   setEmbedder(model: StaticModel | null, minSimilarity?: number): void;
   /** The core's output JSON of call(), byte-exact (the final output after any host ranking). */
   callJSON(turn: number, callIndex: number, tool: string, args?: unknown): string;
+  /**
+   * Report that an allowed call to catalog tool `tool` (at turn, callIndex)
+   * failed (the tool answered an error): recorded in the journal as
+   * 'agent-tool-call-failed', so learning does not take it for the tool the
+   * model needed. Reporting the same call again records nothing. Throws
+   * 'arg' when the session allowed no such call.
+   */
+  callFailed(turn: number, callIndex: number, tool: string): void;
   /**
    * Why the host ranker failed during the last call: what rank() threw, or
    * a ToolsiftError with code 'ranker' for an answer that was not an array

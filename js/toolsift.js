@@ -370,7 +370,10 @@ export class Toolsift {
 
   // createSession, with `catalog` the bytes of the catalog file the
   // configuration names ("catalog": "file"), or null (tsift_session_open).
-  _openSession(config, catalog, { journal, divergence, journalKey, journalParent, client, annotations, ranker, skillRanker, snapshot } = {}) {
+  // `_optionsText` (the CLI's): the options JSON bytes as cli/session_cmd.c
+  // composes them, handed to the core verbatim instead of the keys above
+  // (its errors quote byte positions in that text), or null for none.
+  _openSession(config, catalog, { journal, divergence, journalKey, journalParent, client, annotations, ranker, skillRanker, snapshot, _optionsText } = {}) {
     if (catalog !== null && !isBytes(catalog)) {
       throw new ToolsiftError('arg', 'createSession: a catalog file must be bytes', STATUS_ARG);
     }
@@ -396,9 +399,13 @@ export class Toolsift {
       // an empty (non-NULL) journal as an empty record. Keep the C meaning.
       if (j.length === 0) j = encoder.encode('[]');
     }
-    const options = { divergence, journalKey: keyHex(journalKey), journalParent, client, annotations };
-    const json = optionsJson(Object.entries(options));
-    const o = json === null ? null : encoder.encode(json);
+    let o;
+    if (_optionsText !== undefined) o = _optionsText === null ? null : asBytes(_optionsText);
+    else {
+      const options = { divergence, journalKey: keyHex(journalKey), journalParent, client, annotations };
+      const json = optionsJson(Object.entries(options));
+      o = json === null ? null : encoder.encode(json);
+    }
     const ex = this.#ex;
     let handle;
     const hasSnapshot = snapshot !== undefined && snapshot !== null;

@@ -21,6 +21,15 @@
 //     missing -o …), comparing stderr too;
 //   - embed (the static-embedding model of issue 25) over the generated test
 //     model, F32 and F16, and the loader's error paths, comparing stderr too;
+//   - learning (issue 32, tests/fixtures/learn): `learn` over a folder of
+//     journals the native `session run --client` wrote here, over files and
+//     labelled examples, each rule flag, the journal key (file and env), -o
+//     (the files compared byte for byte, each of mode 0600, also over an
+//     existing file of mode 0644), `learn --diff`, and the errors (malformed
+//     and unknown journal lines, a tampered journal refused, skipped,
+//     accepted; bad examples; usage), comparing stderr too; `--annotations`
+//     on search/rank/info/docs/texts/build/eval and its errors; `eval
+//     --learn`; session run/replay/menu with --client and --annotations;
 //   - --help, and query words such as `constructor` and `--json`.
 // Usage and help text match except for the wasm CLI's last line naming the
 // module it loads (WASM_USAGE_TRAILER), which is cut before comparing.
@@ -31,7 +40,7 @@
 //    each one that exists). Exit 1 on any difference.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -231,7 +240,10 @@ function cutTrailer(buf) {
     : buf;
 }
 
-const cases = []; // { name, args, mustSucceed, expectStatus?, compareStderr?, cwd? }
+// { name, args, mustSucceed, expectStatus?, compareStderr?, cwd?, env?,
+//   outputMode? (the written file's permission bits, checked for each CLI),
+//   outputExists? (the output file exists beforehand, mode 0644, longer) }
+const cases = [];
 const JOURNAL_OUT = '@journal-out@'; // in args: a per-run output file, compared too
 function addCatalogCases(label, catalogPath, opts) {
   const catalog = JSON.parse(readFileSync(catalogPath, 'utf8'));
@@ -694,16 +706,16 @@ function addSnapshotCases() {
   const magic = Buffer.from(blob);
   magic[0] = 0x58;
   const version = Buffer.from(blob);
-  version[8] = 6; // a future format
+  version[8] = 7; // a future format
   const old = Buffer.from(blob);
-  old[8] = 4; // the format before it (no vectors)
+  old[8] = 5; // the format before it (no vocabulary digest)
   const corrupt = {
     'flipped byte': broken('flipped', flipped),
     'truncated (100 bytes)': broken('truncated', blob.subarray(0, 100)),
     'truncated (checksum cut)': broken('truncated-end', blob.subarray(0, blob.length - 1)),
     'wrong magic': broken('magic', magic),
-    'format version 6': broken('version', version),
-    'format version 4': broken('version-4', old),
+    'format version 7': broken('version', version),
+    'format version 5': broken('version-5', old),
     empty: broken('empty', Buffer.alloc(0)),
     'a JSON catalog': CATALOG,
     'missing file': path.join(tmp, 'no-such.tsi'),
@@ -841,10 +853,366 @@ function addStaticModelCases() {
   err('session run --model: a missing model folder', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', path.join(tmp, 'no-such-model')]);
 }
 
+// ---- learning (issue 32) ---------------------------------------------------------
+
+// Journals of the fixture's runs, written here by the native `session run
+// --client` (tests/fixtures/learn/README.md); learning over them, over
+// labelled examples, with each rule flag and the journal key; -o and its
+// mode; --diff; the errors. Then --annotations on the index commands and
+// eval, eval --learn, and sessions with --client and --annotations.
+function addLearnCases() {
+  const F = 'tests/fixtures/learn';
+  const catalog = `${F}/catalog.json`;
+  const config = `${F}/config.json`;
+  const examples = `${F}/examples.jsonl`;
+  const queries = `${F}/queries.jsonl`;
+  for (const f of [catalog, config, examples, queries]) if (!existsSync(path.join(ROOT, f))) fail(`${f} is missing`);
+  const L = path.join(tmp, 'learn');
+  mkdirSync(L, { recursive: true });
+  const native = (args, what, env = {}) => {
+    const r = run(NATIVE, args, env);
+    if (r.status !== 0) fail(`native ${what} failed: ${r.stderr.toString().trim()}`);
+    return r;
+  };
+  const keyFile = path.join(L, 'key.hex');
+  writeFileSync(keyFile, '5c'.repeat(32) + '\n');
+  const otherKey = path.join(L, 'other-key.hex');
+  writeFileSync(otherKey, 'a1'.repeat(16));
+  // Runs: [file name, client, calls file], the names in an order where
+  // bytewise (strcmp) and locale order differ.
+  const runs = [
+    ['B-alice-rain.jsonl', 'alice', 'rain'],
+    ['a-alice-both.jsonl', 'alice', 'both'],
+    ['_bob-rain.jsonl', 'bob', 'rain'],
+    ['bob-ping.jsonl', 'bob', 'ping'],
+    ['Carol-both.jsonl', 'carol', 'both'],
+    ['carol-against.jsonl', 'carol', 'against'],
+    ['dave-ping.jsonl', 'dave', 'ping'],
+    ['\u00e9ve-rain.jsonl', '\u00e8ve \u2014 caf\u00e9', 'rain'],
+  ];
+  const dir = path.join(L, 'journals');
+  mkdirSync(path.join(dir, 'nested'), { recursive: true });
+  for (const [name, client, calls] of runs) {
+    native(['session', 'run', '--config', config, '--calls', `${F}/calls-${calls}.jsonl`, '--client', client,
+      '--journal-out', path.join(dir, name)], `session run (${name})`);
+  }
+  // Neither read: not *.jsonl, or not in the folder itself.
+  writeFileSync(path.join(dir, 'notes.txt'), 'not a journal\n');
+  writeFileSync(path.join(dir, 'nested', 'deeper.jsonl'), 'not json\n');
+  writeFileSync(path.join(dir, 'journal.jsonl.bak'), 'not json\n');
+  // The same runs keyed, and one run of one client repeated (one client's
+  // weight is capped by maxPerClient).
+  const keyed = path.join(L, 'keyed');
+  mkdirSync(keyed, { recursive: true });
+  for (const [name, client, calls] of runs.slice(0, 5)) {
+    native(['session', 'run', '--config', config, '--calls', `${F}/calls-${calls}.jsonl`, '--client', client,
+      '--journal-key-file', keyFile, '--journal-out', path.join(keyed, name)], `keyed session run (${name})`);
+  }
+  const oneClient = path.join(L, 'one-client');
+  mkdirSync(oneClient, { recursive: true });
+  for (let i = 0; i < 6; i++) {
+    native(['session', 'run', '--config', config, '--calls', `${F}/calls-rain.jsonl`, '--client', 'mallory',
+      '--journal-out', path.join(oneClient, `run-${i}.jsonl`)], 'session run (one client)');
+  }
+  // Broken journals, each a copy of a good one.
+  const good = readFileSync(path.join(dir, 'B-alice-rain.jsonl'), 'utf8');
+  const lines = good.trimEnd().split('\n');
+  const broken = (name, text) => {
+    const file = path.join(L, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const malformed = broken('malformed.jsonl', `${lines[0]}\n${lines[1]}\n{"id":"x","source":\n`);
+  const unknownSource = broken('unknown-source.jsonl',
+    `${lines[0]}\n{"id":"learn-fixture#turn:0:tool:0:note","source":"agent-note","value":{}}\n`);
+  const notRecord = broken('not-a-record.jsonl', `${lines[0]}\n[1,2,3]\n`);
+  const badCall = broken('bad-call.jsonl',
+    `${lines[0]}\n{"id":"learn-fixture#turn:x:call","source":"agent-tool-call","value":{"tool":"mail__send_email"}}\n`);
+  if (!lines[1].includes('will it rain tomorrow')) fail('the fixture journal\'s first search is not the rain request');
+  const tampered = broken('tampered.jsonl',
+    [lines[0], lines[1].replace('will it rain tomorrow', 'will it snow tomorrow'), ...lines.slice(2)].join('\n') + '\n');
+  const unchained = broken('unchained.jsonl', lines.slice(1).join('\n') + '\n');
+  const empty = broken('empty.jsonl', '');
+  const crlf = broken('crlf.jsonl', lines.join('\r\n') + '\r\n\r\n');
+  // A folder whose journals fail: the first in strcmp order is the one
+  // reported ('Z' < 'a' < 'é' bytewise).
+  const order = path.join(L, 'order');
+  mkdirSync(order, { recursive: true });
+  writeFileSync(path.join(order, 'a-bad.jsonl'), readFileSync(unknownSource));
+  writeFileSync(path.join(order, 'Z-bad.jsonl'), readFileSync(malformed));
+  writeFileSync(path.join(order, '\u00e9-bad.jsonl'), 'not json\n');
+  // A folder with a folder named like a journal: read as a file, which fails.
+  const withDir = path.join(L, 'with-dir');
+  mkdirSync(path.join(withDir, 'b.jsonl'), { recursive: true });
+  writeFileSync(path.join(withDir, 'a.jsonl'), good);
+  const emptyDir = path.join(L, 'empty-dir');
+  mkdirSync(emptyDir, { recursive: true });
+  // Examples: a bad line names its file and line.
+  const exUnknown = broken('examples-unknown.jsonl',
+    '{"query":"rain tomorrow","relevance":{"weather__get_forecast":3}}\n\n' +
+    '{"query":"ping the team","relevance":{"chat__post_message":3,"chat__nope":1}}\n');
+  const exMalformed = broken('examples-malformed.jsonl', '{"query":"rain tomorrow","relevance":{"weather__get_forecast":3}\n');
+  const exShape = broken('examples-shape.jsonl', '{"query":"rain","relevant":{"weather__get_forecast":"high"}}\n');
+  const exNoQuery = broken('examples-no-query.jsonl', '{"relevance":{"weather__get_forecast":1}}\n');
+  // Two vocabularies for --diff, and the host's own.
+  const learnedA = path.join(L, 'learned-a.json');
+  const learnedB = path.join(L, 'learned-b.json');
+  native(['learn', '--catalog', catalog, '--journals', dir, '-o', learnedA], 'learn');
+  native(['learn', '--catalog', catalog, '--journals', dir, '--examples', examples, '--min-sessions', '2',
+    '-o', learnedB], 'learn');
+  const hostOwn = broken('host-vocabulary.json', JSON.stringify({
+    annotations: {
+      weather__get_forecast: { aliases: ['rain tomorrow'], tags: ['umbrella'] },
+      maps__get_directions: { tags: ['route'] },
+      nope__tool: { tags: ['ghost'] },
+    },
+  }));
+  const badVocabulary = broken('bad-vocabulary.json', '{"annotations":{"weather__get_forecast":{"tags":["rain"]}},');
+  const wrongVocabulary = broken('wrong-vocabulary.json', '{"annotations":{"weather__get_forecast":{"tags":"rain"}}}');
+  const nulVocabulary = broken('nul-vocabulary.json',
+    Buffer.concat([readFileSync(learnedA), Buffer.from([0]), Buffer.from(' trailing')]));
+
+  const add = (name, args, opts) => cases.push({ name, args, compareStderr: true, ...opts });
+  const ok = { expectStatus: 0 };
+  const err1 = { expectStatus: 1 };
+  const usage = { expectStatus: 2 };
+  const L0 = ['learn', '--catalog', catalog];
+
+  // learning over journals and examples
+  add('learn --journals DIR', [...L0, '--journals', dir], ok);
+  add('learn --journals FILE --journals FILE', [...L0, '--journals', path.join(dir, 'bob-ping.jsonl'),
+    '--journals', path.join(dir, 'B-alice-rain.jsonl')], ok);
+  add('learn --journals DIR --journals FILE (a journal twice)', [...L0, '--journals', dir, '--journals',
+    path.join(dir, 'dave-ping.jsonl')], ok);
+  add('learn --examples', [...L0, '--examples', examples], ok);
+  add('learn --examples --journals DIR --examples', [...L0, '--examples', examples, '--journals', dir,
+    '--examples', examples], ok);
+  add('learn --journals (an empty folder)', [...L0, '--journals', emptyDir], ok);
+  add('learn --journals (an empty journal)', [...L0, '--journals', empty], ok);
+  add('learn --journals (CRLF lines, blank lines)', [...L0, '--journals', crlf], ok);
+  add('learn: one client repeating a request teaches nothing', [...L0, '--journals', oneClient], ok);
+  // each rule flag, and --options
+  add('learn --min-sessions 2', [...L0, '--journals', dir, '--min-sessions', '2'], ok);
+  add('learn --min-clients 1', [...L0, '--journals', oneClient, '--min-clients', '1'], ok);
+  add('learn --max-per-client 1', [...L0, '--journals', dir, '--max-per-client', '1'], ok);
+  add('learn --min-share 0.9', [...L0, '--journals', dir, '--examples', examples, '--min-share', '0.9'], ok);
+  add('learn --unverified accept (verified journals)', [...L0, '--journals', dir, '--unverified', 'accept'], ok);
+  add('learn with every flag and --options', [...L0, '--journals', dir, '--options', ' { "index" : {"stopwords":[]} } ',
+    '--min-sessions', '1', '--min-clients', '1', '--max-per-client', '2', '--min-share', '0.25', '--unverified', 'skip'], ok);
+  add('learn --options {} (empty object)', [...L0, '--journals', dir, '--options', '{}', '--min-sessions', '2'], ok);
+  add('learn --options with minSessions', [...L0, '--journals', dir, '--options', '{"minSessions":2,"minClients":1}'], ok);
+  add('learn: --options and a flag give one key twice', [...L0, '--journals', dir, '--options', '{"minSessions":2}',
+    '--min-sessions', '4'], err1);
+  add('learn --options: not an object', [...L0, '--journals', dir, '--options', '[1]', '--min-sessions', '2'], err1);
+  add('learn --options: malformed', [...L0, '--journals', dir, '--options', '{"minShare":', '--min-clients', '1'], err1);
+  add('learn --options: index annotations refused', [...L0, '--journals', dir, '--options',
+    '{"index":{"annotations":{}}}'], err1);
+  add('learn --options "" (empty text: no options; the flags are not added to it)', [...L0, '--journals', dir,
+    '--options', '', '--min-sessions', '0', '--journal-key-file', keyFile], ok);
+  add('learn --options: an unknown key', [...L0, '--journals', dir, '--options', '{"minSession":2}'], err1);
+  add('learn --min-sessions 0', [...L0, '--journals', dir, '--min-sessions', '0'], err1);
+  add('learn --min-sessions x (verbatim: not JSON)', [...L0, '--journals', dir, '--min-sessions', 'x'], err1);
+  add('learn --min-share 2', [...L0, '--journals', dir, '--min-share', '2'], err1);
+  add('learn --unverified maybe', [...L0, '--journals', dir, '--unverified', 'maybe'], err1);
+  add('learn --unverified (a long value, cut at 20 bytes)', [...L0, '--journals', dir, '--unverified',
+    'skip-skip-skip-skip-skip-skip'], err1);
+  add('learn --unverified with a quote', [...L0, '--journals', dir, '--unverified', 'sk"ip'], err1);
+  // the journal key
+  add('learn --journal-key-file (keyed journals)', [...L0, '--journals', keyed, '--journal-key-file', keyFile,
+    '--min-sessions', '2'], ok);
+  cases.push({ name: 'learn: env TOOLSIFT_JOURNAL_KEY (keyed journals)', args: [...L0, '--journals', keyed,
+    '--min-sessions', '2'], compareStderr: true, expectStatus: 0, env: { TOOLSIFT_JOURNAL_KEY: '5c'.repeat(32) } });
+  cases.push({ name: 'learn: --journal-key-file wins over the env', args: [...L0, '--journals', keyed,
+    '--journal-key-file', keyFile], compareStderr: true, expectStatus: 0, env: { TOOLSIFT_JOURNAL_KEY: 'zz' } });
+  cases.push({ name: 'learn: env TOOLSIFT_JOURNAL_KEY empty (no key)', args: [...L0, '--journals', dir],
+    compareStderr: true, expectStatus: 0, env: { TOOLSIFT_JOURNAL_KEY: '' } });
+  cases.push({ name: 'learn: env TOOLSIFT_JOURNAL_KEY not hex', args: [...L0, '--journals', dir],
+    compareStderr: true, expectStatus: 1, env: { TOOLSIFT_JOURNAL_KEY: 'not "hex"\\' } });
+  add('learn: keyed journals without the key (refused)', [...L0, '--journals', keyed], err1);
+  add('learn: keyed journals without the key, --unverified skip', [...L0, '--journals', keyed, '--unverified', 'skip'], ok);
+  add('learn: keyed journals with another key', [...L0, '--journals', keyed, '--journal-key-file', otherKey], err1);
+  add('learn: unkeyed journals with a key (refused)', [...L0, '--journals', dir, '--journal-key-file', keyFile], err1);
+  add('learn: unkeyed journals with a key, --unverified accept', [...L0, '--journals', dir, '--journal-key-file',
+    keyFile, '--unverified', 'accept'], ok);
+  const longKey = broken('long-key.hex', '5c'.repeat(85) + '\r\n \n');
+  const quoteKey = broken('quote-key.hex', '"' + '5c'.repeat(31) + '\\\t');
+  add('learn: a key file over 159 bytes (cut)', [...L0, '--journals', keyed, '--journal-key-file', longKey], err1);
+  add('learn: a key file with a quote, a backslash and a tab', [...L0, '--journals', keyed, '--journal-key-file',
+    quoteKey], err1);
+  add('session run: a key file over 159 bytes (cut)', ['session', 'run', '--config', config, '--calls',
+    `${F}/calls-rain.jsonl`, '--journal-key-file', longKey, '--client', 'kim'], err1);
+  add('learn: a missing key file', [...L0, '--journals', dir, '--journal-key-file', path.join(L, 'no-such.hex')], err1);
+  // -o: the files compared, each of mode 0600
+  add('learn -o (mode 0600)', [...L0, '--journals', dir, '-o', JOURNAL_OUT], { ...ok, outputMode: 0o600 });
+  add('learn --output over an existing 0644 file (truncated, chmod 0600)', [...L0, '--examples', examples,
+    '--journals', dir, '--output', JOURNAL_OUT], { ...ok, outputMode: 0o600, outputExists: true });
+  add('learn -o: an unwritable path (a folder)', [...L0, '--journals', dir, '-o', L], err1);
+  add('learn -o: a missing folder', [...L0, '--journals', dir, '-o', path.join(L, 'no-such', 'learned.json')], err1);
+  add('learn -o: nothing written after an error', [...L0, '--journals', malformed, '-o', JOURNAL_OUT], err1);
+  // journal errors
+  add('learn: a malformed journal line', [...L0, '--journals', malformed], err1);
+  add('learn: an unknown record source', [...L0, '--journals', unknownSource], err1);
+  add('learn: a line that is not a record', [...L0, '--journals', notRecord], err1);
+  add('learn: a call record with a bad id', [...L0, '--journals', badCall], err1);
+  add('learn: a tampered journal (refused)', [...L0, '--journals', dir, '--journals', tampered], err1);
+  add('learn: a tampered journal, --unverified skip', [...L0, '--journals', tampered, '--journals', dir,
+    '--unverified', 'skip'], ok);
+  add('learn: a tampered journal, --unverified accept', [...L0, '--journals', tampered, '--journals', dir,
+    '--unverified', 'accept'], ok);
+  add('learn: an unchained journal (refused)', [...L0, '--journals', unchained], err1);
+  add('learn: an unchained journal, --unverified skip', [...L0, '--journals', unchained, '--unverified', 'skip'], ok);
+  add('learn: a folder of bad journals (the first in strcmp order)', [...L0, '--journals', order], err1);
+  add('learn: a folder holding a folder named *.jsonl', [...L0, '--journals', withDir], err1);
+  add('learn: a folder given with a trailing slash', [...L0, '--journals', `${order}/`], err1);
+  add('learn: a folder given with a trailing slash (read)', [...L0, '--journals', `${dir}/`, '--min-sessions', '2'], ok);
+  add('learn: a missing journal', [...L0, '--journals', path.join(L, 'no-such.jsonl')], err1);
+  add('learn: a missing journal after a folder', [...L0, '--journals', dir, '--journals', path.join(L, 'nope')], err1);
+  // examples errors
+  add('learn: an examples line naming no tool', [...L0, '--examples', exUnknown], err1);
+  add('learn: a malformed examples line', [...L0, '--examples', examples, '--examples', exMalformed], err1);
+  add('learn: an examples grade that is no number', [...L0, '--examples', exShape], err1);
+  add('learn: an examples line without a query', [...L0, '--examples', exNoQuery], err1);
+  add('learn: a missing examples file', [...L0, '--examples', path.join(L, 'no-such-examples.jsonl')], err1);
+  add('learn: a journal error before an examples error', [...L0, '--examples', exUnknown, '--journals', malformed], err1);
+  // the catalog and usage
+  add('learn: a missing catalog file', ['learn', '--catalog', path.join(L, 'no-such-catalog.json'), '--journals', dir], err1);
+  add('learn: a catalog with duplicate ids', ['learn', '--catalog', path.join(tmp, 'dup.json'), '--examples', examples], err1);
+  add('learn: no --catalog', ['learn', '--journals', dir], usage);
+  add('learn: no inputs', [...L0], usage);
+  add('learn: no arguments', ['learn'], usage);
+  add('learn: an unknown option', [...L0, '--journals', dir, '--bogus', 'x'], usage);
+  add('learn: a stray word', [...L0, 'stray', '--journals', dir], usage);
+  add('learn: an option without a value', [...L0, '--journals'], usage);
+  add('learn: --diff after other options', [...L0, '--diff', learnedA, learnedB], usage);
+  add('learn: --help is no option', ['learn', '--help'], usage);
+  add('learn: 257 --journals', ['learn', '--catalog', catalog, ...Array.from({ length: 257 }, () => ['--journals', empty]).flat()],
+    usage);
+  add('learn: 256 --examples', ['learn', '--catalog', catalog, ...Array.from({ length: 256 }, () => ['--examples', examples]).flat()],
+    ok);
+  // --diff
+  add('learn --diff (learned, learned)', ['learn', '--diff', learnedA, learnedB], ok);
+  add('learn --diff (reversed)', ['learn', '--diff', learnedB, learnedA], ok);
+  add('learn --diff (the same file)', ['learn', '--diff', learnedA, learnedA], ok);
+  add('learn --diff (host vocabulary, learned)', ['learn', '--diff', hostOwn, learnedB], ok);
+  add('learn --diff: a malformed file', ['learn', '--diff', learnedA, badVocabulary], err1);
+  add('learn --diff: a wrong shape', ['learn', '--diff', wrongVocabulary, learnedA], err1);
+  add('learn --diff: missing files (the first reported)', ['learn', '--diff', path.join(L, 'no-a.json'),
+    path.join(L, 'no-b.json')], err1);
+  add('learn --diff: one file', ['learn', '--diff', learnedA], usage);
+  add('learn --diff: three files', ['learn', '--diff', learnedA, learnedB, hostOwn], usage);
+
+  // --annotations on the index commands: the option text the core reads is
+  // the same bytes (its errors quote byte positions)
+  const A = ['--annotations', learnedB];
+  add('search --annotations (learned words)', ['search', '--catalog', catalog, ...A, 'will', 'it', 'rain', 'tomorrow'], ok);
+  add('search --annotations --explain --limit', ['search', '--catalog', catalog, ...A, '--explain', '--limit', '3',
+    'ping', 'my', 'team'], ok);
+  add('search --annotations --options', ['search', '--options', ' {"stopwords":[] } ', '--catalog', catalog, ...A,
+    'the', 'money', 'back'], ok);
+  add('search --annotations --options {} (empty)', ['search', '--options', '{ }', '--catalog', catalog, ...A, 'jot'], ok);
+  add('search --annotations --options "" (empty text: not an object, kept as it is)', ['search', '--options', '',
+    '--catalog', catalog, ...A, 'rain', 'tomorrow'], ok);
+  add('search --annotations: a host vocabulary naming no tool', ['search', '--catalog', catalog, '--annotations',
+    hostOwn, 'route'], ok);
+  add('info --annotations (the vocabulary digest)', ['info', '--catalog', catalog, ...A], ok);
+  add('info --annotations (host vocabulary)', ['info', '--catalog', catalog, '--annotations', hostOwn], ok);
+  add('docs --annotations', ['docs', '--catalog', catalog, ...A], ok);
+  add('texts --annotations', ['texts', '--catalog', catalog, ...A], ok);
+  add('verify --catalog --annotations', ['verify', '--catalog', catalog, ...A], ok);
+  add('rank --annotations (lenient by default)', ['rank', '--catalog', catalog, ...A, '--queries', queries, '--k', '3'], ok);
+  add('rank --annotations --strict-ids', ['rank', '--catalog', catalog, ...A, '--queries', queries, '--k', '2',
+    '--strict-ids'], ok);
+  add('build --annotations -o', ['build', '--catalog', catalog, ...A, '-o', JOURNAL_OUT], ok);
+  const learnedTsi = path.join(L, 'learned.tsi');
+  native(['build', '--catalog', catalog, ...A, '-o', learnedTsi], 'build --annotations');
+  add('search --index (built with --annotations)', ['search', '--index', learnedTsi, 'rain', 'tomorrow'], ok);
+  add('info --index (built with --annotations)', ['info', '--index', learnedTsi], ok);
+  add('search --index --annotations (usage, exit 1)', ['search', '--index', learnedTsi, ...A, 'rain'], err1);
+  add('info --index --annotations: a missing snapshot (usage first)', ['info', '--index', path.join(L, 'no.tsi'), ...A], err1);
+  add('search --annotations: a missing file', ['search', '--catalog', catalog, '--annotations',
+    path.join(L, 'no-such.json'), 'rain'], err1);
+  add('search --annotations: missing file and catalog (the vocabulary reported)', ['search', '--catalog',
+    path.join(L, 'no-cat.json'), '--annotations', path.join(L, 'no-such.json'), 'rain'], err1);
+  add('search --annotations: a malformed vocabulary (byte position)', ['search', '--catalog', catalog, '--annotations',
+    badVocabulary, 'rain'], err1);
+  add('search --annotations --options: a malformed vocabulary', ['search', '--catalog', catalog, '--options',
+    '{"ids":"strict"}', '--annotations', badVocabulary, 'rain'], err1);
+  add('info --annotations: a wrong shape', ['info', '--catalog', catalog, '--annotations', wrongVocabulary], err1);
+  add('info --annotations: a NUL byte in the file', ['info', '--catalog', catalog, '--annotations', nulVocabulary], err1);
+  add('info --annotations --options: not an object', ['info', '--catalog', catalog, '--options', '[]', ...A], err1);
+  add('info --annotations --options: annotations twice', ['info', '--catalog', catalog, '--options',
+    '{"annotations":{}}', ...A], err1);
+  add('build --annotations: a malformed vocabulary', ['build', '--catalog', catalog, '--annotations', badVocabulary,
+    '-o', JOURNAL_OUT], err1);
+  add('build --annotations: no --catalog', ['build', ...A, '-o', JOURNAL_OUT], usage);
+  add('info --annotations: no --catalog', ['info', ...A], usage);
+  add('--annotations without a value', ['search', '--catalog', catalog, '--annotations'], usage);
+
+  // eval --annotations, eval --learn
+  const E = ['eval', '--catalog', catalog, '--queries', queries];
+  const gates = broken('learn-gates.json', '{"overall":{"ndcg10":0.1}}');
+  add('eval --annotations --json', [...E, ...A, '--json'], ok);
+  add('eval --annotations (report)', [...E, '--annotations', hostOwn], ok);
+  add('eval --learn --json (5 folds)', [...E, '--learn', '--json'], ok);
+  add('eval --learn (report)', [...E, '--learn'], ok);
+  add('eval --learn --folds 3 --noise 0.2 --json', [...E, '--learn', '--folds', '3', '--noise', '0.2', '--json'], ok);
+  add('eval --folds 2 (learning without --learn)', [...E, '--folds', '2', '--json'], ok);
+  add('eval --noise 0.5 (learning, default folds)', [...E, '--noise', '0.5', '--json'], ok);
+  add('eval --learn --loop --gates --options', [...E, '--learn', '--loop', '--gates', gates, '--options',
+    '{"ids":"strict"}', '--json'], ok);
+  add('eval --learn --annotations (refused)', [...E, '--learn', ...A], err1);
+  add('eval --annotations and index annotations (refused)', [...E, ...A, '--options', '{"annotations":{}}'], err1);
+  add('eval --learn --folds x (verbatim: not JSON)', [...E, '--learn', '--folds', 'x'], err1);
+  add('eval --learn --folds 99', [...E, '--learn', '--folds', '99'], err1);
+  add('eval --learn --noise 2', [...E, '--noise', '2'], err1);
+  add('eval --annotations: a missing file', [...E, '--annotations', path.join(L, 'no-such.json')], err1);
+  add('eval --annotations: a malformed vocabulary', [...E, '--annotations', badVocabulary, '--options', '{}'], err1);
+  add('eval --annotations --gates: both missing', [...E, '--gates', path.join(L, 'no-gates.json'), '--annotations',
+    path.join(L, 'no-such.json')], err1);
+
+  // sessions with --client and --annotations: outputs and journals byte for byte
+  const S = ['session', 'run', '--config', config, '--calls', `${F}/calls-both.jsonl`];
+  const learnedJournal = path.join(L, 'learned-run.jsonl');
+  native([...S, '--client', 'alice', ...A, '--journal-out', learnedJournal], 'session run --annotations');
+  add('session run --client --annotations --journal-out', [...S, '--client', 'alice', ...A, '--journal-out', JOURNAL_OUT], ok);
+  add('session run --annotations (learned words load the tools)', [...S, '--annotations', learnedA], ok);
+  add('session run --client (quote and backslash escaped)', [...S, '--client', 'a"b\\c', '--journal-out', JOURNAL_OUT], ok);
+  add('session run --client (UTF-8)', [...S, '--client', '\u00e8ve \u2014 caf\u00e9', '--journal-out', JOURNAL_OUT], ok);
+  add('session run --client --journal-key-file --divergence', [...S, '--journal-key-file', keyFile, '--client', 'bob',
+    '--divergence', 'warn', ...A, '--journal-out', JOURNAL_OUT], ok);
+  cases.push({ name: 'session run --client, env TOOLSIFT_JOURNAL_KEY', args: [...S, '--client', 'carol', '--journal-out',
+    JOURNAL_OUT], compareStderr: true, expectStatus: 0, env: { TOOLSIFT_JOURNAL_KEY: '5c'.repeat(32) } });
+  add('session replay --annotations (the same vocabulary)', ['session', 'replay', '--config', config, '--calls',
+    `${F}/calls-both.jsonl`, '--journal', learnedJournal, '--client', 'alice', ...A], ok);
+  add('session replay without the vocabulary (refused)', ['session', 'replay', '--config', config, '--calls',
+    `${F}/calls-both.jsonl`, '--journal', learnedJournal, '--client', 'alice'], err1);
+  add('session replay under another vocabulary, warn', ['session', 'replay', '--config', config, '--calls',
+    `${F}/calls-both.jsonl`, '--journal', learnedJournal, '--annotations', learnedA, '--divergence', 'warn'], ok);
+  add('session menu --annotations --journal', ['session', 'menu', '--config', config, '--journal', learnedJournal, ...A,
+    '--format', 'openai'], ok);
+  add('session verify --annotations', ['session', 'verify', '--config', config, '--journal', learnedJournal, ...A], ok);
+  add('session run --client: a tab (byte position)', [...S, '--client', 'a\tb'], err1);
+  add('session run --client: empty', [...S, '--client', ''], err1);
+  add('session run --client: 65 bytes', [...S, '--client', 'x'.repeat(65)], err1);
+  add('session run --client: 300 bytes (cut at 196)', [...S, '--client', 'y'.repeat(300)], err1);
+  add('session run --client: quotes past the cut', [...S, '--client', '"'.repeat(120)], err1);
+  add('session run --client: cut inside a character', [...S, '--client', '\u00e9'.repeat(120)], err1);
+  add('session run --annotations: a malformed vocabulary', [...S, '--annotations', badVocabulary], err1);
+  add('session run --annotations --client --divergence: a malformed vocabulary', [...S, '--client', 'bob',
+    '--divergence', 'off', '--annotations', badVocabulary], err1);
+  add('session run --annotations: a NUL byte in the file', [...S, '--annotations', nulVocabulary, '--client', 'z'], err1);
+  add('session run --annotations: a wrong shape', [...S, '--annotations', wrongVocabulary], err1);
+  add('session run: missing calls, key and vocabulary files (each reported)', ['session', 'run', '--config', config,
+    '--calls', path.join(L, 'no-calls.jsonl'), '--journal-key-file', path.join(L, 'no-key'), '--annotations',
+    path.join(L, 'no-vocabulary.json')], err1);
+  add('session run --client without a value', [...S, '--client'], usage);
+}
+
 addSessionCases();
 addSkillCases();
 addSnapshotCases();
 addStaticModelCases();
+addLearnCases();
 
 // Object.prototype names are query words; --json, --corpus and --gates are
 // options of every command (for eval) and change nothing elsewhere.
@@ -868,15 +1236,21 @@ let compared = 0;
 // A case may name a file the command writes (JOURNAL_OUT in its args): each
 // run writes its own copy, and the copies must be byte-identical too.
 let outputs = 0;
-function withOutput(args) {
+function withOutput(c) {
   const file = path.join(tmp, `out-${++outputs}.jsonl`);
-  return { file, args: args.map((a) => (a === JOURNAL_OUT ? file : a)) };
+  if (c.outputExists) {
+    writeFileSync(file, 'stale '.repeat(4000));
+    chmodSync(file, 0o644);
+  }
+  return { file, args: c.args.map((a) => (a === JOURNAL_OUT ? file : a)) };
 }
+const modeOf = (file) => (existsSync(file) ? statSync(file).mode & 0o777 : null);
+const octal = (m) => (m === null ? 'no file' : `0${m.toString(8)}`);
 const readOrNull = (file) => (existsSync(file) ? readFileSync(file) : null);
 
 for (const c of cases) {
-  const n = withOutput(c.args);
-  const native = run(NATIVE, n.args, {}, c.cwd);
+  const n = withOutput(c);
+  const native = run(NATIVE, n.args, c.env ?? {}, c.cwd);
   if (c.mustSucceed && native.status !== 0) {
     console.log(`parity: native failed on ${c.name}: ${native.stderr.toString().trim()}`);
     differences++;
@@ -889,9 +1263,14 @@ for (const c of cases) {
     continue;
   }
   const nativeOut = readOrNull(n.file);
+  if (c.outputMode !== undefined && modeOf(n.file) !== c.outputMode) {
+    console.log(`parity: native wrote ${octal(modeOf(n.file))} on ${c.name}, expected ${octal(c.outputMode)}`);
+    differences++;
+    continue;
+  }
   for (const m of modules) {
-    const w = withOutput(c.args);
-    const wasm = run(process.execPath, [CLI, ...w.args], { TOOLSIFT_WASM: m }, c.cwd);
+    const w = withOutput(c);
+    const wasm = run(process.execPath, [CLI, ...w.args], { ...c.env, TOOLSIFT_WASM: m }, c.cwd);
     compared++;
     const label = `${c.name} [${path.basename(m)}]`;
     const wasmOut = readOrNull(w.file);
@@ -909,6 +1288,9 @@ for (const c of cases) {
     } else if (nativeOut === null ? wasmOut !== null : !wasmOut?.equals(nativeOut)) {
       const show = (b) => b ?? Buffer.from('<not written>');
       console.log(`parity: DIFF ${label}: written file ${firstDifference(show(nativeOut), show(wasmOut))}`);
+      differences++;
+    } else if (c.outputMode !== undefined && modeOf(w.file) !== c.outputMode) {
+      console.log(`parity: DIFF ${label}: the wasm CLI wrote ${octal(modeOf(w.file))}, expected ${octal(c.outputMode)}`);
       differences++;
     }
   }

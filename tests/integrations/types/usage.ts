@@ -60,3 +60,28 @@ export async function anthropicUsage(client: Anthropic): Promise<void> {
   const back = await ts.handle(message, { execute: ({ name }) => name });
   if (back) messages.push(back);
 }
+
+// Learning a catalog's vocabulary (toolsift.d.ts: Learner, createLearner,
+// learnDiff, the annotations and client options, Session#callFailed).
+export async function learningUsage(): Promise<string> {
+  const toolsift = await load();
+  const catalog = { tools: [{ id: 'weather__get_forecast', name: 'get_forecast', description: 'Weather forecast' }] };
+  const session = toolsift.createSession({ catalog }, { client: 'team-a' });
+  session.call(0, 0, 'search_tools', { query: 'weather forecast' });
+  session.call(1, 0, 'weather__get_forecast', {});
+  session.callFailed(1, 0, 'weather__get_forecast');
+  const learner = toolsift.createLearner(catalog, { minSessions: 2, minClients: 1, unverified: 'skip', journalKey: undefined });
+  learner.addJournal('run-1', session.journalJSONL());
+  learner.addExamples('examples.jsonl', new TextEncoder().encode('{"query":"rain tomorrow","relevance":{"weather__get_forecast":3}}'));
+  const learned = learner.finish();
+  const text: string = learner.finishJSON();
+  learner.free();
+  const freed: boolean = learner.freed;
+  const evidence = learned.evidence['weather__get_forecast']?.['rain']?.share ?? 0;
+  const diff = toolsift.learnDiff({ annotations: { weather__get_forecast: { tags: ['umbrella'] } } }, learned);
+  const index = toolsift.createIndex(catalog, { annotations: text, ids: 'strict' });
+  const digest: string | undefined = index.info().vocabulary?.digest;
+  const replay = toolsift.createSession({ catalog }, { annotations: learned, client: 'team-b', divergence: 'warn' });
+  const calls = replay.journal().filter((r) => r.source === 'agent-tool-call-failed').length;
+  return `${freed}${evidence}${diff.toolsChanged}${digest}${calls}${toolsift.learnDiffJSON(text, text)}`;
+}
