@@ -7,9 +7,10 @@
 /* Whole file (malloc'd; caller frees) or NULL after printing an io error. */
 char *cli_read_file(const char *path, size_t *len);
 
-/* The JSON object text `object` (NULL: {}) with "key": value (JSON text,
- * vlen bytes, verbatim) as its first member; `object` as it is when it is
- * not an object (the core reports that). malloc'd; NULL when out of memory. */
+/* The JSON object text `object` (NULL, or only white space: {}) with "key":
+ * value (JSON text, vlen bytes, verbatim) as its first member; `object` as
+ * it is when it is not an object (the core reports that). malloc'd; NULL
+ * when out of memory. */
 char *cli_json_with(const char *object, const char *key, const char *value, size_t vlen);
 
 /* `toolsift learn …`; argv as main's. Returns the exit status. */

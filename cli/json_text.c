@@ -13,7 +13,8 @@ char *cli_json_with(const char *object, const char *key, const char *value, size
     const char *p = object;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
     if (*p == '{') rest = p + 1;
-    else rest = NULL; /* not an object: the core reports it, untouched */
+    else if (*p) rest = NULL; /* not an object: the core reports it, untouched */
+    /* nothing but white space: no options, as the core reads an empty text */
   }
   if (!rest) {
     char *copy = malloc(strlen(object) + 1);

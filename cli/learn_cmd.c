@@ -160,6 +160,10 @@ int cli_learn(int argc, char **argv) {
   const char *min_sessions = NULL, *min_clients = NULL, *max_per_client = NULL, *min_share = NULL,
              *min_examples = NULL;
   const char *unverified = NULL;
+  if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+    fputs(LEARN_USAGE, stdout);
+    return 0;
+  }
   if (argc >= 3 && strcmp(argv[2], "--diff") == 0) {
     if (argc != 5) return usage("--diff takes OLD.json NEW.json");
     return diff(argv[3], argv[4]);

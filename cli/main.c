@@ -156,6 +156,7 @@ static int parse_args(int argc, char **argv, args *a) {
       continue;
     } else if (strcmp(s, "--loop") == 0) {
       a->loop = 1;
+      continue;
     } else if (strcmp(s, "--json") == 0) {
       a->json = 1;
       continue;

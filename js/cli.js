@@ -31,8 +31,9 @@ commands:
                                                             relevance vs plain BM25; exit 1 on a failed gate
        [--vectors V.jsonl | --model DIR] [--fusion JSON]    with a model's vectors, or a static model
                                                             embedding tools and queries (docs/relevance.md)
-       [--learn [--folds K] [--noise P]]                    learning measured by k-fold simulated runs
-                                                            (docs/learning.md)
+       [--learn [--folds K] [--noise P] [--learn-from runs|examples]]
+                                                            learning measured k-fold: from simulated runs,
+                                                            or the queries as examples (docs/learning.md)
   learn --catalog FILE [--journals FILE|DIR]... [--examples Q.jsonl]... [-o LEARNED.json]
                                                             learn the catalog's vocabulary from recorded
                                                             runs and labelled examples (docs/learning.md)
@@ -94,6 +95,7 @@ const VALUE_OPTIONS = {
   '--annotations': 'annotations',
   '--folds': 'folds',
   '--noise': 'noise',
+  '--learn-from': 'learnFrom',
   '-o': 'output',
   '--output': 'output',
 };
@@ -220,7 +222,8 @@ const JSON_SPACE = [0x20, 0x09, 0x0a, 0x0d];
 
 // cli_json_with (cli/json_text.c): the JSON object text `object` (bytes, or
 // null for {}) with "key": value (bytes, verbatim) as its first member;
-// `object` as it is when it is not an object (the core reports that). Text
+// `object` as it is when it is not an object (the core reports that), {}
+// when it holds only white space. Text
 // is placed, never parsed.
 function jsonWith(object, key, value) {
   let rest = text('}');
@@ -228,8 +231,9 @@ function jsonWith(object, key, value) {
     const o = cstr(object);
     let p = 0;
     while (p < o.length && JSON_SPACE.includes(o[p])) p++;
-    if (o[p] !== 0x7b) return Buffer.from(o);
-    rest = o.subarray(p + 1);
+    if (p < o.length && o[p] !== 0x7b) return Buffer.from(o);
+    // nothing but white space: no options, as the core reads an empty text
+    if (p < o.length) rest = o.subarray(p + 1);
   }
   let q = 0;
   while (q < rest.length && JSON_SPACE.includes(rest[q])) q++;
@@ -534,9 +538,12 @@ async function evaluate(a) {
   const at = a.annotations !== undefined ? await readOrReport(a.annotations) : null;
   if (a.annotations !== undefined && !at) return 1;
   let learn = null;
-  if (a.learn || a.folds !== undefined || a.noise !== undefined) {
-    const l1 = a.folds !== undefined ? jsonWith(null, 'folds', text(a.folds)) : null;
-    learn = a.noise !== undefined ? jsonWith(l1, 'noise', text(a.noise)) : l1 ?? jsonWith(null, 'folds', text('5'));
+  if (a.learn || a.folds !== undefined || a.noise !== undefined || a.learnFrom !== undefined) {
+    // {"from": <--learn-from, a string>, "noise": <--noise>, "folds": <--folds>}, each when given
+    const from = a.learnFrom !== undefined ? Buffer.concat([text('"'), cstr(text(a.learnFrom)).subarray(0, 40), text('"')]) : null;
+    learn = text('{}');
+    for (const [k, v] of [['folds', a.folds !== undefined ? text(a.folds) : null], ['noise', a.noise !== undefined ? text(a.noise) : null], ['from', from]])
+      if (v) learn = jsonWith(learn, k, v);
   }
   const parts = [
     ['learn', learn && cstr(learn)],
@@ -638,7 +645,8 @@ async function embed(argv) {
 
 const LEARN_USAGE = `usage: toolsift learn --catalog FILE [--journals FILE|DIR]... [--examples FILE]... [-o LEARNED.json]
                       [--options JSON] [--min-sessions N] [--min-clients N] [--max-per-client N]
-                      [--min-share X] [--unverified refuse|skip|accept] [--journal-key-file KEY]
+                      [--min-share X] [--min-examples N] [--unverified refuse|skip|accept]
+                      [--journal-key-file KEY]
        toolsift learn --diff OLD.json NEW.json
 `;
 const LEARN_MAX_INPUTS = 256; // MAX_INPUTS: more --journals or --examples are unexpected arguments
@@ -652,6 +660,7 @@ const LEARN_OPTIONS = {
   '--min-clients': 'minClients',
   '--max-per-client': 'maxPerClient',
   '--min-share': 'minShare',
+  '--min-examples': 'minExamples',
   '--unverified': 'unverified',
 };
 
@@ -752,6 +761,10 @@ async function learnDiff(oldFile, newFile) {
 // cli_learn: argv as the command line after the program (argv[0] 'learn');
 // returns the exit status.
 async function learnCommand(argv) {
+  if (argv.length === 2 && (argv[1] === '--help' || argv[1] === '-h')) {
+    process.stdout.write(LEARN_USAGE);
+    return 0;
+  }
   if (argv.length >= 2 && argv[1] === '--diff') {
     if (argv.length !== 4) return learnUsage('--diff takes OLD.json NEW.json');
     return learnDiff(argv[2], argv[3]);
@@ -786,6 +799,7 @@ async function learnCommand(argv) {
   let opts = o.options !== undefined ? text(o.options) : text('{}');
   const flags = [
     ['unverified', o.unverified !== undefined ? Buffer.concat([text('"'), text(o.unverified).subarray(0, 20), text('"')]) : null],
+    ['minExamples', o.minExamples],
     ['minShare', o.minShare],
     ['maxPerClient', o.maxPerClient],
     ['minClients', o.minClients],

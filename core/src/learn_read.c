@@ -15,12 +15,13 @@
  *   - the search that loaded T (a search whose tool the model then called);
  *   - when a select: loaded it, the latest search that listed T (a select:
  *     after a search);
- *   - the searches since the run's previous call that did not list T (a
- *     search that failed, followed by another whose tool was called);
+ *   - the searches since the run's previous call (failed or not) that did
+ *     not list T (a search that failed, followed by another whose tool was
+ *     called);
  * their learnable words and phrases (learn.c, tsift_learn_request), less
- * those T's own text has and those another tool the model called has (that
- * tool explains them). Against T: the words of every search that loaded T
- * when the run never called it. */
+ * those T's own text has and those another tool the model called (failed
+ * or not) has (that tool explains them). Against T: the words of every
+ * search that loaded T when the run never called it successfully. */
 #include <string.h>
 
 #include "alloc.h"
@@ -321,18 +322,25 @@ static tsift_status learn_run(tsift_learner *l, run *r, uint32_t client, tsift_e
           r->ev[k].tool == r->ev[i].tool)
         r->ev[k].failed = 1;
   }
-  /* The tools the run called, each at its first call. */
-  uint32_t *called = tsift_calloc_array(r->n + 1, sizeof *called);
+  /* The tools the run called, each at its first call that did not fail;
+   * tried: every tool the model called, failed or not (its words are its
+   * own, not another tool's). */
+  uint32_t *called = tsift_calloc_array(r->n + 1, sizeof *called), *tried = tsift_calloc_array(r->n + 1, sizeof *tried);
   size_t *first = tsift_calloc_array(r->n + 1, sizeof *first);
-  if (!called || !first) {
+  if (!called || !first || !tried) {
     tsift_free(called);
+    tsift_free(tried);
     tsift_free(first);
     return tsift_nomem(err, "learning");
   }
-  size_t ncalled = 0;
+  size_t ncalled = 0, ntried = 0;
   for (size_t i = 0; i < r->n; i++) {
-    if (r->ev[i].type != RE_CALL || r->ev[i].failed) continue;
+    if (r->ev[i].type != RE_CALL) continue;
     size_t k = 0;
+    while (k < ntried && tried[k] != r->ev[i].tool) k++;
+    if (k == ntried) tried[ntried++] = r->ev[i].tool;
+    if (r->ev[i].failed) continue;
+    k = 0;
     while (k < ncalled && called[k] != r->ev[i].tool) k++;
     if (k == ncalled) {
       called[ncalled] = r->ev[i].tool;
@@ -348,21 +356,22 @@ static tsift_status learn_run(tsift_learner *l, run *r, uint32_t client, tsift_e
       if ((r->ev[d].type == RE_SEARCH || r->ev[d].type == RE_SELECT) && has_tool(r, r->ev[d].loaded, r->ev[d].nloaded, t))
         break;
     if (d == (size_t)-1) continue; /* on the menu from the start */
-    /* The run's previous call before D. */
+    /* The run's previous call before D (failed or not: a call ends what
+     * the searches before it were for). */
     size_t prev = d;
     while (prev-- > 0)
-      if (r->ev[prev].type == RE_CALL && !r->ev[prev].failed) break;
-    if (r->ev[d].type == RE_SEARCH) st = teach(l, r, &r->ev[d], t, called, ncalled, client, (uint32_t)l->sessions, EV_FOR, err);
+      if (r->ev[prev].type == RE_CALL) break;
+    if (r->ev[d].type == RE_SEARCH) st = teach(l, r, &r->ev[d], t, tried, ntried, client, (uint32_t)l->sessions, EV_FOR, err);
     else { /* a select: the latest search that listed t */
       size_t s = d;
       while (s-- > 0)
         if (r->ev[s].type == RE_SEARCH && has_tool(r, r->ev[s].results, r->ev[s].nresults, t)) break;
-      if (s != (size_t)-1) st = teach(l, r, &r->ev[s], t, called, ncalled, client, (uint32_t)l->sessions, EV_FOR, err);
+      if (s != (size_t)-1) st = teach(l, r, &r->ev[s], t, tried, ntried, client, (uint32_t)l->sessions, EV_FOR, err);
     }
     /* The searches since the previous call that missed t. */
     for (size_t s = prev == (size_t)-1 ? 0 : prev + 1; s < d && !st; s++)
       if (r->ev[s].type == RE_SEARCH && !has_tool(r, r->ev[s].results, r->ev[s].nresults, t))
-        st = teach(l, r, &r->ev[s], t, called, ncalled, client, (uint32_t)l->sessions, EV_FOR, err);
+        st = teach(l, r, &r->ev[s], t, tried, ntried, client, (uint32_t)l->sessions, EV_FOR, err);
   }
   /* Against: a tool a search loaded that the run never called. */
   for (size_t i = 0; i < r->n && !st; i++) {
@@ -375,6 +384,7 @@ static tsift_status learn_run(tsift_learner *l, run *r, uint32_t client, tsift_e
     }
   }
   tsift_free(called);
+  tsift_free(tried);
   tsift_free(first);
   return st;
 }

@@ -187,6 +187,12 @@ static tsift_status build_catalog_index(tsift_session *s, const cJSON *catalog, 
   *file = NULL; /* taken over */
   cJSON_free(catalog_text);
   cJSON_free(opts_text);
+  /* The vocabulary is the host's session option, not the configuration's. */
+  if (st && st != TSIFT_E_NOMEM && strncmp(err->message, "options: annotations", 20) == 0) {
+    char msg[sizeof err->message];
+    memcpy(msg, err->message, sizeof msg);
+    return tsift_fail(err, st, "session %s", msg);
+  }
   if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, st, "config: catalog");
   return TSIFT_OK;
 }

@@ -307,6 +307,36 @@ static void test_against_and_failed(void) {
   tsift_learner_free(l);
 }
 
+/* A call ends what the searches before it were for, even when it failed:
+ * after a failed refund the model searched again and forked a repository —
+ * the refund request's words are not the fork's. */
+static void test_failed_call_ends_a_request(void) {
+  static const step STEPS[] = {
+      {"search_tools", "{\"query\":\"money back for my customer\"}", 0},
+      {"search_tools", "{\"query\":\"select:stripe__create_refund\"}", 0},
+      {"stripe__create_refund", "{}", 1},
+      {"search_tools", "{\"query\":\"duplicate the codebase\"}", 0},
+      {"search_tools", "{\"query\":\"select:gh__fork_repository\"}", 0},
+      {"gh__fork_repository", "{}", 0},
+  };
+  tsift_error err;
+  const char *who[] = {"a", "b", "c"};
+  tsift_learner *l = learner(NULL);
+  for (int i = 0; i < 3; i++) {
+    char *j = run(who[i], NULL, STEPS, 6);
+    add(l, "j", j, &err);
+    tsift_free(j);
+  }
+  char *out = finish(l);
+  char buf[512];
+  annotations_of(out, "gh__fork_repository", buf, sizeof buf);
+  CHECK_CONTAINS(buf, "\"duplicate\"");
+  CHECK(strstr(buf, "money") == NULL && strstr(buf, "customer") == NULL);
+  CHECK_EQ_STR(annotations_of(out, "stripe__create_refund", buf, sizeof buf), "");
+  tsift_free(out);
+  tsift_learner_free(l);
+}
+
 static void test_strict_reading(void) {
   tsift_error err;
   char *j = run("alice", NULL, REFUND, 3);
@@ -489,6 +519,7 @@ int main(void) {
   test_abusive_client();
   test_own_words();
   test_against_and_failed();
+  test_failed_call_ends_a_request();
   test_strict_reading();
   test_keyed_and_segments();
   test_examples();

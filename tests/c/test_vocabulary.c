@@ -252,7 +252,8 @@ static void test_session_option(void) {
   }
   const char *bad = "{\"annotations\":{\"annotations\":{},\"x\":1}}";
   CHECK_EQ_INT(tsift_session_new(cfg, strlen(cfg), NULL, 0, bad, strlen(bad), &s, &err), TSIFT_E_CONFIG);
-  CHECK_CONTAINS(err.message, "config: catalog: options: annotations: unknown key \"x\"");
+  CHECK_EQ_STR(err.message, "session options: annotations: unknown key \"x\" (a vocabulary has \"annotations\", "
+                            "\"learned\" and \"evidence\")");
   tsift_index *ix = build(CAT);
   char *blob = NULL;
   size_t len = 0;

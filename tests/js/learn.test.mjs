@@ -5,7 +5,7 @@
 // an index with the learned vocabulary as its "annotations" finds tools by
 // the words their users asked for. Expected labels and counts are worked out
 // by hand from the rule's defaults (minSessions 3, minClients 2,
-// maxPerClient 3, minShare 0.1); digests are recomputed here with sha256.
+// maxPerClient 3, minShare 0.1, minExamples 1); digests are recomputed here with sha256.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -123,7 +123,7 @@ test('runs of several clients teach a tool the words its users asked for', () =>
   }
   const { learned } = LEARNED;
   assert.deepEqual([learned.journals, learned.skipped, learned.sessions, learned.clients, learned.examples], [4, 0, 4, 3, 0]);
-  assert.deepEqual(learned.rule, { minSessions: 3, minClients: 2, maxPerClient: 3, minShare: 0.1 });
+  assert.deepEqual(learned.rule, { minSessions: 3, minClients: 2, maxPerClient: 3, minShare: 0.1, minExamples: 1 });
   // The catalog's fingerprint, as an index over it reports it.
   const ix = ts.createIndex(CATALOG_TEXT);
   try {
@@ -246,10 +246,11 @@ test('an examples line naming a tool the catalog lacks throws config naming the 
       '{"query":"rain tomorrow","relevance":{"weather__get_forecast":3,"weather__nope":1}}\n';
     throwsCode(() => l.addExamples('mine.jsonl', text), 'config',
       /^examples mine\.jsonl line 3: relevance: no tool "weather__nope" in the catalog$/);
-    // The examples before the bad line stay added.
+    // A file is taken whole or not at all: the good line before the bad one
+    // is not added either.
     const out = l.finish();
-    assert.equal(out.learned.examples, 1);
-    assert.deepEqual(sorted(out.annotations[CHAT].tags), ['ping', 'team']);
+    assert.equal(out.learned.examples, 0);
+    assert.equal(out.annotations[CHAT], undefined);
     assert.equal(out.annotations[WEATHER], undefined);
     throwsCode(() => l.addExamples('bad.jsonl', '{"query":"x","relevance":{"chat__post_message":3}'), 'json',
       /^examples bad\.jsonl line 1: /);
@@ -362,7 +363,7 @@ test('createLearner with a bad option throws config (json for malformed text)', 
   try {
     for (const l of [a, b]) l.addJournal('j', JOURNALS[0]);
     assert.equal(a.finishJSON(), b.finishJSON());
-    assert.deepEqual(a.finish().learned.rule, { minSessions: 2, minClients: 1, maxPerClient: 3, minShare: 0.1 });
+    assert.deepEqual(a.finish().learned.rule, { minSessions: 2, minClients: 1, maxPerClient: 3, minShare: 0.1, minExamples: 1 });
   } finally {
     a.free();
     b.free();

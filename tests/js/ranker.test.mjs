@@ -438,8 +438,11 @@ test('replay of a host-ranked journal calls the ranker zero times and gives iden
     return outs;
   });
   assert.equal(live.calls, 3);
-  const [header, ...decisions] = journal.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const [header, ...records] = journal.trimEnd().split('\n').map((l) => JSON.parse(l));
   assert.equal(header.source, 'toolsift-journal'); // the hash chain's header
+  // the call to a__one is recorded beside the decisions (a call record)
+  assert.deepEqual(records.map((r) => r.source), ['agent-tool-search', 'agent-tool-call', 'agent-tool-search', 'agent-tool-search']);
+  const decisions = records.filter((r) => r.source === 'agent-tool-search');
   assert.equal(decisions.length, 3);
   for (const d of decisions) assert.equal(d.value.ranker, 'scripted-1');
 

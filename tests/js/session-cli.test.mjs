@@ -93,7 +93,9 @@ test('session run prints one core line per call and writes the journal', async (
   assert.equal(lines[2].result.error, 'not_on_menu');
   assert.equal(lines[4].result.error, 'invalid_input');
   assert.equal(await readFile(out, 'utf8'), journal);
-  assert.equal(journal.trimEnd().split('\n').length, 4); // the chain's header, then three decisions
+  // the chain's header, three decisions and the call record of the allowed call
+  assert.equal(journal.trimEnd().split('\n').length, 5);
+  assert.equal(JSON.parse(journal.split('\n')[2]).source, 'agent-tool-call');
   // Without --journal-out nothing is written; the same lines are printed.
   const again = cli(['session', 'run', '--calls', callsPath, '--config', configPath]);
   assert.equal(again.stdout, expected);
@@ -124,7 +126,7 @@ test('session replay: divergence fail, warn and off', async () => {
   const fail = cli(base);
   assert.equal(fail.status, 1);
   assert.equal(fail.stdout, '');
-  assert.match(fail.stderr, /^toolsift: tampered: journal decision 4 \("cli#turn:9:tool:9:search"\): chain broken/);
+  assert.match(fail.stderr, /^toolsift: tampered: journal decision 5 \("cli#turn:9:tool:9:search"\): chain broken/);
   // warn: served with the chain's warning; finish() reports the unasked decision.
   const warned = cli([...base, '--divergence', 'warn']);
   assert.equal(warned.status, 0, warned.stderr);
