@@ -448,7 +448,8 @@ if (tenk?.ratios?.minisearch) {
     build: { need: '≥ 2× faster than minisearch', value: 1 / r.build, met: 1 / r.build >= 2 },
     load: { need: '≥ 20× faster than minisearch loadJSON', value: 1 / r.load, met: 1 / r.load >= 20 },
     relevance: { need: '≥ every peer on every set', sets: rel, met: rel.every((x) => x.met) },
-    wasmGzip: { need: '≤ 150 KB (150,000 bytes)', value: results.bundles.toolsift?.wasmGzip ?? null, met: (results.bundles.toolsift?.wasmGzip ?? Infinity) <= 150000 },
+    // 165,000 since learning (issue 32; docs/performance.md, "Learning")
+    wasmGzip: { need: '≤ 165 KB (165,000 bytes)', value: results.bundles.toolsift?.wasmGzip ?? null, met: (results.bundles.toolsift?.wasmGzip ?? Infinity) <= 165000 },
   };
 }
 

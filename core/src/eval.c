@@ -570,11 +570,10 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
   tsift_status st = check_gates(gates, &e->ours, e->rows, e->nrows, 0, b, &nfail, err);
   const cJSON *loop_gates = cJSON_GetObjectItemCaseSensitive(gates, "loop");
   if (!st && e->loop && loop_gates) st = tsift_eval_loop_gates(e->loop, loop_gates, "", b, &nfail, err);
-  /* "learned": the same shape, on the k-fold learned metrics (eval option
-   * "learn"); without learning they cannot be checked, which is an error. */
-  const cJSON *learned = cJSON_GetObjectItemCaseSensitive(gates, "learned");
-  if (!st && learned && !e->learn)
-    st = tsift_fail(err, TSIFT_E_CONFIG, "gates: learned: the evaluation did not learn (eval option \"learn\")");
+  /* "learned": the same shape, on the k-fold learned metrics, checked when
+   * the evaluation learned (eval option "learn"): one gates file serves a
+   * run with learning and one without. */
+  const cJSON *learned = e->learn ? cJSON_GetObjectItemCaseSensitive(gates, "learned") : NULL;
   if (!st && learned) st = check_gates(learned, &e->learned, e->rows, e->nrows, 1, b, &nfail, err);
   loop_gates = cJSON_GetObjectItemCaseSensitive(learned, "loop");
   if (!st && learned && loop_gates) st = tsift_eval_loop_gates(e->loop_learned, loop_gates, "learned ", b, &nfail, err);

@@ -310,9 +310,15 @@ static int check_header(tsift_session *s, const cJSON *h, uint8_t head[32], int 
   /* The client is part of the record (learning counts evidence by it): a
    * replay for another one would write another journal. */
   const char *client = str_member(v, "client");
-  if (strcmp(client ? client : "", s->client ? s->client : "") != 0)
+  if (client && !s->client) {
+    /* A replay that names no client continues the recorded one's run (its
+     * journal is written again as it was). */
+    size_t n = strlen(client);
+    if (!(s->client = tsift_strndup(client, n > 64 ? tsift_utf8_cut(client, n, 64) : n))) return 0;
+  } else if (strcmp(client ? client : "", s->client ? s->client : "") != 0) {
     ok &= problem(s, 0, "journal header: recorded for client \"%.64s\", the live session's is \"%.64s\"",
-                  client ? client : "(none)", s->client ? s->client : "(none)");
+                  client ? client : "(none)", s->client);
+  }
   if (!session || strcmp(session, s->fingerprint) != 0)
     ok &= problem(s, 0,
                   "journal header: recorded under another session configuration (caps, alwaysLoaded, "

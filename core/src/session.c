@@ -640,8 +640,10 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
   cJSON_Delete(opts);
   /* The fingerprint first: the journal's header is checked against it. */
   if (!st) compute_fingerprint(s);
-  if (!st) st = tsift_chain_open(s, err);
+  /* The recorded journal before the header this session writes: a replay
+   * that names no client continues the recorded one's (journal_chain.c). */
   if (!st && journal) st = read_journal(s, journal, journal_len, err);
+  if (!st) st = tsift_chain_open(s, err);
   if (st) {
     tsift_session_free(s);
     return st;

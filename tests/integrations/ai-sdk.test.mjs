@@ -119,8 +119,10 @@ test('ai-sdk: search → loaded → called; a tool never loaded is refused; repl
     [['slack_send_message', true, 'strong'], ['slack_list_channels', false, 'partial']]);
 
   const journal = ts.session.journal();
-  // the hash chain's header, then the decisions
-  assert.deepEqual(journal.map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search']);
+  // the hash chain's header, then the decisions and a call record for each
+  // allowed call to a catalog tool (the refused one records nothing)
+  assert.deepEqual(journal.map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search', 'agent#turn:1:tool:1:call',
+    'agent#turn:3:tool:0:search', 'agent#turn:4:tool:0:call']);
   const m = ts.session.metrics();
   assert.equal(m.searches, 2);
   assert.equal(m.rankerCalls, 2);
@@ -157,7 +159,9 @@ test('ai-sdk: a resumed conversation gets its menu back from the journal and goe
   assert.equal(r.text, 'Opened.');
   assert.ok(toolNames(model)[1].includes('github_create_issue'));
   assert.deepEqual(toolNames(model)[1].slice(0, menu.length), menu);
-  assert.deepEqual(resumed.session.journal().map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search', 'agent#turn:3:tool:0:search', 'agent#turn:4:tool:0:search']);
+  // resumed: the recorded decisions applied (their calls are not made again), then the live search and call
+  assert.deepEqual(resumed.session.journal().map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search',
+    'agent#turn:3:tool:0:search', 'agent#turn:4:tool:0:search', 'agent#turn:5:tool:0:call']);
   assert.equal(resumed.session.metrics().rankerCalls, 1);
   first.session.free();
   resumed.session.free();

@@ -97,7 +97,7 @@ test('openai: tool_search_call → tool_search_output with namespaced definition
     assert.deepEqual(sent.at(-1), []);
 
     const journal = ts.session.journal();
-    assert.deepEqual(journal.map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search']);
+    assert.deepEqual(journal.map((d) => d.id), ['agent#journal', 'agent#turn:0:tool:0:search', 'agent#turn:1:tool:0:call']);
     assert.equal(ts.session.metrics().rankerCalls, 1);
     assert.equal(ts.session.metrics().refusals, 1);
 

@@ -1007,8 +1007,10 @@ function addLearnCases() {
   add('learn --options: malformed', [...L0, '--journals', dir, '--options', '{"minShare":', '--min-clients', '1'], err1);
   add('learn --options: index annotations refused', [...L0, '--journals', dir, '--options',
     '{"index":{"annotations":{}}}'], err1);
-  add('learn --options "" (empty text: no options; the flags are not added to it)', [...L0, '--journals', dir,
-    '--options', '', '--min-sessions', '0', '--journal-key-file', keyFile], ok);
+  // an empty --options reads as {}: the flags are added to it (--min-sessions 0 is refused)
+  add('learn --options "" (empty text: {} with the flags)', [...L0, '--journals', dir,
+    '--options', '', '--min-sessions', '0', '--journal-key-file', keyFile], err1);
+  add('learn --options " " and a flag', [...L0, '--journals', dir, '--options', ' ', '--min-sessions', '2'], ok);
   add('learn --options: an unknown key', [...L0, '--journals', dir, '--options', '{"minSession":2}'], err1);
   add('learn --min-sessions 0', [...L0, '--journals', dir, '--min-sessions', '0'], err1);
   add('learn --min-sessions x (verbatim: not JSON)', [...L0, '--journals', dir, '--min-sessions', 'x'], err1);
@@ -1084,7 +1086,7 @@ function addLearnCases() {
   add('learn: a stray word', [...L0, 'stray', '--journals', dir], usage);
   add('learn: an option without a value', [...L0, '--journals'], usage);
   add('learn: --diff after other options', [...L0, '--diff', learnedA, learnedB], usage);
-  add('learn: --help is no option', ['learn', '--help'], usage);
+  add('learn --help: the usage on stdout', ['learn', '--help'], ok);
   add('learn: 257 --journals', ['learn', '--catalog', catalog, ...Array.from({ length: 257 }, () => ['--journals', empty]).flat()],
     usage);
   add('learn: 256 --examples', ['learn', '--catalog', catalog, ...Array.from({ length: 256 }, () => ['--examples', examples]).flat()],

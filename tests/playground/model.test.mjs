@@ -396,7 +396,7 @@ test('replay passes the header back: the core verifies the chain (intact, broken
 
   // An edit of record k (a decision, with any of the page's Tamper presets,
   // or a call record) breaks the chain at k + 1: the core numbers records,
-  // call records included (and its text calls each one a decision).
+  // call records included (the core's text names each one a call record).
   for (let k = 0; k < clean.journal.length; k++) {
     const journal = structuredClone(clean.journal);
     const call = M.isCallRecord(journal[k]);
@@ -408,7 +408,8 @@ test('replay passes the header back: the core verifies the chain (intact, broken
     const r = run(journal);
     assert.equal(r.chain.first, k + 1, `record ${k + 1}`);
     assert.deepEqual(r.chain.broken.map((p) => p.at), [k + 1], 'a break is reported where it is, not after it');
-    assert.match(r.chain.broken[0].problem, new RegExp(`^journal decision ${k + 1} \\("${clean.journal[k].id}"\\): chain broken`));
+    const kind = clean.journal[k].source === 'agent-tool-call' ? 'call record' : 'decision';
+    assert.match(r.chain.broken[0].problem, new RegExp(`^journal ${kind} ${k + 1} \\("${clean.journal[k].id}"\\): chain broken`));
     // Only the edited record carries the problem: its verdict, or its call record's view.
     const marked = [...r.verdicts, ...r.callRecords].filter((v) => v.chain !== null).map((v) => v.index);
     assert.deepEqual(marked, [k], `only record ${k + 1} carries the problem`);
@@ -652,7 +653,7 @@ test('a learned vocabulary for review: read, per tool its labels with the file\'
     { journals: view.learned.journals, sessions: view.learned.sessions, clients: view.learned.clients, examples: view.learned.examples },
     { journals: 3, sessions: 3, clients: 3, examples: 0 },
   );
-  assert.deepEqual(view.learned.rule, { minSessions: 3, minClients: 2, maxPerClient: 3, minShare: 0.1 }, 'the core\'s default rule');
+  assert.deepEqual(view.learned.rule, { minSessions: 3, minClients: 2, maxPerClient: 3, minShare: 0.1, minExamples: 1 }, 'the core\'s default rule');
   assert.deepEqual(view.tools.map((t) => t.id), [REFUND]);
   assert.equal(view.tools[0].known, true);
   const full = { sessions: 3, clients: 3, examples: 0, against: 0, share: 1 };
