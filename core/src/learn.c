@@ -227,14 +227,14 @@ static int surf_cmp(const void *a, const void *b) {
 }
 
 static uint32_t *best_surfaces(tsift_learner *l) {
-  uint32_t *best = tsift_calloc_array(l->words.n + 1, sizeof *best);
-  uint32_t *count = tsift_calloc_array(l->words.n + 1, sizeof *count);
+  uint32_t *best = tsift_calloc_array(l->words.tab.n + 1, sizeof *best);
+  uint32_t *count = tsift_calloc_array(l->words.tab.n + 1, sizeof *count);
   if (!best || !count) {
     tsift_free(best);
     tsift_free(count);
     return NULL;
   }
-  for (size_t w = 0; w < l->words.n; w++) best[w] = UINT32_MAX;
+  for (size_t w = 0; w < l->words.tab.n; w++) best[w] = UINT32_MAX;
   tsift_learn_sort(l->surf, l->nsurf, sizeof *l->surf, surf_cmp);
   for (size_t i = 0; i < l->nsurf;) {
     size_t j = i;
@@ -412,7 +412,7 @@ static void write_learned(const tsift_learner *l, const learned *keep, size_t nk
 tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len, tsift_error *err) {
   if (!l || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_learner_finish: NULL argument");
   *out = NULL;
-  double *used = tsift_calloc_array(l->words.n + 1, sizeof *used);
+  double *used = tsift_calloc_array(l->words.tab.n + 1, sizeof *used);
   learned *keep = tsift_calloc_array(l->nev + 1, sizeof *keep);
   uint32_t *rank = tsift_calloc_array(l->ix->n + 1, sizeof *rank), *tmp = tsift_calloc_array(l->ix->n + 1, sizeof *tmp);
   uint32_t *surface = NULL;

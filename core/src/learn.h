@@ -10,6 +10,7 @@
 
 #include "index.h"
 #include "journal_mac.h"
+#include "strtab.h"
 
 /* The rule's defaults (docs/learning.md, "The rule"). */
 #define LEARN_MIN_SESSIONS 3
@@ -22,15 +23,12 @@ enum { UNVERIFIED_REFUSE = 0, UNVERIFIED_SKIP, UNVERIFIED_ACCEPT };
 enum { EV_FOR = 0, EV_AGAINST = 1, EV_EXAMPLE = 2 };
 
 /* Words and phrases ("w1 w2", two analysed words) interned to ids, and
- * client names (a leading 0x01 byte keeps them apart). */
+ * client names (a leading 0x01 byte keeps them apart), with per entry a
+ * phrase's two word ids (UINT32_MAX for a word or a client). */
 typedef struct learn_words {
-  char *pool;
-  size_t pool_len, pool_cap;
-  uint32_t *off, *len;
-  uint32_t *part; /* per entry: a phrase's two word ids (2 per entry), or UINT32_MAX */
-  size_t n, cap;
-  uint32_t *slots; /* open addressing over entry + 1 */
-  size_t nslots;
+  tsift_strtab tab;
+  uint32_t *part; /* 2 per entry */
+  size_t part_cap;
 } learn_words;
 
 /* One piece of evidence: `word` (a word or phrase) for or against `tool`,
@@ -80,7 +78,7 @@ tsift_status tsift_learner_over_index(tsift_index *ix, const cJSON *opts, tsift_
  * is freed by tsift_learn_evidence_free. */
 tsift_status tsift_learn_evidence_open(tsift_learner *l, tsift_error *err);
 void tsift_learn_evidence_free(tsift_learner *l);
-static inline const char *tsift_learn_text(const learn_words *w, uint32_t id) { return w->pool + w->off[id]; }
+static inline const char *tsift_learn_text(const learn_words *w, uint32_t id) { return tsift_strtab_text(&w->tab, id); }
 /* qsort that leaves an empty array alone; the order of uint32_t values. */
 void tsift_learn_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 int tsift_learn_u32_cmp(const void *a, const void *b);

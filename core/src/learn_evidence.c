@@ -10,73 +10,29 @@
 
 /* ---- interned words --------------------------------------------------- */
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
-}
-
 static void words_free(learn_words *w) {
-  tsift_free(w->pool);
-  tsift_free(w->off);
-  tsift_free(w->len);
+  tsift_strtab_free(&w->tab);
   tsift_free(w->part);
-  tsift_free(w->slots);
   memset(w, 0, sizeof *w);
 }
 
-static int words_rehash(learn_words *w, size_t nslots) {
-  uint32_t *slots = tsift_calloc_array(nslots, sizeof *slots);
-  if (!slots) return -1;
-  for (size_t i = 0; i < w->n; i++) {
-    size_t at = hash_bytes(w->pool + w->off[i], w->len[i]) & (nslots - 1);
-    while (slots[at]) at = (at + 1) & (nslots - 1);
-    slots[at] = (uint32_t)i + 1;
-  }
-  tsift_free(w->slots);
-  w->slots = slots;
-  w->nslots = nslots;
-  return 0;
-}
-
 uint32_t tsift_learn_intern(learn_words *w, const char *s, size_t n) {
-  if ((w->n + 1) * 2 > w->nslots && words_rehash(w, w->nslots ? w->nslots * 2 : 1024)) return UINT32_MAX;
-  size_t at = hash_bytes(s, n) & (w->nslots - 1);
-  for (; w->slots[at]; at = (at + 1) & (w->nslots - 1)) {
-    uint32_t e = w->slots[at] - 1;
-    if (w->len[e] == n && memcmp(w->pool + w->off[e], s, n) == 0) return e;
-  }
-  if (w->n == w->cap) {
-    size_t cap = w->cap;
-    if (tsift_grow((void **)&w->off, &cap, w->n + 1, sizeof *w->off)) return UINT32_MAX;
-    cap = w->cap;
-    if (tsift_grow((void **)&w->len, &cap, w->n + 1, sizeof *w->len)) return UINT32_MAX;
-    cap = w->cap * 2;
-    if (tsift_grow((void **)&w->part, &cap, (w->n + 1) * 2, sizeof *w->part)) return UINT32_MAX;
-    w->cap = cap / 2;
-  }
-  if (w->pool_len + n + 1 > w->pool_cap && tsift_grow((void **)&w->pool, &w->pool_cap, w->pool_len + n + 1, 1))
-    return UINT32_MAX;
-  memcpy(w->pool + w->pool_len, s, n);
-  w->pool[w->pool_len + n] = 0;
-  w->off[w->n] = (uint32_t)w->pool_len;
-  w->len[w->n] = (uint32_t)n;
-  w->part[2 * w->n] = w->part[2 * w->n + 1] = UINT32_MAX;
-  w->pool_len += n + 1;
-  w->slots[at] = (uint32_t)w->n + 1;
-  return (uint32_t)w->n++;
+  size_t before = w->tab.n;
+  /* room for the new entry's parts first, so that a failure leaves no
+   * entry without them */
+  if (tsift_grow((void **)&w->part, &w->part_cap, 2 * (before + 1), sizeof *w->part)) return UINT32_MAX;
+  uint32_t id = tsift_strtab_intern(&w->tab, s, n);
+  if (id != UINT32_MAX && w->tab.n > before) w->part[2 * id] = w->part[2 * id + 1] = UINT32_MAX;
+  return id;
 }
 
 uint32_t tsift_learn_phrase(learn_words *w, uint32_t a, uint32_t b) {
   char buf[2 * TSIFT_TOKEN_MAX_BYTES + 2];
-  size_t la = w->len[a], lb = w->len[b];
+  size_t la = tsift_strtab_len(&w->tab, a), lb = tsift_strtab_len(&w->tab, b);
   if (la + lb + 1 >= sizeof buf) return UINT32_MAX - 1; /* not a phrase we keep (tokens are short) */
-  memcpy(buf, w->pool + w->off[a], la);
+  memcpy(buf, tsift_strtab_text(&w->tab, a), la);
   buf[la] = ' ';
-  memcpy(buf + la + 1, w->pool + w->off[b], lb);
+  memcpy(buf + la + 1, tsift_strtab_text(&w->tab, b), lb);
   uint32_t id = tsift_learn_intern(w, buf, la + lb + 1);
   if (id != UINT32_MAX) {
     w->part[2 * id] = a;
@@ -217,7 +173,7 @@ int tsift_learn_request(tsift_learner *l, const char *q, size_t n, uint32_t *out
         break;
       }
       char buf[2 * TSIFT_TOKEN_MAX_BYTES + 2];
-      size_t a = l->words.len[prev_surface], b = l->words.len[sid];
+      size_t a = tsift_strtab_len(&l->words.tab, prev_surface), b = tsift_strtab_len(&l->words.tab, sid);
       uint32_t phs = UINT32_MAX - 1;
       if (ph != UINT32_MAX - 1 && a + b + 1 < sizeof buf) {
         memcpy(buf, tsift_learn_text(&l->words, prev_surface), a);
