@@ -117,3 +117,26 @@ tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const cha
   return tsift_session_refuse_echo(s, c, code, message, "tool", tool, out, out_len, err);
 }
 
+/* ---- bare names in select: ---------------------------------------------- */
+
+/* Whether id is <namespace><separator>name: a separator "__", "." or ":"
+ * right before name at its end, with a namespace before it. */
+static int ends_with_name(const char *id, const char *name, size_t n) {
+  size_t il = strlen(id);
+  if (il <= n + 1 || memcmp(id + il - n, name, n) != 0) return 0;
+  char c = id[il - n - 1];
+  if (c == '.' || c == ':') return 1;
+  return c == '_' && il > n + 2 && id[il - n - 2] == '_';
+}
+
+size_t tsift_session_bare_matches(const tsift_session *s, const char *name, size_t n, uint32_t *out, size_t max) {
+  size_t count = 0;
+  for (size_t k = 0; k < s->index->n; k++) { /* id order, so the first ones are the same every time */
+    uint32_t d = s->by_id[k];
+    if (!s->ns_allowed[d] || !ends_with_name(s->index->catalog.tools[d].id, name, n)) continue;
+    if (count < max) out[count] = d;
+    count++;
+  }
+  return count;
+}
+

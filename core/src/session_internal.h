@@ -196,6 +196,10 @@ tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref 
                                          tsift_error *err);
 /* Catalog doc with this id, or -1. */
 long tsift_session_find_doc(const tsift_session *s, const char *id);
+/* The tools of the universe (namespaces) whose id is a namespace and a
+ * separator ("__", ".", ":") before `name` (a select: by a bare name): how
+ * many, the first `max` of them in id order into out. */
+size_t tsift_session_bare_matches(const tsift_session *s, const char *name, size_t n, uint32_t *out, size_t max);
 /* Start an output object with its "call" member. */
 void tsift_session_begin_output(tsift_buf *b, const call_ref *c);
 /* Skills are searched beside tools (skills.discovery "search" or "both"). */

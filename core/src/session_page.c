@@ -371,10 +371,63 @@ static void append_list(tsift_buf *b, const tsift_tokens *t) {
   }
 }
 
+/* A select: by bare names: which tool each loaded, from the query's names
+ * and the page (the same words live and replayed). */
+static void write_bare_names(tsift_buf *note, const tsift_session *s, const char *q, const search_page *p) {
+  tsift_tokens names;
+  tsift_error err;
+  const char *why = NULL;
+  tsift_tokens_init(&names);
+  if (tsift_select_names(q, strlen(q), SIZE_MAX, &names, &why, &err)) {
+    tsift_tokens_free(&names);
+    return;
+  }
+  int any = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    const char *id = s->index->catalog.tools[p->hits[i]].id;
+    if (tsift_tokens_find(&names, id, strlen(id)) >= 0) continue;
+    for (size_t k = 0; k < names.count; k++) {
+      uint32_t only;
+      if (tsift_session_bare_matches(s, tsift_token(&names, k), names.len[k], &only, 1) != 1 || only != p->hits[i])
+        continue;
+      if (any) tsift_buf_append(note, ", ", 2);
+      else tsift_buf_append(note, "Loaded by the full name: ", 25);
+      any = 1;
+      tsift_buf_append(note, tsift_token(&names, k), names.len[k]);
+      tsift_buf_append(note, " is ", 4);
+      tsift_buf_append(note, id, strlen(id));
+      break;
+    }
+  }
+  if (any) tsift_buf_append(note, ". ", 2);
+  tsift_tokens_free(&names);
+}
+
+/* For unknown select: names that several tools end with: "Did you mean
+ * a, b, c?" (at most 5, in id order), nothing loaded for them. */
+#define DID_YOU_MEAN_MAX 5
+static void write_did_you_mean(tsift_buf *note, const tsift_session *s, const tsift_tokens *unknown) {
+  for (size_t k = 0; k < unknown->count; k++) {
+    uint32_t d[DID_YOU_MEAN_MAX];
+    size_t n = tsift_session_bare_matches(s, tsift_token(unknown, k), unknown->len[k], d, DID_YOU_MEAN_MAX);
+    if (n < 2) continue;
+    tsift_buf_append(note, "For ", 4);
+    tsift_buf_append(note, tsift_token(unknown, k), unknown->len[k]);
+    tsift_buf_append(note, ", did you mean ", 15);
+    for (size_t i = 0; i < n && i < DID_YOU_MEAN_MAX; i++) {
+      if (i) tsift_buf_append(note, ", ", 2);
+      const char *id = s->index->catalog.tools[d[i]].id;
+      tsift_buf_append(note, id, strlen(id));
+    }
+    if (n > DID_YOU_MEAN_MAX) tsift_buf_append(note, ", …", 5);
+    tsift_buf_append(note, "? ", 2);
+  }
+}
+
 /* Why some listed tools are not callable, in one or two sentences; empty
  * when every hit was loaded. */
-static void write_note(tsift_buf *note, const tsift_session *s, const search_page *p, const uint8_t *loaded,
-                       size_t ns, int *offer_vocabulary) {
+static void write_note(tsift_buf *note, const tsift_session *s, const char *q, const search_page *p,
+                       const uint8_t *loaded, size_t ns, int *offer_vocabulary) {
   int any_loaded = 0, partial = 0, tainted = 0, full = 0;
   for (size_t i = 0; i < p->n; i++) {
     const tsift_tool *t = &s->index->catalog.tools[p->hits[i]];
@@ -386,10 +439,12 @@ static void write_note(tsift_buf *note, const tsift_session *s, const search_pag
   }
   *offer_vocabulary = 0;
   if (p->selected) {
+    write_bare_names(note, s, q, p);
     if (p->unknown.count) {
       tsift_buf_append(note, "No tool is named ", 17);
       append_list(note, &p->unknown);
       tsift_buf_append(note, ". ", 2);
+      write_did_you_mean(note, s, &p->unknown);
     }
     if (p->on_menu.count) {
       tsift_buf_append(note, "Already among your tools: ", 26);
@@ -482,7 +537,7 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
     tsift_json_key(&b, "unknown");
     json_tokens(&b, &p->unknown, 0, p->unknown.count);
   }
-  write_note(&note, s, p, loaded, ns, &offer_vocabulary);
+  write_note(&note, s, q, p, loaded, ns, &offer_vocabulary);
   if (offer_vocabulary && vocabulary(s, p, &vocab)) b.failed = 1;
   if (vocab.count) {
     tsift_json_key(&b, "vocabulary");

@@ -86,6 +86,11 @@ static tsift_status select_page(tsift_session *s, const tsift_tokens *names, sea
     memcpy(name, tsift_token(names, i), names->len[i]);
     name[names->len[i]] = 0;
     long d = tsift_session_find_doc(s, name);
+    /* A bare name ("create_entities") stands for the one namespaced tool
+     * whose id ends with it; with several, none (the note lists them). */
+    uint32_t only;
+    if ((d < 0 || !s->ns_allowed[d]) && tsift_session_bare_matches(s, name, names->len[i], &only, 1) == 1)
+      d = (long)only;
     int pushed;
     if (d >= 0 && s->ns_allowed[d] && s->on_menu[d]) pushed = tsift_tokens_push(&p->on_menu, name, names->len[i]);
     else if (d < 0 || !s->ns_allowed[d]) pushed = tsift_tokens_push(&p->unknown, name, names->len[i]);

@@ -144,6 +144,63 @@ static void test_select(void) {
   tsift_session_free(s);
 }
 
+/* A bare name (the tool's name without its server's prefix, as a client
+ * shows it) loads the one tool whose id ends with it and says by which full
+ * name; a bare name several tools end with loads nothing and lists them; a
+ * name outside the universe matches nothing; replay serves it byte for byte. */
+static void test_select_bare_name(void) {
+  tsift_session *s = open_session("{\"maxPerSearch\":5,\"namespaces\":[\"gh__\",\"jira__\",\"mail__\",\"slack__\"]}",
+                                  NULL, NULL);
+  if (!s) return;
+  const char *queries[] = {"select:close_issue", "select:create_issue,send", "select:sync", "select:close_issue"};
+  char *live[4];
+  for (size_t i = 0; i < 4; i++) {
+    cJSON *args = cJSON_CreateObject();
+    cJSON_AddStringToObject(args, "query", queries[i]);
+    char *a = cJSON_PrintUnformatted(args);
+    cJSON_Delete(args);
+    tsift_status st;
+    live[i] = call(s, (unsigned)i, 0, "search_tools", a, &st);
+    free(a);
+  }
+  cJSON *o = cJSON_Parse(live[0]);
+  const cJSON *close = result_tool(o, "gh__close_issue");
+  CHECK(close && cJSON_IsTrue(cJSON_GetObjectItem(close, "loaded")));
+  CHECK_CONTAINS(note_of(o), "Loaded by the full name: close_issue is gh__close_issue.");
+  CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "result"), "unknown") == NULL);
+  cJSON_Delete(o);
+  o = cJSON_Parse(live[1]);
+  CHECK_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "result"), "tools")), 0);
+  CHECK(listed(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "result"), "unknown"), "create_issue"));
+  CHECK_CONTAINS(note_of(o), "For create_issue, did you mean gh__create_issue, jira__create_issue? ");
+  CHECK_CONTAINS(note_of(o), "For send, did you mean mail__send, slack__send?");
+  cJSON_Delete(o);
+  o = cJSON_Parse(live[2]); /* remote__issue_sync is outside the namespaces, and "sync" is not its name */
+  CHECK(listed(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "result"), "unknown"), "sync"));
+  CHECK(!strstr(note_of(o), "did you mean"));
+  cJSON_Delete(o);
+  o = cJSON_Parse(live[3]);
+  CHECK_CONTAINS(note_of(o), "Already among your tools: close_issue.");
+  cJSON_Delete(o);
+  char *j = journal(s);
+  tsift_session_free(s);
+  s = open_session("{\"maxPerSearch\":5,\"namespaces\":[\"gh__\",\"jira__\",\"mail__\",\"slack__\"]}", j, NULL);
+  for (size_t i = 0; s && i < 4; i++) {
+    cJSON *args = cJSON_CreateObject();
+    cJSON_AddStringToObject(args, "query", queries[i]);
+    char *a = cJSON_PrintUnformatted(args);
+    cJSON_Delete(args);
+    tsift_status st;
+    char *again = call(s, (unsigned)i, 0, "search_tools", a, &st);
+    free(a);
+    CHECK_EQ_STR(again, live[i]);
+    tsift_free(again);
+  }
+  tsift_session_free(s);
+  for (size_t i = 0; i < 4; i++) tsift_free(live[i]);
+  tsift_free(j);
+}
+
 /* Bad select: and + input: a typed refusal the model can read, nothing
  * loaded, nothing recorded. */
 static void test_refusals(void) {
@@ -385,6 +442,7 @@ int main(void) {
   test_selective_loading();
   test_miss();
   test_select();
+  test_select_bare_name();
   test_refusals();
   test_required();
   test_replay();
