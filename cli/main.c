@@ -21,10 +21,9 @@ static const char USAGE[] =
     "                                                            a static model's vectors of the tools)\n"
     "        (search, rank, info and docs take --index INDEX.tsi instead of --catalog)\n"
     "  rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {\"id\",\"hits\"}\n"
-    "       [--strict-ids]   (rank accepts any unique id unless --strict-ids)\n"
+    "       [--strict-ids]   (refuse ids a model cannot call by: {\"ids\":\"strict\"})\n"
     "\n"
-    "  --options JSON   index build options, verbatim (stopwords, ids, weights);\n"
-    "                   replaces rank's default {\"ids\":\"lenient\"}\n"
+    "  --options JSON   index build options, verbatim (stopwords, ids, weights)\n"
     "  --annotations FILE  a vocabulary (toolsift learn's, or the host's own) as the\n"
     "                   catalog's annotations (search, build, rank, info, docs, eval)\n"
     "  analyze QUERY...                                          show how a query is analysed\n"
@@ -476,9 +475,8 @@ int main(int argc, char **argv) {
     } else if (strcmp(cmd, "rank") == 0 && (!a.queries || k < 0)) {
       rc = usage_error("rank needs --queries FILE and --k K (a positive integer)");
     } else {
-      /* rank is the outside-evaluation contract: any unique id is a key there. */
       const char *opts = a.options;
-      if (!opts && strcmp(cmd, "rank") == 0 && !a.strict_ids) opts = "{\"ids\":\"lenient\"}";
+      if (!opts && strcmp(cmd, "rank") == 0 && a.strict_ids) opts = "{\"ids\":\"strict\"}";
       tsift_index *ix = open_index(a.catalog, a.index, opts, a.annotations);
       if (!ix) {
         rc = (a.catalog || a.index) ? 1 : 2;

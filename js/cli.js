@@ -20,10 +20,9 @@ commands:
                                                             a static model's vectors of the tools)
         (search, rank, info and docs take --index INDEX.tsi instead of --catalog)
   rank --catalog FILE --queries QUERIES.jsonl --k K         one line per query: {"id","hits"}
-       [--strict-ids]   (rank accepts any unique id unless --strict-ids)
+       [--strict-ids]   (refuse ids a model cannot call by: {"ids":"strict"})
 
-  --options JSON   index build options, verbatim (stopwords, ids, weights);
-                   replaces rank's default {"ids":"lenient"}
+  --options JSON   index build options, verbatim (stopwords, ids, weights)
   --annotations FILE  a vocabulary (toolsift learn's, or the host's own) as the
                    catalog's annotations (search, build, rank, info, docs, eval)
   analyze QUERY...                                          show how a query is analysed
@@ -907,7 +906,7 @@ async function run(argv) {
   }
   // rank is the outside-evaluation contract: any unique id is a key there.
   let options = a.options;
-  if (options === undefined && cmd === 'rank' && !a.strictIds) options = '{"ids":"lenient"}';
+  if (options === undefined && cmd === 'rank' && a.strictIds) options = '{"ids":"strict"}';
   const index = await openIndex(a.catalog, a.index, options, a.annotations);
   try {
     let out;

@@ -169,7 +169,12 @@ export type FieldName = 'name' | 'aliases' | 'tags' | 'description' | 'params' |
 
 /** Index build options (only the keys given are passed to the core). */
 export interface IndexOptions extends AnalyzerOptions {
-  /** 'strict' (default): ids must match ^[A-Za-z0-9_.:-]{1,128}$; 'lenient': any 1..1024 bytes without control characters. */
+  /**
+   * 'lenient' (default): any unique id of 1..1024 bytes without control, invisible, bidi-control or fullwidth
+   * characters; one a model cannot call by (not ^[A-Za-z0-9_.:-]{1,128}$, or a look-alike of an earlier id: equal
+   * after NFKC and case folding) gets a safe name on the menu, listed in info().menuNames (docs/usage.md, "Tool
+   * ids"). 'strict': every id must be its own menu name (such an id, or two look-alikes, is an error).
+   */
   ids?: 'strict' | 'lenient';
   /** Field weights, any subset, each 0..100. */
   weights?: Partial<Record<FieldName, number>>;
@@ -279,6 +284,8 @@ export interface IndexInfo {
   stopwords: number;
   /** sha256 hex over the canonical search documents and configuration. */
   fingerprint: string;
+  /** Only when some tool's id is not its menu name: catalog id → the safe name sessions show models (docs/usage.md, "Tool ids"). */
+  menuNames?: Record<string, string>;
   /** With the index option `annotations`: the vocabulary's digest (of its canonical form) and how many of its ids no tool has. */
   vocabulary?: { digest: string; unknownTools: number };
 }

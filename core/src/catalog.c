@@ -2,6 +2,8 @@
  * Anthropic and native tool shapes, validates every field and reports the
  * first problem loudly with the tool and field it concerns. */
 #include "catalog.h"
+
+#include "ids.h"
 #include "textpack.h"
 
 #include <stdlib.h>
@@ -232,16 +234,6 @@ int tsift_json_integral(const cJSON *v, double lo, double hi) {
 
 /* ---- helpers ---------------------------------------------------------- */
 
-int tsift_id_valid(const char *id, size_t len) {
-  if (len < 1 || len > 128) return 0;
-  for (size_t i = 0; i < len; i++) {
-    char c = id[i];
-    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-             c == '_' || c == '.' || c == ':' || c == '-';
-    if (!ok) return 0;
-  }
-  return 1;
-}
 
 const char *tsift_json_type_name(const cJSON *v) {
   if (!v) return "nothing";
@@ -266,6 +258,8 @@ static void tool_free(tsift_tool *t) {
 
 void tsift_catalog_free(tsift_catalog *c) {
   if (!c) return;
+  for (size_t i = 0; i < c->count; i++) /* a safe name is always the catalog's own */
+    if (c->tools[i].menu_name != c->tools[i].id) tsift_free(c->tools[i].menu_name);
   if (!c->borrowed)
     for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
   tsift_free(c->label_pool);
@@ -458,54 +452,6 @@ static void tool_members(const cJSON *obj, const cJSON *m[K_COUNT]) {
 
 /* ---- one tool --------------------------------------------------------- */
 
-/* What no id may hold, in any id rule (SPEC S1): controls (C0, DEL, C1),
- * invisible and bidi-control characters, fullwidth look-alikes of ASCII. */
-static const uint32_t ID_REFUSED[][2] = {
-    {0, 0x1f},         {0x7f, 0x9f},     {0xad, 0xad},     {0x61c, 0x61c},   {0x180e, 0x180e},
-    {0x200b, 0x200f}, {0x202a, 0x202e}, {0x2060, 0x2064}, {0x2066, 0x2069}, {0xfeff, 0xfeff},
-    {0xff01, 0xff5e}};
-
-long tsift_id_bad_char(const char *id, size_t len, uint32_t *cp) {
-  for (size_t i = 0; i < len;) {
-    unsigned char b = (unsigned char)id[i];
-    if (b < 0x80) { /* ASCII: of the ranges below, only C0 and DEL */
-      *cp = b;
-      if (b < 0x20 || b == 0x7f) return (long)i;
-      i++;
-      continue;
-    }
-    utf8proc_int32_t c = 0;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)id + i, (utf8proc_ssize_t)(len - i), &c);
-    *cp = k > 0 ? (uint32_t)c : 0xFFFD;
-    if (k <= 0) return (long)i;
-    for (size_t r = 0; r < sizeof ID_REFUSED / sizeof ID_REFUSED[0]; r++)
-      if (*cp >= ID_REFUSED[r][0] && *cp <= ID_REFUSED[r][1]) return (long)i;
-    i += (size_t)k;
-  }
-  return -1;
-}
-
-int tsift_id_lenient_valid(const char *id, size_t len) {
-  uint32_t cp;
-  return len >= 1 && len <= 1024 && tsift_id_bad_char(id, len, &cp) < 0;
-}
-
-tsift_status tsift_id_refuse(tsift_error *err, const char *where, const char *id) {
-  size_t len = strlen(id);
-  uint32_t cp = 0;
-  long at = len && len <= 1024 ? tsift_id_bad_char(id, len, &cp) : -1;
-  if (at < 0)
-    return tsift_fail(err, TSIFT_E_CONFIG, "%s: invalid id: must be 1 to 1024 bytes without control characters",
-                      where);
-  char u[8];
-  tsift_snprintf(u, sizeof u, "%04x", (unsigned)cp);
-  for (char *p = u; *p; p++) *p = *p >= 'a' ? (char)(*p - 32) : *p;
-  return tsift_fail(err, TSIFT_E_CONFIG,
-                    "%s: invalid id: U+%s at byte %ld is a control, invisible, bidi-control or fullwidth "
-                    "character, not allowed in an id",
-                    where, u, at);
-}
-
 static tsift_status read_tool(const cJSON *item, size_t index, tsift_id_rule ids, tsift_tool *t,
                               const cJSON **emb, tsift_error *err) {
   char where[128];
@@ -660,6 +606,7 @@ static tsift_status read_annotations(const cJSON *ann, tsift_catalog *c, const i
     tsift_snprintf(where, sizeof where, "%s%sannotations[\"%.*s\"]", vocabulary ? where0 : "", vocabulary ? ": " : "",
                    (int)n, entry->string);
     long idx = find_sorted(refs, c->count, entry->string);
+    if (idx < 0) idx = tsift_catalog_find_renamed(c, entry->string, 1);
     if (idx < 0 && !vocabulary) return tsift_fail(err, TSIFT_E_CONFIG, "%s: no tool has this id", where);
     if (!cJSON_IsObject(entry))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected an object, got %s", where,
@@ -818,7 +765,8 @@ static tsift_status catalog_read(cJSON *root, tsift_json_arena *arena, tsift_id_
       goto fail;
     }
   }
-  st = read_annotations(annotations, out, refs, "catalog", 0, NULL, err);
+  st = tsift_catalog_name_tools(out, ids, err);
+  if (!st) st = read_annotations(annotations, out, refs, "catalog", 0, NULL, err);
   tsift_free(refs);
   if (st != TSIFT_OK) goto fail;
   return TSIFT_OK;

@@ -39,7 +39,8 @@ enum { TSIFT_TAGS, TSIFT_ALIASES, TSIFT_HOST_TAGS, TSIFT_HOST_ALIASES };
  * schema as coded compact JSON, parsed only when a menu needs it
  * (tsift_tool_schema). */
 typedef struct tsift_tool {
-  char *id;
+  char *id;        /* the catalog's key for the tool */
+  char *menu_name; /* its name on the model's menu: id itself, or a safe name (ids.c) */
   char *name;
   char *title; /* MCP title or annotations.title, or NULL */
   /* The description, or NULL: a string for a built tool; for a loaded one
@@ -77,6 +78,7 @@ typedef struct tsift_catalog {
   size_t count;
   struct cJSON *root; /* owned parsed document (NULL when loaded from a snapshot) */
   int borrowed;       /* strings belong to someone else: free only the arrays */
+  size_t renamed;     /* tools whose menu_name is a safe name, not the id (ids.c) */
   char **label_pool;  /* borrowed: one array behind every tool's labels */
   /* Per tool its own "embedding" (vectors.h reads them at build), pointing
    * into the tree, NULL when it has none; the array is NULL when no tool
@@ -134,17 +136,6 @@ long tsift_catalog_find(const tsift_catalog *c, const char *id);
  * *unknown. Errors name `where` (the document). */
 tsift_status tsift_catalog_add_vocabulary(tsift_catalog *c, const struct cJSON *ann, const char *where,
                                           size_t *unknown, tsift_error *err);
-
-/* 1 when `id` fits the model-facing name rules ^[A-Za-z0-9_.:-]{1,128}$. */
-int tsift_id_valid(const char *id, size_t len);
-/* 1 when `id` fits the lenient rule: 1 to 1024 bytes, no control characters. */
-int tsift_id_lenient_valid(const char *id, size_t len);
-/* The byte offset of the first character no id may hold (SPEC S1: controls,
- * invisible and bidi-control characters, fullwidth ASCII look-alikes, bytes
- * that are not UTF-8), with *cp its code point, or -1. */
-long tsift_id_bad_char(const char *id, size_t len, uint32_t *cp);
-/* The message for a lenient id that is not valid: "WHERE: invalid id: …". */
-tsift_status tsift_id_refuse(tsift_error *err, const char *where, const char *id);
 
 /* cJSON_PrintUnformatted, except that a number tsift_json_parse kept the
  * text of (a fraction, an exponent, -0, more than 15 characters) is printed

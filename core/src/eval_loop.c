@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "fmt.h"
+#include "ids.h"
 #include "json_check.h"
 #include "session_internal.h"
 
@@ -113,13 +114,16 @@ tsift_status tsift_eval_loop_new(tsift_index *ix, const cJSON *opts, eval_loop *
   return TSIFT_OK;
 }
 
-static double grade_of(const cJSON *rel, const char *id) {
-  const cJSON *g = cJSON_GetObjectItemCaseSensitive(rel, id);
+/* The grade of the tool a result names by its menu name; gold labels name
+ * tools by catalog id, which differs for a renamed tool (ids.c). */
+static double grade_of(const cJSON *rel, const tsift_catalog *c, const char *name) {
+  long d = tsift_catalog_find_renamed(c, name, 1);
+  const cJSON *g = cJSON_GetObjectItemCaseSensitive(rel, d >= 0 ? c->tools[d].id : name);
   return cJSON_IsNumber(g) ? g->valuedouble : 0.0;
 }
 
 /* Score one search's result (the JSON the model reads) into m. */
-static void score_result(const cJSON *result, const cJSON *rel, loop_metrics *m) {
+static void score_result(const cJSON *result, const cJSON *rel, const tsift_catalog *c, loop_metrics *m) {
   double top = 0.0;
   const cJSON *g;
   cJSON_ArrayForEach(g, rel) if (cJSON_IsNumber(g) && g->valuedouble > top) top = g->valuedouble;
@@ -129,7 +133,7 @@ static void score_result(const cJSON *result, const cJSON *rel, loop_metrics *m)
   cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(result, "tools")) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
     int is_loaded = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "loaded"));
-    double grade = cJSON_IsString(name) ? grade_of(rel, name->valuestring) : 0.0;
+    double grade = cJSON_IsString(name) ? grade_of(rel, c, name->valuestring) : 0.0;
     if (answerable && grade >= top) {
       primary_shown = 1;
       primary_loaded |= is_loaded;
@@ -185,8 +189,8 @@ tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct
     if (!st) st = tsift_json_parse(out, out_len, "a search result", &o, err);
     if (!st) {
       const cJSON *result = cJSON_GetObjectItemCaseSensitive(o, "result");
-      score_result(result, rel, &l->overall[p]);
-      if (row) score_result(result, rel, &row->m[p]);
+      score_result(result, rel, &l->ix->catalog, &l->overall[p]);
+      if (row) score_result(result, rel, &l->ix->catalog, &row->m[p]);
     }
     cJSON_Delete(o);
     tsift_free(out);

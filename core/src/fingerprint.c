@@ -42,17 +42,26 @@ static void hash_str(feed *s, const char *p, size_t n) {
   feed_bytes(s, p, n);
 }
 
-void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
+/* A merge sort of doc numbers by a string of each tool (stable). */
+static void sort_docs(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n, int menu) {
   if (n < 2) return;
   size_t h = n / 2;
-  tsift_sort_docs_by_id(ix, a, tmp, h);
-  tsift_sort_docs_by_id(ix, a + h, tmp, n - h);
+  sort_docs(ix, a, tmp, h, menu);
+  sort_docs(ix, a + h, tmp, n - h, menu);
+  const tsift_tool *t = ix->catalog.tools;
   size_t i = 0, j = h, k = 0;
   while (i < h && j < n)
-    tmp[k++] = strcmp(ix->catalog.tools[a[i]].id, ix->catalog.tools[a[j]].id) <= 0 ? a[i++] : a[j++];
+    tmp[k++] = strcmp(menu ? t[a[i]].menu_name : t[a[i]].id, menu ? t[a[j]].menu_name : t[a[j]].id) <= 0 ? a[i++]
+                                                                                                       : a[j++];
   while (i < h) tmp[k++] = a[i++];
   while (j < n) tmp[k++] = a[j++];
   memcpy(a, tmp, n * sizeof *a);
+}
+
+void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) { sort_docs(ix, a, tmp, n, 0); }
+
+void tsift_sort_docs_by_menu_name(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
+  sort_docs(ix, a, tmp, n, 1);
 }
 
 /* sha256 over a canonical form of the effective documents and configuration:

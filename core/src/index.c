@@ -172,7 +172,7 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
                                        tsift_id_rule *ids, double *weights, double *min_coverage,
                                        char model[65], char vocabulary[65], cJSON **kept, tsift_error *err) {
   *kept = NULL;
-  *ids = TSIFT_IDS_STRICT;
+  *ids = TSIFT_IDS_LENIENT; /* real catalogs index as they are (ids.c) */
   *min_coverage = TSIFT_DEFAULT_MIN_COVERAGE;
   memcpy(weights, tsift_default_field_weights, sizeof tsift_default_field_weights);
   cJSON *opts = NULL;
@@ -186,7 +186,10 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
     const cJSON *item;
     cJSON_ArrayForEach(item, opts) {
       if (strcmp(item->string, "ids") == 0) {
-        if (cJSON_IsString(item) && strcmp(item->valuestring, "strict") == 0) continue;
+        if (cJSON_IsString(item) && strcmp(item->valuestring, "strict") == 0) {
+          *ids = TSIFT_IDS_STRICT;
+          continue;
+        }
         if (cJSON_IsString(item) && strcmp(item->valuestring, "lenient") == 0) {
           *ids = TSIFT_IDS_LENIENT;
           continue;

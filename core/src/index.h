@@ -268,6 +268,8 @@ int tsift_dict_letters(tsift_index *ix);
 tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err);
 /* Sort n doc numbers by id bytes (ids are unique); tmp has room for n. */
 void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n);
+/* The same by menu name (ids.c): what sessions look names up by. */
+void tsift_sort_docs_by_menu_name(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n);
 
 /* ---- describe.c ---- */
 /* One-line, bounded, trust-aware description of a tool for results. */

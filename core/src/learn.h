@@ -52,7 +52,7 @@ struct tsift_learner {
   int unverified;
   tsift_chain_mac key;
   learn_words words;
-  uint32_t *by_id; /* the tools in id order, for lookups (tsift_learn_tool) */
+  uint32_t *by_name; /* the tools in menu-name order (ids.c), for lookups (tsift_learn_tool) */
   /* per tool: the ids of every word of its own text, sorted (learn.c) */
   uint32_t **own;
   uint32_t *nown;

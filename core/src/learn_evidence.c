@@ -93,13 +93,13 @@ static tsift_status own_words(tsift_learner *l, tsift_error *err) {
 
 static tsift_status sort_ids(tsift_learner *l, tsift_error *err) {
   uint32_t *tmp = tsift_calloc_array(l->ix->n + 1, sizeof *tmp);
-  l->by_id = tsift_calloc_array(l->ix->n + 1, sizeof *l->by_id);
-  if (!tmp || !l->by_id) {
+  l->by_name = tsift_calloc_array(l->ix->n + 1, sizeof *l->by_name);
+  if (!tmp || !l->by_name) {
     tsift_free(tmp);
     return tsift_nomem(err, "learning");
   }
-  for (size_t d = 0; d < l->ix->n; d++) l->by_id[d] = (uint32_t)d;
-  tsift_sort_docs_by_id(l->ix, l->by_id, tmp, l->ix->n);
+  for (size_t d = 0; d < l->ix->n; d++) l->by_name[d] = (uint32_t)d;
+  tsift_sort_docs_by_menu_name(l->ix, l->by_name, tmp, l->ix->n);
   tsift_free(tmp);
   return TSIFT_OK;
 }
@@ -108,8 +108,8 @@ long tsift_learn_tool(const tsift_learner *l, const char *id) {
   size_t lo = 0, hi = l->ix->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(l->ix->catalog.tools[l->by_id[mid]].id, id);
-    if (c == 0) return (long)l->by_id[mid];
+    int c = strcmp(l->ix->catalog.tools[l->by_name[mid]].menu_name, id);
+    if (c == 0) return (long)l->by_name[mid];
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
@@ -214,7 +214,7 @@ void tsift_learn_evidence_free(tsift_learner *l) {
   for (size_t d = 0; l->own && d < (l->ix ? l->ix->n : 0); d++) tsift_free(l->own[d]);
   tsift_free(l->own);
   tsift_free(l->nown);
-  tsift_free(l->by_id);
+  tsift_free(l->by_name);
   words_free(&l->words);
   tsift_free(l->ev);
   tsift_free(l->surf);

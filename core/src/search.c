@@ -572,6 +572,17 @@ tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *ou
   tsift_json_int(&b, (long long)ix->stopwords.words.count);
   tsift_json_key(&b, "fingerprint");
   tsift_json_cstr(&b, ix->fingerprint);
+  if (ix->catalog.renamed) { /* only when some id is not its menu name (ids.c) */
+    tsift_json_key(&b, "menuNames");
+    tsift_json_begin_object(&b);
+    for (size_t d = 0; d < ix->n; d++) {
+      const tsift_tool *t = &ix->catalog.tools[d];
+      if (t->menu_name == t->id) continue;
+      tsift_json_key(&b, t->id);
+      tsift_json_cstr(&b, t->menu_name);
+    }
+    tsift_json_end_object(&b);
+  }
   if (ix->vocabulary[0]) { /* only with a vocabulary (docs/learning.md) */
     tsift_json_key(&b, "vocabulary");
     tsift_json_begin_object(&b);

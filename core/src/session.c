@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "fmt.h"
+#include "ids.h"
 #include "index.h"
 #include "json_out.h"
 #include "sha256.h"
@@ -30,7 +31,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_chain_free(s);
   for (size_t i = 0; i < s->nnamespaces; i++) tsift_free(s->namespaces[i]);
   tsift_free(s->namespaces);
-  tsift_free(s->by_id);
+  tsift_free(s->by_name);
   tsift_free(s->ns_allowed);
   tsift_free(s->on_menu);
   tsift_free(s->menu);
@@ -352,10 +353,6 @@ static tsift_status open_catalog(tsift_session *s, const cJSON *catalog, cJSON *
                       "{\"skills\": [...]}");
   if (stop && !cJSON_IsNull(stop))
     return tsift_fail(err, TSIFT_E_CONFIG, "config: search.stopwords: fixed by the snapshot");
-  if (s->index->lenient_ids && !s->index_borrowed)
-    return tsift_fail(err, TSIFT_E_CONFIG,
-                      "snapshot: built with lenient ids; a session needs model-facing ids (build it without "
-                      "{\"ids\":\"lenient\"})");
   return TSIFT_OK;
 }
 
@@ -382,17 +379,17 @@ static tsift_status read_agent_tools(tsift_session *s, const cJSON *tools, tsift
  * twice by the meta-tool, the agent's tools and the catalog. */
 static tsift_status index_names(tsift_session *s, tsift_error *err) {
   size_t n = s->index->n;
-  s->by_id = tsift_calloc_array(n + 1, sizeof *s->by_id);
+  s->by_name = tsift_calloc_array(n + 1, sizeof *s->by_name);
   uint32_t *tmp = tsift_calloc_array(n + 1, sizeof *tmp);
   s->ns_allowed = tsift_calloc_array(n + 1, 1);
   s->on_menu = tsift_calloc_array(n + 1, 1);
   s->menu = tsift_calloc_array(n + 1, sizeof *s->menu);
-  if (!s->by_id || !tmp || !s->ns_allowed || !s->on_menu || !s->menu) {
+  if (!s->by_name || !tmp || !s->ns_allowed || !s->on_menu || !s->menu) {
     tsift_free(tmp);
     return tsift_nomem(err, "creating the session");
   }
-  for (size_t i = 0; i < n; i++) s->by_id[i] = (uint32_t)i;
-  tsift_sort_docs_by_id(s->index, s->by_id, tmp, n);
+  for (size_t i = 0; i < n; i++) s->by_name[i] = (uint32_t)i;
+  tsift_sort_docs_by_menu_name(s->index, s->by_name, tmp, n);
   tsift_free(tmp);
   if (agent_has(s, s->tool_name) || tsift_session_find_doc(s, s->tool_name) >= 0)
     return tsift_fail(err, TSIFT_E_CONFIG,
@@ -726,7 +723,7 @@ static int write_call_record(tsift_session *s, const call_ref *c, uint32_t d, co
   tsift_json_key(&b, "value");
   tsift_json_begin_object(&b);
   tsift_json_key(&b, "tool");
-  tsift_json_cstr(&b, s->index->catalog.tools[d].id);
+  tsift_json_cstr(&b, s->index->catalog.tools[d].menu_name);
   tsift_json_end_object(&b);
   tsift_json_end_object(&b);
   int ok = !b.failed && tsift_session_record(s, b.data, b.len);

@@ -6,24 +6,24 @@
 
 #include "alloc.h"
 #include "fmt.h"
+#include "ids.h"
 #include "session_internal.h"
 
 /* ---- lookups and the menu --------------------------------------------- */
 
-static int id_cmp_docs(const tsift_index *ix, uint32_t a, const char *id) {
-  return strcmp(ix->catalog.tools[a].id, id);
-}
-
+/* By menu name (what the model and journals say), then by the catalog id
+ * of a renamed tool (what an operator's configuration may say); no name is
+ * both (ids.c). */
 long tsift_session_find_doc(const tsift_session *s, const char *id) {
   size_t lo = 0, hi = s->index->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int c = id_cmp_docs(s->index, s->by_id[mid], id);
-    if (c == 0) return (long)s->by_id[mid];
+    int c = strcmp(s->index->catalog.tools[s->by_name[mid]].menu_name, id);
+    if (c == 0) return (long)s->by_name[mid];
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
-  return -1;
+  return tsift_catalog_find_renamed(&s->index->catalog, id, 0);
 }
 
 void tsift_session_menu_add(tsift_session *s, uint32_t d) {
@@ -132,8 +132,8 @@ static int ends_with_name(const char *id, const char *name, size_t n) {
 size_t tsift_session_bare_matches(const tsift_session *s, const char *name, size_t n, uint32_t *out, size_t max) {
   size_t count = 0;
   for (size_t k = 0; k < s->index->n; k++) { /* id order, so the first ones are the same every time */
-    uint32_t d = s->by_id[k];
-    if (!s->ns_allowed[d] || !ends_with_name(s->index->catalog.tools[d].id, name, n)) continue;
+    uint32_t d = s->by_name[k];
+    if (!s->ns_allowed[d] || !ends_with_name(s->index->catalog.tools[d].menu_name, name, n)) continue;
     if (count < max) out[count] = d;
     count++;
   }

@@ -101,7 +101,7 @@ struct tsift_session {
   char **namespaces;
   size_t nnamespaces;
 
-  uint32_t *by_id; /* catalog docs sorted by id, for lookups */
+  uint32_t *by_name; /* catalog docs sorted by menu name (ids.c), for lookups */
   uint8_t *ns_allowed, *on_menu;
   uint32_t *menu;  /* catalog docs on the menu in load order */
   size_t nmenu, nalways;

@@ -277,12 +277,12 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const char *id,
   tsift_json_cstr(b, query);
   tsift_json_key(b, "results");
   tsift_json_begin_array(b);
-  for (size_t i = 0; i < p->n; i++) tsift_json_cstr(b, s->index->catalog.tools[p->hits[i]].id);
+  for (size_t i = 0; i < p->n; i++) tsift_json_cstr(b, s->index->catalog.tools[p->hits[i]].menu_name);
   tsift_json_end_array(b);
   tsift_json_key(b, "loaded");
   tsift_json_begin_array(b);
   for (size_t i = 0; i < p->n; i++)
-    if (loaded[i]) tsift_json_cstr(b, s->index->catalog.tools[p->hits[i]].id);
+    if (loaded[i]) tsift_json_cstr(b, s->index->catalog.tools[p->hits[i]].menu_name);
   tsift_json_end_array(b);
   if (p->graded) { /* what the model was shown about each hit, and why it loaded */
     tsift_json_key(b, "grades");
@@ -319,8 +319,8 @@ static void write_hit(tsift_buf *b, const tsift_tool *t, int loaded, const searc
   char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
   if (!desc) b->failed = 1;
   tsift_json_begin_object(b);
-  tsift_json_key(b, "name");
-  tsift_json_cstr(b, t->id);
+  tsift_json_key(b, "name"); /* a tool's menu name; a skill's id (activate_skill takes it) */
+  tsift_json_cstr(b, loaded >= 0 ? t->menu_name : t->id);
   tsift_json_key(b, "description");
   tsift_json_str(b, desc ? desc : "", desc ? dl : 0);
   if (loaded >= 0) {
@@ -344,7 +344,7 @@ static void write_hit(tsift_buf *b, const tsift_tool *t, int loaded, const searc
  * no description text). */
 static int vocabulary(const tsift_session *s, const search_page *p, tsift_tokens *out) {
   for (size_t i = 0; i < p->n && out->count < VOCABULARY_WORDS; i++) {
-    const char *id = s->index->catalog.tools[p->hits[i]].id;
+    const char *id = s->index->catalog.tools[p->hits[i]].menu_name;
     size_t nsl = tsift_id_namespace(id);
     if (nsl && nsl <= PAGE_WORD_MAX_BYTES && !word_listed(out, id, nsl) && tsift_tokens_push(out, id, nsl)) return -1;
     tsift_tokens words;
@@ -384,7 +384,7 @@ static void write_bare_names(tsift_buf *note, const tsift_session *s, const char
   }
   int any = 0;
   for (size_t i = 0; i < p->n; i++) {
-    const char *id = s->index->catalog.tools[p->hits[i]].id;
+    const char *id = s->index->catalog.tools[p->hits[i]].menu_name;
     if (tsift_tokens_find(&names, id, strlen(id)) >= 0) continue;
     for (size_t k = 0; k < names.count; k++) {
       uint32_t only;
@@ -416,7 +416,7 @@ static void write_did_you_mean(tsift_buf *note, const tsift_session *s, const ts
     tsift_buf_append(note, ", did you mean ", 15);
     for (size_t i = 0; i < n && i < DID_YOU_MEAN_MAX; i++) {
       if (i) tsift_buf_append(note, ", ", 2);
-      const char *id = s->index->catalog.tools[d[i]].id;
+      const char *id = s->index->catalog.tools[d[i]].menu_name;
       tsift_buf_append(note, id, strlen(id));
     }
     if (n > DID_YOU_MEAN_MAX) tsift_buf_append(note, ", …", 5);

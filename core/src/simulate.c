@@ -69,7 +69,7 @@ static void name_words(const char *name, char *out, size_t cap) {
 }
 
 static tsift_status get_tool(sim *m, const tsift_index *ix, const cJSON *first, uint32_t d) {
-  const char *id = ix->catalog.tools[d].id;
+  const char *id = ix->catalog.tools[d].menu_name;
   int how = shown(first, id);
   tsift_status st = TSIFT_OK;
   cJSON *o = NULL;
@@ -143,7 +143,7 @@ tsift_status tsift_simulate_run(tsift_index *ix, const sim_run *run, char **jour
   for (size_t i = 0; i < nt && !st; i++) st = get_tool(&m, ix, first, targets[i]);
   for (size_t i = 0; i < nt && !st; i++) {
     cJSON *o = NULL;
-    st = sim_call(&m, ix->catalog.tools[targets[i]].id, "{}", &o); /* refused when it never loaded */
+    st = sim_call(&m, ix->catalog.tools[targets[i]].menu_name, "{}", &o); /* refused when it never loaded */
     cJSON_Delete(o);
   }
   cJSON_Delete(first);

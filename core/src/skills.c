@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "catalog.h"
+#include "ids.h"
 #include "fmt.h"
 #include "json_out.h"
 #include "sha256.h"

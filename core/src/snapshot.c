@@ -61,6 +61,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "checksum.h"
+#include "ids.h"
 #include "index.h"
 #include "json_out.h"
 #include "snapshot_vectors.h"
@@ -797,6 +798,9 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
         tsift_index_rehash(ix, slots) || tsift_dict_letters(ix))
       st = tsift_nomem(err, "loading a snapshot");
   }
+  /* menu names are made again by the build's rule, not stored (once the
+   * ids have their final place) */
+  if (!st) st = tsift_catalog_name_tools(&ix->catalog, ix->lenient_ids ? TSIFT_IDS_LENIENT : TSIFT_IDS_STRICT, err);
   if (st) {
     tsift_index_free(ix);
     return st;

@@ -153,8 +153,8 @@ void tsift_spec_write(tsift_buf *b, const tsift_tool *tool, tsift_format format)
     b->failed = 1;
     return;
   }
-  /* The model calls a tool by its id (unique, name-rule checked). */
-  write_parts(b, tool->id, desc, len, tool, NULL, format);
+  /* The model calls a tool by its menu name (unique, name-rule safe: ids.c). */
+  write_parts(b, tool->menu_name, desc, len, tool, NULL, format);
   tsift_free(desc);
 }
 

@@ -686,3 +686,26 @@ tsift_status tsift_label_normalize(const char *s, size_t n, char **out, size_t *
   *out_len = len;
   return TSIFT_OK;
 }
+
+/* tsift_id_form (text.h): one normalisation of the whole id, no cut. */
+tsift_status tsift_id_form(const char *s, size_t n, int fold, char **out, size_t *out_len, tsift_error *err) {
+  *out = NULL;
+  *out_len = 0;
+  utf8proc_option_t opt = fold ? UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD
+                               : UTF8PROC_STABLE | UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT | UTF8PROC_STRIPMARK;
+  utf8proc_int32_t *cps = NULL;
+  size_t ncp = 0;
+  tsift_status st = normalize_cps(s, n, opt, &cps, &ncp, err);
+  if (st != TSIFT_OK) return st;
+  char *buf = tsift_alloc_bytes(ncp * 4 + 1);
+  if (!buf) {
+    tsift_free(cps);
+    return tsift_nomem(err, "normalising an id");
+  }
+  size_t len = encode_cps(cps, ncp, buf, ncp * 4);
+  buf[len] = 0;
+  tsift_free(cps);
+  *out = buf;
+  *out_len = len;
+  return TSIFT_OK;
+}

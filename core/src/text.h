@@ -158,4 +158,10 @@ void tsift_query_free(tsift_query *q);
 tsift_status tsift_label_normalize(const char *s, size_t n, char **out, size_t *out_len,
                                    tsift_error *err);
 
+/* An id in one of two forms (ids.c): with `fold`, NFKC and case folding
+ * (two ids equal in it look alike to a model); without, NFKD with the marks
+ * stripped ("café" -> "cafe", the start of a safe name). *out is
+ * NUL-terminated; the caller frees it. */
+tsift_status tsift_id_form(const char *s, size_t n, int fold, char **out, size_t *out_len, tsift_error *err);
+
 #endif

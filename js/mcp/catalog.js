@@ -12,7 +12,6 @@
 import { createHash } from 'node:crypto';
 import { GatewayConfigError } from './errors.js';
 
-const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
 export const namespaced = (namespace, name) => `${namespace}__${name}`;
@@ -82,7 +81,7 @@ function hintsOf(tool) {
  * catalog; a tool it rejects is dropped and named in `warnings`.
  * With config.vocabulary (search.annotations) the index is built with it
  * (the core merges it after the catalog's own annotations).
- * Returns { catalog, routes: Map(id → {server, name}), key (the
+ * Returns { catalog, routes: Map(id or menu name → {server, name}), key (the
  * generation's: universeKey), catalogKey, vocabulary (config.vocabulary or
  * null), fingerprint, snapshot (the index's bytes, or null), warnings }.
  */
@@ -105,11 +104,9 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
         warnings.push(`server "${server.key}": tool "${tool.name}" skipped: its inputSchema is not a JSON Schema of type "object"`);
         continue;
       }
+      // any name: one the model cannot call by gets a safe name from the
+      // core (routes below), and the upstream still gets its own name
       const id = namespaced(server.namespace, tool.name);
-      if (!ID_RE.test(id)) {
-        warnings.push(`server "${server.key}": tool ${JSON.stringify(tool.name)} skipped: "${id}" is not a valid tool name (^[A-Za-z0-9_.:-]{1,128}$)`);
-        continue;
-      }
       if (routes.has(id)) {
         warnings.push(`server "${server.key}": tool "${tool.name}" skipped: listed twice`);
         continue;
@@ -140,6 +137,7 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
   // starts from (a snapshot: no re-analysis per session).
   let fingerprint = null;
   let snapshot = null;
+  let menuNames = {};
   const stopwords = config.search.stopwords;
   const vocabulary = config.vocabulary ?? null;
   for (let attempt = 0; attempt < 64; attempt++) {
@@ -151,7 +149,9 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
       const options = { ...(stopwords === undefined ? {} : { stopwords }), ...(model ? { model } : {}),
         ...(vocabulary ? { annotations: vocabulary.text } : {}) };
       index = toolsift.createIndex(catalog, Object.keys(options).length ? options : undefined);
-      fingerprint = index.info().fingerprint;
+      const info = index.info();
+      fingerprint = info.fingerprint;
+      menuNames = info.menuNames ?? {};
       try {
         snapshot = index.snapshot();
       } finally {
@@ -170,6 +170,16 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
       delete annotations[tools[bad].id];
       tools.splice(bad, 1);
     }
+  }
+  // A tool whose name the model cannot call by (a space, a non-ASCII
+  // letter, more than 128 bytes, or a look-alike of another) is on the menu
+  // under the core's safe name (docs/usage.md, "Tool ids"): the route
+  // answers to both names, and the upstream is called by its own.
+  for (const [id, menuName] of Object.entries(menuNames)) {
+    const route = routes.get(id);
+    if (!route) continue;
+    routes.set(menuName, route);
+    warnings.push(`server "${route.server}": tool ${JSON.stringify(route.name)} is offered to models as "${menuName}" (its name "${id}" is not one a model can call by)`);
   }
   const catalog = { tools, annotations, ...(skills ? { skills } : {}) };
   const catalogKey = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');

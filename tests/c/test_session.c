@@ -105,9 +105,10 @@ static void test_config_errors(void) {
   const char *clash = "{\"tools\":[{\"name\":\"x\"}],\"catalog\":[{\"name\":\"x\"}]}";
   CHECK_EQ_INT(tsift_session_new(clash, strlen(clash), NULL, 0, NULL, 0, &s, &err), TSIFT_E_CONFIG);
   CHECK_CONTAINS(err.message, "collides with a catalog tool");
-  const char *badcat = "{\"catalog\":[{\"name\":\"has space\"}]}";
-  CHECK_EQ_INT(tsift_session_new(badcat, strlen(badcat), NULL, 0, NULL, 0, &s, &err), TSIFT_E_CONFIG);
-  CHECK_CONTAINS(err.message, "config: catalog: tools[0] (\"has space\"): invalid id");
+  /* the agent's own tools are the host's: their ids must be model-facing */
+  const char *badagent = "{\"tools\":[{\"name\":\"has space\"}],\"catalog\":[]}";
+  CHECK_EQ_INT(tsift_session_new(badagent, strlen(badagent), NULL, 0, NULL, 0, &s, &err), TSIFT_E_CONFIG);
+  CHECK_CONTAINS(err.message, "config: agent tools: tools[0] (\"has space\"): invalid id");
 }
 
 /* A called tool name longer than any id is cut before its invalid bytes are

@@ -118,15 +118,17 @@ test('core errors: "toolsift: <code>: <message>", exit 1', async () => {
   const rank = cli(['rank', '--catalog', catalogPath, '--queries', broken, '--k', '3']);
   assert.equal(rank.status, 1);
   assert.match(rank.stderr, /^toolsift: json: /);
-  // Build options pass verbatim; a strict catalog id rule is the core's.
+  // Build options pass verbatim; the id rule is the core's: any id indexes
+  // (a safe menu name), strict ids refuse one a model cannot call by.
   const spaced = path.join(dir, 'spaced.json');
   await writeFile(spaced, '[{"id":"has space","name":"spaced_tool","description":"odd id"}]');
-  const strict = cli(['info', '--catalog', spaced]);
+  const strict = cli(['info', '--catalog', spaced, '--options', '{"ids":"strict"}']);
   assert.equal(strict.status, 1);
   assert.match(strict.stderr, /^toolsift: config: .*has space/);
-  const lenient = cli(['info', '--catalog', spaced, '--options', '{"ids":"lenient"}']);
+  const lenient = cli(['info', '--catalog', spaced]);
   assert.equal(lenient.status, 0, lenient.stderr);
   assert.equal(JSON.parse(lenient.stdout).tools, 1);
+  assert.match(JSON.parse(lenient.stdout).menuNames['has space'], /^has_space_[0-9a-f]{8}$/);
   // rank is lenient about ids unless --strict-ids.
   const okQueries = path.join(dir, 'ok.jsonl');
   await writeFile(okQueries, '{"id":1,"query":"odd"}\n');

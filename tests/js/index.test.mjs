@@ -476,11 +476,16 @@ test('catalog errors are ToolsiftErrors with codes and clear messages', () => {
   );
   assert.equal(dup.status, 4);
   assert.match(dup.message, /a_tool/);
-  const bad = throwsCode(() => ts.createIndex([{ id: 'has space', name: 'x' }]), 'config');
+  // any id indexes (a safe name on the menu); strict ids refuse one a model cannot call by
+  const bad = throwsCode(() => ts.createIndex([{ id: 'has space', name: 'x' }], { ids: 'strict' }), 'config');
   assert.match(bad.message, /has space/);
+  const spaced = ts.createIndex([{ id: 'has space', name: 'x' }]);
+  assert.match(spaced.info().menuNames['has space'], /^has_space_[0-9a-f]{8}$/);
+  spaced.free();
   throwsCode(() => ts.createIndex([{ description: 'no name' }]), 'config');
   throwsCode(() => ts.createIndex([5]), 'config');
-  throwsCode(() => ts.createIndex([{ name: 'x'.repeat(129) }]), 'config');
+  throwsCode(() => ts.createIndex([{ name: 'x'.repeat(129) }], { ids: 'strict' }), 'config');
+  throwsCode(() => ts.createIndex([{ name: 'x'.repeat(1025) }]), 'config');
   throwsCode(() => ts.createIndex('42'), 'config');
   throwsCode(() => ts.createIndex([{ name: 'x' }], { stopwords: 'the' }), 'config');
   // Namespaced ids are fine.
@@ -544,7 +549,7 @@ test('create/search/free cycles and error paths do not grow memory unboundedly',
     throwsCode(() => index.search('x', { limit: 0 }), 'arg');
     index.free();
     ts.analyze('createPullRequest for the HTTPServer');
-    for (const [bad, code] of [['[{"name":"a"},{"name":"a"}]', 'config'], ['{', 'json'], ['[{"id":"has space","name":"x"}]', 'config']]) {
+    for (const [bad, code] of [['[{"name":"a"},{"name":"a"}]', 'config'], ['{', 'json'], ['[{"id":"has\\u200bspace","name":"x"}]', 'config']]) {
       throwsCode(() => ts.createIndex(bad), code);
     }
   };
