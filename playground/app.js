@@ -11,6 +11,7 @@ import * as M from './lib/model.mjs';
 import * as Bar from './lib/score-bar.mjs';
 import * as W from './lib/replay-words.mjs';
 import * as V from './lib/vocabulary.mjs';
+import * as G from './lib/glossary.mjs';
 
 const WASM_URL = new URL('../build/wasm/toolsift.wasm', import.meta.url);
 const CATALOG_URL = new URL('../corpus/catalog.json', import.meta.url);
@@ -45,7 +46,8 @@ const clear = (el) => {
   return el;
 };
 const fmt = (x) => (Math.round(x * 1000) / 1000).toFixed(3);
-const trustBadge = (trust) => h('span', { class: `badge trust-${trust}`, title: `trust class: ${trust}` }, trust);
+const trustBadge = (trust) => h('span', { class: `badge trust-${trust}`, title: G.hover(trust) }, trust);
+const count = G.count;
 
 function say(text) {
   $('status').textContent = text;
@@ -88,6 +90,7 @@ const state = {
   tamper: null, // { index, baselineMenu }
   trustCache: new WeakMap(),
   model: null, // a StaticModel: the Search tab's tools and queries embedded with it
+  snapshot: null, // the Search tab's index as a snapshot (M.sessionPreview), or null until needed
   // The learned vocabulary in use: { text (as read: the core gets it
   // verbatim), value (parsed, to show), label, info (index.info().vocabulary) }.
   vocab: null,
@@ -169,6 +172,7 @@ function useCatalog(value, label, text) {
   }
   state.index?.free();
   state.index = index;
+  state.snapshot = null; // the session preview's copy of the index, made when first needed
   state.info = index.info();
   if (state.vocab) state.vocab.info = state.info.vocabulary ?? null;
   state.docs = new Map(index.documents().tools.map((t) => [t.id, t]));
@@ -179,16 +183,17 @@ function useCatalog(value, label, text) {
   state.compareKey = null;
   const small = text && text.length <= M.HASH_LIMIT;
   setHash('catalog', small ? M.toBase64Url(text) : undefined);
-  $('catalog-status').textContent = `${state.info.tools} tools · ${label} · fingerprint ${state.info.fingerprint.slice(0, 12)}…`
+  $('catalog-status').textContent = `${count(state.info.tools, 'tool')} · ${label} · fingerprint ${state.info.fingerprint.slice(0, 12)}…`
     + (state.vocab ? ` · vocabulary ${state.vocab.info?.digest?.slice(0, 12) ?? '?'}…` : '');
   $('search-model-status').textContent = state.model
-    ? `model ${state.model.id} (${state.model.dim} dimensions): ${state.info.tools - without} of ${state.info.tools} tools embedded`
+    ? `model ${state.model.id} (${state.model.dim} dimensions): ${state.info.tools - without} of ${count(state.info.tools, 'tool')} embedded`
     : 'no model: BM25F only';
   renderCatalog();
   renderVocabBar();
+  renderExamples();
   runSearch();
   if (state.candidate || state.vocab) renderVocabulary();
-  say(`Catalog loaded: ${state.info.tools} tools`);
+  say(`Catalog loaded: ${count(state.info.tools, 'tool')}`);
 }
 
 function renderCatalog() {
@@ -199,17 +204,18 @@ function renderCatalog() {
     shapes[s] = (shapes[s] ?? 0) + 1;
   }
   const dl = clear($('catalog-info'));
-  const row = (k, ...v) => append(dl, [h('dt', null, k), h('dd', null, ...v)]);
+  // A row's term, when the glossary has it, carries its definition as hover help.
+  const row = (k, ...v) => append(dl, [h('dt', { title: G.quotes(k).length ? G.hover(k) : undefined }, k), h('dd', null, ...v)]);
   row('source', state.catalog.label);
   row('tools', String(info.tools));
   row('terms', String(info.terms));
-  row('trust', ...Object.entries(info.trust).map(([k, n]) => [trustBadge(k), ` ${n} `]));
+  row('trust class', ...Object.entries(info.trust).map(([k, n]) => [trustBadge(k), ` ${n} `]));
   row('shapes', Object.entries(shapes).map(([k, n]) => `${k} ${n}`).join(', '));
   row('weights', Object.entries(info.fields).map(([f, x]) => `${f} ${x.weight}`).join(', '));
   row('ranker', `${info.ranker} (core ${info.version})`);
   row('fingerprint', h('span', { class: 'mono' }, info.fingerprint));
   row('vocabulary', info.vocabulary
-    ? [h('span', { class: 'mono', id: 'catalog-vocab-digest' }, info.vocabulary.digest), ` (${state.vocab?.label ?? 'learned'}; ${info.vocabulary.unknownTools} unknown tools)`]
+    ? [h('span', { class: 'mono', id: 'catalog-vocab-digest' }, info.vocabulary.digest), ` (${state.vocab?.label ?? 'learned'}; ${count(info.vocabulary.unknownTools, 'unknown tool')})`]
     : h('span', { class: 'muted' }, 'none'));
   renderGroups();
 }
@@ -236,7 +242,7 @@ function renderGroups() {
     const det = h(
       'details',
       { class: 'ns', 'data-namespace': ns },
-      h('summary', null, h('strong', null, ns), ` · ${docs.length} tool${docs.length === 1 ? '' : 's'} `,
+      h('summary', null, h('strong', null, ns), ` · ${count(docs.length, 'tool')} `,
         Object.entries(counts).map(([t, n]) => [trustBadge(t), n > 1 ? `×${n} ` : ' '])),
       body,
     );
@@ -271,13 +277,19 @@ function renderTool(doc) {
     'div',
     { class: 'tool', 'data-tool': doc.id },
     h('span', { class: 'mono' }, doc.id), ' ', trustBadge(doc.trust), ' ', h('span', { class: 'badge shape' }, M.toolShape(raw)),
-    desc ? h('p', { class: 'desc' }, withheld ? `(withheld from the index and the model) ${desc}` : desc) : null,
-    learned.length ? h('p', { class: 'learned-line' }, h('span', { class: 'badge learned' }, 'learned'), ' ',
+    desc ? h('p', { class: 'desc' }, withheld ? h('span', { class: 'withheld', title: G.hover(doc.trust) }, WITHHELD[doc.trust]) : null, withheld ? ' ' : null, desc) : null,
+    learned.length ? h('p', { class: 'learned-line' }, h('span', { class: 'badge learned', title: G.hover('learned label') }, 'learned'), ' ',
       learned.map((l) => h('span', { class: 'learned-label', 'data-list': l.list }, l.label)),
       h('span', { class: 'muted' }, ' (from the vocabulary: merged into its aliases and tags)')) : null,
-    h('details', { class: 'json' }, h('summary', null, 'search document (what the trust policy indexed)'), fields),
+    h('details', { class: 'json' }, h('summary', { title: G.hover('search document') }, 'search document (what the trust policy indexed)'), fields),
   );
 }
+
+/** Why the catalog's own description of a tool is not what the model reads, by trust class. */
+const WITHHELD = {
+  remote: '(withheld from the model and not searched: an un-vouched third-party tool; the operator vouches for one with trusted: true)',
+  tainted: '(tainted: shown fenced, never searched, never loaded)',
+};
 
 async function readFileInput(input) {
   const file = input.files?.[0];
@@ -295,9 +307,15 @@ function runSearch() {
   setHash('limit', limit === 10 ? undefined : String(limit));
   const hits = clear($('search-hits'));
   const analysis = clear($('search-analysis'));
+  const outcome = clear($('search-outcome'));
+  const answer = clear($('search-session'));
   showError('search-error', null);
   if (!state.index || q.trim() === '') {
-    if (!q.trim()) analysis.append(h('p', { class: 'muted' }, 'Type a query: hits are ranked with BM25F, graded strong or partial, and explained by field and term.'));
+    if (!q.trim()) {
+      analysis.append(h('p', { class: 'muted' }, 'Type a request as a user would say it, or pick an example: the hits are ranked with BM25F, each graded ',
+        h('span', { class: 'term', title: G.hover('strong') }, 'strong'), ' or ', h('span', { class: 'term', title: G.hover('partial') }, 'partial'),
+        ' and explained by field and word, and the box above them says which tools a session would load.'));
+    }
     return;
   }
   let r;
@@ -308,23 +326,138 @@ function runSearch() {
     showError('search-error', e);
     return;
   }
+  // What a new session would do with the same request: the core's answer
+  // (loaded flags, note, unmatched words, vocabulary, the catalog overview).
+  let preview = null;
+  let previewError = null;
+  try {
+    preview = M.sessionPreview(state.toolsift, indexSnapshot(), q, { limit, model: state.model });
+  } catch (e) {
+    previewError = e;
+  }
+  renderOutcome(outcome, r, preview);
+  renderSessionAnswer(answer, preview, previewError, limit);
   renderAnalysis(analysis, r);
   // One list of segments for the bars, the legend and the explain columns.
   const segments = Bar.barSegments(state.info);
   const bars = r.hits.map((hit) => Bar.scoreBar(hit.explain, segments));
   renderLegend(segments, bars);
   if (r.hits.length === 0) {
-    hits.append(h('li', { class: 'muted' }, 'No tool matches any query term.'));
+    hits.append(h('li', { class: 'muted' }, 'No tool matches any word of the request.'));
+    say('No hit');
     return;
   }
-  if (r.tainted) hits.append(h('li', { class: 'note' }, 'This page names a remote un-vouched tool: a host fences it as data (tainted: true).'));
+  if (r.tainted) hits.append(h('li', { class: 'note', id: 'search-tainted' }, TAINTED_NOTE));
   const counts = M.gradeCounts(r.hits);
   hits.append(h('li', { class: 'grade-summary muted', id: 'grade-summary' },
     `${counts.strong ?? 0} strong · ${counts.partial ?? 0} partial (${r.ranker}). A session loads the strong hits and lists the partial ones with loaded: false; select:name loads one.`));
   const max = r.hits[0].score || 1;
   const corrections = r.analysis?.corrections ?? [];
-  r.hits.forEach((hit, i) => hits.append(renderHit(hit, i + 1, max, r.terms, corrections, bars[i], Bar.termColumns(segments))));
-  say(`${r.hits.length} hits, top ${r.hits[0].id}`);
+  // Each hit's loaded flag as the session's page has it (by id; a hit past the page has none).
+  const loaded = new Map((preview?.page?.tools ?? []).map((t) => [t.name, t.loaded]));
+  r.hits.forEach((hit, i) => hits.append(renderHit(hit, i + 1, max, r.terms, corrections, bars[i], Bar.termColumns(segments), loaded.get(hit.id))));
+  say(`${count(r.hits.length, 'hit')}, top ${r.hits[0].id}`);
+}
+
+/** The note a page that names an un-vouched third-party or tainted tool carries (the result's tainted: true). */
+const TAINTED_NOTE = 'This page names an un-vouched third-party tool (remote) or a tainted one: the result carries tainted: true, so a host shows it fenced, as data. '
+  + 'A remote tool\'s description is withheld from the model and not searched (the operator vouches for a tool with trusted: true); a tainted tool is never loaded.';
+
+/** The Search tab's index as a snapshot (a session over it answers as the Search tab ranks), made once per index. */
+function indexSnapshot() {
+  state.snapshot ??= state.index.snapshot();
+  return state.snapshot;
+}
+
+/** The example requests on the bundled catalog (M.FIRST_EXAMPLES), each with the outcome it shows; none over another catalog. */
+function renderExamples() {
+  const box = clear($('search-examples'));
+  if (state.catalog?.value !== state.bundled) return;
+  append(box, [h('span', { class: 'muted' }, 'Try a request on the bundled catalog: '),
+    M.FIRST_EXAMPLES.map((ex) => h('span', { class: 'example-pair' },
+      h('button', {
+        type: 'button', class: 'example', 'data-query': ex.query, 'data-outcome': ex.outcome,
+        onclick: () => {
+          $('search-query').value = ex.query;
+          runSearch();
+          say(`Example: ${ex.query}`);
+        },
+      }, ex.query), ' ', outcomeBadge(ex.outcome)))]);
+}
+
+/** A badge for a search's outcome: strong, partial or miss, titled with the glossary's words. */
+function outcomeBadge(outcome) {
+  const [grade, says] = M.OUTCOME_WORDS[outcome].split(': ');
+  return h('span', { class: `badge outcome grade-${outcome}`, 'data-outcome': outcome, title: outcome === 'miss' ? undefined : G.hover(outcome) },
+    grade, h('span', { class: 'says' }, `: ${says}`));
+}
+
+/**
+ * The search's outcome in one line, from the core's grades and the
+ * session's page: the best hit strong (a session loads it), only partial
+ * (listed, nothing loaded) or no hit at all.
+ */
+function renderOutcome(box, r, preview) {
+  const o = M.searchOutcome(r);
+  const page = preview?.page ?? null;
+  const best = r.hits[0];
+  const bestLoaded = page?.tools.find((t) => t.name === best?.id)?.loaded;
+  const tally = page ? ` (this request: ${count(page.loaded, 'tool')} loaded, ${page.listed} listed, not loaded)` : '';
+  const name = best ? h('span', { class: 'mono' }, best.id) : null;
+  let text;
+  if (o === 'miss') text = ' No tool matches any word of the request: a session finds nothing and loads nothing; it says which words matched nothing.';
+  else if (o === 'strong' && bestLoaded === false && best.trust === 'tainted') {
+    text = [' The best hit, ', name, ', is strong but tainted: a session lists it fenced and never loads it', tally, '.'];
+  } else if (o === 'strong' && bestLoaded === false) {
+    text = [' The best hit, ', name, ', is strong, but the session did not load it (its note says why)', tally, '.'];
+  } else if (o === 'strong') text = [' The best hit, ', name, ', is strong: a session loads it', tally, '.'];
+  else if (o === 'partial') text = [' The best hit, ', name, ', is only partial: a session lists it without loading it', tally, '; select:name loads one.'];
+  else text = [' The best hit, ', name, ', has no grade.'];
+  box.dataset.outcome = o;
+  box.append(h('p', { id: 'search-outcome-line', 'data-outcome': o }, M.OUTCOME_WORDS[o] ? outcomeBadge(o) : null, text));
+}
+
+/**
+ * What a new session answers to the request (M.sessionPreview: the core's
+ * page): the tools it loads and those it lists, the note, the words that
+ * matched nothing, the catalog words near a miss (vocabulary) and, when
+ * nothing matched, the catalog overview the model reads.
+ */
+function renderSessionAnswer(box, p, error, limit) {
+  const head = h('div', { class: 'from' }, h('strong', null, 'In a session: '),
+    `what a new session (the core's default caps, a page of ${p?.size ?? Math.min(limit, M.MAX_PER_SEARCH)}) answers when the model calls `,
+    h('span', { class: 'mono' }, 'search_tools'), ' with this request', limit > M.MAX_PER_SEARCH ? ` (a session's page holds at most ${M.MAX_PER_SEARCH})` : '', '.');
+  if (error) {
+    append(box, [head, h('div', { class: 'refusal' }, `The session could not be made: ${describe(error)}`)]);
+    return;
+  }
+  if (!p) return;
+  if (p.refusal) {
+    append(box, [head, h('div', { class: 'refusal', id: 'session-refusal' }, h('strong', null, p.refusal.error), `: ${p.refusal.message}`)]);
+    return;
+  }
+  const page = p.page;
+  const names = (tools, cls) => tools.map((t) => h('span', { class: `tok ${cls}`, 'data-tool': t.name }, t.name));
+  const loaded = page.tools.filter((t) => t.loaded);
+  const listed = page.tools.filter((t) => !t.loaded);
+  const chips = (label, title, words, cls, id) => (words.length
+    ? h('div', { class: 'words', 'data-words': id }, h('span', { class: 'muted', title }, label),
+      words.map((w) => h('span', { class: `tok ${cls}` }, w))) : null);
+  append(box, [
+    head,
+    page.tools.length ? h('div', { class: 'words', 'data-words': 'loaded' }, loaded.length
+      ? [h('span', { class: 'loaded-yes', title: G.hover('loaded') }, `✓ loads ${count(loaded.length, 'tool')} onto the menu`), ': ', names(loaded, 'term')]
+      : h('span', { class: 'muted', title: G.hover('loaded') }, 'loads no tool onto the menu')) : null,
+    listed.length ? h('div', { class: 'words', 'data-words': 'listed' }, h('span', { class: 'loaded-no', title: G.hover('listed') }, `✗ lists ${count(listed.length, 'tool')}, not loaded`),
+      ': ', names(listed, '')) : null,
+    chips('matched nothing: ', 'unmatched: words of the request no tool of the catalog has', page.unmatched, 'unmatched', 'unmatched'),
+    chips('catalog words near the request: ', NEAR_WORDS_TITLE, page.vocabulary, 'vocab', 'vocabulary'),
+    page.note ? h('div', { class: 'note', 'data-note': '' }, page.note) : null,
+    page.tainted ? h('div', { class: 'note' }, TAINTED_NOTE) : null,
+    page.tools.length === 0 && p.overview ? h('div', { id: 'search-overview' },
+      h('div', { class: 'from', title: G.hover('catalog overview') }, 'The catalog\'s vocabulary — the catalog overview the model reads at the end of search_tools\' description:'),
+      h('div', { class: 'overview-text' }, p.overview)) : null,
+  ]);
 }
 
 function renderAnalysis(box, r) {
@@ -359,12 +492,9 @@ function renderLegend(segments, bars) {
     h('span', { class: 'swatch', style: `background:${Bar.segmentColor(key)}` }), Bar.segmentLabel(key, state.info)))]);
 }
 
-const GRADE_TITLES = {
-  strong: 'strong: the ranker is sure — a session loads it',
-  partial: 'partial: matches only part of the request — a session lists it with loaded: false (select: loads it)',
-  selected: 'selected: loaded by name with select:',
-};
-const gradeBadge = (grade) => (grade ? h('span', { class: `badge grade grade-${grade}`, 'data-grade': grade, title: GRADE_TITLES[grade] ?? grade }, grade) : null);
+/** A grade's hover help: the glossary's words (selected: those for select:). */
+const gradeTitle = (grade) => G.hover(grade === 'selected' ? 'select:' : grade);
+const gradeBadge = (grade) => (grade ? h('span', { class: `badge grade grade-${grade}`, 'data-grade': grade, title: gradeTitle(grade) }, grade) : null);
 const pct = (x) => `${Math.round(x * 100)}%`;
 
 /**
@@ -372,7 +502,7 @@ const pct = (x) => `${Math.round(x * 100)}%`;
  * score bar (`segments`, from Bar.scoreBar) and the explain table, whose
  * field columns (`fields`) are the same, in the same order, for every hit.
  */
-function renderHit(hit, rank, max, queryTerms, corrections, segments, fields) {
+function renderHit(hit, rank, max, queryTerms, corrections, segments, fields, loaded) {
   const terms = hit.explain?.terms ?? [];
   const pairs = hit.explain?.pairs ?? [];
   const grade = hit.explain?.grade;
@@ -381,16 +511,23 @@ function renderHit(hit, rank, max, queryTerms, corrections, segments, fields) {
       class: 'seg', 'data-field': key, title: `${key}: ${fmt(score)}`,
       style: `width:${((score / max) * 100).toFixed(2)}%;background:${Bar.segmentColor(key)}`,
     })));
+  // Every column has a header (a plain word, its meaning on hover); a
+  // term's bar draws its score against the best hit's.
+  const tbar = (score) => h('span', { class: 'tbar', style: `width:${Math.max(1, (score / max) * 80).toFixed(0)}px` });
   const table = h('table', { class: 'terms' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'term'), h('th', { scope: 'col' }, 'score'), fields.map((f) => h('th', { scope: 'col' }, f)), h('th', { scope: 'col' }, ''))),
+    h('thead', null, h('tr', null,
+      h('th', { scope: 'col', title: 'a word of the request as the search reads it (a stem; → a typo correction or a vocabulary word it matched through)' }, 'word'),
+      h('th', { scope: 'col', title: 'what the word adds to this tool\'s score; the bar draws it against the best hit\'s score' }, 'score'),
+      fields.map((f) => h('th', { scope: 'col', title: `what the word adds in this tool's ${f} field — ${G.hover('search document')}` }, f)),
+      h('th', { scope: 'col', title: 'why a row has no score in a field, or what else it is' }, 'note'))),
     h('tbody', null, M.termRows(queryTerms, terms, corrections).map(({ term, via, kind, entry: t }) => {
       if (!t) return h('tr', { class: 'refusal' }, h('td', null, term), h('td', null, '—'), fields.map(() => h('td', null, '')), h('td', null, 'no match in this tool'));
       return h('tr', { 'data-via': kind ?? undefined },
         h('td', null, term, via ? h('span', { class: 'muted', title: kind === 'typo' ? 'a typo correction' : 'a vocabulary word (translation or synonym)' }, ` → ${via}${kind === 'typo' ? ' (typo)' : ''}`) : null),
-        h('td', null, fmt(t.score)),
+        h('td', null, fmt(t.score), ' ', tbar(t.score)),
         fields.map((f) => h('td', null, t.fields[f] ? fmt(t.fields[f]) : '')),
-        h('td', null, h('span', { class: 'tbar', style: `width:${Math.max(1, (t.score / max) * 120).toFixed(0)}px` })));
-    }), pairs.map((p) => h('tr', { class: 'pair' }, h('td', null, `${p.terms[0]} … ${p.terms[1]}`), h('td', null, fmt(p.score)),
+        h('td', null, ''));
+    }), pairs.map((p) => h('tr', { class: 'pair' }, h('td', null, `${p.terms[0]} … ${p.terms[1]}`), h('td', null, fmt(p.score), ' ', tbar(p.score)),
       fields.map(() => h('td', null, '')), h('td', null, 'proximity: close together in one field'))),
     semanticRow(hit.explain?.semantic, fields)));
   const raw = state.raw.get(hit.id);
@@ -404,7 +541,10 @@ function renderHit(hit, rank, max, queryTerms, corrections, segments, fields) {
     hit.exact ? ' · exact name' : '') : null;
   return h('li', { class: 'hit', 'data-id': hit.id, 'data-grade': hit.match },
     h('div', { class: 'hit-head' },
-      h('span', { class: 'rank' }, `${rank}.`), h('span', { class: 'id mono' }, hit.id), gradeBadge(hit.match), trustBadge(hit.trust),
+      h('span', { class: 'rank' }, `${rank}.`), h('span', { class: 'id mono' }, hit.id), gradeBadge(hit.match),
+      loaded === true ? h('span', { class: 'loaded-yes session-flag', 'data-loaded': 'true', title: G.hover('loaded') }, '✓ a session loads it')
+        : loaded === false ? h('span', { class: 'loaded-no session-flag', 'data-loaded': 'false', title: G.hover('listed') }, '✗ listed, not loaded') : null,
+      trustBadge(hit.trust),
       hit.exact ? h('span', { class: 'badge exact', title: 'the query is this tool’s full name or id' }, 'exact name') : null,
       raw ? h('span', { class: 'badge shape' }, M.toolShape(raw)) : null,
       h('span', { class: 'score' }, fmt(hit.score))),
@@ -434,7 +574,7 @@ function learnedBlock(hit) {
   if (!state.vocab || !hit.explain?.learned?.length) return null;
   const labels = V.learnedLabels(hit, state.vocab.value);
   return h('div', { class: 'learned', 'data-learned': labels.map((l) => l.label).join('|') },
-    h('span', { class: 'badge learned', title: 'from the learned vocabulary, not from the tool\'s own text' }, 'learned'),
+    h('span', { class: 'badge learned', title: `from the learned vocabulary, not from the tool's own text. ${G.hover('learned label')}` }, 'learned'),
     ' it matched words its users taught it — the vocabulary\'s labels, not the tool\'s own text:',
     h('ul', { class: 'learned-list' }, labels.map((l) => h('li', { 'data-label': l.label, 'data-list': l.list ?? undefined },
       h('span', { class: 'learned-label' }, l.label),
@@ -460,12 +600,12 @@ function renderVocabBar() {
   const view = V.vocabularyView(v.value);
   box.dataset.active = 'true';
   append(box, [
-    h('span', { class: 'badge learned' }, 'learned vocabulary'), ' ',
+    h('span', { class: 'badge learned', title: G.hover('vocabulary') }, 'learned vocabulary'), ' ',
     h('span', { class: 'mono', id: 'vocab-digest', title: 'the vocabulary\'s digest (index.info().vocabulary): journals recorded under it carry it in their header' },
       `${v.info?.digest?.slice(0, 12) ?? '?'}…`),
     ` · ${view.toolCount} tool${view.toolCount === 1 ? '' : 's'}, ${view.labelCount} label${view.labelCount === 1 ? '' : 's'}`,
     V.provenanceLine(view.learned) ? ` · ${V.provenanceLine(view.learned)}` : ' · a host\'s own annotations (no learning record)',
-    v.info?.unknownTools ? h('span', { class: 'refusal' }, ` · ${v.info.unknownTools} of its tools are not in this catalog`) : '',
+    v.info?.unknownTools ? h('span', { class: 'refusal' }, ` · ${v.info.unknownTools} of its tools ${v.info.unknownTools === 1 ? 'is' : 'are'} not in this catalog`) : '',
     ' ', h('button', { type: 'button', class: 'linkish', onclick: () => selectTab('vocab', true) }, 'review'),
     ' ', h('button', { type: 'button', id: 'search-vocab-off', onclick: guard('search-error', () => dropVocabulary()) }, 'Turn off'),
   ]);
@@ -575,7 +715,7 @@ function openRun(parsed, label, heldKey) {
   hold(heldKey, run.title, heldKey ? 'example' : 'opened', parsed.header, parsed.records);
   renderRun();
   renderReplay();
-  say(`Opened ${run.title}: ${run.result.steps.length} calls, menu ${run.result.metrics.menu} tools`);
+  say(`Opened ${run.title}: ${count(run.result.steps.length, 'call')}, ${count(run.result.metrics.menu, 'tool')} on the menu`);
 }
 
 /**
@@ -702,7 +842,7 @@ function liveCall(ev) {
   $('live-call').value = String(call + 1);
   renderRun();
   if (state.replayShown) renderReplay();
-  say(`Call answered: ${s.output?.result?.error ?? (s.output?.result?.allowed ? 'allowed' : `${s.output?.result?.tools?.length ?? 0} hits`)}`);
+  say(`Call answered: ${s.output?.result?.error ?? (s.output?.result?.allowed ? 'allowed' : count(s.output?.result?.tools?.length ?? 0, 'hit'))}`);
 }
 
 /**
@@ -730,7 +870,7 @@ function liveReportFailed(s) {
   syncLiveJournal(run);
   renderRun();
   if (state.replayShown) renderReplay();
-  say(`Reported failed: ${s.call.tool} (turn ${s.call.turn}, call ${s.call.call})`);
+  say(`Reported failed: ${s.call.tool} (${callWhere(s.call.turn, s.call.call)})`);
 }
 
 function renderRun() {
@@ -759,7 +899,7 @@ function renderRun() {
   r.steps.forEach((s, i) => {
     if (s.call.turn !== turn) {
       turn = s.call.turn;
-      tl.append(h('li', { class: 'turn-head', 'aria-hidden': 'true' }, `Turn ${turn}`));
+      tl.append(h('li', { class: 'turn-head', 'aria-hidden': 'true', title: TURN_TITLE }, `Model turn ${turn}`));
     }
     tl.append(renderStep(s, i, run));
   });
@@ -783,8 +923,8 @@ function renderRunVocabulary(run) {
       : run.vocabLabel;
   if (!recorded && !client && !using) return null;
   return h('p', { class: 'muted', id: 'run-vocab', 'data-recorded': recorded ?? undefined, 'data-client': client ?? undefined },
-    client ? ['client ', h('span', { class: 'mono' }, client), ' · '] : '',
-    recorded ? ['recorded under vocabulary ', h('span', { class: 'mono', title: recorded }, `${recorded.slice(0, 12)}…`)]
+    client ? [h('span', { class: 'term', title: G.hover('client') }, 'client'), ' ', h('span', { class: 'mono' }, client), ' · '] : '',
+    recorded ? ['recorded under ', h('span', { class: 'term', title: G.hover('vocabulary') }, 'vocabulary'), ' ', h('span', { class: 'mono', title: recorded }, `${recorded.slice(0, 12)}…`)]
       : run.kind === 'live' ? '' : 'recorded under no learned vocabulary',
     run.kind === 'live' ? (using ? `runs under ${using}` : 'runs under no learned vocabulary')
       : ` · replayed under ${using ?? 'no learned vocabulary'}`);
@@ -815,6 +955,12 @@ function download(name, text) {
 const effectiveConfig = (run) => run.against?.config ?? run.config;
 const effectiveCatalog = (run) => run.against?.catalog ?? run.catalog;
 
+/** Where a call is in the run, in plain words: the journal's turn:T:tool:C. */
+const callWhere = (turn, call) => `model turn ${turn}, tool call ${call}`;
+const TURN_TITLE = 'A model turn is one reply of the model; the tool calls it makes in that turn are numbered from 0 (the journal names a call turn:T:tool:C).';
+/** The search page's "vocabulary" field (not a learned vocabulary): docs/sessions.md, "What a search answers". */
+const NEAR_WORDS_TITLE = 'vocabulary (only when no hit is strong): up to 12 catalog words near the request — the namespaces and name words of the listed hits\' ids';
+
 function stepKind(s, run) {
   const names = M.metaTools(effectiveConfig(run));
   if (s.error) return 'error';
@@ -837,7 +983,7 @@ function renderStep(s, i, run) {
     const page = M.pageView(res, s.output?.decision ?? null, recorded);
     body.push(h('div', null, page?.select ? h('span', { class: 'badge grade-selected', 'data-select': '', title: 'select: loads exactly the named tools (no ranking)' }, 'select') : 'query ',
       ' ', h('q', { class: 'mono' }, String(args.query ?? '')), args.limit !== undefined ? ` · limit ${args.limit}` : '',
-      page?.ranker ? h('span', { class: 'muted ranker', 'data-ranker': page.ranker }, ` · ranker ${page.ranker}`) : null));
+      page?.ranker ? h('span', { class: 'muted ranker', 'data-ranker': page.ranker, title: page.select ? G.hover('select:') : G.hover('ranker') }, ` · ranker ${page.ranker}`) : null));
     body.push(renderPage(page, trustOfFor(effectiveCatalog(run)), run.kind === 'live'));
   } else if (kind === 'skill') {
     if (res.error) body.push(h('div', { class: 'refusal' }, h('strong', null, res.error), `: ${res.message ?? ''}`));
@@ -853,7 +999,7 @@ function renderStep(s, i, run) {
   for (const w of s.output?.warnings ?? []) body.push(h('div', { class: 'note', title: w }, W.plainWarning(w)));
   const decision = s.output?.decision ?? null;
   if (decision || recorded) {
-    body.push(h('details', { class: 'json' }, h('summary', null, 'decision JSON'),
+    body.push(h('details', { class: 'json' }, h('summary', { title: G.hover('decision') }, 'decision JSON'),
       recorded && decision && M.canonical(M.withoutChain(recorded)) !== M.canonical(decision)
         ? h('div', { class: 'sidebyside' },
           h('div', null, h('div', { class: 'muted' }, 'recorded'), h('pre', null, JSON.stringify(recorded, null, 1))),
@@ -867,10 +1013,10 @@ function renderStep(s, i, run) {
     'data-call-records': callRecords || undefined,
   },
     h('div', { class: 'step-head' },
-      h('button', { type: 'button', class: 'linkish where', title: 'draw the menu as it was after this call',
-        onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, `turn ${s.call.turn} · call ${s.call.call}`),
+      h('button', { type: 'button', class: 'linkish where', title: `${callWhere(s.call.turn, s.call.call)}: draw the menu as it was after this call`,
+        onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, h('span', { class: 'visually-hidden' }, `model turn ${s.call.turn}, `), `tool call ${s.call.call}`),
       h('strong', { class: 'mono' }, s.call.tool),
-      v ? h('span', { class: `verdict v-${v.verdict}`, title: `replay verdict: ${W.verdictMeaning(v.verdict)}` }, v.verdict) : null,
+      v ? h('span', { class: `verdict v-${v.verdict}`, title: `${W.verdictMeaning(v.verdict)} ${G.hover(v.verdict)}` }, v.verdict) : null,
       run.tampered && run.tampered.decision === (decision?.id ?? recorded?.id)
         ? h('span', { class: 'badge trust-tainted', title: `${W.MARK_MEANINGS.edited} ${run.tampered.edits.join('; ')}` }, 'edited after recording') : null,
       h('span', { class: 'menu-delta' }, delta)),
@@ -892,8 +1038,8 @@ function renderCallRecords(s, run) {
   return h('div', { class: 'call-records' },
     recs.map((c) => [h('span', {
       class: `badge call-record${c.failed ? ' failed' : ''}`, 'data-source': c.source,
-      title: c.failed ? 'agent-tool-call-failed: the host reported the call failed; learning does not count it'
-        : 'agent-tool-call: the journal records that the model called this catalog tool (learning reads it)',
+      title: `${c.failed ? 'agent-tool-call-failed: the host reported the call failed; learning does not count it'
+        : 'agent-tool-call: the journal records that the model called this catalog tool (learning reads it)'}. ${G.hover('call record')}`,
     }, c.failed ? 'reported failed' : 'call recorded'),
     !live && !c.same ? h('span', { class: 'refusal' }, ' replay did not write this record again') : null,
     c.chain ? h('span', { class: 'badge chain-broken', title: c.chain }, 'chain broken') : null, ' ']),
@@ -907,12 +1053,12 @@ function renderCallRecords(s, run) {
 /** A search_tools page (M.pageView): loaded and listed hits with their grades, the note, unmatched words, vocabulary, unknown names. */
 function renderPage(page, trustOf, live) {
   if (!page) return null;
-  const chips = (label, words, cls, id) => (words.length
-    ? h('div', { class: 'words', 'data-words': id }, h('span', { class: 'muted' }, label), words.map((w) => h('span', { class: `tok ${cls}` }, w))) : null);
+  const chips = (label, words, cls, id, title) => (words.length
+    ? h('div', { class: 'words', 'data-words': id }, h('span', { class: 'muted', title }, label), words.map((w) => h('span', { class: `tok ${cls}` }, w))) : null);
   const list = h('ul', { class: 'page' }, page.tools.map((t) => {
     const trust = trustOf(t.name);
     return h('li', { 'data-tool': t.name, 'data-loaded': String(t.loaded), 'data-grade': t.match ?? undefined },
-      t.loaded ? h('span', { class: 'loaded-yes', title: 'loaded onto the menu' }, '✓ loaded ') : h('span', { class: 'loaded-no', title: 'listed, not loaded: the model cannot call it' }, '✗ listed '),
+      t.loaded ? h('span', { class: 'loaded-yes', title: G.hover('loaded') }, '✓ loaded ') : h('span', { class: 'loaded-no', title: G.hover('listed') }, '✗ listed '),
       gradeBadge(t.match), ' ', h('span', { class: 'mono' }, t.name), ' ', trust ? trustBadge(trust) : null,
       t.matched.length ? h('span', { class: 'muted matched' }, ` matched ${t.matched.join(', ')}`) : null,
       t.claimed ? h('span', { class: 'refusal' }, ' (the record claims loaded)') : null,
@@ -930,9 +1076,9 @@ function renderPage(page, trustOf, live) {
     chips('matched nothing: ', page.unmatched, 'unmatched', 'unmatched'),
     chips('no such tool (select:): ', page.unknown, 'unmatched', 'unknown'),
     chips('already on the menu (select:): ', page.onMenu, 'term', 'onMenu'),
-    chips('vocabulary (catalog words near the request): ', page.vocabulary, 'vocab', 'vocabulary'),
+    chips('vocabulary (catalog words near the request): ', page.vocabulary, 'vocab', 'vocabulary', NEAR_WORDS_TITLE),
     page.note ? h('div', { class: 'note', 'data-note': '' }, page.note) : null,
-    page.tainted ? h('div', { class: 'note' }, 'tainted: true — the page names an un-vouched remote or tainted tool; fence it as data') : null,
+    page.tainted ? h('div', { class: 'note' }, TAINTED_NOTE) : null,
   ];
 }
 
@@ -960,7 +1106,7 @@ function renderSkillResult(res, decision, args) {
     tools.length ? [' · tools ', tools.map((t) => h('span', { class: 'tok' }, typeof t === 'string' ? t : t.name ?? JSON.stringify(t)))] : '',
     record.length ? h('div', { class: 'muted mono', title: 'the activation record' }, record.map(([k, v]) => `${k} ${short(v)}`).join(' · ')) : null,
     typeof res.instructions === 'string'
-      ? h('details', { class: 'json' }, h('summary', null, `instructions (${new TextEncoder().encode(res.instructions).length} bytes)`), h('pre', null, res.instructions))
+      ? h('details', { class: 'json' }, h('summary', null, `instructions (${count(new TextEncoder().encode(res.instructions).length, 'byte')})`), h('pre', null, res.instructions))
       : null);
 }
 
@@ -994,9 +1140,9 @@ function renderMenu(run, upto = run.result.steps.length) {
   });
   append(box, [
     n ? h('div', { class: 'meter' }, h('label', { for: 'menu-step', class: 'label' },
-      h('span', null, 'after call'), h('span', null, upto === 0 ? 'start' : `${upto} / ${n}`)), slider) : null,
+      h('span', { title: 'the menu as it was after this many calls of the run (the tool calls of every model turn, counted from the start)' }, 'after call'), h('span', null, upto === 0 ? 'start' : `${upto} / ${n}`)), slider) : null,
     h('div', null, h('span', { class: 'menu-count', id: upto === n ? 'menu-count' : 'menu-count-at', 'data-count': menu.length }, String(menu.length)),
-      ' tools on the menu', upto === n ? '' : ' (at this call)'),
+      ` ${menu.length === 1 ? 'tool' : 'tools'} on the `, h('span', { class: 'term', title: G.hover('menu') }, 'menu'), upto === n ? '' : ' (at this call)'),
     h('div', { class: 'muted' }, `${m.refusals} refusal${m.refusals === 1 ? '' : 's'} · ${m.rankerCalls} ranker call${m.rankerCalls === 1 ? '' : 's'} · ${m.replayed} replayed`),
     caps.map(([label, v, cap]) => {
       const pct = cap ? Math.min(100, (v / cap) * 100) : 0;
@@ -1012,7 +1158,7 @@ function renderMenu(run, upto = run.result.steps.length) {
   r.steps.slice(0, upto).forEach((s, i) => {
     if (!s.added.length) return;
     const label = s.call.tool === M.metaTools(effectiveConfig(run)).search ? `search “${String(s.call.args?.query ?? '').slice(0, 40)}”` : s.call.tool;
-    box.append(h('div', { class: `menu-group${i === upto - 1 ? ' latest' : ''}` }, h('div', { class: 'from' }, `turn ${s.call.turn} · call ${s.call.call}: ${label}`),
+    box.append(h('div', { class: `menu-group${i === upto - 1 ? ' latest' : ''}` }, h('div', { class: 'from' }, `${callWhere(s.call.turn, s.call.call)}: ${label}`),
       h('ol', { start: String(count + 1) }, s.added.map((x) => h('li', { class: 'mono' }, x)))));
     count += s.added.length;
   });
@@ -1023,9 +1169,9 @@ function renderMetaTool(specs, config) {
   const meta = M.metaToolText(specs, config);
   if (!meta) return null;
   return h('details', { class: 'json overview', id: 'meta-tool' },
-    h('summary', null, `${meta.name}: what the model reads`, meta.overview ? ' (with the catalog overview)' : ''),
+    h('summary', { title: meta.overview ? G.hover('catalog overview') : undefined }, `${meta.name}: what the model reads`, meta.overview ? ' (with the catalog overview)' : ''),
     h('p', { class: 'meta-instructions' }, meta.instructions),
-    meta.overview ? h('div', { class: 'overview-text', id: 'catalog-overview' }, h('div', { class: 'from' }, 'catalog overview'), meta.overview)
+    meta.overview ? h('div', { class: 'overview-text', id: 'catalog-overview' }, h('div', { class: 'from', title: G.hover('catalog overview') }, 'catalog overview'), meta.overview)
       : h('p', { class: 'muted' }, 'No catalog overview (search.overview is false).'));
 }
 
@@ -1077,7 +1223,7 @@ function renderReplay() {
     return;
   }
   if (!state.replayShown || !replayResult(run)) {
-    summary.append(h('p', { class: 'muted' }, `Ready: ${run.title}, ${M.decisionsOf(run.journal).length} decisions.`));
+    summary.append(h('p', { class: 'muted' }, `Ready: ${run.title}, ${count(M.decisionsOf(run.journal).length, 'decision')}.`));
     return;
   }
   const r = replayResult(run);
@@ -1086,7 +1232,7 @@ function renderReplay() {
     h('p', null, h('strong', null, run.title), ': ',
       W.VERDICTS.map((k) => [
         h('span', { class: W.countBadgeClass(k, c[k]), 'data-verdict': k, 'data-count': c[k], title: W.verdictMeaning(k) }, `${c[k]} ${k}`), ' ']),
-      ` · ${r.metrics.rankerCalls} ranker calls · menu ${r.metrics.menu} tools`,
+      ` · ${count(r.metrics.rankerCalls, 'ranker call')} · ${count(r.metrics.menu, 'tool')} on the menu`,
       r.callRecords?.length ? ` · ${r.callRecords.length} call record${r.callRecords.length === 1 ? '' : 's'}, ${r.callRecords.filter((c) => c.same).length} written again` : '',
       run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : '',
         'vocab' in run.against ? (run.against.vocab ? 'the vocabulary active in Search' : 'no vocabulary') : ''].filter(Boolean).join(' and ')}` : ''),
@@ -1110,12 +1256,12 @@ function renderCallRecordItem(c) {
   const p = M.parseDecisionId(c.id);
   return h('li', { class: 'call-record-item', 'data-record': c.id, 'data-source': c.source, 'data-same': String(c.same), 'data-chain': c.chain ? 'broken' : undefined },
     h('div', { class: 'step-head' },
-      h('span', { class: `badge call-record${c.failed ? ' failed' : ''}` }, c.failed ? 'call reported failed' : 'call record'),
+      h('span', { class: `badge call-record${c.failed ? ' failed' : ''}`, title: G.hover('call record') }, c.failed ? 'call reported failed' : 'call record'),
       h('span', { class: 'mono' }, c.id), c.tool ? h('strong', { class: 'mono' }, c.tool) : null,
       c.chain ? h('span', { class: 'badge chain-broken', title: c.chain }, 'chain broken') : null),
     h('div', { class: 'verdict-meaning' }, c.failed
-      ? `The host reported that this call${p ? ` (turn ${p.turn}, call ${p.call})` : ''} failed. Not a decision: learning does not count a failed call.`
-      : `The model called this catalog tool${p ? ` (turn ${p.turn}, call ${p.call})` : ''}. Not a decision: replay passes over the record and records the call again when the replayed run makes it.`),
+      ? `The host reported that this call${p ? ` (${callWhere(p.turn, p.call)})` : ''} failed. Not a decision: learning does not count a failed call.`
+      : `The model called this catalog tool${p ? ` (${callWhere(p.turn, p.call)})` : ''}. Not a decision: replay passes over the record and records the call again when the replayed run makes it.`),
     c.same ? h('div', { class: 'muted' }, 'Replay wrote the same record again.')
       : h('div', { class: 'refusal' }, c.replayed ? 'Replay wrote a different record for this call.' : 'Replay did not write this record again: the replayed run made no such allowed call.'),
     h('details', { class: 'json' }, h('summary', null, 'recorded and replayed JSON'),
@@ -1145,7 +1291,7 @@ function renderChain(chain, id) {
   const ok = chain.chained && chain.first === null && chain.header.length === 0;
   const kind = !chain.chained ? 'unchained' : chain.first !== null ? 'broken' : chain.header.length ? 'header' : 'intact';
   return h('div', { class: `chain ${ok ? 'ok' : 'bad'}`, id, 'data-chain': kind, 'data-first': chain.first ?? undefined },
-    h('p', null, h('strong', null, chainHeadline(chain)),
+    h('p', null, h('strong', { title: chain.chained ? G.hover('chain') : undefined }, chainHeadline(chain)),
       ok ? ` (${chain.decisions} decision${chain.decisions === 1 ? '' : 's'}, ${chain.keyed ? 'HMAC-SHA-256 with the journal key' : 'unkeyed'}; verified by the core before replay).` : '',
       !chain.chained ? `: ${chain.unchained}.` : '',
       chain.first !== null ? `: ${chain.broken[0].problem}.` : ''),
@@ -1160,7 +1306,7 @@ function renderGuarantee(r) {
   });
   const ok = check.violations.length === 0;
   return h('div', { class: `guarantee ${ok ? 'ok' : 'bad'}`, id: 'tamper-guarantee' },
-    h('p', null, `After the edit: ${r.menu.length} tools on the menu (before: ${state.tamper.baselineMenu.length}). `,
+    h('p', null, `After the edit: ${count(r.menu.length, 'tool')} on the menu (before: ${state.tamper.baselineMenu.length}). `,
       check.added.length === 0 ? 'Nothing was added: the edit could only take tools away.' : `Added ${check.added.join(', ')}: `,
       check.added.length && ok ? 'tools this session is allowed to load (in the catalog, inside its namespaces, not tainted, within its caps). '
         + 'Replay accepts such an edit as recorded; only ranking the query again (below) shows that the ranker did not choose it.' : '',
@@ -1171,7 +1317,7 @@ function renderGuarantee(r) {
 function renderVerdict(v, run) {
   const k = v.index;
   const li = h('li', { 'data-decision': v.id, 'data-verdict': v.verdict, 'data-chain': v.chain ? 'broken' : undefined },
-    h('div', { class: 'step-head' }, h('span', { class: `verdict v-${v.verdict}` }, v.verdict), h('span', { class: 'mono' }, v.id),
+    h('div', { class: 'step-head' }, h('span', { class: `verdict v-${v.verdict}`, title: G.hover(v.verdict) }, v.verdict), h('span', { class: 'mono' }, v.id),
       v.recorded?.value?.query !== undefined ? h('q', { class: 'muted' }, String(v.recorded.value.query)) : null,
       run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted', title: W.MARK_MEANINGS.edited }, 'edited in the example') : null,
       v.chain ? h('span', { class: 'badge chain-broken', title: v.chain }, 'chain broken') : null),
@@ -1535,7 +1681,7 @@ function runCompareJournal() {
       h('td', null, list(ha, hb)), h('td', null, list(hb, ha)));
   });
   out.append(h('div', { class: 'wide' },
-    h('p', { id: 'compare-journal-summary' }, `${run.title}: ${queries.length} queries; the top hit changes for ${top}, the top-5 set for ${set}. `,
+    h('p', { id: 'compare-journal-summary' }, `${run.title}: ${count(queries.length, 'query', 'queries')}; the top hit changes for ${top}, the top-5 set for ${set}. `,
       h('span', { class: 'muted' }, 'Ranked over the whole catalog (a session ranks only what is not yet on its menu); ids only on one side are highlighted.')),
     h('table', { class: 'terms compare-table' },
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'query'), h('th', { scope: 'col' }, compareLabelA()), h('th', { scope: 'col' }, `B: ${$('compare-options').value.trim().slice(0, 50)}`))),
@@ -1728,8 +1874,14 @@ async function followHash() {
   if (want('tab') === 'compare' && want('cq')) await guard('compare-error', runCompare)();
 }
 
+/** Hover help for the page's own words that name a project term (data-term): the glossary's definition. */
+function glossaryTitles(root = document) {
+  for (const el of root.querySelectorAll('[data-term]')) if (!el.title) el.title = G.hover(el.dataset.term);
+}
+
 async function boot() {
   const t0 = performance.now();
+  glossaryTitles();
   wire();
   $('session-config').value = JSON.stringify(DEFAULT_CONFIG, null, 1);
   try {

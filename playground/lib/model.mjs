@@ -1019,6 +1019,75 @@ export function gradeCounts(hits) {
   return out;
 }
 
+// ---- the first view: what a session would do with a request ------------------
+
+/**
+ * The example requests the Search tab offers on the bundled catalog, one per
+ * outcome a new user should see: a best hit graded strong (a session loads
+ * it), a best hit only partial (listed, not loaded) and a miss (no tool
+ * matches any word). Chosen by running the core; tests/playground/
+ * model.test.mjs checks with the binding that each still gets its outcome.
+ */
+export const FIRST_EXAMPLES = [
+  { query: 'refund a payment to a customer', outcome: 'strong' },
+  { query: 'translate this paragraph into German', outcome: 'partial' },
+  { query: 'bake sourdough bread', outcome: 'miss' },
+];
+
+/** What each outcome means, in the words the page shows next to it. */
+export const OUTCOME_WORDS = {
+  strong: 'strong: a session loads it',
+  partial: 'partial: listed, not loaded',
+  miss: 'miss: no tool matches',
+};
+
+/**
+ * The outcome of a search, as the core graded it: the best hit's `match`
+ * ('strong' or 'partial'), or 'miss' when the search found no tool.
+ */
+export function searchOutcome(result) {
+  const best = Array.isArray(result?.hits) ? result.hits[0] : undefined;
+  if (!best) return 'miss';
+  return typeof best.match === 'string' ? best.match : 'ungraded';
+}
+
+/** A session's page size ceiling (SessionSearchConfig.maxPerSearch: 1..50). */
+export const MAX_PER_SEARCH = 50;
+
+/**
+ * What a new session would answer to `query` as the model's first
+ * search_tools call: a session over the index `snapshot` (the Search tab's
+ * index, with its vocabulary and vectors), the core's default caps and a
+ * page of `limit` hits (at most MAX_PER_SEARCH); with `model`, its queries
+ * embedded as the Search tab's are. Returns { size, page (pageView: each
+ * hit's loaded flag, grade and matched words, the note, unmatched words,
+ * vocabulary), refusal ({ error, message } when the session refused the
+ * call, else null), overview (the catalog overview the model reads at the
+ * end of the search meta-tool's description), warnings }. Nothing is
+ * computed here: every field is the core's.
+ */
+export function sessionPreview(toolsift, snapshot, query, { limit = 10, model = null } = {}) {
+  const size = Math.max(1, Math.min(MAX_PER_SEARCH, Math.trunc(limit) || 1));
+  const config = { tools: [], search: { maxPerSearch: size } };
+  const session = toolsift.createSession(config, { snapshot });
+  try {
+    if (model) session.setEmbedder(model);
+    const out = session.call(0, 0, metaTools(config).search, { query, limit: size });
+    const result = out?.result ?? {};
+    const meta = metaToolText(session.menu('mcp').tools, config);
+    return {
+      size,
+      page: result.error ? null : pageView(result, out.decision ?? null, null),
+      refusal: result.error ? { error: String(result.error), message: String(result.message ?? '') } : null,
+      overview: meta?.overview ?? '',
+      warnings: Array.isArray(out?.warnings) ? out.warnings : [],
+    };
+  } finally {
+    if (model) session.setEmbedder(null);
+    session.free();
+  }
+}
+
 // ---- URL hash state ------------------------------------------------------------
 
 /** UTF-8 text to base64url. */

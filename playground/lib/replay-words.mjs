@@ -5,6 +5,8 @@
 // is neutral, never drawn as an alarm). No DOM: tested in Node
 // (tests/playground/model.test.mjs).
 
+import { count } from './glossary.mjs';
+
 /** The verdicts the judge gives (lib/model.mjs judge), in the order the summary counts them. */
 export const VERDICTS = ['identical', 'narrowed', 'diverged'];
 
@@ -71,7 +73,7 @@ const REASONS = {
 const REASON_PATTERNS = [
   [/^a partial match: listed, not loaded/, () => 'it is only a partial match: the page lists it but the session loads strong matches only'],
   [/^the live loading plan: maxLoaded \((\d+)\) is full$/, (m) => `the session had already loaded as many tools as maxLoaded allows (${m[1]})`],
-  [/^the live loading plan: over maxMenuChars \((\d+)\)$/, (m) => `loading it would make the menu longer than maxMenuChars (${m[1]} characters)`],
+  [/^the live loading plan: over maxMenuChars \((\d+)\)$/, (m) => `loading it would make the menu longer than maxMenuChars (${count(Number(m[1]), 'character')})`],
 ];
 
 /** A short reason (the core's or the judge's) in plain words; text it does not know is kept as it is. */

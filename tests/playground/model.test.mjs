@@ -2,8 +2,11 @@
 // in Node against the wasm module: input errors that say what and where,
 // the replay judge, replaying the example journals (their call records and
 // the vocabulary they ran under), the views of a learned vocabulary
-// (playground/lib/vocabulary.mjs), and the examples being exactly what
-// make-examples.mjs records with the current binding.
+// (playground/lib/vocabulary.mjs), the examples being exactly what
+// make-examples.mjs records with the current binding, the first view's
+// example requests (each still gets the outcome it is offered for: strong,
+// partial, miss) and what a new session answers to them, and the hover help
+// (every definition quoted from docs/glossary.md) and counted nouns.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +19,7 @@ import * as M from '../../playground/lib/model.mjs';
 import * as Bar from '../../playground/lib/score-bar.mjs';
 import * as W from '../../playground/lib/replay-words.mjs';
 import * as V from '../../playground/lib/vocabulary.mjs';
+import * as G from '../../playground/lib/glossary.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = process.env.TOOLSIFT_WASM || path.join(ROOT, 'build/wasm/toolsift.wasm');
@@ -463,6 +467,104 @@ test('the default example is the clean run, chosen by index.json\'s "default" fl
   assert.equal(M.defaultExample([]), null);
   assert.equal(M.defaultExample(undefined), null);
   assert.equal(M.defaultExample([null, { title: 'no file' }, { file: 'c.json' }]).file, 'c.json');
+});
+
+// ---- the first view, plain words (issue 33) ---------------------------------------
+
+test('the first view\'s example requests still get the outcome each is offered for, with the binding', () => {
+  assert.deepEqual(M.FIRST_EXAMPLES.map((ex) => ex.outcome), ['strong', 'partial', 'miss'], 'one example per outcome');
+  for (const ex of M.FIRST_EXAMPLES) assert.ok(M.OUTCOME_WORDS[ex.outcome], ex.outcome);
+  const ix = toolsift.createIndex(bundled);
+  const snapshot = ix.snapshot();
+  try {
+    for (const ex of M.FIRST_EXAMPLES) {
+      // What the Search tab does with it: the index's search with explain, and a new session's answer (limit 10, the tab's default).
+      const r = ix.search(ex.query, { limit: 10, explain: true });
+      const p = M.sessionPreview(toolsift, snapshot, ex.query, { limit: 10 });
+      const why = `${ex.query}: ${r.hits.map((x) => `${x.id} ${x.match}`).join(', ') || 'no hit'}`;
+      assert.equal(M.searchOutcome(r), ex.outcome, why);
+      assert.equal(p.refusal, null, why);
+      assert.deepEqual(p.page.tools.map((t) => t.name), r.hits.map((x) => x.id), `${why}: the session's page is the search's hits`);
+      assert.deepEqual(p.page.tools.map((t) => t.match), r.hits.map((x) => x.match), `${why}: with the same grades`);
+      if (ex.outcome === 'strong') {
+        assert.equal(p.page.tools[0].loaded, true, `${why}: a session loads the best hit`);
+        assert.ok(p.page.listed >= 1, `${why}: and lists others, not loaded (the example shows both)`);
+        assert.deepEqual(r.unmatched, [], `${why}: every word matched`);
+      } else if (ex.outcome === 'partial') {
+        assert.ok(r.hits.every((x) => x.match === 'partial'), `${why}: no hit is strong`);
+        assert.equal(p.page.loaded, 0, `${why}: a session loads nothing`);
+        assert.ok(p.page.listed >= 1, `${why}: it lists the partial hits`);
+        assert.ok(p.page.vocabulary.length > 0, `${why}: and offers the catalog's words near the request`);
+        assert.ok(r.unmatched.length > 0 && p.page.note, `${why}: a word matched nothing, and the note says what to do`);
+      } else {
+        assert.equal(r.hits.length, 0, why);
+        assert.ok(r.unmatched.length > 0, `${why}: the words that matched nothing`);
+        assert.deepEqual(p.page.unmatched, r.unmatched, `${why}: the session names them too`);
+        assert.match(p.page.note, /Words that matched nothing/);
+        assert.match(p.overview, /^The catalog has \d+ tools in \d+ groups: /, `${why}: the catalog's vocabulary, as the model reads it`);
+      }
+    }
+  } finally {
+    ix.free();
+  }
+});
+
+test('the session preview: the core\'s page, its refusal, the page size capped at maxPerSearch\'s ceiling', () => {
+  const ix = toolsift.createIndex(bundled);
+  const snapshot = ix.snapshot();
+  try {
+    const big = M.sessionPreview(toolsift, snapshot, 'send a message', { limit: 200 });
+    assert.equal(big.size, M.MAX_PER_SEARCH);
+    assert.ok(big.page.tools.length <= M.MAX_PER_SEARCH);
+    const refused = M.sessionPreview(toolsift, snapshot, '+the', { limit: 10 });
+    assert.equal(refused.page, null);
+    assert.equal(refused.refusal.error, 'invalid_input');
+    assert.match(refused.refusal.message, /\+word/);
+    // A tainted tool graded strong is listed, never loaded: the core's flag, not the page's.
+    const tainted = M.sessionPreview(toolsift, snapshot, 'apply a notion template', { limit: 5 });
+    const t = tainted.page.tools.find((x) => x.name === 'notion__apply_template');
+    assert.equal(trustOf('notion__apply_template'), 'tainted');
+    assert.deepEqual([t.match, t.loaded], ['strong', false]);
+    assert.equal(tainted.page.tainted, true);
+  } finally {
+    ix.free();
+  }
+  assert.equal(M.searchOutcome({ hits: [] }), 'miss');
+  assert.equal(M.searchOutcome({ hits: [{ match: 'partial' }, { match: 'strong' }] }), 'partial', 'the best hit\'s grade');
+  assert.equal(M.searchOutcome(null), 'miss');
+});
+
+/** docs/glossary.md as plain text: link targets, ** and backticks left out, white space collapsed. */
+const glossaryText = readFileSync(path.join(ROOT, 'docs/glossary.md'), 'utf8')
+  .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\*\*/g, '').replace(/`/g, '').replace(/\s+/g, ' ');
+
+test('hover help: every definition is quoted from docs/glossary.md, never reworded', () => {
+  for (const term of Object.keys(G.GLOSSARY)) {
+    const quotes = G.quotes(term);
+    assert.ok(quotes.length >= 1, term);
+    for (const q of quotes) assert.ok(glossaryText.includes(q), `${term}: "${q}" is not in docs/glossary.md`);
+    const text = G.hover(term);
+    assert.ok(text.startsWith(term), `${term}: the hover names the term first: ${text}`);
+    for (const q of quotes) assert.ok(text.includes(q.replace(/[;,.:\s]+$/, '')), `${term}: the hover holds the quote`);
+  }
+  // The terms the page shows, each with the glossary's words.
+  for (const term of ['strong', 'partial', 'listed', 'loaded', 'tainted', 'vouched', 'remote', 'first-party', 'identical', 'narrowed', 'diverged',
+    'call record', 'client', 'vocabulary', 'learned label', 'menu', 'catalog overview', 'select:', 'decision', 'chain', 'ranker', 'fingerprint', 'search document']) {
+    assert.notEqual(G.hover(term), term, `${term} has hover help`);
+  }
+  assert.equal(G.hover('strong'), `strong — ${G.GLOSSARY.strong}.`);
+  assert.match(G.hover('tainted'), /^tainted \(tainted: true: shown fenced, never indexed text, never loaded\)\. trust class — /);
+  assert.equal(G.hover('no such term'), 'no such term');
+});
+
+test('counts: one tool, two tools, no "1 tools"', () => {
+  assert.equal(G.count(1, 'tool'), '1 tool');
+  assert.equal(G.count(0, 'tool'), '0 tools');
+  assert.equal(G.count(2, 'tool'), '2 tools');
+  assert.equal(G.count(1, 'query', 'queries'), '1 query');
+  assert.equal(G.count(3, 'query', 'queries'), '3 queries');
+  assert.equal(W.plainReason('the live loading plan: over maxMenuChars (1)'), 'loading it would make the menu longer than maxMenuChars (1 character)');
+  assert.equal(W.plainReason('the live loading plan: over maxMenuChars (900)'), 'loading it would make the menu longer than maxMenuChars (900 characters)');
 });
 
 test('score bar: the legend lists every segment the bar draws, proximity included', () => {

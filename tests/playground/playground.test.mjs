@@ -2,7 +2,12 @@
 // playwright-core (`npm run test:playground`, a stage of `npm test`).
 //
 // Serves the page with scripts/start.mjs (port 0: any free port), then in
-// one page: the first view (the clean example opened, not the tampered one),
+// one page: the first view (the clean example opened, not the tampered one;
+// one sentence saying what the page is; three example requests, each
+// clicked and shown with the outcome it promises — strong, partial, miss —
+// as the binding grades it, every explain column with a header), plain
+// words (the live form's model turn and tool call, the trust classes and
+// withheld descriptions explained where met),
 // a search whose top hit is an exact tool id (top hit, explain
 // bars, analysed tokens with a stopword and an unmatched term), the catalog
 // explorer, a graded search (strong and partial badges, evidence, a typo
@@ -22,14 +27,16 @@
 // what another would change; nothing learned and the host-example route;
 // call records and a reported failure on the timeline and in the replay
 // check; the core's divergence for a run under another vocabulary; a live
-// session as a named client. Screenshots go to
+// session as a named client. After every test, on whatever the page holds:
+// no "1 tools"-style count, and hover help on every grade, trust class,
+// verdict and call record. Screenshots go to
 // tests/playground/screenshots/ (git-ignored). Any console error, page error,
 // failed request or HTTP error fails the run.
 //
 // Env: TOOLSIFT_CHROMIUM (default /usr/bin/chromium);
 //      PLAYGROUND_README_SHOT=path  also write the README screenshot there.
 
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -38,6 +45,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/start.mjs';
 import * as M from '../../playground/lib/model.mjs';
 import * as W from '../../playground/lib/replay-words.mjs';
+import * as G from '../../playground/lib/glossary.mjs';
 import { load } from '../../js/toolsift.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -140,6 +148,137 @@ test('first view: a link without an example opens the clean run, not the tampere
   assert.match(await page.evaluate(() => location.hash), /ex=support-desk\.json/, 'the link names the example it shows');
   assert.equal(await page.getAttribute('#tab-search', 'aria-selected'), 'true', 'the first tab shown is Search');
   assert.equal(await page.$('#timeline .badge.trust-tainted'), null, 'no decision marked as edited after recording');
+});
+
+/**
+ * The page's own words as a reader meets them: the text of the whole page
+ * (hidden tabs too) without what it quotes — tool descriptions, the
+ * catalog overview and the meta-tool's instructions (the core's text), JSON
+ * and text areas — and every title and aria-label.
+ */
+const pageWords = () => page.evaluate(() => {
+  const copy = document.body.cloneNode(true);
+  for (const x of copy.querySelectorAll('pre, textarea, script, style, .desc, .overview-text, .meta-instructions, datalist, option')) x.remove();
+  // A block ends a line, as on screen: a heading after a count is not the count's noun.
+  for (const x of copy.querySelectorAll('div, p, li, ol, ul, summary, details, h1, h2, h3, h4, td, th, tr, dt, dd, section, table, form, fieldset, legend, label, button')) x.append('\n');
+  const attrs = [...document.querySelectorAll('[title], [aria-label]')].flatMap((el) => [el.getAttribute('title'), el.getAttribute('aria-label')]).filter(Boolean);
+  return { text: copy.textContent.replace(/[^\S\n]+/g, ' '), attrs };
+});
+/** "1 tools"-style counts: a 1 before a plural noun ("1 ranker calls" too), or another number before a singular one. */
+const ONE_PLURAL = /(?<![\d.,:/-])\b1 (?!(?:is|was|has|does|as|its|this|ms|plus|minus)\b)([a-z]*[^s\W]s)\b/g;
+const MANY_SINGULAR = /(?<![\d.,:/-])\b(?:0|[2-9]|[1-9]\d+) (tool|hit|decision|session|client|journal|label|query|record|refusal|byte|character|group|example|search|word)\b(?! (?:call|calls|record|records|id|ids|name|names)\b)/g;
+const ONE_COMPOUND = /(?<![\d.,:/-])\b1 [a-z]+ (tools|calls|records|examples|labels|sessions|clients|journals|decisions|hits|queries|refusals|words)\b/g;
+const pluralProblems = ({ text, attrs }) => [text, ...attrs].flatMap((t) => [...t.matchAll(ONE_PLURAL), ...t.matchAll(ONE_COMPOUND), ...t.matchAll(MANY_SINGULAR)]
+  .map((m) => `"${m[0]}" in "…${t.slice(Math.max(0, m.index - 40), m.index + 40)}…"`));
+
+// After every test, on whatever the page shows: correct plurals, and hover help on every grade, trust class, verdict and call record.
+afterEach(async () => {
+  if (!page || !server || !page.url().startsWith(server.url)) return;
+  if (!(await page.$('body[data-ready="true"]'))) return;
+  const words = await pageWords();
+  assert.deepEqual(pluralProblems(words), [], 'counts with the right plural');
+  const bare = await page.$$eval('.badge.grade, .badge.outcome, .verdict, .badge[class*="trust-"], .badge.call-record, .badge.learned, [data-term]',
+    (l) => l.filter((el) => !el.title && !el.classList.contains('grade-miss')).map((el) => el.outerHTML.slice(0, 120)));
+  assert.deepEqual(bare, [], 'every grade, trust class, verdict, call record and learned badge has hover help');
+});
+
+test('first view: what the page is in one sentence, and three example requests that each show the grade they promise', async () => {
+  // `before` opened the page with no hash at all.
+  const intro = (await page.textContent('#intro')).replace(/\s+/g, ' ').trim();
+  assert.match(intro, /^Tool search for LLM agents/);
+  assert.match(intro, /type what a user would ask, and see which tools a search finds and which it would load/);
+  assert.match(intro, /^[^.!?]*\.$/, `one sentence: ${intro}`);
+  assert.equal(await page.getAttribute('#intro [data-term="menu"]', 'title'), G.hover('menu'));
+  const offered = await page.$$eval('#search-examples button.example', (l) => l.map((b) => ({
+    query: b.dataset.query, outcome: b.dataset.outcome, text: b.textContent, says: b.nextElementSibling?.textContent ?? '',
+  })));
+  assert.deepEqual(offered.map((x) => [x.query, x.outcome]), M.FIRST_EXAMPLES.map((x) => [x.query, x.outcome]));
+  assert.deepEqual(offered.map((x) => x.outcome).sort(), ['miss', 'partial', 'strong']);
+  for (const x of offered) assert.equal(x.says, M.OUTCOME_WORDS[x.outcome], `${x.query}: the outcome it promises, said beside it`);
+
+  const ix = binding.createIndex(bundledCatalog());
+  try {
+    for (const { query, outcome } of offered) {
+      await page.click(`#search-examples button.example[data-query="${query}"]`);
+      await page.waitForFunction((q) => document.querySelector('#search-outcome-line') && new URLSearchParams(location.hash.slice(1)).get('q') === q, query);
+      assert.equal(await page.inputValue('#search-query'), query);
+      assert.equal(await page.getAttribute('#search-outcome-line', 'data-outcome'), outcome, `${query}: the outcome it promised`);
+      const expected = ix.search(query, { limit: 10, explain: true });
+      const hits = await page.$$eval('#search-hits .hit', (l) => l.map((li) => ({
+        id: li.dataset.id, grade: li.dataset.grade, loaded: li.querySelector('.session-flag')?.dataset.loaded ?? null,
+      })));
+      assert.deepEqual(hits.map((x) => [x.id, x.grade]), expected.hits.map((x) => [x.id, x.match]), `${query}: the core's hits and grades`);
+      const session = await page.$eval('#search-session', (el) => Object.fromEntries([...el.querySelectorAll('[data-words]')].map((w) => [w.dataset.words,
+        [...w.querySelectorAll('.tok')].map((t) => t.textContent)])));
+      if (outcome === 'strong') {
+        assert.equal(hits[0].grade, 'strong');
+        assert.equal(hits[0].loaded, 'true', 'the best hit: a session loads it');
+        assert.ok(hits.some((x) => x.loaded === 'false'), 'others are listed, not loaded');
+        assert.deepEqual(session.loaded, hits.filter((x) => x.loaded === 'true').map((x) => x.id));
+        // Every column of the explain tables has a header.
+        const heads = await page.$$eval('#search-hits table.terms thead th', (l) => l.map((th) => th.textContent.trim()));
+        assert.ok(heads.length >= 9 && heads.every((x) => x !== ''), `every column has a header: ${JSON.stringify(heads)}`);
+        const titled = await page.$$eval('#search-hits table.terms thead th', (l) => l.every((th) => th.title));
+        assert.ok(titled, 'each header says what its column holds on hover');
+        assert.equal(await page.getAttribute('#search-hits .hit .badge.grade-strong', 'title'), G.hover('strong'));
+        await shot('first-view-strong');
+      } else if (outcome === 'partial') {
+        assert.ok(hits.length > 0 && hits.every((x) => x.grade === 'partial'), 'only partial hits');
+        assert.ok(hits.every((x) => x.loaded === 'false'), 'each listed, none loaded');
+        assert.deepEqual(session.loaded ?? [], [], 'the session loads no tool');
+        assert.deepEqual(session.listed, hits.map((x) => x.id));
+        assert.ok(session.vocabulary.length > 0, 'the catalog\'s words near the request');
+        assert.deepEqual(session.unmatched, expected.unmatched);
+        assert.equal(await page.getAttribute('#search-hits .hit .badge.grade-partial', 'title'), G.hover('partial'));
+        await shot('first-view-partial');
+      } else {
+        assert.deepEqual(hits, [], 'no hit');
+        assert.deepEqual(session.unmatched, expected.unmatched, 'the words that matched nothing');
+        assert.ok(expected.unmatched.length > 0);
+        assert.match(await page.textContent('#unmatched-terms'), new RegExp(expected.unmatched.join(' ')));
+        assert.match(await page.textContent('#search-overview'), /catalog overview.*The catalog has \d+ tools in \d+ groups: /, 'the catalog\'s vocabulary');
+        await shot('first-view-miss');
+      }
+    }
+  } finally {
+    ix.free();
+  }
+  // Every header of every table the page holds now.
+  assert.deepEqual(await page.$$eval('table th', (l) => l.filter((th) => !th.textContent.trim()).length), 0);
+});
+
+test('plain words: the live form names the model turn and the tool call, trust and withheld text explained where met', async () => {
+  assert.equal(await page.textContent('label[for="live-turn"]'), 'Model turn');
+  assert.equal(await page.textContent('label[for="live-call"]'), 'Tool call in that turn');
+  assert.match(await page.textContent('#live-turn-hint'), /A model turn is one reply of the model/);
+  assert.equal(await page.getAttribute('label[for="live-client"]', 'title'), G.hover('client'));
+  // The Catalog tab's legend: each trust class in plain words, its glossary definition on hover.
+  const legend = (await page.textContent('#trust-legend')).replace(/\s+/g, ' ');
+  assert.match(legend, /remote an un-vouched third-party tool: its description is withheld from the model and not searched/);
+  assert.match(legend, /vouched a third-party tool the operator vouched for with trusted: true/);
+  assert.match(legend, /tainted marked tainted: true: shown fenced, its text never searched, never loaded/);
+  for (const t of ['first-party', 'remote', 'vouched', 'tainted']) {
+    assert.equal(await page.getAttribute(`#trust-legend .trust-${t}`, 'title'), G.hover(t), t);
+  }
+  // Where a search meets one: a page naming a remote tool says what that means.
+  await tab('search');
+  await page.fill('#search-query', 'create a zendesk ticket');
+  await page.press('#search-query', 'Enter');
+  await page.waitForSelector('#search-tainted');
+  assert.match(await page.textContent('#search-tainted'), /description is withheld from the model and not searched \(the operator vouches for a tool with trusted: true\); a tainted tool is never loaded/);
+  assert.equal(await page.getAttribute('#search-hits .hit[data-id="zendesk__create_ticket"] .badge.trust-remote', 'title'), G.hover('remote'));
+  // A tainted tool graded strong: the session lists it fenced and never loads it.
+  await page.fill('#search-query', 'apply a notion template');
+  await page.press('#search-query', 'Enter');
+  await page.waitForSelector('#search-hits .hit[data-id="notion__apply_template"]');
+  assert.match(await page.textContent('#search-outcome-line'), /is strong but tainted: a session lists it fenced and never loads it/);
+  assert.equal(await page.getAttribute('#search-hits .hit[data-id="notion__apply_template"] .session-flag', 'data-loaded'), 'false');
+  await tab('catalog');
+  await page.fill('#catalog-filter', 'zendesk__create_ticket');
+  await page.waitForSelector('[data-tool="zendesk__create_ticket"] .withheld');
+  assert.match(await page.textContent('[data-tool="zendesk__create_ticket"] .withheld'), /withheld from the model and not searched: an un-vouched third-party tool; the operator vouches for one with trusted: true/);
+  await page.fill('#catalog-filter', '');
+  await tab('search');
 });
 
 test('replay counts: a zero count is neutral, never drawn as an alarm', async () => {
@@ -247,7 +386,7 @@ test('search: the explain table has one fixed column order, the same for every h
   const heads = await page.$$eval('#search-hits .hit table.terms', (l) => l.map((t) => [...t.querySelectorAll('thead th')].map((th) => th.textContent)));
   assert.equal(heads.length, 10);
   // The index's fields in index.info() order (docs/playground.md).
-  const expected = ['term', 'score', 'name', 'aliases', 'tags', 'description', 'params', 'param_docs', ''];
+  const expected = ['word', 'score', 'name', 'aliases', 'tags', 'description', 'params', 'param_docs', 'note'];
   heads.forEach((h, i) => assert.deepEqual(h, expected, `hit ${i + 1}: the same columns in the same order`));
 });
 
@@ -948,6 +1087,8 @@ test('vocabulary: learned from the sessions here, applied, and a hit\'s learned 
   assert.equal(await page.getAttribute('#search-vocab', 'data-active'), 'true');
   assert.equal(await page.textContent('#vocab-digest'), `${digestOf(JSON.stringify(expected)).slice(0, 12)}…`, 'the core\'s digest of the vocabulary');
   assert.equal(await page.$eval('#search-hits .hit', (li) => li.dataset.id), REFUND, 'the learned words bring the refund tool up');
+  assert.equal(await page.getAttribute(`#search-hits .hit[data-id="${REFUND}"] .session-flag`, 'data-loaded'), 'true',
+    'a session under the vocabulary (the Search tab\'s index) loads it');
   // Its learned labels, each with the counts the file records, apart from its own matched words.
   const shown = await learnedShown(REFUND);
   assert.deepEqual(Object.keys(shown).sort(), ['chargeback', 'reverse']);
