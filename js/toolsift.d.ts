@@ -507,6 +507,12 @@ export interface SessionSearchConfig {
   overview?: boolean | string | null;
   /** The built overview's budget in characters: 100..20,000, default 1,500. */
   overviewChars?: number | null;
+  /**
+   * Auto mode (docs/sessions.md): when the universe's tools fit both budgets (defaults 30 tools and 24,000
+   * characters of MCP specs), every tool is on the menu from the start and search_tools is not; decided once
+   * when the session is created, recorded in the journal header. true = the defaults; false/null = off.
+   */
+  auto?: boolean | { maxTools?: number | null; maxChars?: number | null } | null;
 }
 
 /** The session configuration (the same object as the C API and the CLI's config file). */
@@ -837,6 +843,10 @@ export interface SessionMetrics {
   activations?: number;
   /** Active skills, selected ones included (skills on only). */
   activeSkills?: number;
+  /** Pre-searches (the host's, before a turn; not counted in searches). */
+  preSearches: number;
+  /** 'all': every tool on the menu and no search tool (search.auto); 'search' otherwise. */
+  mode: 'all' | 'search';
   /** Tools on the menu, the meta-tools included. */
   menu: number;
   /** Characters of the searched tools' specs (counted with maxMenuChars). */
@@ -872,6 +882,17 @@ export class Session {
    * 'arg' when the session allowed no such call.
    */
   callFailed(turn: number, callIndex: number, tool: string): void;
+  /**
+   * Pre-search: before the model's turn `turn`, search `text` (the user's latest message, read as plain words)
+   * and load its strong hits under the session's caps and trust, recorded as decision "<loop>#turn:T:pre-search"
+   * (source "host-pre-search") and served from the journal on replay. Not counted against maxSearches. Throws
+   * 'state' in mode 'all', with a host ranker, or while a ranking is pending; 'arg' when the turn does not come
+   * before the turn's calls.
+   */
+  preSearch(turn: number, text: string): { call: { turn: number; preSearch: true }; result: SearchToolsResult; decision: unknown; warnings?: string[] };
+  preSearchJSON(turn: number, text: string): string;
+  /** metrics().mode */
+  readonly mode: 'all' | 'search';
   /**
    * Why the host ranker failed during the last call: what rank() threw, or
    * a ToolsiftError with code 'ranker' for an answer that was not an array

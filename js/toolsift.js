@@ -1175,6 +1175,30 @@ export class Session {
     this.#run([t], (h, [tp], out) => this.#ex.tsift_wasm_session_call_failed(h, turn, callIndex, tp, t.length, out));
   }
 
+  /**
+   * Pre-search (docs/sessions.md): before the model's turn `turn`, search
+   * `text` (the user's latest message) and load its strong hits onto the
+   * menu, recorded as a decision of the host ("host-pre-search") and served
+   * from the journal on replay. Raw JSON of preSearch().
+   */
+  preSearchJSON(turn, text) {
+    this.#live();
+    checkU32(turn, 'turn');
+    if (typeof text !== 'string') throw new ToolsiftError('arg', 'preSearch: text must be a string', STATUS_ARG);
+    const t = encoder.encode(text);
+    return decoder.decode(this.#run([t], (h, [tp], out) => this.#ex.tsift_wasm_session_pre_search(h, turn, tp, t.length, out)));
+  }
+
+  /** preSearchJSON, parsed: { call: { turn, preSearch: true }, result, decision, warnings? }. */
+  preSearch(turn, text) {
+    return JSON.parse(this.preSearchJSON(turn, text));
+  }
+
+  /** "all" when every tool is on the menu and there is no search tool (search.auto), else "search". */
+  get mode() {
+    return this.metrics().mode;
+  }
+
   /** callJSON, parsed: { call, result, decision, warnings? }. */
   call(turn, callIndex, tool, args) {
     return JSON.parse(this.callJSON(turn, callIndex, tool, args));

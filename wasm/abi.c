@@ -17,6 +17,7 @@
  *   tsift_wasm_version() -> ptr to a NUL-terminated static string
  *   tsift_wasm_session_call(s, turn, call, tool, tool_len, args, args_len, out) -> status
  *   tsift_wasm_session_call_failed(s, turn, call, tool, tool_len, out) -> status  (a failed call's record)
+ *   tsift_wasm_session_pre_search(s, turn, text, text_len, out) -> status  (the host's search before a turn)
  *   tsift_wasm_session_config_catalog(cfg, cfg_len, out) -> status  (the catalog file it names)
  *   tsift_wasm_session_open(cfg, cfg_len, cat, cat_len, snap, snap_len, journal, journal_len,
  *                           opt, opt_len, out) -> status  (slot 0: handle; cat, snap: 0 = none)
@@ -210,6 +211,15 @@ int32_t tsift_wasm_session_call_failed(tsift_session *s, uint32_t turn, uint32_t
   tsift_error err;
   tsift_status st = tsift_session_call_failed(s, turn, call, tool, tool_len, &err);
   return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_session_pre_search)
+int32_t tsift_wasm_session_pre_search(tsift_session *s, uint32_t turn, const char *text, size_t len, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t n = 0;
+  tsift_status st = tsift_session_pre_search(s, turn, text, len, &bytes, &n, &err);
+  return finish(out, st, bytes, n, &err);
 }
 
 /* format: "mcp" | "openai" | "anthropic" (NUL-terminated by the host). */

@@ -404,6 +404,21 @@ TSIFT_API tsift_status tsift_session_call(tsift_session *session, uint32_t turn,
                                           size_t args_len, char **out, size_t *out_len,
                                           tsift_error *err);
 /*
+ * Pre-search (docs/sessions.md, "Pre-search"): before the model's turn
+ * `turn`, the host searches `text` (the user's latest message; its first
+ * 512 bytes, read as plain words: no select:, no +word) and the strong hits
+ * join the menu under the same caps, trust and recording as a search_tools
+ * call — a decision "<loop>#turn:T:pre-search", source "host-pre-search",
+ * served from the journal on replay. It must come before the turn's calls;
+ * it does not count against maxSearches (the model's budget). *out is
+ * {"call": {"turn": T, "preSearch": true}, "result": …, "decision": …} as a
+ * search's. TSIFT_E_STATE in a session with every tool on its menu
+ * (search.auto), with a host ranker (its pages are not graded) or while a
+ * search waits for a ranking; TSIFT_E_ARG when the turn does not advance.
+ */
+TSIFT_API tsift_status tsift_session_pre_search(tsift_session *session, uint32_t turn, const char *text,
+                                                size_t len, char **out, size_t *out_len, tsift_error *err);
+/*
  * The host reports that an allowed call to catalog tool `tool` (at turn,
  * call) failed (the tool answered an error): recorded in the journal as
  * source "agent-tool-call-failed", so learning does not count it as the

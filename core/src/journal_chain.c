@@ -142,6 +142,10 @@ static int write_header(tsift_session *s) {
     tsift_json_key(&b, "vocabulary");
     tsift_json_cstr(&b, s->index->vocabulary);
   }
+  if (s->menu_all) { /* every tool on the menu, no search_tools (search.auto, session_auto.c) */
+    tsift_json_key(&b, "mode");
+    tsift_json_cstr(&b, "all");
+  }
   if (s->client) { /* who the run served: learning counts evidence per client (learn.c) */
     tsift_json_key(&b, "client");
     tsift_json_cstr(&b, s->client);
@@ -319,6 +323,12 @@ static int check_header(tsift_session *s, const cJSON *h, uint8_t head[32], int 
     ok &= problem(s, 0, "journal header: recorded for client \"%.64s\", the live session's is \"%.64s\"",
                   client ? client : "(none)", s->client);
   }
+  /* The menu's mode (search.auto) is decided when the session is created:
+   * a run with every tool on the menu is not one that searched. */
+  const char *mode = str_member(v, "mode");
+  if (strcmp(mode ? mode : "search", s->menu_all ? "all" : "search") != 0)
+    ok &= problem(s, 0, "journal header: recorded in mode \"%.16s\", the live session's is \"%s\" (search.auto)",
+                  mode, s->menu_all ? "all" : "search");
   if (!session || strcmp(session, s->fingerprint) != 0)
     ok &= problem(s, 0,
                   "journal header: recorded under another session configuration (caps, alwaysLoaded, "

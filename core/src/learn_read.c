@@ -279,9 +279,12 @@ static tsift_status read_line(reader *rd, const char *line, size_t n, tsift_erro
   else if (strcmp(source, TSIFT_JOURNAL_HEADER_SOURCE) == 0)
     st = read_header(rd, rec, err);
   else if (strcmp(source, "agent-tool-search") == 0 || strcmp(source, "agent-skill-activation") == 0 ||
-           strcmp(source, "agent-tool-call") == 0 || strcmp(source, "agent-tool-call-failed") == 0) {
+           strcmp(source, "agent-tool-call") == 0 || strcmp(source, "agent-tool-call-failed") == 0 ||
+           strcmp(source, "host-pre-search") == 0) {
     st = check_chain(rd, rec, err);
-    if (!st && strcmp(source, "agent-tool-search") == 0) st = read_search(rd, rec, err);
+    /* a pre-search is the user's own words searched: evidence as a search's */
+    if (!st && (strcmp(source, "agent-tool-search") == 0 || strcmp(source, "host-pre-search") == 0))
+      st = read_search(rd, rec, err);
     else if (!st && strcmp(source, "agent-tool-call") == 0) st = read_call(rd, rec, 0, err);
     else if (!st && strcmp(source, "agent-tool-call-failed") == 0) st = read_call(rd, rec, 1, err);
   } else {

@@ -136,6 +136,11 @@ static void compute_fingerprint(tsift_session *s) {
   tsift_sha256_update(&h, "|", 2);
   for (size_t i = 0; i < s->agent.count; i++)
     tsift_sha256_update(&h, s->agent.tools[i].id, strlen(s->agent.tools[i].id) + 1);
+  if (s->auto_on) { /* only when asked for, so other sessions keep their fingerprint */
+    n = tsift_snprintf(caps, sizeof caps, "|auto|%u/%u/%s", s->auto_max_tools, s->auto_max_chars,
+                       s->menu_all ? "all" : "search");
+    tsift_sha256_update(&h, caps, (size_t)n + 1);
+  }
   if (s->skills) { /* only when on, so sessions without skills keep their fingerprint */
     const tsift_skills *sk = s->skills;
     n = tsift_snprintf(caps, sizeof caps, "|skills|%u/%u/%u/%u/%d", sk->max_active, sk->max_index,
@@ -467,7 +472,7 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file
   static const char *const search_keys[] = {"toolName",  "alwaysLoaded", "namespaces", "maxPerSearch",
                                             "maxLoaded", "maxSearches",  "maxMenuChars", "stopwords",
                                             "load",      "strong",       "overview",   "overviewChars",
-                                            NULL};
+                                            "auto",      NULL};
   if (!cJSON_IsObject(cfg)) return tsift_fail(err, TSIFT_E_CONFIG, "config: expected an object");
   tsift_status st = check_keys(cfg, "config", top_keys, err);
   if (st) return st;
@@ -495,8 +500,11 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file
                         err)))
     return st;
   if ((st = read_always_loaded(s, cJSON_GetObjectItemCaseSensitive(search, "alwaysLoaded"), err))) return st;
+  if ((st = tsift_auto_read(s, cJSON_GetObjectItemCaseSensitive(search, "auto"), err)) ||
+      (st = tsift_auto_decide(s, err)))
+    return st;
   /* The overview of the universe for the meta-tool's description (overview.c). */
-  if (s->overview_on && !s->overview &&
+  if (s->overview_on && !s->overview && !s->menu_all &&
       !(s->overview = tsift_overview(s->index, s->ns_allowed, s->overview_chars, NULL)))
     return tsift_nomem(err, "writing the catalog overview");
   return TSIFT_OK;
@@ -753,7 +761,7 @@ tsift_status tsift_session_call_failed(tsift_session *s, uint32_t turn, uint32_t
     struct allowed_call *a = &s->calls[i];
     if (a->turn != turn || a->call != call || a->doc != (uint32_t)d) continue;
     if (!a->failed) {
-      call_ref c = {turn, call, NULL};
+      call_ref c = {turn, call, NULL, 0};
       if (!write_call_record(s, &c, a->doc, CALL_FAILED_SOURCE)) return tsift_nomem(err, "recording a failed call");
       a->failed = 1;
     }
@@ -786,10 +794,10 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
   char *name = tsift_utf8_sanitize(tool ? tool : "", too_long ? CALL_NAME_MAX_BYTES + 3 : tool_len, &tool_len);
   if (!name) return tsift_nomem(err, "handling a call");
   tsift_status st;
-  call_ref c = {turn, call, name};
+  call_ref c = {turn, call, name, 0};
   /* a name with a NUL byte inside never matches a tool */
   int clean = !too_long && strlen(name) == tool_len;
-  if (clean && strcmp(name, s->tool_name) == 0) {
+  if (clean && !s->menu_all && strcmp(name, s->tool_name) == 0) { /* with every tool on the menu, no search */
     st = meta_call(s, &c, args_json, args_len, tsift_session_search, out, out_len, err);
   } else if (clean && s->skills && strcmp(name, s->skills->tool_name) == 0) {
     st = meta_call(s, &c, args_json, args_len, tsift_session_activate, out, out_len, err);
@@ -882,7 +890,7 @@ tsift_status tsift_session_menu_json(const tsift_session *s, const char *format,
     tsift_buf_free(&b);
     return tsift_nomem(err, "writing the menu");
   }
-  tsift_spec_write_raw(&b, s->tool_name, desc.data, schema, f);
+  if (!s->menu_all) tsift_spec_write_raw(&b, s->tool_name, desc.data, schema, f);
   tsift_buf_free(&desc);
   if (s->skills)
     tsift_spec_write_raw(&b, s->skills->tool_name,
@@ -914,10 +922,10 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
-  const char *keys[] = {"searches", "refusals", "hits", "noMatch", "loaded", "rankerCalls", "replayed"};
-  size_t vals[] = {s->metrics.searches, s->metrics.refusals,    s->metrics.hits,    s->metrics.no_match,
-                   s->metrics.loaded,   s->metrics.ranker_calls, s->metrics.replayed};
-  for (size_t i = 0; i < 7; i++) {
+  const char *keys[] = {"searches", "refusals", "hits", "noMatch", "loaded", "rankerCalls", "replayed", "preSearches"};
+  size_t vals[] = {s->metrics.searches, s->metrics.refusals,     s->metrics.hits,     s->metrics.no_match,
+                   s->metrics.loaded,   s->metrics.ranker_calls, s->metrics.replayed, s->metrics.pre_searches};
+  for (size_t i = 0; i < 8; i++) {
     tsift_json_key(&b, keys[i]);
     tsift_json_int(&b, (long long)vals[i]);
   }
@@ -927,8 +935,10 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
     tsift_json_key(&b, "activeSkills");
     tsift_json_int(&b, (long long)s->skills->nactive);
   }
+  tsift_json_key(&b, "mode"); /* "all": every tool on the menu, no search (search.auto) */
+  tsift_json_cstr(&b, s->menu_all ? "all" : "search");
   tsift_json_key(&b, "menu");
-  tsift_json_int(&b, (long long)(1 + (s->skills ? 1 : 0) + s->agent.count + s->nmenu));
+  tsift_json_int(&b, (long long)((s->menu_all ? 0 : 1) + (s->skills ? 1 : 0) + s->agent.count + s->nmenu));
   tsift_json_key(&b, "menuChars");
   tsift_json_int(&b, (long long)s->menu_chars);
   tsift_json_key(&b, "fingerprint");
@@ -938,7 +948,8 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
 }
 
 /* The rest of a journal decision id after "<loop>#turn:", as the core
- * writes it: "<turn>:tool:<call>:search" (or ":skill"), each number plain
+ * writes it: "<turn>:tool:<call>:search" (or ":skill"; a pre-search's is
+ * "<turn>:pre-search"), each number plain
  * decimal digits up to 4294967295. Anything else (a sign, white space, an
  * overflow, text after the kind) is no decision id: "turn:-1" is reported
  * as written, never read as 4294967295. */
@@ -976,6 +987,18 @@ tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
     unsigned turn = 0, call = 0;
     char tail[16] = "";
     int is_skill = 0;
+    const char *after = strncmp(id, prefix, (size_t)plen) == 0 ? scan_uint(id + plen, &turn) : NULL;
+    if (after && strcmp(after, ":pre-search") == 0) { /* the host's: its recorded text again */
+      const cJSON *q = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "value"), "query");
+      const char *text = cJSON_IsString(q) ? q->valuestring : "";
+      char *out = NULL;
+      size_t before = s->replay_pos;
+      tsift_status st = tsift_session_pre_search(s, turn, text, strlen(text), &out, NULL, err);
+      tsift_free(out);
+      if (st) return st;
+      if (s->replay_pos == before) s->replay_pos++;
+      continue;
+    }
     if (strncmp(id, prefix, (size_t)plen) != 0 || !scan_decision_id(id + plen, &turn, &call, tail) ||
         !(strcmp(tail, "search") == 0 || (is_skill = s->skills && strcmp(tail, "skill") == 0)))
       return tsift_fail(err, TSIFT_E_DIVERGED, "replay: decision %zu (\"%.80s\") is not a %s of loop \"%s\"",
@@ -988,7 +1011,7 @@ tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
       cJSON_Delete(args);
       return tsift_nomem(err, "replaying the journal");
     }
-    call_ref c = {turn, call, is_skill ? s->skills->tool_name : s->tool_name};
+    call_ref c = {turn, call, is_skill ? s->skills->tool_name : s->tool_name, 0};
     char *out = NULL;
     size_t out_len = 0;
     size_t before = s->replay_pos;

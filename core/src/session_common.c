@@ -59,12 +59,28 @@ void tsift_write_warnings(tsift_buf *b, const warnings *w) {
 
 tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
                                          tsift_error *err) {
-  if (s->ndecisions && (c->turn < s->last_turn || (c->turn == s->last_turn && c->call <= s->last_call)))
+  if (!s->ndecisions) return TSIFT_OK;
+  /* order: turn, then a turn's pre-search before its calls, then call */
+  int ahead = c->turn > s->last_turn ||
+              (c->turn == s->last_turn && !c->pre && (s->last_pre || c->call > s->last_call));
+  if (ahead) return TSIFT_OK;
+  if (c->pre)
     return tsift_fail(err, TSIFT_E_ARG,
-                      "%s at turn %u call %u: calls must advance past turn %u call %u, which "
-                      "already has a decision",
-                      what, c->turn, c->call, s->last_turn, s->last_call);
-  return TSIFT_OK;
+                      "pre-search at turn %u: a turn's pre-search comes before its calls, and turn %u already has "
+                      "a decision",
+                      c->turn, s->last_turn);
+  if (s->last_pre)
+    return tsift_fail(err, TSIFT_E_ARG, "%s at turn %u call %u: calls must advance past turn %u's pre-search", what,
+                      c->turn, c->call, s->last_turn);
+  return tsift_fail(err, TSIFT_E_ARG,
+                    "%s at turn %u call %u: calls must advance past turn %u call %u, which "
+                    "already has a decision",
+                    what, c->turn, c->call, s->last_turn, s->last_call);
+}
+
+void tsift_search_decision_id(const tsift_session *s, const call_ref *c, char *buf, size_t n) {
+  if (c->pre) tsift_snprintf(buf, n, "%s#turn:%u:pre-search", s->loop, c->turn);
+  else tsift_snprintf(buf, n, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
 }
 
 int tsift_session_discovers(const tsift_session *s) {
@@ -77,6 +93,12 @@ void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
   tsift_json_begin_object(b);
   tsift_json_key(b, "turn");
   tsift_json_int(b, c->turn);
+  if (c->pre) { /* the host's, not a model's call */
+    tsift_json_key(b, "preSearch");
+    tsift_json_bool(b, 1);
+    tsift_json_end_object(b);
+    return;
+  }
   tsift_json_key(b, "call");
   tsift_json_int(b, c->call);
   tsift_json_key(b, "tool");

@@ -38,6 +38,7 @@ typedef enum { DIVERGE_FAIL = 0, DIVERGE_WARN, DIVERGE_OFF } divergence_mode;
 typedef struct call_ref {
   uint32_t turn, call;
   const char *tool;
+  uint8_t pre; /* a host's pre-search: before the model's calls of its turn */
 } call_ref;
 
 /* The grade of a hit on a page. */
@@ -119,6 +120,7 @@ struct tsift_session {
   size_t ncalls, calls_cap;
   char *client; /* session option "client": who the run serves, in the journal header, or NULL */
   uint32_t last_turn, last_call; /* of the last decision (when ndecisions > 0) */
+  uint8_t last_pre;              /* ... which was a pre-search (its turn's first) */
 
   journal_chain chain;
   cJSON *replay; /* recorded decisions (array), or NULL */
@@ -154,8 +156,14 @@ struct tsift_session {
   unsigned overview_chars;
   char *overview;         /* its text (built, or the host's), or NULL */
 
+  /* Auto mode (search.auto, session_auto.c): when the universe fits the
+   * budgets, every tool is on the menu from the start and search_tools is
+   * not (menu_all). Decided once, when the session is created. */
+  uint8_t auto_on, menu_all;
+  unsigned auto_max_tools, auto_max_chars;
+
   struct {
-    size_t searches, refusals, hits, no_match, loaded, ranker_calls, replayed;
+    size_t searches, refusals, hits, no_match, loaded, ranker_calls, replayed, pre_searches;
   } metrics;
   char fingerprint[65];
 };
@@ -188,12 +196,23 @@ tsift_status tsift_session_create(const char *config_json, size_t config_len, ts
                                   const char *options_json, size_t options_len, tsift_session **out,
                                   tsift_error *err);
 
+/* ---- session_auto.c ---- */
+/* Read search.auto (true, false or {"maxTools", "maxChars"}). */
+tsift_status tsift_auto_read(tsift_session *s, const cJSON *v, tsift_error *err);
+/* After the menu's start (agent tools, skills, alwaysLoaded): with
+ * search.auto and a universe within both budgets, every tool joins the menu
+ * and menu_all is set. */
+tsift_status tsift_auto_decide(tsift_session *s, tsift_error *err);
+
 /* ---- session_common.c ---- */
 /* Put catalog doc d on the menu (no-op when it is there). */
 void tsift_session_menu_add(tsift_session *s, uint32_t d);
 /* A decision may be recorded at (turn, call): it advances past the last. */
 tsift_status tsift_session_check_advance(const tsift_session *s, const call_ref *c, const char *what,
                                          tsift_error *err);
+/* A search's decision id: "<loop>#turn:T:tool:C:search", or a pre-search's
+ * "<loop>#turn:T:pre-search". */
+void tsift_search_decision_id(const tsift_session *s, const call_ref *c, char *buf, size_t n);
 /* Catalog doc with this id, or -1. */
 long tsift_session_find_doc(const tsift_session *s, const char *id);
 /* The tools of the universe (namespaces) whose id is a namespace and a

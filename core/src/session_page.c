@@ -76,17 +76,18 @@ void tsift_page_add(search_page *p, uint32_t d, uint8_t grade) { page_push(p, d,
 /* ---- loading plan ----------------------------------------------------- */
 
 /* In order, a tool loads while its grade allows it (with "load": "strong",
- * a strong, selected or ungraded hit), it is not tainted, the maxLoaded cap
+ * a strong, selected or ungraded hit; for a pre-search, a strong one only), it is not tainted, the maxLoaded cap
  * has room and the menu budget fits it. On a replayed page the recorded
  * loaded flags (permit) further limit loading. */
-static tsift_status plan_loading(tsift_session *s, const search_page *p, uint8_t *loaded, size_t *chars_out,
-                                 tsift_error *err) {
+static tsift_status plan_loading(tsift_session *s, const search_page *p, int pre, uint8_t *loaded,
+                                 size_t *chars_out, tsift_error *err) {
   size_t count = s->searched_loaded, chars = s->menu_chars;
   for (size_t i = 0; i < p->n; i++) {
     const tsift_tool *t = &s->index->catalog.tools[p->hits[i]];
     loaded[i] = 0;
     if (p->replayed && !p->permit[i]) continue;
     if (s->load_strong && p->grade[i] == PAGE_PARTIAL) continue;
+    if (pre && p->grade[i] != PAGE_STRONG) continue; /* nobody asked: only the strong load */
     if (t->tainted || count >= s->max_loaded) continue;
     if (s->max_menu_chars >= 0) {
       size_t c = tsift_spec_chars(t);
@@ -255,14 +256,14 @@ static void json_tokens(tsift_buf *b, const tsift_tokens *t, size_t from, size_t
 
 static size_t words_start(const search_page *p, size_t i) { return i ? p->words_end[i - 1] : 0; }
 
-static void write_decision(tsift_buf *b, const tsift_session *s, const char *id, const char *query,
+static void write_decision(tsift_buf *b, const tsift_session *s, const call_ref *c, const char *id, const char *query,
                            const search_page *p, const uint8_t *loaded, const uint32_t *skill_page, size_t ns,
                            const ranker_kinds *kinds) {
   tsift_json_begin_object(b);
   tsift_json_key(b, "id");
   tsift_json_cstr(b, id);
   tsift_json_key(b, "source");
-  tsift_json_cstr(b, "agent-tool-search");
+  tsift_json_cstr(b, c->pre ? "host-pre-search" : "agent-tool-search");
   tsift_json_key(b, "value");
   tsift_json_begin_object(b);
   tsift_json_key(b, "ranker");
@@ -496,11 +497,11 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
                                const uint32_t *skill_hits, size_t ns, const ranker_kinds *kinds, warnings *w,
                                char **out, size_t *out_len, tsift_error *err) {
   char did[200];
-  tsift_snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
+  tsift_search_decision_id(s, c, did, sizeof did);
   uint8_t *loaded = tsift_calloc_array(p->n + 1, 1);
   if (!loaded) return tsift_nomem(err, "searching");
   size_t chars = 0;
-  tsift_status st = plan_loading(s, p, loaded, &chars, err);
+  tsift_status st = plan_loading(s, p, c->pre, loaded, &chars, err);
   if (st) {
     tsift_free(loaded);
     return st;
@@ -555,7 +556,7 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
   tsift_json_end_object(&b);
   tsift_json_key(&b, "decision");
   size_t dec_start = b.len;
-  write_decision(&b, s, did, q, p, loaded, skill_hits, ns, kinds);
+  write_decision(&b, s, c, did, q, p, loaded, skill_hits, ns, kinds);
   size_t dec_end = b.len;
   tsift_write_warnings(&b, w);
   tsift_json_end_object(&b);
@@ -571,7 +572,9 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
   s->ndecisions++;
   s->last_turn = c->turn;
   s->last_call = c->call;
-  s->searches++;
+  s->last_pre = c->pre;
+  if (c->pre) s->metrics.pre_searches++; /* not the model's: maxSearches is the model's budget */
+  else s->searches++;
   for (size_t i = 0; i < p->n; i++)
     if (loaded[i]) {
       tsift_session_menu_add(s, p->hits[i]);
@@ -579,7 +582,7 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
       s->metrics.loaded++;
     }
   s->menu_chars = chars;
-  s->metrics.searches++;
+  if (!c->pre) s->metrics.searches++;
   s->metrics.hits += p->n + ns;
   if (p->n == 0 && ns == 0) s->metrics.no_match++;
   if (p->replayed) s->metrics.replayed++;

@@ -14,6 +14,8 @@
 #include "vector_rank.h"
 #include "vectors.h"
 
+/* A pre-search reads as much of the host's text as a query's analysis does. */
+#define PRE_SEARCH_MAX_BYTES 512
 #define warn tsift_warn
 #define warnings_free tsift_warnings_free
 
@@ -189,7 +191,7 @@ static size_t capped_want(size_t page, size_t hidden) {
 /* Output a ranking request for the pending search. */
 static tsift_status request_ranking(tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
   pending_search *p = s->pending;
-  call_ref c = {p->turn, p->call, s->tool_name};
+  call_ref c = {p->turn, p->call, s->tool_name, 0};
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_session_begin_output(&b, &c);
@@ -287,7 +289,8 @@ static tsift_status tools_ranked(tsift_session *s, const call_ref *c, const char
                                  const tsift_scored *tool_scored, warnings *w, char **out, size_t *out_len,
                                  tsift_error *err) {
   ranker_kinds kinds = live_kinds(s);
-  if (!tsift_session_discovers(s)) return tsift_page_finish(s, c, q, tp, NULL, 0, &kinds, w, out, out_len, err);
+  /* a pre-search finds tools only: the host loads what it needs */
+  if (!tsift_session_discovers(s) || c->pre) return tsift_page_finish(s, c, q, tp, NULL, 0, &kinds, w, out, out_len, err);
   tsift_skills *sk = s->skills;
   if (sk->ranker_kind) {
     /* Two phases: keep the tools' page and ask for the skills. */
@@ -327,7 +330,7 @@ static tsift_status tools_ranked(tsift_session *s, const call_ref *c, const char
 static tsift_status take_ranking(tsift_session *s, const char *ids_json, size_t len, char **out,
                                  size_t *out_len, tsift_error *err) {
   pending_search *p = s->pending;
-  call_ref c = {p->turn, p->call, s->tool_name};
+  call_ref c = {p->turn, p->call, s->tool_name, 0};
   cJSON *ids = NULL;
   tsift_error perr;
   if (ids_json && tsift_json_parse(ids_json, len, "ranking", &ids, &perr) != TSIFT_OK &&
@@ -449,7 +452,7 @@ static tsift_status serve_recorded(tsift_session *s, const call_ref *c, const ch
   tsift_status st = !skill_hits || tsift_page_reserve(&p, page) ? tsift_nomem(err, "replaying")
                                                                 : tsift_page_readmit(s, value, page, &p, w, err);
   if (!st) {
-    size_t ns = tsift_session_discovers(s) ? readmit_skills(s, value, page - p.n, skill_hits, w) : 0;
+    size_t ns = tsift_session_discovers(s) && !c->pre ? readmit_skills(s, value, page - p.n, skill_hits, w) : 0;
     /* A missing or unusable recorded kind reads as the session's own. */
     ranker_kinds kinds = {recorded_kind(value, "ranker"), recorded_kind(value, "skillRanker")};
     if (!kinds.ranker) kinds.ranker = ranker_kind(s);
@@ -531,6 +534,42 @@ static const char *query_refusal(const tsift_query *tq, int selecting, const cha
   return NULL;
 }
 
+/* A search whose query was read: its decision, served from the journal on
+ * replay, else ranked (or a select: page when `names`). Decision ids must
+ * be unique: searches advance in (turn, call) order. */
+static tsift_status decide(tsift_session *s, const call_ref *c, const char *q, const tsift_query *tq,
+                           const tsift_tokens *names, size_t page, char **out, size_t *out_len, tsift_error *err) {
+  tsift_status st = tsift_session_check_advance(s, c, c->pre ? "pre-search" : "search", err);
+  if (st) return st;
+  if (!c->pre && s->searches >= s->max_searches)
+    return tsift_session_refuse(s, c, "search_limit_reached", "no searches left in this run", NULL, out, out_len, err);
+  char did[200];
+  tsift_search_decision_id(s, c, did, sizeof did);
+  warnings w = {{0}, 0, 0};
+  tsift_replay_skip_records(s, &w);
+  const cJSON *rec = s->replay && s->replay_pos < s->nreplay ? s->replay_items[s->replay_pos] : NULL;
+  const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
+  int here = rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0, served = 0;
+  if (s->replay) tsift_chain_warn(s, here ? s->replay_pos : SIZE_MAX, &w);
+  if (s->replay && here) {
+    st = serve_recorded(s, c, q, page, rec, &w, out, out_len, err);
+    served = 1;
+  } else if (s->replay && s->divergence == DIVERGE_FAIL) {
+    st = tsift_fail(err, TSIFT_E_DIVERGED, "replay: the journal has no decision \"%s\" at position %zu", did,
+                    s->replay_pos + 1);
+    served = 1;
+  } else if (s->replay && s->divergence == DIVERGE_WARN) {
+    warn(&w, "replay: the journal has no decision \"%s\" here; ranked live%s", did, NULL);
+  }
+  if (!served) {
+    if (names) st = select_search(s, c, q, names, page, &w, out, out_len, err);
+    else if (s->ranker_kind) st = ask_host(s, c, q, page, &w, out, out_len, err);
+    else st = rank_builtin(s, c, q, tq, page, &w, out, out_len, err);
+  }
+  warnings_free(&w);
+  return st;
+}
+
 static tsift_status search_call(tsift_session *s, const call_ref *c, const cJSON *args, char **out,
                                 size_t *out_len, tsift_error *err);
 
@@ -579,37 +618,44 @@ static tsift_status search_call(tsift_session *s, const call_ref *c, const cJSON
     tsift_query_free(&tq);
     return tsift_session_refuse(s, c, "invalid_input", why, NULL, out, out_len, err);
   }
-  /* Decision ids must be unique: searches advance in (turn, call) order. */
-  st = tsift_session_check_advance(s, c, "search", err);
-  if (!st && s->searches >= s->max_searches)
-    st = tsift_session_refuse(s, c, "search_limit_reached", "no searches left in this run", NULL, out, out_len, err);
-  else if (!st) {
-    char did[200];
-    tsift_snprintf(did, sizeof did, "%s#turn:%u:tool:%u:search", s->loop, c->turn, c->call);
-    warnings w = {{0}, 0, 0};
-    tsift_replay_skip_records(s, &w);
-    const cJSON *rec = s->replay && s->replay_pos < s->nreplay ? s->replay_items[s->replay_pos] : NULL;
-    const cJSON *rid = cJSON_GetObjectItemCaseSensitive(rec, "id");
-    int served = 0;
-    if (s->replay) tsift_chain_warn(s, rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0 ? s->replay_pos : SIZE_MAX, &w);
-    if (s->replay && rec && cJSON_IsString(rid) && strcmp(rid->valuestring, did) == 0) {
-      st = serve_recorded(s, c, q, page, rec, &w, out, out_len, err);
-      served = 1;
-    } else if (s->replay && s->divergence == DIVERGE_FAIL) {
-      st = tsift_fail(err, TSIFT_E_DIVERGED, "replay: the journal has no decision \"%s\" at position %zu", did,
-                      s->replay_pos + 1);
-      served = 1;
-    } else if (s->replay && s->divergence == DIVERGE_WARN) {
-      warn(&w, "replay: the journal has no decision \"%s\" here; ranked live%s", did, NULL);
-    }
-    if (!served) {
-      if (selecting) st = select_search(s, c, q, &names, page, &w, out, out_len, err);
-      else if (s->ranker_kind) st = ask_host(s, c, q, page, &w, out, out_len, err);
-      else st = rank_builtin(s, c, q, &tq, page, &w, out, out_len, err);
-    }
-    warnings_free(&w);
-  }
+  st = decide(s, c, q, &tq, selecting ? &names : NULL, page, out, out_len, err);
   tsift_tokens_free(&names);
   tsift_query_free(&tq);
+  return st;
+}
+
+/* ---- pre-search ------------------------------------------------------- */
+
+tsift_status tsift_session_pre_search(tsift_session *s, uint32_t turn, const char *text, size_t len, char **out,
+                                      size_t *out_len, tsift_error *err) {
+  if (!s || !out || (!text && len)) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_pre_search: NULL argument");
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  if (s->pending)
+    return tsift_fail(err, TSIFT_E_STATE, "a search is waiting for its ranking: answer it with tsift_session_ranked");
+  if (s->menu_all)
+    return tsift_fail(err, TSIFT_E_STATE, "pre-search: every tool is on the menu already (search.auto)");
+  if (s->ranker_kind)
+    return tsift_fail(err, TSIFT_E_STATE,
+                      "pre-search: this session ranks with a host ranker, whose pages are not graded; pre-search "
+                      "loads only strong hits of the built-in ranker");
+  /* The user's words, as a query reads them (its first 512 bytes), kept
+   * as the decision's query: never select: or +word, which are the model's
+   * conventions, not the user's. */
+  size_t n = 0;
+  char *q = tsift_utf8_sanitize(text ? text : "", tsift_utf8_cut(text ? text : "", len, PRE_SEARCH_MAX_BYTES), &n);
+  if (!q) return tsift_nomem(err, "pre-searching");
+  for (size_t i = 0; i < n; i++)
+    if (q[i] == 0) q[i] = ' '; /* the query is recorded as a C string */
+  tsift_query tq;
+  memset(&tq, 0, sizeof tq);
+  tsift_status st = tsift_query_analyze(q, n, &s->index->stopwords, &tq, err);
+  if (!st) {
+    for (size_t i = 0; i < tq.terms.count; i++) tq.term_required[i] = 0;
+    call_ref c = {turn, 0, "pre-search", 1};
+    st = decide(s, &c, q, &tq, NULL, s->max_per_search, out, out_len, err);
+  }
+  tsift_query_free(&tq);
+  tsift_free(q);
   return st;
 }

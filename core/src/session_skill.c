@@ -97,6 +97,7 @@ static tsift_status write_output(tsift_session *s, const call_ref *c, const tsif
     s->ndecisions++;
     s->last_turn = c->turn;
     s->last_call = c->call;
+    s->last_pre = 0;
   }
   tsift_ok(err);
   return TSIFT_OK;

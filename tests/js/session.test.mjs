@@ -688,8 +688,11 @@ test('metrics count without query text; the fingerprint follows the configuratio
     assert.ok(!json.includes('secretword'));
     const m = JSON.parse(json);
     assert.deepEqual(Object.keys(m), [
-      'searches', 'refusals', 'hits', 'noMatch', 'loaded', 'rankerCalls', 'replayed', 'menu', 'menuChars', 'fingerprint',
+      'searches', 'refusals', 'hits', 'noMatch', 'loaded', 'rankerCalls', 'replayed', 'preSearches', 'mode', 'menu',
+      'menuChars', 'fingerprint',
     ]);
+    assert.equal(m.mode, 'search');
+    assert.equal(m.preSearches, 0);
     assert.equal(m.searches, 2);
     assert.equal(m.refusals, 2);
     assert.equal(m.noMatch, 1);
