@@ -131,9 +131,11 @@ function checkServer(key, s, baseDir) {
 // gateway's start). `load`, `strong`, `overview` and `overviewChars` are the
 // confident loop's: which hits a search loads, the grade rule's thresholds,
 // the catalog overview in the search tool's description and its budget.
+// `auto` is auto mode (docs/sessions.md): every tool on the menu and no
+// search tool while the universe fits its budgets.
 const SESSION_SEARCH_KEYS = [
   'toolName', 'maxPerSearch', 'maxLoaded', 'maxSearches', 'maxMenuChars', 'namespaces', 'stopwords',
-  'load', 'strong', 'overview', 'overviewChars',
+  'load', 'strong', 'overview', 'overviewChars', 'auto',
 ];
 // `model` and `minSimilarity` are the gateway's: a static-embedding model
 // (a directory with model.safetensors and tokenizer.json, docs/semantic.md)
@@ -143,7 +145,10 @@ const SESSION_SEARCH_KEYS = [
 // `toolsift-mcp learn` writes, or the host's own) that every generation's
 // index is built with (readVocabulary below; the core's own check is
 // catalog.js checkVocabulary).
-const SEARCH_KEYS = [...SESSION_SEARCH_KEYS, 'alwaysLoaded', 'includeSchemas', 'model', 'minSimilarity', 'annotations'];
+// `preSearch` is the gateway's too: true offers clients the request
+// toolsift/preSearch (gateway.js), the core's pre-search of a user message.
+const SEARCH_KEYS = [...SESSION_SEARCH_KEYS, 'alwaysLoaded', 'includeSchemas', 'model', 'minSimilarity', 'annotations',
+  'preSearch'];
 
 /**
  * Check a configuration object. `baseDir` resolves relative paths (a stdio
@@ -173,9 +178,11 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   }
   const alwaysLoaded = stringList(s.alwaysLoaded, 'search.alwaysLoaded');
   for (const id of alwaysLoaded) {
-    if (!ID_RE.test(id)) fail('search.alwaysLoaded', `not a tool id: ${JSON.stringify(id)}`);
+    // any catalog id (docs/usage.md, "Tool ids"); the core names one no tool has
+    if (id === '' || id.length > 1024) fail('search.alwaysLoaded', `not a tool id: ${JSON.stringify(id.slice(0, 80))}`);
   }
   const includeSchemas = optBool(s, 'includeSchemas', 'search', true);
+  const preSearch = optBool(s, 'preSearch', 'search', false);
   if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) {
     fail('search.model', 'expected the directory of a static model (model.safetensors and tokenizer.json)');
   }
@@ -209,7 +216,8 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   if (typeof loop !== 'string' || !ID_RE.test(loop)) fail('config.loop', 'expected a string matching ^[A-Za-z0-9_.:-]{1,128}$');
   const name = raw.name ?? 'toolsift-mcp';
   if (typeof name !== 'string' || name === '') fail('config.name', 'expected a non-empty string');
-  return { servers, search, alwaysLoaded, includeSchemas, model, vocabulary, skills, journalDir, journalMaxBytes, http, loop, name };
+  return { servers, search, alwaysLoaded, includeSchemas, preSearch, model, vocabulary, skills, journalDir, journalMaxBytes, http,
+    loop, name };
 }
 
 // A vocabulary's label lists, as the core reads them (checked here for every

@@ -16,7 +16,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { buildUniverse, checkVocabulary } from './catalog.js';
 import { loadGatewayModel } from './model.js';
 import { CODES } from './errors.js';
@@ -30,11 +30,19 @@ export { VERSION };
 // What the gateway says of itself. How to search, what a search loads and
 // select: are the search tool's own description (the core's, with the
 // catalog overview), so they are not repeated here.
-const instructionsFor = (search) =>
-  `This server is a gateway to many tools. Only a few are listed at first: call ${search} with a few words ` +
-  'describing what you want to do (its description says how to search and which tools it loads). The tools it ' +
-  'loads are added to your tool list (listed again after notifications/tools/list_changed); call them by the ' +
-  `names ${search} returned.`;
+const instructionsFor = (search, mode) =>
+  mode === 'all'
+    ? 'This server is a gateway to the tools of several servers; all of them are listed (few enough that no search ' +
+      'is needed). Call them by their listed names.'
+    : `This server is a gateway to many tools. Only a few are listed at first: call ${search} with a few words ` +
+      'describing what you want to do (its description says how to search and which tools it loads). The tools it ' +
+      'loads are added to your tool list (listed again after notifications/tools/list_changed); call them by the ' +
+      `names ${search} returned.`;
+
+// The gateway's own request (search.preSearch, docs/mcp-gateway.md): a host
+// that owns the conversation sends the user's message before the model's
+// turn, and the strong hits are loaded.
+const PRE_SEARCH_METHOD = 'toolsift/preSearch';
 
 // A meta-tool's answer: the core's result object as it is (grades, matched
 // and unmatched words, vocabulary, unknown names, the note, tainted — plus
@@ -173,7 +181,13 @@ export class Gateway {
     if (journal?.full) {
       this.log(`session ${label}: journal.maxBytes (${journal.maxBytes}) is less than its first segment line (${journal.bytes} bytes): every search will be refused and no call recorded`);
     }
-    let instructions = instructionsFor(cs.searchToolName);
+    const mode = cs.mode;
+    // which mode a session is in (search.auto): a session with every tool
+    // listed has no search tool, so a host should know
+    if (this.config.search.auto !== undefined) {
+      this.log(`session ${label}: mode ${mode}${mode === 'all' ? ` (every tool listed, no ${cs.searchToolName}: search.auto)` : ''}`);
+    }
+    let instructions = instructionsFor(cs.searchToolName, mode);
     const skillIndex = cs.segment.session.skillIndex();
     if (skillIndex) instructions += `\n\nSkills (activate one with ${cs.skillToolName}):\n${skillIndex}`;
     const server = new Server({ name: this.config.name, version: VERSION },
@@ -187,6 +201,13 @@ export class Gateway {
     };
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: cs.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => this._call(entry, req, extra));
+    if (this.config.preSearch) {
+      // A method of its own, not a tool: the model never sees or calls it.
+      server.fallbackRequestHandler = async (req, extra) => {
+        if (req.method === PRE_SEARCH_METHOD) return this._preSearch(entry, req, extra);
+        throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+      };
+    }
     this.sessions.add(entry);
     server.onclose = () => {
       this.sessions.delete(entry);
@@ -267,6 +288,39 @@ export class Gateway {
       this._callFailed(entry, turn, name);
       return errorResult(`The call to "${name}" failed at its server "${route.server}": ${e?.message ?? e}`);
     }
+  }
+
+  // toolsift/preSearch { text }: the session's pre-search of a user message
+  // on the next turn (it takes a turn number of its own, so two in a row
+  // are fine). Answers { mode, loaded: [names], result: the core's page }.
+  async _preSearch(entry, req, extra) {
+    const cs = entry.session;
+    const text = req.params?.text;
+    if (typeof text !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, `${PRE_SEARCH_METHOD}: params.text must be a string (the user's message)`);
+    }
+    const journal = entry.journalFile;
+    if (journal?.full) {
+      throw new McpError(CODES.journalFull, `journal full: this session's journal reached journal.maxBytes (${journal.maxBytes} bytes); ${PRE_SEARCH_METHOD} is refused for the rest of the session`,
+        { limit: 'journal.maxBytes', maxBytes: journal.maxBytes });
+    }
+    const turn = cs.nextTurn();
+    const changed = cs.adopt(this.universe, turn);
+    if (cs.mode === 'all') {
+      if (changed) await this._listChanged(extra);
+      return { mode: 'all', loaded: [] };
+    }
+    let r;
+    try {
+      r = cs.preSearch(turn, text);
+    } catch (e) {
+      this.log(`${PRE_SEARCH_METHOD} (turn ${turn}): ${e.message}`);
+      throw new McpError(ErrorCode.InternalError, `${PRE_SEARCH_METHOD}: ${e.message}`);
+    }
+    if (changed || r.menuChanged) await this._listChanged(extra);
+    const result = r.output.result ?? {};
+    const loaded = Array.isArray(result.tools) ? result.tools.filter((t) => t.loaded).map((t) => t.name) : [];
+    return { mode: 'search', loaded, result };
   }
 
   // A call the session allowed failed: recorded in its journal when its

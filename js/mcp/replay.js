@@ -32,7 +32,7 @@
 import { createHash } from 'node:crypto';
 import { ClientSession, SEGMENT_SOURCE, decisionTurn } from './session.js';
 
-const DECISION_SOURCES = new Set(['agent-tool-search', 'agent-skill-activation']);
+const DECISION_SOURCES = new Set(['agent-tool-search', 'agent-skill-activation', 'host-pre-search']);
 // The core's call records: chained with the decisions, not decisions
 // themselves (the replayed session passes over them).
 const CALL_SOURCES = new Set(['agent-tool-call', 'agent-tool-call-failed']);
@@ -165,6 +165,14 @@ export function replayJournal(toolsift, text, { journalKey = null } = {}) {
           continue;
         }
         if (!at || at.kind === 'call') throw new JournalError(`decision ${JSON.stringify(rec.id)}: not a <loop>#turn:N:tool:M:search|skill id`);
+        if (at.kind === 'pre-search') { // the host's search of a user message, served from the record
+          const { output } = cs.preSearch(at.turn, String(rec.value?.query ?? ''));
+          for (const w of output.warnings ?? []) warnings.push(`${rec.id}: ${typeof w === 'string' ? w : JSON.stringify(w)}`);
+          const v = output.decision?.value ?? {};
+          steps.push({ decision: rec.id, turn: at.turn, preSearch: true, ranker: v.ranker, results: v.results ?? [],
+            ...(Array.isArray(v.grades) ? { grades: v.grades } : {}), loaded: v.loaded ?? [], menu: names() });
+          continue;
+        }
         const search = at.kind === 'search';
         const tool = search ? cs.searchToolName : cs.skillToolName;
         if (!tool) throw new JournalError(`decision ${rec.id}: a skill activation, but skills are off`);

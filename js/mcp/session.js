@@ -8,10 +8,12 @@
 // lines. It never talks MCP or touches an upstream itself, so --replay runs
 // the very same code over a recorded journal.
 //
-// Numbering: the n-th tools/call request a client session sends (0-based, in
-// the order the gateway receives them, whatever the tool) is turn n, call 0.
-// Decision ids are therefore "<loop>#turn:<n>:tool:0:search" (or ":skill"),
-// and a call to a catalog tool is recorded as "<loop>#turn:<n>:tool:0:call".
+// Numbering: the n-th tools/call or toolsift/preSearch request a client
+// session sends (0-based, in the order the gateway receives them, whatever
+// the tool) is turn n, call 0. Decision ids are therefore
+// "<loop>#turn:<n>:tool:0:search" (or ":skill"; "<loop>#turn:<n>:pre-search"
+// for a pre-search), and a call to a catalog tool is recorded as
+// "<loop>#turn:<n>:tool:0:call".
 //
 // Calls: a call to any tool other than a meta-tool goes through the
 // segment's toolsift session (its gate), which answers whether the tool is on
@@ -45,7 +47,9 @@ export const errorResult = (text) => ({ isError: true, content: [{ type: 'text',
 
 function decisionTurn(id) {
   const m = /#turn:(\d+):tool:(\d+):(search|skill|call)$/.exec(id ?? '');
-  return m ? { turn: Number(m[1]), call: Number(m[2]), kind: m[3] } : null;
+  if (m) return { turn: Number(m[1]), call: Number(m[2]), kind: m[3] };
+  const p = /#turn:(\d+):pre-search$/.exec(id ?? '');
+  return p ? { turn: Number(p[1]), call: 0, kind: 'pre-search' } : null;
 }
 
 export class ClientSession {
@@ -328,6 +332,22 @@ export class ClientSession {
       });
     }
     return { output, result, menuChanged };
+  }
+
+  /**
+   * The host's pre-search of `text` (a user message) on turn `turn`
+   * (docs/mcp-gateway.md, "Pre-search"): the segment's session loads the
+   * strong hits. Returns { output (the core's), menuChanged }.
+   */
+  preSearch(turn, text) {
+    const output = this.segment.session.preSearch(turn, text);
+    if (output.decision) this._journalNew();
+    return { output, menuChanged: this._syncMenu(false) };
+  }
+
+  /** 'all' when the current segment has every tool on its menu and no search tool (search.auto), else 'search'. */
+  get mode() {
+    return this.segment.session.mode;
   }
 
   /**

@@ -50,7 +50,7 @@ test('configuration errors name the key', () => {
     [{ mcpServers: { a: { command: 'x', trusted: 'yes' } } }, /mcpServers\.a\.trusted: expected true or false/],
     [{ mcpServers: { a: { command: 'x', restart: { tries: 1 } } } }, /mcpServers\.a\.restart: unknown key "tries"/],
     [{ mcpServers: { a: { command: 'x', annotations: { t: { labels: [] } } } } }, /mcpServers\.a\.annotations\.t: unknown key "labels"/],
-    [{ mcpServers: {}, search: { alwaysLoaded: ['not an id'] } }, /search\.alwaysLoaded: not a tool id/],
+    [{ mcpServers: {}, search: { alwaysLoaded: [''] } }, /search\.alwaysLoaded: not a tool id/],
     [{ mcpServers: { a: { command: 'x', perSession: 1 } } }, /mcpServers\.a\.perSession: expected true or false/],
     [{ mcpServers: {}, http: { tokens: [{ name: 'ci', token: 'short' }] } }, /http\.tokens\[0\]\.token: a token is at least 16 printable ASCII/],
     [{ mcpServers: {}, http: { tokens: [{ name: 'ci', token: 'x'.repeat(16) }, { name: 'ci', token: 'y'.repeat(16) }] } }, /http\.tokens\[1\]\.name: "ci" is the name of another token/],
