@@ -39,7 +39,7 @@
 #              examples/mcp/client-config.json driven by the MCP SDK client,
 #              `--http --generate-token` with the README's header, and
 #              `npx toolsift-mcp` ended by SIGTERM, SIGINT and stdin with no
-#              process left behind (about 30 s)
+#              process left behind (about 15 s)
 #   runtimes   the npm package packed and installed into an empty project
 #              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
 #              Deno, Bun, workerd and Chromium vs the native CLI

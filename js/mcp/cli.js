@@ -33,7 +33,6 @@ import { readConfig, GatewayConfigError } from './config.js';
 import { TokenSet, authSettings, generateTokenFile, readPrivateFile, readTokenFile } from './auth.js';
 import { replayJournal, JournalError } from './replay.js';
 import { LEARN_USAGE, runLearn } from './learn.js';
-import { signalUpstreamGroups } from './upstream.js';
 
 import { VERSION } from './version.js';
 // The SDK loads only to serve (loadServing): --replay and --version do without it.
@@ -61,7 +60,8 @@ async function loadServing() {
   try {
     const { Gateway } = await import('./gateway.js');
     const { serveHttp } = await import('./http.js');
-    return { Gateway, serveHttp };
+    const { signalUpstreamGroups } = await import('./upstream.js');
+    return { Gateway, serveHttp, signalUpstreamGroups };
   } catch (e) {
     if (e?.code === 'ERR_MODULE_NOT_FOUND' && /@modelcontextprotocol\/sdk|'zod'/.test(e.message)) {
       throw new GatewayConfigError(`serving needs the MCP SDK, an optional peer dependency: npm install ${SDK_PEERS}`);
@@ -159,7 +159,7 @@ async function main() {
     throw new GatewayConfigError(`--token-file, --generate-token and --no-auth are settings of --http, which is not given\n${USAGE}`);
   }
   const tokens = args.http === null ? null : httpTokens(args, config);
-  const { Gateway, serveHttp } = await loadServing();
+  const { Gateway, serveHttp, signalUpstreamGroups } = await loadServing();
   // However the gateway exits (a crash included), no upstream group it
   // started is left behind: a last SIGTERM to those not yet ended.
   process.on('exit', () => signalUpstreamGroups('SIGTERM'));

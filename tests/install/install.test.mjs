@@ -95,13 +95,19 @@ test('the README install line, offline, in an empty project', () => {
     const why = /ENOTCACHED|only-if-cached/.test(r.stderr) && r.stderr.split('\n').find((l) => /npm error (?!code)/.test(l));
     assert.ok(why, `npm ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
     peersMissing = `the gateway's peers (@modelcontextprotocol/sdk, zod) are not in the npm cache (npm ci in the checkout fills it): ${why.trim()}`;
-    reportSkip(`install: ${peersMissing}`);
+    reportSkip(peersMissing);
     ok('npm', ['install', tarball], PROJECT); // the library and the CLI need nothing else
   }
   const pkg = path.join(PROJECT, 'node_modules/toolsift');
   assert.deepEqual(readFileSync(path.join(pkg, 'dist/toolsift.wasm')), readFileSync(path.join(ROOT, 'build/wasm/toolsift.wasm')));
   for (const bin of ['toolsift', 'toolsift-mcp']) assert.ok(existsSync(path.join(PROJECT, 'node_modules/.bin', bin)), bin);
   if (!peersMissing) assert.ok(existsSync(path.join(PROJECT, 'node_modules/@modelcontextprotocol/sdk/package.json')));
+});
+
+test('the bins answer from the project: npx toolsift --version, npx toolsift-mcp --version', () => {
+  const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+  assert.equal(ok('npx', ['toolsift', '--version'], PROJECT), `${version}\n`);
+  assert.equal(ok('npx', ['toolsift-mcp', '--version'], PROJECT), `toolsift-mcp ${version}\n`);
 });
 
 test('the README JavaScript example runs in the project', () => {
