@@ -21,7 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { FIXTURE, writeConfig } from './helpers.mjs';
 
-/** How a case ends the gateway. */
+/** How a case ends the gateway (`input`: the stream the client writes to). */
 export const ENDS = {
   // what an MCP client does to its server: SIGTERM to the process it started
   SIGTERM: (child) => process.kill(child.pid, 'SIGTERM'),
@@ -29,8 +29,17 @@ export const ENDS = {
   // outermost process leads one of its own here)
   SIGINT: (child) => process.kill(-child.pid, 'SIGINT'),
   // the client goes away: the gateway's stdin closes
-  'stdin closed': (child) => child.stdin.end(),
+  'stdin closed': (child, input) => input.end(),
 };
+
+/**
+ * The outermost process dies at once and the gateway's stdin stays open (a
+ * wrapper killed with SIGKILL whose pipe the client still holds): only the
+ * gateway's watch on its parent can end it. For wrappers whose gateway reads
+ * the client from fd 3 (`input: 3` in lifecycleCase): Node closes a child's
+ * stdin when the child exits, and so would end the gateway's stdin itself.
+ */
+export const PARENT_KILLED = { 'its parent killed (stdin left open)': (child) => process.kill(child.pid, 'SIGKILL') };
 
 /** Can this machine run the cases? null, or why not. */
 export function unsupported() {
@@ -103,8 +112,9 @@ export function alive(p) {
 // The SDK Client's side of a process the test started itself (the SDK's
 // StdioClientTransport would start, and end, the process on its own terms).
 class PipeTransport {
-  constructor(child) {
+  constructor(child, input) {
     this.child = child;
+    this.input = input;
     this.buffer = new ReadBuffer();
   }
 
@@ -117,7 +127,7 @@ class PipeTransport {
   }
 
   async send(message) {
-    this.child.stdin.write(serializeMessage(message));
+    this.input.write(serializeMessage(message));
   }
 
   async close() {} // the case ends the process its own way
@@ -127,16 +137,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Start the gateway (`command` `args`, in `cwd` with `env`), use it, end it
- * with ENDS[`end`], and assert that no process it started survives.
- * `t`: the node:test context (for cleanup). `deadlineMs`: how long the
- * processes have to go (generous: this is no timing test).
+ * with ENDS[`end`] (or PARENT_KILLED[`end`]), and assert that no process it
+ * started survives. `input`: 0 (the client writes to the outermost
+ * process's stdin) or 3 (to an extra pipe on its fd 3). `t`: the node:test
+ * context (for cleanup). `deadlineMs`: how long the processes have to go
+ * (generous: this is no timing test).
  */
-export async function lifecycleCase(t, { command, args, cwd, env, end, deadlineMs = 60_000 }) {
-  const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+export async function lifecycleCase(t, { command, args, cwd, env, end, input: fd = 0, deadlineMs = 60_000 }) {
+  const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe', ...(fd === 3 ? ['pipe'] : [])], detached: true });
+  const input = child.stdio[fd];
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d.toString('utf8')));
   let recorded = [];
   t.after(() => {
+    input.destroy();
     for (const p of recorded) {
       if (!alive(p)) continue;
       try {
@@ -149,7 +163,7 @@ export async function lifecycleCase(t, { command, args, cwd, env, end, deadlineM
   });
   const client = new Client({ name: 'toolsift-lifecycle-test', version: '1.0.0' });
   try {
-    await client.connect(new PipeTransport(child));
+    await client.connect(new PipeTransport(child, input));
     const before = (await client.listTools()).tools.map((x) => x.name);
     assert.deepEqual(before, ['search_tools']);
     const found = JSON.parse((await client.callTool({ name: 'search_tools', arguments: { query: 'send a message to a slack channel' } })).content[0].text);
@@ -168,7 +182,7 @@ export async function lifecycleCase(t, { command, args, cwd, env, end, deadlineM
   assert.ok(recorded.some((p) => p.cmd.includes('catalog-server.mjs')), `no upstream among\n${cmds}`);
   assert.ok(recorded.some((p) => p.cmd === 'sleep 3600'), `no upstream helper among\n${cmds}`);
 
-  ENDS[end](child);
+  (ENDS[end] ?? PARENT_KILLED[end])(child, input);
   const until = Date.now() + deadlineMs;
   let left = recorded.filter(alive);
   while (left.length > 0 && Date.now() < until) {
