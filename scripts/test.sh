@@ -31,6 +31,15 @@
 #              examples run against the built artifacts; the optional peers'
 #              install messages), the adapters' .d.ts without their SDKs,
 #              `npm run datasets` against a mirror served on 127.0.0.1
+#   install    the README's install line done for real (tests/install): `npm
+#              pack`, the tarball installed offline into an empty project
+#              (the gateway's peers from the npm cache `npm ci` filled, else
+#              those parts SKIP), then from there the README's JS example,
+#              its CLI lines via `npx toolsift`, an adapter by subpath,
+#              examples/mcp/client-config.json driven by the MCP SDK client,
+#              `--http --generate-token` with the README's header, and
+#              `npx toolsift-mcp` ended by SIGTERM, SIGINT and stdin with no
+#              process left behind (about 15 s)
 #   runtimes   the npm package packed and installed into an empty project
 #              (tests/runtimes/pack.test.mjs), then the smoke scenario in Node,
 #              Deno, Bun, workerd and Chromium vs the native CLI
@@ -197,6 +206,22 @@ run_front_door() {
 }
 
 stage front-door run_front_door
+
+# The last metre (issue 33): what the README's first lines tell a new user to
+# type, offline, from an empty project (tests/install).
+run_install() {
+  if [ ! -f build/wasm/toolsift.wasm ]; then
+    echo "build/wasm/toolsift.wasm was not built"
+    return 1
+  fi
+  if [ ! -d node_modules/@modelcontextprotocol/sdk ]; then
+    echo "node_modules/@modelcontextprotocol/sdk is missing: run npm ci"
+    return 1
+  fi
+  TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test --test-concurrency=1 tests/install/install.test.mjs
+}
+
+stage install run_install
 
 run_runtimes() {
   local rc=0

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// ai-sdk.mjs — toolsift/ai-sdk with generateText over 418 tools: the model
+// ai-sdk.mjs — toolsift/ai-sdk with generateText over 399 tools (the corpus's
+// 418 less the un-vouched third-party and tainted ones: catalog.mjs): the model
 // starts with search_tools and reply only; what it finds becomes callable
 // on its next step.
 //   node ai-sdk.mjs ["what the user asks"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// anthropic.mjs — toolsift/anthropic on the Messages API over 418 tools:
+// anthropic.mjs — toolsift/anthropic on the Messages API over 399 tools (catalog.mjs):
 // the model gets search_tools and reply, every other tool is sent with
 // defer_loading: true, and a search answers tool_reference blocks.
 //   node anthropic.mjs ["what the user asks"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // openai.mjs — toolsift/openai with the Responses API's client-executed
-// tool search over 418 tools grouped in namespaces (one per product): the
+// tool search over 399 tools (catalog.mjs) grouped in namespaces (one per product): the
 // model gets tool_search and reply; a tool_search_call is answered by a
 // toolsift session with the loaded functions' definitions.
 //   node openai.mjs ["what the user asks"]

@@ -109,7 +109,9 @@ export function readTokenFile(file, tokens) {
 
 /**
  * A new random token (32 bytes, base64url) written to `file` with mode 0600
- * (an existing file is replaced: the old token stops working). Returns it.
+ * (an existing file is replaced: the old token stops working), the token and
+ * a newline only, so that `Authorization: Bearer $(cat FILE)` is the header
+ * (and FILE is a valid --token-file). Returns it: never log it.
  */
 export function generateTokenFile(file) {
   const token = randomBytes(32).toString('base64url');
@@ -121,7 +123,7 @@ export function generateTokenFile(file) {
     }
     const fd = openSync(file, 'wx', 0o600);
     try {
-      writeSync(fd, `generated ${token}\n`);
+      writeSync(fd, `${token}\n`);
     } finally {
       closeSync(fd);
     }

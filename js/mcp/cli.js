@@ -18,9 +18,16 @@
 //
 // stdout belongs to the stdio transport: every diagnostic goes to stderr.
 // SIGHUP re-reads the configuration (servers removed from it are closed and
-// their tools leave the catalog); SIGINT/SIGTERM close everything.
+// their tools leave the catalog); SIGINT/SIGTERM close everything: client
+// sessions, then each stdio upstream's process group (upstream.js); a second
+// SIGINT/SIGTERM kills the groups and exits at once. Serving over stdio, the
+// gateway also exits when its stdin closes or its parent process dies (a
+// client that was killed, or a wrapper — `sh -c`, npx — that died of a
+// signal it did not pass on). Over HTTP alone it runs until signalled, or
+// until its parent dies when npm started it (npx, npm exec, npm run).
 
 import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
 import { TokenSet, authSettings, generateTokenFile, readPrivateFile, readTokenFile } from './auth.js';
@@ -53,7 +60,8 @@ async function loadServing() {
   try {
     const { Gateway } = await import('./gateway.js');
     const { serveHttp } = await import('./http.js');
-    return { Gateway, serveHttp };
+    const { signalUpstreamGroups } = await import('./upstream.js');
+    return { Gateway, serveHttp, signalUpstreamGroups };
   } catch (e) {
     if (e?.code === 'ERR_MODULE_NOT_FOUND' && /@modelcontextprotocol\/sdk|'zod'/.test(e.message)) {
       throw new GatewayConfigError(`serving needs the MCP SDK, an optional peer dependency: npm install ${SDK_PEERS}`);
@@ -96,10 +104,11 @@ function httpTokens(args, config) {
   if (args.tokenFile) readTokenFile(args.tokenFile, tokens);
   if (args.generateToken) {
     authSettings({ tokens: new TokenSet(), noAuth: args.noAuth, generating: true });
-    const token = generateTokenFile(args.generateToken);
-    tokens.add('generated', token);
-    // Said once, here; the file (mode 0600) keeps it for clients to read.
-    log(`generated a bearer token (also written to ${args.generateToken}, mode 0600): ${token}`);
+    tokens.add('generated', generateTokenFile(args.generateToken));
+    // The file (mode 0600) holds the token for clients to read; the token
+    // itself is never logged.
+    const file = resolvePath(args.generateToken);
+    log(`generated a bearer token in ${file} (mode 0600): clients send "Authorization: Bearer $(cat ${file})"`);
   }
   authSettings({ tokens, noAuth: args.noAuth });
   return tokens;
@@ -150,10 +159,37 @@ async function main() {
     throw new GatewayConfigError(`--token-file, --generate-token and --no-auth are settings of --http, which is not given\n${USAGE}`);
   }
   const tokens = args.http === null ? null : httpTokens(args, config);
-  const { Gateway, serveHttp } = await loadServing();
+  const { Gateway, serveHttp, signalUpstreamGroups } = await loadServing();
+  // However the gateway exits (a crash included), no upstream group it
+  // started is left behind: a last SIGTERM to those not yet ended.
+  process.on('exit', () => signalUpstreamGroups('SIGTERM'));
   const gateway = new Gateway(config, { toolsift, log });
-  await gateway.start();
   const closers = [];
+  let closing = false;
+  async function shutdown(code, why) {
+    if (closing) return;
+    closing = true;
+    log(`shutting down (${why})`);
+    for (const close of closers) await close().catch(() => {});
+    await gateway.close();
+    process.exit(code);
+  }
+  // The first SIGINT/SIGTERM closes everything in order (also while the
+  // upstreams are starting); a second one does not wait: the upstreams'
+  // groups are killed and the gateway exits.
+  const onSignal = (signal, code) => () => {
+    if (!closing) return shutdown(code, signal);
+    log(`${signal} again: killing the upstream servers and exiting now`);
+    signalUpstreamGroups('SIGKILL');
+    process.exit(code);
+  };
+  process.on('SIGINT', onSignal('SIGINT', 130));
+  process.on('SIGTERM', onSignal('SIGTERM', 143));
+  // A stray rejection from an upstream's transport must not end every other
+  // session: log it (Node would exit on it by default).
+  process.on('unhandledRejection', (e) => log(`unhandled rejection: ${e?.stack ?? e}`));
+  await gateway.start();
+  if (closing) return null; // a signal came while starting: shutdown() exits
   if (args.http !== null) {
     const port = args.http === 'config' ? config.http.port : args.http;
     const { path, idleTimeoutMs, maxSessions, allowedOrigins } = config.http;
@@ -167,23 +203,17 @@ async function main() {
     const entry = gateway.createClientSession('stdio');
     if (entry.journal) log(`journal ${entry.journal}`);
     const transport = new StdioServerTransport();
-    transport.onclose = () => shutdown(0);
+    transport.onclose = () => shutdown(0, 'stdin closed');
     await entry.server.connect(transport);
-    process.stdin.on('end', () => shutdown(0));
+    process.stdin.on('end', () => shutdown(0, 'stdin closed'));
   }
-  let closing = false;
-  async function shutdown(code) {
-    if (closing) return;
-    closing = true;
-    for (const close of closers) await close().catch(() => {});
-    await gateway.close();
-    process.exit(code);
-  }
-  // A stray rejection from an upstream's transport must not end every other
-  // session: log it (Node would exit on it by default).
-  process.on('unhandledRejection', (e) => log(`unhandled rejection: ${e?.stack ?? e}`));
-  process.on('SIGINT', () => shutdown(130));
-  process.on('SIGTERM', () => shutdown(143));
+  // A parent that dies does not always close our stdin (a wrapper shell
+  // killed by a signal leaves the pipe to its own parent): when we are
+  // handed to another parent, the client is gone. Over HTTP alone the
+  // parent is only who started the gateway, which may be detached from it
+  // (nohup, setsid) — except under npm (npx, npm exec, npm run), which
+  // passes SIGTERM to a shell that does not pass it on.
+  if (args.stdio || args.http === null || process.env.npm_command) watchParent(shutdown);
   process.on('SIGHUP', async () => {
     try {
       const next = readConfig(args.config);
@@ -196,6 +226,16 @@ async function main() {
     }
   });
   return null; // keep serving
+}
+
+// Calls shutdown when this process gets another parent (its parent died);
+// not when it was an orphan from the start.
+function watchParent(shutdown) {
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown(0, `parent process ${parent} exited`);
+  }, 500).unref();
 }
 
 main().then(

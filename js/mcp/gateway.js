@@ -97,6 +97,7 @@ export class Gateway {
   }
 
   async _addUpstream(server) {
+    this.log(trustLine(server));
     const up = new Upstream(server, {
       version: VERSION,
       log: this.log,
@@ -366,6 +367,17 @@ export class Gateway {
       this.log(`search.model not freed: ${e.message}`);
     }
   }
+}
+
+// What the operator's `trusted` means for a server, said once when it starts
+// (docs/mcp-gateway.md "Trust"): a description is text the server's author
+// wrote that the model reads, so it can carry instructions.
+export function trustLine(server) {
+  return server.trusted
+    ? `[${server.key}] trusted: true — its tools' descriptions are searched and shown to the model: ` +
+      'you vouch that this text carries no instructions to it'
+    : `[${server.key}] trusted: false — its tools' descriptions are withheld from the model and not searched ` +
+      '(names, schema property names and annotations are); "trusted": true in its entry vouches for them';
 }
 
 // A perSession server's settings for one session: named `key@label` in

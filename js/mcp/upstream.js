@@ -7,9 +7,19 @@
 // failures become a state ('connecting' | 'ready' | 'restarting' | 'failed' |
 // 'closed'), a log line and, for calls, an Error whose message names the
 // server.
+//
+// A stdio server's process (on POSIX) leads a process group of its own
+// (GroupStdioTransport): `npx -y some-server` is npm, a shell and node, and
+// a server may start helpers of its own; ending only the process the
+// gateway started would leave the rest running. Closing it ends its stdin,
+// then signals the whole group (SIGTERM, then SIGKILL); when the server's
+// own process exits, whatever it left in its group is ended the same way.
 
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
@@ -19,6 +29,178 @@ import * as z from 'zod';
 const LooseListResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
 const MAX_PAGES = 100;
+
+// How long a stdio server has to exit after its stdin closes, and its group
+// after SIGTERM, before the next step (SIGTERM, SIGKILL).
+const GRACE_MS = 2000;
+const POSIX = process.platform !== 'win32';
+
+// The process groups of stdio servers started and not yet ended (pgid = the
+// server's pid), so that the gateway can end them all when it must exit at
+// once (signalUpstreamGroups).
+const liveGroups = new Set();
+// pgid → the promise of its ending (endGroup), so it is ended once.
+const endingGroups = new Map();
+
+/** Signal a process group; false when it has no process left. */
+function signalGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (e) {
+    return e.code !== 'ESRCH'; // EPERM: it exists (not ours to signal; nothing more to do)
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Resolves true when `promise` settles within `ms`, false otherwise.
+const within = (promise, ms) => {
+  let timer;
+  return Promise.race([promise.then(() => true), new Promise((r) => { timer = setTimeout(() => r(false), ms); })])
+    .finally(() => clearTimeout(timer));
+};
+
+async function untilGone(pgid, ms) {
+  const end = Date.now() + ms;
+  while (signalGroup(pgid, 0)) {
+    if (Date.now() >= end) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/** End what is left of a process group: SIGTERM, then SIGKILL after GRACE_MS. Bounded; idempotent. */
+function endGroup(pgid) {
+  let ending = endingGroups.get(pgid);
+  if (!ending) {
+    ending = (async () => {
+      if (signalGroup(pgid, 'SIGTERM') && !(await untilGone(pgid, GRACE_MS))) {
+        signalGroup(pgid, 'SIGKILL');
+        await untilGone(pgid, GRACE_MS);
+      }
+    })().finally(() => {
+      liveGroups.delete(pgid);
+      endingGroups.delete(pgid);
+    });
+    endingGroups.set(pgid, ending);
+  }
+  return ending;
+}
+
+/**
+ * Send `signal` to the process group of every stdio upstream not yet ended
+ * (synchronous: for a gateway that must exit now, say on a second SIGINT or
+ * from an exit handler).
+ */
+export function signalUpstreamGroups(signal) {
+  for (const pgid of liveGroups) signalGroup(pgid, signal);
+}
+
+/**
+ * The SDK's StdioClientTransport, but the server leads a process group of
+ * its own (detached: setsid) and closing ends that group, not one pid.
+ * Same interface: start, send, close, stderr (a stream from construction
+ * on), pid, onmessage / onerror / onclose.
+ */
+class GroupStdioTransport {
+  constructor({ command, args = [], env, cwd }) {
+    this._params = { command, args, env, cwd };
+    this._readBuffer = new ReadBuffer();
+    this._stderr = new PassThrough();
+    this._process = undefined;
+  }
+
+  get stderr() {
+    return this._stderr;
+  }
+
+  get pid() {
+    return this._process?.pid ?? null;
+  }
+
+  start() {
+    if (this._process) throw new Error('GroupStdioTransport already started');
+    const { command, args, env, cwd } = this._params;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      this._process = child;
+      child.once('error', (e) => {
+        reject(e);
+        this.onerror?.(e);
+      });
+      child.once('spawn', () => {
+        liveGroups.add(child.pid);
+        resolve();
+      });
+      // The server's own process has ended: what it left in its group goes
+      // too (its pipes would keep 'close' from ever coming).
+      child.once('exit', () => {
+        if (child.pid) endGroup(child.pid);
+      });
+      child.once('close', () => {
+        if (this._process === child) this._process = undefined;
+        this.onclose?.();
+      });
+      child.stdin.on('error', (e) => this.onerror?.(e));
+      child.stdout.on('data', (chunk) => {
+        try {
+          this._readBuffer.append(chunk);
+          for (;;) {
+            let message;
+            try {
+              message = this._readBuffer.readMessage();
+            } catch (e) {
+              this.onerror?.(e);
+              continue;
+            }
+            if (message === null) break;
+            this.onmessage?.(message);
+          }
+        } catch (e) {
+          this.onerror?.(e);
+          this.close().catch(() => {});
+        }
+      });
+      child.stdout.on('error', (e) => this.onerror?.(e));
+      child.stderr.pipe(this._stderr);
+    });
+  }
+
+  send(message) {
+    return new Promise((resolve, reject) => {
+      const stdin = this._process?.stdin;
+      if (!stdin) {
+        reject(new Error('Not connected'));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** End stdin; after GRACE_MS SIGTERM the group, after GRACE_MS more SIGKILL it; then end what is left of it. */
+  async close() {
+    const child = this._process;
+    this._process = undefined;
+    if (child?.pid) {
+      const exited = child.exitCode !== null || child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise((r) => child.once('exit', r));
+      try {
+        child.stdin.end();
+      } catch {
+        /* already closed */
+      }
+      if (!(await within(exited, GRACE_MS))) {
+        signalGroup(child.pid, 'SIGTERM');
+        if (!(await within(exited, GRACE_MS))) signalGroup(child.pid, 'SIGKILL');
+      }
+      await endGroup(child.pid);
+    }
+    this._readBuffer.clear();
+  }
+}
 
 function withTimeout(promise, ms, what) {
   let timer;
@@ -59,7 +241,9 @@ export class Upstream {
   _transport() {
     const s = this.server;
     if (s.type === 'stdio') {
-      const t = new StdioClientTransport({
+      // (Windows has no process groups to signal: the SDK's transport there)
+      const Transport = POSIX ? GroupStdioTransport : StdioClientTransport;
+      const t = new Transport({
         command: s.command,
         args: s.args,
         env: { ...getDefaultEnvironment(), ...s.env },

@@ -1,8 +1,9 @@
 // A newcomer's first five minutes: clone the repository (the committed HEAD
 // of this checkout) into an empty temporary folder — no ../shared beside it,
 // no node_modules — and run the README front page's examples as they are
-// written: the JavaScript one, the C one, the command lines (native and wasm
-// CLI, byte for byte) and the first SDK example, which must load and call
+// written: the JavaScript one, the C one, the command lines (as written, via
+// `npx toolsift` in the clone, and by `node js/cli.js` and the native CLI,
+// byte for byte) and the first SDK example, which must load and call
 // slack__send_message. Nothing is rebuilt: the built artifacts of this
 // checkout are pointed at by env vars (TOOLSIFT_WASM, TOOLSIFT_NATIVE,
 // TOOLSIFT_CORE_LIB; CC for the C compiler). Importing toolsift/ai-sdk and
@@ -77,16 +78,19 @@ test('README: the C example compiles against the built core and ranks create_iss
   assert.match(out, /^create_issue \d+\.\d{3}\n/);
 });
 
-test('README: the command lines print the same bytes from the native and the wasm CLI', () => {
+test('README: the command lines print the same bytes as written (npx toolsift), from node js/cli.js and from the native CLI', () => {
   const lines = example('cli').split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
   assert.ok(lines.length >= 3);
   const outputs = [];
+  // npx in the clone runs the checkout's own bin (offline: nothing is fetched)
+  const npxEnv = { ...env, npm_config_offline: 'true', npm_config_update_notifier: 'false' };
   for (const line of lines) {
-    const [bin, ...args] = line.split(/\s+/);
-    assert.equal(bin, 'toolsift', line);
+    const [npx, bin, ...args] = line.split(/\s+/);
+    assert.deepEqual([npx, bin], ['npx', 'toolsift'], line);
     const native = ok(NATIVE, args);
     const wasm = ok(process.execPath, ['js/cli.js', ...args]);
     assert.equal(wasm, native, `${line}: the wasm CLI's output differs from the native one`);
+    assert.equal(ok('npx', [bin, ...args], { env: npxEnv }), native, `${line}: as written, in the clone`);
     outputs.push(native);
   }
   const first = JSON.parse(outputs[0]);

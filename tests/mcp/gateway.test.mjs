@@ -159,6 +159,15 @@ test('stdio gateway in front of everything, filesystem, memory and the catalog u
     seen.push(await names(client));
     const schema = (await client.listTools()).tools.find((x) => x.name === 'unvouched__zz_morph_x').inputSchema;
     assert.deepEqual(schema, { type: 'object', properties: { creature: { type: 'string' } } }, 'schema text stripped');
+    // the start says, per server, whether its descriptions are vouched for and what that means
+    const trustLines = stderr().split('\n').filter((l) => / trusted: (true|false) — /.test(l));
+    assert.deepEqual(trustLines.map((l) => /\[(\w+)\] trusted: (\w+)/.exec(l).slice(1).join(' ')).sort(),
+      ['catalog true', 'everything false', 'fs true', 'memory false', 'unvouched false', 'vouched true']);
+    assert.ok(trustLines.includes('toolsift-mcp: [vouched] trusted: true — its tools\' descriptions are searched and shown ' +
+      'to the model: you vouch that this text carries no instructions to it'), trustLines.join('\n'));
+    assert.ok(trustLines.includes('toolsift-mcp: [unvouched] trusted: false — its tools\' descriptions are withheld from ' +
+      'the model and not searched (names, schema property names and annotations are); "trusted": true in its entry vouches for them'),
+    trustLines.join('\n'));
   });
 
   await t.test('the journal replays into the same menus, with zero ranking', async () => {

@@ -21,7 +21,8 @@ import { load } from '../../js/toolsift.js';
 import { checkConfig } from '../../js/mcp/config.js';
 import { Gateway } from '../../js/mcp/gateway.js';
 import { serveHttp } from '../../js/mcp/http.js';
-import { CLI, FIXTURE, MEMORY, connectHttp, journals, names, readLines, replay, search, startHttpGateway, tempDir, text, until, writeConfig } from './helpers.mjs';
+import { CLI, FIXTURE, MEMORY, connectHttp, journals, makeClient, names, readLines, replay, search, startHttpGateway, tempDir, text, until, writeConfig } from './helpers.mjs';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const toolsift = await load();
 const ALICE = 'alice-token-0123456789abcdef';
@@ -379,16 +380,32 @@ test('--http needs a token or --no-auth; --token-file must be private; --generat
   t.after(() => plain.client.close());
   assert.deepEqual(await names(plain.client), ['search_tools']);
 
-  // --generate-token: a fresh token, printed once, in a 0600 file, that works
+  // --generate-token: a fresh token in a 0600 file that holds the token and a
+  // newline only; the log names the file and never shows the token
   const generated = path.join(dir, 'generated-token');
+  writeFileSync(generated, 'an old token that must stop working\n', { mode: 0o644 });
   const gen = await startHttpGateway(config, ['--generate-token', generated]);
   t.after(() => gen.stop());
   assert.equal(statSync(generated).mode & 0o777, 0o600);
-  const token = readFileSync(generated, 'utf8').trim().split(' ')[1];
-  assert.match(token, /^[A-Za-z0-9_-]{43}$/);
-  assert.equal(gen.stderr().split(token).length - 1, 1, 'the token is printed once');
+  const content = readFileSync(generated, 'utf8');
+  assert.match(content, /^[A-Za-z0-9_-]{43}\n$/);
+  const token = content.slice(0, -1);
+  assert.ok(!gen.stderr().includes(token), 'the token is not in the log');
+  assert.ok(gen.stderr().includes(`generated a bearer token in ${generated} (mode 0600)`), gen.stderr());
+  // the header exactly as the README writes it, made by a shell
+  const header = spawnSync('sh', ['-c', `printf '%s' "Bearer $(cat ${generated})"`], { encoding: 'utf8' }).stdout;
+  assert.equal(header, `Bearer ${token}`);
   await assert.rejects(connectHttp(gen.url), /401|unauthorized/i);
-  const ok = await connectHttp(gen.url, token);
-  t.after(() => ok.client.close());
-  assert.deepEqual(await names(ok.client), ['search_tools']);
+  const client = makeClient();
+  const transport = new StreamableHTTPClientTransport(new URL(gen.url), { requestInit: { headers: { Authorization: header } } });
+  await client.connect(transport);
+  t.after(() => client.close());
+  assert.deepEqual(await names(client), ['search_tools']);
+  assert.ok(!gen.stderr().includes(token), 'the token is not in the log after a session');
+  // the file is a valid --token-file too
+  const again = await startHttpGateway(config, ['--token-file', generated]);
+  t.after(() => again.stop());
+  const viaFile = await connectHttp(again.url, token);
+  t.after(() => viaFile.client.close());
+  assert.deepEqual(await names(viaFile.client), ['search_tools']);
 });
