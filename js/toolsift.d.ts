@@ -513,6 +513,8 @@ export interface SessionSearchConfig {
    * when the session is created, recorded in the journal header. true = the defaults; false/null = off.
    */
   auto?: boolean | { maxTools?: number | null; maxChars?: number | null } | null;
+  /** The most tools one pre-search lists (and so loads): 1..50, default 2, never more than maxPerSearch. */
+  preSearchLimit?: number | null;
 }
 
 /** The session configuration (the same object as the C API and the CLI's config file). */

@@ -121,6 +121,10 @@ static void compute_fingerprint(tsift_session *s) {
   int n = tsift_snprintf(caps, sizeof caps, "%u/%u/%u/%ld", s->max_per_search, s->max_loaded,
                          s->max_searches, s->max_menu_chars);
   tsift_sha256_update(&h, caps, (size_t)n + 1);
+  if (s->pre_search_limit != PRE_SEARCH_LIMIT_DEFAULT) { /* so that other sessions keep their fingerprint */
+    n = tsift_snprintf(caps, sizeof caps, "pre=%u", s->pre_search_limit);
+    tsift_sha256_update(&h, caps, (size_t)n + 1);
+  }
   n = tsift_snprintf(caps, sizeof caps, "load=%s/%ld/%ld/%ld", s->load_strong ? "strong" : "all",
                      (long)(s->rule.coverage * 1000.0 + 0.5), (long)(s->rule.pair_coverage * 1000.0 + 0.5),
                      (long)(s->rule.relative * 1000.0 + 0.5));
@@ -324,7 +328,9 @@ static tsift_status read_search(tsift_session *s, const cJSON *search, tsift_err
                      &s->max_per_search, err)) ||
       (st = read_cap(search, "maxLoaded", 0, MAX_LOADED_CEILING, MAX_LOADED_DEFAULT, &s->max_loaded, err)) ||
       (st = read_cap(search, "maxSearches", 0, MAX_SEARCHES_CEILING, MAX_SEARCHES_DEFAULT,
-                     &s->max_searches, err)))
+                     &s->max_searches, err)) ||
+      (st = read_cap(search, "preSearchLimit", 1, MAX_PER_SEARCH_CEILING, PRE_SEARCH_LIMIT_DEFAULT,
+                     &s->pre_search_limit, err)))
     return st;
   s->max_menu_chars = -1;
   const cJSON *mmc = cJSON_GetObjectItemCaseSensitive(search, "maxMenuChars");
@@ -472,7 +478,7 @@ static tsift_status read_config(tsift_session *s, const cJSON *cfg, cJSON **file
   static const char *const search_keys[] = {"toolName",  "alwaysLoaded", "namespaces", "maxPerSearch",
                                             "maxLoaded", "maxSearches",  "maxMenuChars", "stopwords",
                                             "load",      "strong",       "overview",   "overviewChars",
-                                            "auto",      NULL};
+                                            "auto",      "preSearchLimit", NULL};
   if (!cJSON_IsObject(cfg)) return tsift_fail(err, TSIFT_E_CONFIG, "config: expected an object");
   tsift_status st = check_keys(cfg, "config", top_keys, err);
   if (st) return st;

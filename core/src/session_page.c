@@ -429,10 +429,12 @@ static void write_did_you_mean(tsift_buf *note, const tsift_session *s, const ts
  * when every hit was loaded. */
 static void write_note(tsift_buf *note, const tsift_session *s, const char *q, const search_page *p,
                        const uint8_t *loaded, size_t ns, int *offer_vocabulary) {
-  int any_loaded = 0, partial = 0, tainted = 0, full = 0;
+  int any_loaded = 0, partial = 0, tainted = 0, full = 0, strong = 0, withheld = 0;
   for (size_t i = 0; i < p->n; i++) {
     const tsift_tool *t = &s->index->catalog.tools[p->hits[i]];
     any_loaded |= loaded[i];
+    strong |= p->grade[i] == PAGE_STRONG;
+    withheld |= !t->tainted && !tsift_description_visible(t);
     if (loaded[i]) continue;
     if (t->tainted) tainted = 1;
     else if (s->load_strong && p->grade[i] == PAGE_PARTIAL) partial = 1;
@@ -460,7 +462,7 @@ static void write_note(tsift_buf *note, const tsift_session *s, const char *q, c
       tsift_buf_putc(note, '.');
     }
     tsift_buf_append(note, " Try other words. ", 18);
-  } else if (partial && !any_loaded) {
+  } else if (partial && !any_loaded && !strong) { /* a strong hit that is tainted is a match, not a miss */
     const char *t = "No tool matches this request well, so none was loaded.";
     tsift_buf_append(note, t, strlen(t));
     if (p->unmatched.count) {
@@ -479,15 +481,24 @@ static void write_note(tsift_buf *note, const tsift_session *s, const char *q, c
   }
   /* Why others are not callable: the menu's caps, or tainted text (SPEC S2:
    * such a tool is never loaded), or both. */
-  const char *why = full && tainted ? "Tools marked loaded: false did not fit the menu or have untrusted "
-                                      "descriptions, and cannot be called."
-                    : full          ? "Tools marked loaded: false did not fit the menu and cannot be called."
-                    : tainted       ? "Tools marked loaded: false have untrusted descriptions and cannot be called."
+  const char *why = full && tainted ? "Tools marked loaded: false did not fit the menu or are tainted (their text "
+                                      "reads like instructions to you, so they are never loaded), and cannot be called. "
+                    : full          ? "Tools marked loaded: false did not fit the menu and cannot be called. "
+                    : tainted       ? "Tools marked loaded: false are tainted: their text reads like instructions to "
+                                      "you, so they are never loaded and cannot be called. "
                                     : NULL;
-  if (why && partial) why = full && tainted ? "Others did not fit the menu or have untrusted descriptions."
-                            : full          ? "Others did not fit the menu."
-                                            : "Others have untrusted descriptions and cannot be called.";
+  if (why && partial) why = full && tainted ? "Others did not fit the menu or are tainted (never loaded). "
+                            : full          ? "Others did not fit the menu. "
+                                            : "Others are tainted (their text reads like instructions) and cannot be "
+                                              "called. ";
   if (why) tsift_buf_append(note, why, strlen(why));
+  /* SPEC S2: where a withheld description is met, what it means and who
+   * can change it */
+  if (withheld) {
+    const char *t = "A description shown as withheld is a third-party server's own text, kept from you until the "
+                    "operator vouches for that server (\"trusted\": true); the tool itself can be loaded and called.";
+    tsift_buf_append(note, t, strlen(t));
+  }
   while (note->len && note->data[note->len - 1] == ' ') note->len--; /* sentences end with ". " */
 }
 

@@ -653,7 +653,8 @@ tsift_status tsift_session_pre_search(tsift_session *s, uint32_t turn, const cha
   if (!st) {
     for (size_t i = 0; i < tq.terms.count; i++) tq.term_required[i] = 0;
     call_ref c = {turn, 0, "pre-search", 1};
-    st = decide(s, &c, q, &tq, NULL, s->max_per_search, out, out_len, err);
+    size_t page = s->pre_search_limit < s->max_per_search ? s->pre_search_limit : s->max_per_search;
+    st = decide(s, &c, q, &tq, NULL, page, out, out_len, err);
   }
   tsift_query_free(&tq);
   tsift_free(q);

@@ -124,7 +124,7 @@ static void test_select(void) {
   /* a hidden tool is reported exactly like one that does not exist */
   CHECK(listed(cJSON_GetObjectItem(res, "unknown"), "nope__x") && listed(cJSON_GetObjectItem(res, "unknown"), "slack__send"));
   CHECK_CONTAINS(note_of(o), "No tool is named nope__x, slack__send.");
-  CHECK_CONTAINS(note_of(o), "untrusted descriptions");
+  CHECK_CONTAINS(note_of(o), "are tainted");
   CHECK_EQ_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "decision"), "value"), "ranker")->valuestring,
                "select");
   cJSON_Delete(o);

@@ -12,6 +12,27 @@
 #include "toolsift.h"
 
 /* The note on unloaded hits names the reason: caps, tainted text, or both. */
+/* Where a withheld description is met, the note says what it means and who
+ * can change it; a strong hit that is tainted is a match, not a miss. */
+static void test_trust_notes(void) {
+  tsift_session *s = open_session("{\"maxPerSearch\":5}", NULL, NULL);
+  if (!s) return;
+  tsift_status st;
+  char *r = call(s, 0, 0, "search_tools", "{\"query\":\"issue sync\"}", &st);
+  CHECK_CONTAINS(r, "{\"name\":\"remote__issue_sync\",\"description\":\"Third-party tool; description withheld\"");
+  CHECK_CONTAINS(r, "A description shown as withheld is a third-party server's own text, kept from you until the "
+                    "operator vouches for that server (\\\"trusted\\\": true); the tool itself can be loaded and called.");
+  tsift_free(r);
+  /* "helper" is only evil__issue's (tainted) word: it is the one strong hit */
+  r = call(s, 1, 0, "search_tools", "{\"query\":\"issue helper\"}", &st);
+  CHECK_CONTAINS(r, "{\"name\":\"evil__issue\",\"description\":\"Third-party tool; description withheld\",\"loaded\":false,"
+                    "\"match\":\"strong\"");
+  CHECK(r && !strstr(r, "No tool matches this request well"));
+  CHECK_CONTAINS(r, "tainted");
+  tsift_free(r);
+  tsift_session_free(s);
+}
+
 static void test_unloaded_notes(void) {
   tsift_session *s = open_session("{\"maxPerSearch\":5,\"maxLoaded\":50}", NULL, NULL);
   if (!s) return;
@@ -20,14 +41,15 @@ static void test_unloaded_notes(void) {
   /* a one-word query every hit matches: each is strong, the tainted one still never loads */
   CHECK_CONTAINS(r, "{\"name\":\"evil__issue\",\"description\":\"Third-party tool; description withheld\","
                     "\"loaded\":false,\"match\":\"strong\",\"matched\":[\"issue\"]}");
-  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false have untrusted descriptions and cannot be called.\"");
+  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false are tainted: their text reads like instructions to you, so "
+                    "they are never loaded and cannot be called.\"");
   tsift_free(r);
   tsift_session_free(s);
   s = open_session("{\"maxPerSearch\":5,\"maxLoaded\":2}", NULL, NULL);
   if (!s) return;
   r = call(s, 0, 0, "search_tools", "{\"query\":\"issue\"}", &st);
-  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false did not fit the menu or have untrusted descriptions, "
-                    "and cannot be called.\"");
+  CHECK_CONTAINS(r, "\"note\":\"Tools marked loaded: false did not fit the menu or are tainted (their text reads "
+                    "like instructions to you, so they are never loaded), and cannot be called.\"");
   tsift_free(r);
   tsift_session_free(s);
   s = open_session("{\"maxPerSearch\":5,\"maxLoaded\":1}", NULL, NULL);
@@ -194,6 +216,7 @@ int main(void) {
   test_namespace_segments();
   test_caps_and_refusals();
   test_unloaded_notes();
+  test_trust_notes();
   test_namespaces_and_fitted_stats();
   return harness_finish("test_session_search");
 }
