@@ -2,17 +2,22 @@
 // anthropic.mjs — toolsift/anthropic on the Messages API over 399 tools (catalog.mjs):
 // the model gets search_tools and reply, every other tool is sent with
 // defer_loading: true, and a search answers tool_reference blocks.
-//   node anthropic.mjs ["what the user asks"]
+//   node anthropic.mjs [--pre-search] ["what the user asks"]
 // With ANTHROPIC_API_KEY set it asks a real model (MODEL, default
 // claude-sonnet-5-5); without, a scripted stand-in on 127.0.0.1 plays the
 // model (offline.mjs).
+// --pre-search: the host pre-searches the user's message before the first
+// request (ts.preSearch); its strong hits are sent loaded, so the model can
+// call one without searching first.
 import Anthropic from '@anthropic-ai/sdk';
 import { load } from 'toolsift';
 import { createToolSearch } from 'toolsift/anthropic';
 import { corpusAnnotations, corpusTools } from './catalog.mjs';
 import { offlineAnthropic } from './offline.mjs';
 
-const prompt = process.argv[2] ?? 'Refund the last Stripe charge of customer cus_42.';
+const args = process.argv.slice(2);
+const preSearch = args.includes('--pre-search');
+const prompt = args.find((a) => !a.startsWith('--')) ?? 'Refund the last Stripe charge of customer cus_42.';
 const toolsift = await load();
 
 const hostTools = [
@@ -21,6 +26,8 @@ const hostTools = [
 ];
 
 const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], annotations: corpusAnnotations(), search: { maxPerSearch: 3 } });
+// Before each request with a new user message (here, the only one).
+if (preSearch) console.log(`pre-searched ${JSON.stringify(ts.preSearch(prompt))}`);
 
 const offline = process.env.ANTHROPIC_API_KEY ? null : await offlineAnthropic();
 const client = offline ? new Anthropic({ apiKey: 'offline', baseURL: offline.url }) : new Anthropic();

@@ -3,16 +3,21 @@
 // tool search over 399 tools (catalog.mjs) grouped in namespaces (one per product): the
 // model gets tool_search and reply; a tool_search_call is answered by a
 // toolsift session with the loaded functions' definitions.
-//   node openai.mjs ["what the user asks"]
+//   node openai.mjs [--pre-search] ["what the user asks"]
 // With OPENAI_API_KEY set it asks a real model (MODEL, default gpt-5.4);
 // without, a scripted stand-in on 127.0.0.1 plays the model (offline.mjs).
+// --pre-search: the host pre-searches the user's message before the first
+// request (ts.preSearch); its strong hits are sent loaded, so the model can
+// call one without searching first.
 import OpenAI from 'openai';
 import { load } from 'toolsift';
 import { createToolSearch } from 'toolsift/openai';
 import { corpusAnnotations, corpusTools } from './catalog.mjs';
 import { offlineOpenAI } from './offline.mjs';
 
-const prompt = process.argv[2] ?? 'Open a GitHub issue about the flaky login test.';
+const args = process.argv.slice(2);
+const preSearch = args.includes('--pre-search');
+const prompt = args.find((a) => !a.startsWith('--')) ?? 'Open a GitHub issue about the flaky login test.';
 const toolsift = await load();
 
 // The host's Responses tools: its reply function and one namespace per product.
@@ -27,6 +32,8 @@ const hostTools = [
 ];
 
 const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], annotations: corpusAnnotations(), search: { maxPerSearch: 3 } });
+// Before each request with a new user message (here, the only one).
+if (preSearch) console.log(`pre-searched ${JSON.stringify(ts.preSearch(prompt))}`);
 
 const offline = process.env.OPENAI_API_KEY ? null : await offlineOpenAI();
 const client = offline ? new OpenAI({ apiKey: 'offline', baseURL: `${offline.url}/v1` }) : new OpenAI();

@@ -28,9 +28,11 @@ export interface AnthropicAllowedCall {
 
 export interface AnthropicToolSearch extends AdapterBase {
   /**
-   * The request's tools, the same on every request: the search tool, the
-   * agent's own (and alwaysLoaded) tools, every other custom tool with
-   * defer_loading: true, server tools as given.
+   * The request's tools: the search tool, the agent's own, alwaysLoaded and
+   * pre-searched tools, every other custom tool with defer_loading: true,
+   * server tools as given. The same on every request except after a
+   * preSearch() that loaded something (its tools are sent loaded). In mode
+   * 'all': every tool without defer_loading and no search tool.
    */
   tools(): ToolUnion[];
   /**

@@ -3,18 +3,36 @@
 //
 // The host keeps its Messages `tools` list. createToolSearch() indexes it
 // and gives:
-//   tools()   the request's tools: the search tool and the agent's own tools
-//             as they are, every other tool with defer_loading: true (the
-//             model sees none of them until a search references it)
+//   tools()   the request's tools: the search tool and the agent's own (and
+//             alwaysLoaded and pre-searched) tools as they are, every other
+//             tool with defer_loading: true (the model sees none of them
+//             until a search references it)
 //   handle()  one assistant message → the user message of tool_result
 //             blocks to send back: a search answers `tool_reference` blocks
 //             for the tools it loaded; any other tool_use is gated by the
 //             session and either dispatched to the host or refused
-// The tools array never changes and references land in the conversation,
-// so the prompt prefix stays cacheable.
+//   preSearch(text)  the host's pre-search of the user's message before it
+//             sends the request: the strong hits are loaded at once
+// Tools the model's searches load arrive as references in the conversation:
+// the tools array does not change for them, so the prompt prefix stays
+// cacheable.
+//
+// Auto mode (search.auto): when the tools fit the budget the session puts
+// every one on the menu (mode 'all'); tools() then sends every tool without
+// defer_loading and no search tool.
+//
+// Pre-search: the adapter sees the assistant's messages, never the user's,
+// so the host calls preSearch(text) itself before each request that carries
+// a new user message (there is no preSearch option). A pre-searched tool has
+// no search tool_use to answer with a tool_reference, so tools() sends it
+// loaded (without defer_loading) from then on: the tools array, and with it
+// the prompt prefix, changes once for each pre-search that loads something.
+// That is the trade-off: the model can call the tool in its first response
+// instead of after a search round trip.
 
 import {
-  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, refusalText, searchToolName,
+  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, preSearchedIds, preSearcher, refusalText,
+  searchToolName,
 } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
@@ -29,6 +47,10 @@ export const SEARCH_INPUT_SCHEMA = Object.freeze({
   required: ['query'],
 });
 
+// toolsift/ai-sdk takes `preSearch: true`; here it could not do anything.
+const PRE_SEARCH_REFUSED = 'this adapter never sees the user\'s messages (handle() takes the assistant\'s message); '
+  + 'call ts.preSearch(text) with the user\'s message before the request instead';
+
 const isCustom = (t) => t?.type === undefined || t?.type === null || t?.type === 'custom';
 
 /**
@@ -36,7 +58,7 @@ const isCustom = (t) => t?.type === undefined || t?.type === null || t?.type ===
  * @returns {import('./anthropic.d.ts').AnthropicToolSearch}
  */
 export function createToolSearch(options) {
-  checkOptions(W, options, ['description']);
+  checkOptions(W, options, ['description'], { preSearch: PRE_SEARCH_REFUSED });
   if (!Array.isArray(options.tools)) fail(W, 'options.tools must be the Messages API tools array');
   const hostTools = options.tools;
   const entries = [];
@@ -45,27 +67,42 @@ export function createToolSearch(options) {
     if (typeof t.name !== 'string' || !t.name) fail(W, `tools[${i}]: a tool needs a name`);
     entries.push({ id: t.name, tool: { name: t.name, description: t.description ?? '', input_schema: t.input_schema ?? { type: 'object' } } });
   });
-  const { session, config, turn: firstTurn } = openSession(W, options, entries);
+  const { session, config, turn: firstTurn, mode, upFront } = openSession(W, options, entries);
   const searchName = searchToolName(config);
-  const upFront = new Set([...(options.agentTools ?? []), ...(options.search?.alwaysLoaded ?? [])]);
+  // The names sent loaded (without defer_loading): what the menu held from
+  // the start (the agent's tools, alwaysLoaded; every tool in mode 'all')
+  // and what pre-searches loaded, a resumed run's included. Tools the
+  // model's own searches load are not added: they arrive as tool_reference.
+  const sentLoaded = new Set([...upFront, ...preSearchedIds(session)]);
+  // `turn` is the turn the next assistant message is handled at (handle()
+  // advances it), so it is also the turn a pre-search comes before.
   let turn = firstTurn;
+  const pre = preSearcher(W, session, mode);
 
-  const searchTool = {
+  const searchTool = mode === 'all' ? null : {
     name: searchName,
-    description: options.description ?? searchDescription(session),
+    description: options.description ?? searchDescription(session, searchName),
     input_schema: SEARCH_INPUT_SCHEMA,
   };
 
   function tools() {
-    const out = [searchTool];
+    const out = searchTool ? [searchTool] : [];
     for (const t of hostTools) {
       if (!isCustom(t)) out.push(t);
-      else if (upFront.has(t.name)) {
+      else if (sentLoaded.has(t.name)) {
         const { defer_loading: _unused, ...rest } = t;
         out.push(rest);
-      } else out.push({ ...t, defer_loading: true });
+      } else if (mode === 'search') out.push({ ...t, defer_loading: true });
+      // mode 'all': a tool off the menu (outside search.namespaces) can
+      // never be loaded without a search tool, so it is not sent
     }
     return out;
+  }
+
+  function preSearch(text) {
+    const ids = pre.preSearch(turn, text);
+    for (const id of ids) sentLoaded.add(id);
+    return ids;
   }
 
   async function handle(message, { execute } = {}) {
@@ -108,8 +145,12 @@ export function createToolSearch(options) {
     session,
     tools,
     handle,
+    preSearch,
     get turn() {
       return turn;
+    },
+    get mode() {
+      return mode;
     },
   };
 }

@@ -49,4 +49,21 @@ export interface AdapterBase {
   readonly session: Session;
   /** The turn the next model response is counted as. */
   readonly turn: number;
+  /**
+   * 'all' when search.auto put every tool on the menu (the tools fit its
+   * budget): every tool is sent loaded and there is no search tool;
+   * 'search' otherwise. Decided once, when the adapter is created.
+   */
+  readonly mode: 'all' | 'search';
+  /**
+   * Pre-search: call with the user's latest message before asking the
+   * model. The session searches it and loads only strong hits (the caps,
+   * trust and journal of a search_tools call; not counted against
+   * maxSearches; served from the journal on replay), counted before the
+   * turn the model's next response is handled at. Returns the ids it
+   * loaded; [] in mode 'all'. One per turn: a second before the model
+   * answers throws ToolsiftIntegrationError. Throws the session's
+   * ToolsiftError with a host ranker (code 'state': its pages are not graded).
+   */
+  preSearch(text: string): string[];
 }

@@ -1,27 +1,32 @@
 // common.js — what the three SDK adapters share: a session over the host's
 // own tool list, the turn/call counter that names each model tool call for
 // the session (SPEC S7: decisions advance in (turn, call)), resuming a
-// conversation from its journal, and refusal text for the model.
+// conversation from its journal, pre-search, and refusal text for the model.
 //
 // The session does the work (ranking, caps, the append-only menu, the
-// journal, replay); an adapter only translates one SDK's wire shapes.
+// journal, replay, auto mode, pre-search); an adapter only translates one
+// SDK's wire shapes.
 
-const DECISION_ID = /#turn:(\d+):tool:(\d+):/;
+// A decision's id names its turn: "<loop>#turn:T:tool:C:<kind>" for what a
+// model call recorded, "<loop>#turn:T:pre-search" for the host's pre-search.
+const DECISION_ID = /#turn:(\d+):(?:tool:\d+:|pre-search$)/;
 
-/** Error thrown for a misuse of an adapter (a bad option, an unknown tool). */
-/** What every adapter's search tool says of itself, and its two arguments. */
 /**
  * The search meta-tool's description: the core's (how to search, select:,
  * +word, the load policy and the catalog overview), fixed for the session.
+ * null in mode 'all' (search.auto put every tool on the menu and there is no
+ * search tool), so it is looked up by name, never by position.
  */
-export function searchDescription(session) {
-  return session.menu('mcp').tools[0].description;
+export function searchDescription(session, name) {
+  return session.menu('mcp').tools.find((t) => t.name === name)?.description ?? null;
 }
+/** What every adapter's search tool takes: its two arguments. */
 export const SEARCH_ARGUMENTS = Object.freeze({
   query: Object.freeze({ type: 'string', description: 'What the tool should do, in a few words.' }),
   limit: Object.freeze({ type: 'integer', minimum: 1, description: 'At most this many tools.' }),
 });
 
+/** A misuse of an adapter (a bad option, an unknown tool); the message names what is wrong. */
 export class ToolsiftIntegrationError extends Error {
   constructor(message) {
     super(message);
@@ -41,10 +46,14 @@ const SESSION_KEYS = new Set([
 /**
  * Check the options every adapter takes (plus its own `extra` keys): an
  * unknown key is an error, so a typo does not silently change behaviour.
+ * `refused` maps an option another adapter takes to why this one cannot
+ * (an option that would do nothing here is an error with that reason, not
+ * silently ignored).
  */
-export function checkOptions(where, options, extra = []) {
+export function checkOptions(where, options, extra = [], refused = {}) {
   if (options === null || typeof options !== 'object') fail(where, 'options must be an object');
   for (const k of Object.keys(options)) {
+    if (Object.hasOwn(refused, k)) fail(where, `options.${k}: ${refused[k]}`);
     if (!SESSION_KEYS.has(k) && !extra.includes(k)) fail(where, `unknown option "${k}"`);
   }
   const ts = options.toolsift;
@@ -59,6 +68,13 @@ export function checkOptions(where, options, extra = []) {
     fail(where, 'options.model must be a StaticModel (toolsift.loadStaticModel)');
   }
   if (options.minSimilarity != null && options.model == null) fail(where, 'options.minSimilarity is a setting of options.model');
+  if (options.preSearch != null) {
+    if (typeof options.preSearch !== 'boolean') fail(where, 'options.preSearch must be true or false');
+    // the core grades only its own ranker's hits, and a pre-search loads strong hits only
+    if (options.preSearch && options.ranker != null) {
+      fail(where, 'options.preSearch needs the built-in ranker: a host ranker\'s pages are not graded, and a pre-search loads only strong hits');
+    }
+  }
 }
 
 /**
@@ -101,6 +117,12 @@ export function openSession(where, options, entries) {
       throw e;
     }
   }
+  // Decided once when the session was created (search.auto): 'all' puts
+  // every tool on the menu and offers no search tool.
+  const mode = session.mode;
+  // What the menu holds before any search: the agent's tools, alwaysLoaded,
+  // and in mode 'all' every tool (the two lists by the host's names too).
+  const upFront = new Set([...menuNames(session), ...agentNames, ...(config.search.alwaysLoaded ?? [])]);
   let turn = 0;
   if (resume) {
     // The recorded run's menu, without its calls; the conversation goes on
@@ -108,7 +130,50 @@ export function openSession(where, options, entries) {
     session.applyJournal();
     turn = nextTurn(session.journal());
   }
-  return { session, config, turn };
+  return { session, config, turn, mode, upFront };
+}
+
+/** The decision source of the host's pre-search (the core's name). */
+export const PRE_SEARCH_SOURCE = 'host-pre-search';
+
+/**
+ * The ids the journal's pre-searches loaded that are on the menu now (a
+ * resumed session: its pre-searched tools are still sent loaded).
+ */
+export function preSearchedIds(session) {
+  const onMenu = new Set(menuNames(session));
+  const ids = [];
+  for (const d of session.journal()) {
+    if (d?.source !== PRE_SEARCH_SOURCE || !Array.isArray(d.value?.loaded)) continue;
+    for (const id of d.value.loaded) if (onMenu.has(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * The host's pre-search, one per turn: before the model's turn `turn`, the
+ * session searches `text` (the user's message) and loads its strong hits
+ * (Session#preSearch). `preSearch(turn, text)` answers the ids it loaded;
+ * in mode 'all' it does nothing and answers [] (every tool is on the menu
+ * already, and the core refuses a pre-search there). `done(turn)` says
+ * whether that turn was pre-searched (a second pre-search of a turn is an
+ * error: the core orders one before the turn's calls).
+ */
+export function preSearcher(where, session, mode) {
+  let last = -1;
+  return {
+    done: (turn) => last === turn,
+    preSearch(turn, text) {
+      if (typeof text !== 'string') fail(where, 'preSearch(text): text must be a string (the user\'s message)');
+      if (mode === 'all') return [];
+      if (last === turn) {
+        fail(where, `preSearch(): turn ${turn} was pre-searched already (one pre-search per user message, before the model answers it)`);
+      }
+      const ids = loadedIds(session.preSearch(turn, text).result);
+      last = turn;
+      return ids;
+    },
+  };
 }
 
 /** The first turn after every decision of `journal` (0 for none). */

@@ -36,10 +36,13 @@ export interface OpenAIAllowedCall {
 
 export interface OpenAIToolSearch extends AdapterBase {
   /**
-   * The request's tools, the same on every request: the client-executed
-   * tool_search tool, the agent's own (and alwaysLoaded) tools, other tool
-   * types as given; with listDeferred, every searchable function too, with
-   * defer_loading: true (inside its namespace for members).
+   * The request's tools: the client-executed tool_search tool, the agent's
+   * own, alwaysLoaded and pre-searched tools, other tool types as given; with
+   * listDeferred, every other searchable function too, with defer_loading:
+   * true (inside its namespace for members). The same on every request
+   * except after a preSearch() that loaded something (its tools are sent
+   * loaded). In mode 'all': every function without defer_loading and no
+   * tool_search tool (listDeferred changes nothing).
    */
   tools(options?: { listDeferred?: boolean }): Array<ToolSearchTool | FunctionTool | NamespaceTool | Tool>;
   /**

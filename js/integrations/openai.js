@@ -3,19 +3,37 @@
 // The host keeps its Responses `tools` list (functions and namespaces).
 // createToolSearch() indexes it in a toolsift session and gives:
 //   tools()   the request's tools: a `tool_search` tool with
-//             execution "client", the agent's own tools, and (listDeferred)
-//             every other function with defer_loading: true
+//             execution "client", the agent's own (and alwaysLoaded and
+//             pre-searched) tools, and (listDeferred) every other function
+//             with defer_loading: true
 //   handle()  one response's output items → the input items to send back:
 //             a `tool_search_call` becomes a session search answered by a
 //             `tool_search_output` carrying the loaded tools' definitions
 //             (a namespace member stays inside its namespace); a
 //             `function_call` is gated by the session and either dispatched
 //             to the host or answered with the session's refusal
-// The tools array never changes, and loaded tools arrive as output items at
-// the end of the conversation, so the prompt prefix stays cacheable.
+//   preSearch(text)  the host's pre-search of the user's message before it
+//             sends the request: the strong hits are loaded at once
+// Tools the model's searches load arrive as tool_search_output items at the
+// end of the conversation: the tools array does not change for them, so the
+// prompt prefix stays cacheable.
+//
+// Auto mode (search.auto): when the tools fit the budget the session puts
+// every one on the menu (mode 'all'); tools() then sends every function
+// without defer_loading and no tool_search tool.
+//
+// Pre-search: the adapter sees a response's output, never the user's
+// message, so the host calls preSearch(text) itself before each request that
+// carries a new user message (there is no preSearch option). A pre-searched
+// tool has no tool_search_call to answer, so tools() sends it loaded (without
+// defer_loading) from then on: the tools array, and with it the prompt
+// prefix, changes once for each pre-search that loads something. That is the
+// trade-off: the model can call the tool in its first response instead of
+// after a tool_search round trip.
 
 import {
-  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, parseArgs, refusalText, searchToolName,
+  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, parseArgs, preSearchedIds, preSearcher,
+  refusalText, searchToolName,
 } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
@@ -32,6 +50,10 @@ export const SEARCH_PARAMETERS = Object.freeze({
   additionalProperties: false,
 });
 
+// toolsift/ai-sdk takes `preSearch: true`; here it could not do anything.
+const PRE_SEARCH_REFUSED = 'this adapter never sees the user\'s messages (handle() takes the model\'s output); '
+  + 'call ts.preSearch(text) with the user\'s message before the request instead';
+
 function withoutDefer(fn) {
   const { defer_loading: _unused, ...rest } = fn;
   return rest;
@@ -42,7 +64,7 @@ function withoutDefer(fn) {
  * @returns {import('./openai.d.ts').OpenAIToolSearch}
  */
 export function createToolSearch(options) {
-  checkOptions(W, options, ['description']);
+  checkOptions(W, options, ['description'], { preSearch: PRE_SEARCH_REFUSED });
   if (!Array.isArray(options.tools)) fail(W, 'options.tools must be the Responses API tools array');
   const hostTools = options.tools;
   const byId = new Map(); // id -> { namespace, fn }
@@ -72,15 +94,22 @@ export function createToolSearch(options) {
     }
     // Other tool types (web_search, mcp, …) are passed through untouched and not searched.
   });
-  const { session, config, turn: firstTurn } = openSession(W, options, entries);
+  const { session, config, turn: firstTurn, mode, upFront } = openSession(W, options, entries);
   const searchName = searchToolName(config);
-  const upFront = new Set([...(options.agentTools ?? []), ...(options.search?.alwaysLoaded ?? [])]);
+  // The ids sent loaded (without defer_loading): what the menu held from the
+  // start (the agent's tools, alwaysLoaded; every tool in mode 'all') and
+  // what pre-searches loaded, a resumed run's included. Tools the model's
+  // own searches load are not added: they arrive as tool_search_output.
+  const sentLoaded = new Set([...upFront, ...preSearchedIds(session)]);
+  // `turn` is the turn the next response's output is handled at (handle()
+  // advances it), so it is also the turn a pre-search comes before.
   let turn = firstTurn;
+  const pre = preSearcher(W, session, mode);
 
-  const searchTool = {
+  const searchTool = mode === 'all' ? null : {
     type: 'tool_search',
     execution: 'client',
-    description: options.description ?? searchDescription(session),
+    description: options.description ?? searchDescription(session, searchName),
     parameters: SEARCH_PARAMETERS,
   };
 
@@ -106,15 +135,18 @@ export function createToolSearch(options) {
   }
 
   function tools({ listDeferred = false } = {}) {
-    const out = [searchTool];
+    // Mode 'all' has nothing deferred: a tool off its menu (outside
+    // search.namespaces) can never be loaded, so it is not sent at all.
+    const deferred = listDeferred && mode === 'search';
+    const out = searchTool ? [searchTool] : [];
     for (const t of hostTools) {
       if (t?.type === 'function') {
-        if (upFront.has(t.name)) out.push(withoutDefer(t));
-        else if (listDeferred) out.push({ ...t, defer_loading: true });
+        if (sentLoaded.has(t.name)) out.push(withoutDefer(t));
+        else if (deferred) out.push({ ...t, defer_loading: true });
       } else if (t?.type === 'namespace') {
-        const now = t.tools.filter((m) => upFront.has(`${t.name}${SEP}${m.name}`)).map(withoutDefer);
-        const later = listDeferred
-          ? t.tools.filter((m) => !upFront.has(`${t.name}${SEP}${m.name}`)).map((m) => ({ ...m, defer_loading: true }))
+        const now = t.tools.filter((m) => sentLoaded.has(`${t.name}${SEP}${m.name}`)).map(withoutDefer);
+        const later = deferred
+          ? t.tools.filter((m) => !sentLoaded.has(`${t.name}${SEP}${m.name}`)).map((m) => ({ ...m, defer_loading: true }))
           : [];
         if (now.length || later.length) out.push({ ...t, tools: [...now, ...later] });
       } else {
@@ -122,6 +154,12 @@ export function createToolSearch(options) {
       }
     }
     return out;
+  }
+
+  function preSearch(text) {
+    const ids = pre.preSearch(turn, text);
+    for (const id of ids) sentLoaded.add(id);
+    return ids;
   }
 
   async function handle(output, { execute } = {}) {
@@ -162,8 +200,12 @@ export function createToolSearch(options) {
     session,
     tools,
     handle,
+    preSearch,
     get turn() {
       return turn;
+    },
+    get mode() {
+      return mode;
     },
     /** The catalog id of a namespace member or a top-level function. */
     idOf: (name, namespace) => (namespace ? `${namespace}${SEP}${name}` : name),

@@ -219,3 +219,157 @@ test('ai-sdk: options.model embeds the tools and every query (the decisions reco
   await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), model: {} }), /options.model must be a StaticModel/);
   await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), minSimilarity: 0.3 }), /options.minSimilarity is a setting of options.model/);
 });
+
+// ---- auto mode and pre-search ----------------------------------------------
+
+const generate = (ts, model, prompt) => generateText({
+  model, tools: ts.tools, prepareStep: ts.prepareStep, repairToolCall: ts.repairToolCall, stopWhen: isStepCount(5),
+  ...(typeof prompt === 'string' ? { prompt } : { messages: prompt }),
+});
+
+test('ai-sdk: auto mode — a tool set within budget is all active with no search tool; over budget keeps search_tools', async () => {
+  const log = [];
+  const ts = await createToolSearch({ toolsift, tools: hostTools(log), agentTools: ['reply'], search: { auto: true } });
+  const every = Object.keys(hostTools([]));
+  assert.equal(ts.mode, 'all');
+  assert.equal(ts.session.metrics().mode, 'all');
+  assert.deepEqual(ts.activeTools(), every, 'the menu is every tool, the agent\'s first');
+  assert.equal(Object.hasOwn(ts.tools, 'search_tools'), false, 'no search tool is offered in mode all');
+  // The model sees every tool from step 0 and calls one directly; a call to
+  // search_tools (not on the menu) is refused as an unknown tool.
+  const model = new MockLanguageModelV4({
+    doGenerate: [
+      toolCalls(['a1', 'stripe_create_refund', { charge: 'ch_1' }], ['a2', 'search_tools', { query: 'refund' }]),
+      text('Refunded.'),
+    ],
+  });
+  const r = await generate(ts, model, 'Refund ch_1.');
+  assert.equal(r.text, 'Refunded.');
+  for (const list of toolNames(model)) assert.deepEqual(list, every);
+  assert.deepEqual(log, [['stripe_create_refund', { charge: 'ch_1' }]]);
+  const refused = r.steps[0].content.find((p) => p.type === 'tool-error' && p.toolName === 'search_tools');
+  assert.match(String(refused.error), /not_on_menu \(search_tools\)/);
+  assert.equal(ts.session.metrics().searches, 0);
+  // a pre-search has nothing to do: every tool is on the menu
+  assert.deepEqual(ts.preSearch('Refund the Stripe payment.'), []);
+  assert.equal(ts.session.metrics().preSearches, 0);
+  ts.session.free();
+
+  // Six catalog tools over a budget of three: the session searches.
+  const over = await createToolSearch({ toolsift, tools: hostTools([]), agentTools: ['reply'], search: { auto: { maxTools: 3 } } });
+  assert.equal(over.mode, 'search');
+  assert.ok(Object.hasOwn(over.tools, 'search_tools'));
+  assert.match(over.tools.search_tools.description, /search/i);
+  assert.deepEqual(over.prepareStep().activeTools, ['search_tools', 'reply']);
+  over.session.free();
+});
+
+test('ai-sdk: preSearch(text) loads the strong hit before step 0; the call is allowed; replay serves it', async () => {
+  const prompt = 'Refund the Stripe payment ch_1 by 5 dollars, please.';
+  const script = () => [toolCalls(['p1', 'stripe_create_refund', { charge: 'ch_1', amount: 5 }]), text('Refunded.')];
+  async function run(ts) {
+    const loaded = ts.preSearch(prompt);
+    const model = new MockLanguageModelV4({ doGenerate: script() });
+    const r = await generate(ts, model, prompt);
+    // Part 2: the user goes on; this pre-search counts at the turn of the next step.
+    const turnBefore = ts.turn;
+    const loaded2 = ts.preSearch('Open a GitHub issue in the repository a/b.');
+    const model2 = new MockLanguageModelV4({ doGenerate: [toolCalls(['p2', 'github_create_issue', { repo: 'a/b', title: 't' }]), text('Opened.')] });
+    const r2 = await generate(ts, model2, [{ role: 'user', content: prompt }, ...r.response.messages, { role: 'user', content: 'Open a GitHub issue in the repository a/b.' }]);
+    return { loaded, loaded2, turnBefore, r, r2, lists: [...toolNames(model), ...toolNames(model2)] };
+  }
+  const log = [];
+  const ts = await createToolSearch({ toolsift, tools: hostTools(log), agentTools: ['reply'] });
+  const live = await run(ts);
+  assert.deepEqual(live.loaded, ['stripe_create_refund']);
+  assert.deepEqual(live.loaded2, ['github_create_issue']);
+  // The pre-searched tool is active at step 0: no search_tools round trip.
+  assert.deepEqual(live.lists[0], ['search_tools', 'reply', 'stripe_create_refund']);
+  assert.deepEqual(live.lists[2], ['search_tools', 'reply', 'stripe_create_refund', 'github_create_issue']);
+  assert.deepEqual(log, [['stripe_create_refund', { charge: 'ch_1', amount: 5 }], ['github_create_issue', { repo: 'a/b', title: 't' }]]);
+  assert.equal(live.r.text, 'Refunded.');
+  assert.equal(live.r2.text, 'Opened.');
+  // Steps 0 and 1 were turns 0 and 1, so the second pre-search is turn 2's,
+  // before the calls of the step it preceded.
+  assert.equal(live.turnBefore, 1);
+  assert.deepEqual(ts.session.journal().map((d) => d.id), ['agent#journal', 'agent#turn:0:pre-search', 'agent#turn:0:tool:0:call',
+    'agent#turn:2:pre-search', 'agent#turn:2:tool:0:call']);
+  const m = ts.session.metrics();
+  assert.equal(m.preSearches, 2);
+  assert.equal(m.searches, 0, 'a pre-search is not the model\'s search');
+
+  // Replay: the same calls from the journal, nothing ranked.
+  const log2 = [];
+  const replay = await createToolSearch({ toolsift, tools: hostTools(log2), agentTools: ['reply'], journal: ts.session.journal() });
+  const again = await run(replay);
+  assert.deepEqual([again.loaded, again.loaded2], [live.loaded, live.loaded2]);
+  assert.deepEqual(again.lists, live.lists);
+  assert.deepEqual(log2, log);
+  assert.equal(replay.session.metrics().rankerCalls, 0);
+  assert.equal(replay.session.metrics().replayed, 2);
+  assert.deepEqual(replay.session.finish(), { unasked: [] });
+  ts.session.free();
+  replay.session.free();
+});
+
+test('ai-sdk: preSearch: true pre-searches the user\'s last message at step 0', async () => {
+  const prompt = 'Refund the Stripe payment ch_1 by 5 dollars, please.';
+  const script = () => [toolCalls(['q1', 'stripe_create_refund', { charge: 'ch_1', amount: 5 }]), text('Refunded.')];
+  const log = [];
+  const ts = await createToolSearch({ toolsift, tools: hostTools(log), agentTools: ['reply'], preSearch: true });
+  const model = new MockLanguageModelV4({ doGenerate: script() });
+  const r = await generate(ts, model, prompt);
+  assert.equal(r.text, 'Refunded.');
+  // step 0's activeTools already hold the strong hit, and the model's call to it ran
+  assert.deepEqual(toolNames(model)[0], ['search_tools', 'reply', 'stripe_create_refund']);
+  assert.deepEqual(log, [['stripe_create_refund', { charge: 'ch_1', amount: 5 }]]);
+  const pre = ts.session.journal()[1];
+  assert.equal(pre.id, 'agent#turn:0:pre-search');
+  assert.equal(pre.source, 'host-pre-search');
+  assert.equal(pre.value.query, prompt);
+
+  // Text parts of the last message are searched too; a conversation that
+  // does not end with the user's message brings no new words: no pre-search.
+  const model2 = new MockLanguageModelV4({ doGenerate: [text('Sure.')] });
+  await generate(ts, model2, [
+    { role: 'user', content: prompt }, ...r.response.messages,
+    { role: 'user', content: [{ type: 'text', text: 'Also open a GitHub issue' }, { type: 'text', text: 'in the repository a/b.' }] },
+  ]);
+  assert.ok(toolNames(model2)[0].includes('github_create_issue'));
+  assert.equal(ts.session.journal().at(-1).value.query, 'Also open a GitHub issue\nin the repository a/b.');
+  const model3 = new MockLanguageModelV4({ doGenerate: [text('Done.')] });
+  const before = ts.session.metrics().preSearches;
+  await generate(ts, model3, [{ role: 'user', content: prompt }, ...r.response.messages]);
+  assert.equal(ts.session.metrics().preSearches, before);
+
+  // The host's own preSearch() for the turn takes the place of the automatic one.
+  const host = await createToolSearch({ toolsift, tools: hostTools([]), agentTools: ['reply'], preSearch: true });
+  assert.deepEqual(host.preSearch('Send a message to the Slack channel #ops.'), ['slack_send_message']);
+  const model4 = new MockLanguageModelV4({ doGenerate: [text('ok')] });
+  await generate(host, model4, prompt);
+  assert.deepEqual(toolNames(model4)[0], ['search_tools', 'reply', 'slack_send_message']);
+  assert.equal(host.session.metrics().preSearches, 1);
+
+  // Replay of the automatic pre-search: the same step 0, nothing ranked.
+  const replay = await createToolSearch({ toolsift, tools: hostTools([]), agentTools: ['reply'], preSearch: true, journal: ts.session.journalJSONL() });
+  const again = new MockLanguageModelV4({ doGenerate: script() });
+  await generate(replay, again, prompt);
+  assert.deepEqual(toolNames(again)[0], toolNames(model)[0]);
+  assert.equal(replay.session.metrics().rankerCalls, 0);
+  ts.session.free();
+  host.session.free();
+  replay.session.free();
+});
+
+test('ai-sdk: preSearch misuse is an error that names the rule', async () => {
+  await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), preSearch: 'yes' }), /toolsift\/ai-sdk: options.preSearch must be true or false/);
+  await assert.rejects(
+    createToolSearch({ toolsift, tools: hostTools([]), preSearch: true, ranker: { kind: 'host-1', rank: () => [] } }),
+    /options.preSearch needs the built-in ranker/,
+  );
+  const ts = await createToolSearch({ toolsift, tools: hostTools([]), agentTools: ['reply'] });
+  assert.throws(() => ts.preSearch(42), /preSearch\(text\): text must be a string/);
+  ts.preSearch('Refund a Stripe payment.');
+  assert.throws(() => ts.preSearch('Send a Slack message.'), /toolsift\/ai-sdk: preSearch\(\): turn 0 was pre-searched already/);
+  ts.session.free();
+});

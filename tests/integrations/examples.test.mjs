@@ -10,11 +10,14 @@ const DIR = fileURLToPath(new URL('../../examples/sdk-adapters/', import.meta.ur
 const env = { ...process.env };
 for (const k of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'AI_GATEWAY_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'MODEL']) delete env[k];
 
-function run(file) {
-  const r = spawnSync(process.execPath, [file], { cwd: DIR, env, encoding: 'utf8', timeout: 120_000 });
+function run(file, ...args) {
+  const r = spawnSync(process.execPath, [file, ...args], { cwd: DIR, env, encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, `${file} failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
+
+// The decision ids of the journal an example prints after "journal:".
+const journalIds = (out) => out.split('\n').filter((l) => l.startsWith('{"id":')).map((l) => JSON.parse(l).id);
 
 // The first example of the README: its search must load slack__send_message
 // (the request is to send a message now, not schedule one) and the model
@@ -60,3 +63,26 @@ test('examples/sdk-adapters/anthropic.mjs runs offline', () => {
   assert.match(out, /^call stripe__create_refund /m);
   assert.match(out, /^text: The tool answered /m);
 });
+
+// --pre-search: the user's message is searched before the model's first
+// step, so the model calls the tool without searching (the stand-ins call a
+// tool the request sends loaded).
+test('examples/sdk-adapters: --pre-search loads the tool before the model answers, which calls it without searching', () => {
+  const ai = run('ai-sdk.mjs', '--pre-search');
+  assert.match(ai, /^step 0: call slack__send_message /m);
+  assert.doesNotMatch(ai, /call search_tools/);
+  assert.deepEqual(journalIds(ai), ['agent#journal', 'agent#turn:0:pre-search', 'agent#turn:0:tool:0:call']);
+
+  const oa = run('openai.mjs', '--pre-search');
+  assert.match(oa, /^pre-searched \["github__create_issue"\]$/m);
+  assert.match(oa, /^call github\.create_issue /m);
+  assert.doesNotMatch(oa, /^search /m);
+  assert.deepEqual(journalIds(oa), ['agent#journal', 'agent#turn:0:pre-search', 'agent#turn:0:tool:0:call']);
+
+  const an = run('anthropic.mjs', '--pre-search');
+  assert.match(an, /^pre-searched \["stripe__create_refund"\]$/m);
+  assert.match(an, /^call stripe__create_refund /m);
+  assert.doesNotMatch(an, /call search_tools/);
+  assert.deepEqual(journalIds(an), ['agent#journal', 'agent#turn:0:pre-search', 'agent#turn:0:tool:0:call']);
+});
+

@@ -142,3 +142,112 @@ test('openai: a refused search answers an empty tool_search_output; errors name 
   ts.session.free();
   ok.session.free();
 });
+
+// ---- auto mode and pre-search ----------------------------------------------
+
+// Two recorded responses: the model calls crm.list_open_orders and
+// issue_refund, then answers.
+const callThenAnswer = () => [recorded[1], recorded[2]];
+const question = 'What orders does customer C-42 have open?';
+
+async function run(ts, server, { preSearch = false } = {}) {
+  const client = new OpenAI({ apiKey: 'test-key', baseURL: `${server.url}/v1`, maxRetries: 0 });
+  const executed = [];
+  const execute = async (call) => {
+    executed.push(call.id);
+    return { orders: ['O-7'] };
+  };
+  const loaded = preSearch ? ts.preSearch(question) : null;
+  const input = [{ role: 'user', content: question }];
+  const outputs = [];
+  for (let i = 0; i < 2; i++) {
+    const response = await client.responses.create({ model: 'gpt-5.4', input, tools: ts.tools() });
+    input.push(...response.output);
+    const back = await ts.handle(response.output, { execute });
+    outputs.push(...back.filter((it) => it.type === 'function_call_output').map((it) => it.output));
+    input.push(...back);
+  }
+  return { loaded, executed, outputs };
+}
+
+test('openai: auto mode — a tool set within budget is sent whole, no tool_search; over budget keeps it', async () => {
+  const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { auto: true } });
+  assert.equal(ts.mode, 'all');
+  assert.equal(ts.session.metrics().mode, 'all');
+  // every function and namespace member as the host gave it: none deferred, no tool_search
+  assert.deepEqual(ts.tools(), hostTools);
+  assert.deepEqual(ts.tools({ listDeferred: true }), hostTools);
+  const server = await replayServer(callThenAnswer());
+  try {
+    const { executed, outputs } = await run(ts, server);
+    for (const r of server.requests) assert.deepEqual(r.body.tools, hostTools);
+    // both calls are on the menu from the start
+    assert.deepEqual(executed, ['crm__list_open_orders', 'issue_refund']);
+    assert.deepEqual(outputs, ['{"orders":["O-7"]}', '{"orders":["O-7"]}']);
+  } finally {
+    await server.close();
+  }
+  // a tool_search_call (none was offered) is refused: an empty output
+  const items = await ts.handle([{ type: 'tool_search_call', call_id: 's', execution: 'client', arguments: { query: 'refund' } }]);
+  assert.deepEqual(items[0].tools, []);
+  assert.equal(ts.session.metrics().searches, 0);
+  assert.deepEqual(ts.preSearch(question), [], 'nothing to pre-search in mode all');
+  ts.session.free();
+
+  // Five searchable functions over a budget of three: the session searches.
+  const over = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], search: { auto: { maxTools: 3 } } });
+  assert.equal(over.mode, 'search');
+  assert.deepEqual(over.tools().map((t) => t.type), ['tool_search', 'function']);
+  assert.match(over.tools()[0].description, /search/i);
+  over.session.free();
+});
+
+test('openai: preSearch(text) sends the strong hit loaded; the model\'s call to it is allowed; replay serves it', async () => {
+  const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'] });
+  const before = ts.tools();
+  const server = await replayServer(callThenAnswer());
+  let live;
+  try {
+    live = await run(ts, server, { preSearch: true });
+  } finally {
+    await server.close();
+  }
+  assert.deepEqual(live.loaded, ['crm__list_open_orders']);
+  // The tools changed once: the pre-searched member is sent in its namespace, without defer_loading.
+  const after = [...before, { ...hostTools[1], tools: [hostTools[1].tools[0]] }];
+  for (const r of server.requests) assert.deepEqual(r.body.tools, after);
+  // listDeferred: the loaded member first in its namespace, the others deferred
+  assert.deepEqual(ts.tools({ listDeferred: true })[2].tools.map((m) => [m.name, m.defer_loading]),
+    [['list_open_orders', undefined], ['get_customer', true], ['update_customer_email', true]]);
+  // the pre-searched tool ran; issue_refund (never loaded) was refused
+  assert.deepEqual(live.executed, ['crm__list_open_orders']);
+  assert.match(live.outputs[1], /^not_on_menu \(issue_refund\)/);
+  assert.deepEqual(ts.session.journal().map((d) => d.id), ['agent#journal', 'agent#turn:0:pre-search', 'agent#turn:0:tool:0:call']);
+  assert.equal(ts.session.metrics().preSearches, 1);
+
+  // Replay from the journal: the same requests, nothing ranked.
+  const again = await replayServer(callThenAnswer());
+  try {
+    const replay = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'], journal: ts.session.journalJSONL() });
+    const r = await run(replay, again, { preSearch: true });
+    assert.deepEqual(r, live);
+    assert.deepEqual(again.requests.map((q) => q.body), server.requests.map((q) => q.body));
+    assert.equal(replay.session.metrics().rankerCalls, 0);
+    assert.equal(replay.session.metrics().replayed, 1);
+    assert.deepEqual(replay.session.finish(), { unasked: [] });
+    replay.session.free();
+  } finally {
+    await again.close();
+  }
+  ts.session.free();
+});
+
+test('openai: preSearch is the host\'s call — the option is refused with the reason; one pre-search per turn', () => {
+  assert.throws(() => createToolSearch({ toolsift, tools: hostTools, preSearch: true }),
+    /toolsift\/openai: options.preSearch: this adapter never sees the user's messages .*call ts.preSearch\(text\)/);
+  const ts = createToolSearch({ toolsift, tools: hostTools, agentTools: ['reply'] });
+  assert.equal(ts.mode, 'search');
+  ts.preSearch(question);
+  assert.throws(() => ts.preSearch(question), /toolsift\/openai: preSearch\(\): turn 0 was pre-searched already/);
+  ts.session.free();
+});

@@ -23,11 +23,14 @@ export async function aiSdkUsage(): Promise<string> {
       get_weather: tool({ description: 'Weather', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => ({ city }) }),
     },
     agentTools: ['reply'],
-    search: { maxPerSearch: 3 },
+    search: { maxPerSearch: 3, auto: { maxTools: 20 } },
+    preSearch: true,
   });
+  const pre: string[] = ts.preSearch('what is the weather in Oslo');
+  const mode: 'all' | 'search' = ts.mode;
   const r = await generateText({ model, tools: ts.tools, prepareStep: ts.prepareStep, repairToolCall: ts.repairToolCall, stopWhen: isStepCount(5), prompt: 'hi' });
   const names: string[] = ts.activeTools();
-  return r.text + names.join() + ts.session.journalJSONL();
+  return r.text + names.join() + pre.join() + mode + ts.session.journalJSONL();
 }
 
 export async function openaiUsage(client: OpenAI): Promise<void> {
@@ -41,6 +44,7 @@ export async function openaiUsage(client: OpenAI): Promise<void> {
     agentTools: ['reply'],
   });
   const input: ResponseInputItem[] = [{ role: 'user', content: 'hi' }];
+  if (ts.mode === 'search') ts.preSearch('hi');
   const response = await client.responses.create({ model: 'gpt-5.4', input, tools: ts.tools() });
   input.push(...(response.output as ResponseInputItem[]));
   const back = await ts.handle(response.output, { execute: async (call: OpenAIAllowedCall) => ({ id: call.id }) });
@@ -55,6 +59,8 @@ export async function anthropicUsage(client: Anthropic): Promise<void> {
     agentTools: ['reply'],
   });
   const messages: MessageParam[] = [{ role: 'user', content: 'hi' }];
+  const loaded: string[] = ts.preSearch('hi');
+  if (loaded.length && ts.mode === 'all') throw new Error('unreachable');
   const message = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 1024, messages, tools: ts.tools() });
   messages.push({ role: 'assistant', content: message.content });
   const back = await ts.handle(message, { execute: ({ name }) => name });
