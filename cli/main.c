@@ -428,6 +428,8 @@ static int cli_build(const char *catalog, const char *options, const char *annot
     if (!f || fwrite(blob, 1, len, f) != len || fclose(f) != 0) {
       fprintf(stderr, "toolsift: io: cannot write %s\n", output);
       rc = 1;
+    } else { /* say what was written (stdout stays empty: nothing to pipe) */
+      fprintf(stderr, "toolsift: wrote %s: %zu tools, %zu bytes\n", output, tsift_index_size(ix), len);
     }
   }
   tsift_free(blob);

@@ -580,6 +580,8 @@ async function build(a) {
       process.stderr.write(`toolsift: io: cannot write ${a.output}\n`);
       throw new Exit(1);
     }
+    // what was written (stdout stays empty: nothing to pipe), as the native CLI says it
+    process.stderr.write(`toolsift: wrote ${a.output}: ${index.info().tools} tools, ${blob.length} bytes\n`);
   } finally {
     index.free();
   }

@@ -207,9 +207,13 @@ run_front_door() {
 
 stage front-door run_front_door
 
-# The last metre (issue 33): what the README's first lines tell a new user to
-# type, offline, from an empty project (tests/install).
-run_install() {
+# The last metre (issue 33): its walk-through as a new user meets it — what
+# the README's first lines tell a new user to type, offline, from an empty
+# project, then the real catalog, select: by a bare name, auto mode,
+# pre-search, the installed gateway over stdio and HTTP with the token file
+# and its lifecycle (tests/install), and the playground's first view with its
+# three example requests in Chromium (that one test of tests/playground).
+run_last_metre() {
   if [ ! -f build/wasm/toolsift.wasm ]; then
     echo "build/wasm/toolsift.wasm was not built"
     return 1
@@ -218,10 +222,14 @@ run_install() {
     echo "node_modules/@modelcontextprotocol/sdk is missing: run npm ci"
     return 1
   fi
-  TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test --test-concurrency=1 tests/install/install.test.mjs
+  local rc=0
+  TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test --test-concurrency=1 tests/install/install.test.mjs || rc=1
+  TOOLSIFT_WASM="$ROOT/build/wasm/toolsift.wasm" node --test --test-name-pattern='^first view' \
+    tests/playground/playground.test.mjs || rc=1
+  return "$rc"
 }
 
-stage install run_install
+stage last-metre run_last_metre
 
 run_runtimes() {
   local rc=0

@@ -831,8 +831,10 @@ tsift_status tsift_session_call(tsift_session *s, uint32_t turn, uint32_t call, 
       }
       if (!st) tsift_ok(err);
     } else {
-      st = tsift_session_refuse(s, &c, "not_on_menu", "this tool is not on the menu; search for it first", name, out,
-                  out_len, err);
+      /* with every tool on the menu there is nothing to search (auto mode) */
+      const char *why = s->menu_all ? "this tool is not on the menu, and every tool this session has already is"
+                                    : "this tool is not on the menu; search for it first";
+      st = tsift_session_refuse(s, &c, "not_on_menu", why, name, out, out_len, err);
     }
   }
   tsift_free(name);

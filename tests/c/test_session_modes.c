@@ -57,6 +57,7 @@ static void test_auto_all(void) {
   char *o = call(s, 0, 0, "search_tools", "{\"query\":\"issue\"}", &st);
   CHECK_EQ_INT(st, TSIFT_OK);
   CHECK_CONTAINS(o, "\"error\""); /* no such tool in this mode */
+  CHECK_CONTAINS(o, "every tool this session has already is");
   CHECK(o && !strstr(o, "\"decision\":{"));
   tsift_free(o);
   o = call(s, 0, 1, "gh__close_issue", "{}", &st);

@@ -1,4 +1,4 @@
-// install.test.mjs — the `install` stage (issue 33, "the last metre"): what
+// install.test.mjs — the `last-metre` stage (issue 33): what
 // the README's first lines tell a new user to type, done for real. `npm
 // pack` in this checkout (prepack copies build/wasm/toolsift.wasm into dist/),
 // an empty project in a temporary folder, the README's install line run
@@ -10,8 +10,12 @@
 // examples/mcp/client-config.json started from another folder as an MCP
 // client starts it (the SDK's Client over stdio: list, search, call), the
 // README's `--http --generate-token` line with the header it gives, and the
-// lifecycle cases under `npx toolsift-mcp` (tests/mcp/lifecycle.mjs). Every
-// process it starts is ended, and checked gone by pid.
+// lifecycle cases under `npx toolsift-mcp` (tests/mcp/lifecycle.mjs); then
+// the rest of the issue's walk-through from that project: the real catalog
+// all.json indexed without options, auto mode on a 12-tool catalog and off
+// on the corpus, a pre-search that replays, and the installed gateway in
+// front of server-memory (select: by a bare name; auto mode). Every process
+// it starts is ended, and checked gone by pid.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -282,3 +286,98 @@ for (const end of Object.keys(ENDS)) {
     await lifecycleCase(t, { command: 'npx', args: ['toolsift-mcp', '--config', lifecycleConfig(dir)], cwd: PROJECT, env, end });
   });
 }
+
+// ---- the rest of issue 33's walk-through, from the installed package ----
+
+const ALL = path.join(ROOT, '../shared/catalogs/all.json');
+
+test('walk-through: createIndex over the real catalog all.json, no options; a session calls a tool whose id has a space', (t) => {
+  if (!existsSync(ALL)) {
+    reportSkip('walk-through: all.json: ../shared/catalogs/all.json is not present');
+    return t.skip('../shared/catalogs/all.json is not present');
+  }
+  writeFileSync(path.join(PROJECT, 'all.mjs'), `import { readFileSync } from 'node:fs';
+import { load } from 'toolsift';
+const toolsift = await load();
+const tools = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const index = toolsift.createIndex({ tools });
+const info = index.info();
+const safe = info.menuNames['docker-vectra-ai-rux__Summarize Detection'];
+const s = toolsift.createSession({ catalog: { tools }, search: { maxPerSearch: 3 } });
+const found = s.call(0, 0, 'search_tools', { query: 'summarize a vectra detection' }).result.tools;
+console.log(JSON.stringify({ tools: info.tools, safe, found: found.map((h) => [h.name, h.loaded]),
+  called: s.call(1, 0, safe, {}).result.allowed }));`);
+  const out = JSON.parse(ok(process.execPath, ['all.mjs', ALL], PROJECT));
+  assert.equal(out.tools, 2032);
+  assert.match(out.safe, /^docker-vectra-ai-rux__Summarize_Detection_[0-9a-f]{8}$/);
+  assert.deepEqual(out.found[0], [out.safe, true]);
+  assert.equal(out.called, true);
+});
+
+test('walk-through: auto mode on a 12-tool catalog lists every tool and no search tool; the bundled corpus searches', () => {
+  writeFileSync(path.join(PROJECT, 'auto.mjs'), `import { readFileSync } from 'node:fs';
+import { load } from 'toolsift';
+const toolsift = await load();
+const corpus = JSON.parse(readFileSync('corpus/catalog.json', 'utf8'));
+const id = (t) => t.id ?? t.function?.name ?? t.name;
+const twelve = corpus.tools.filter((t) => /^(weather|translate|web_search|fx|time|travel_agent)__/.test(id(t)));
+const small = toolsift.createSession({ catalog: { tools: twelve }, search: { auto: true } });
+const large = toolsift.createSession({ catalog: corpus, search: { auto: true } });
+console.log(JSON.stringify({ n: twelve.length, small: [small.mode, small.menu('mcp').tools.map((x) => x.name)],
+  large: [large.mode, large.menu('mcp').tools.map((x) => x.name)] }));`);
+  const out = JSON.parse(ok(process.execPath, ['auto.mjs'], PROJECT));
+  assert.equal(out.n, 12);
+  assert.equal(out.small[0], 'all');
+  assert.equal(out.small[1].length, 12);
+  assert.ok(!out.small[1].includes('search_tools'));
+  assert.deepEqual(out.large, ['search', ['search_tools']]);
+});
+
+test('walk-through: a pre-search loads the strong hit of a user message, and the journal replays it', () => {
+  writeFileSync(path.join(PROJECT, 'pre.mjs'), `import { readFileSync } from 'node:fs';
+import { load } from 'toolsift';
+const toolsift = await load();
+const config = { catalog: JSON.parse(readFileSync('corpus/catalog.json', 'utf8')) };
+const live = toolsift.createSession(config);
+const a = live.preSearchJSON(0, 'Please refund that Stripe payment.');
+const journal = live.journalJSONL();
+const again = toolsift.createSession(config, { journal });
+const b = again.preSearchJSON(0, 'Please refund that Stripe payment.');
+console.log(JSON.stringify({ loaded: JSON.parse(a).result.tools.filter((h) => h.loaded).map((h) => h.name),
+  same: a === b, sameJournal: again.journalJSONL() === journal, replayed: again.metrics().replayed }));`);
+  const out = JSON.parse(ok(process.execPath, ['pre.mjs'], PROJECT));
+  assert.deepEqual(out.loaded, ['stripe__create_refund']);
+  assert.deepEqual([out.same, out.sameJournal, out.replayed], [true, true, 1]);
+});
+
+test('walk-through: the installed gateway in front of server-memory — select: by the bare name a client shows, auto mode', async (t) => {
+  if (gatewaySkip()) return t.skip(gatewaySkip());
+  const memory = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+  if (!existsSync(memory)) return t.skip('@modelcontextprotocol/server-memory is not installed in the checkout');
+  for (const auto of [false, true]) {
+    const dir = path.join(TMP, `memory-${auto}`);
+    mkdirSync(dir);
+    const config = writeConfig(dir, { mcpServers: { memory: { command: process.execPath, args: [memory], trusted: true,
+      env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } } }, ...(auto ? { search: { auto: true } } : {}) });
+    const transport = new StdioClientTransport({ command: 'npx', args: ['toolsift-mcp', '--config', config], cwd: PROJECT, env, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr.on('data', (d) => (stderr += d));
+    const client = new Client({ name: 'toolsift-walkthrough', version: '1.0.0' });
+    await client.connect(transport);
+    const recorded = descendants(transport.pid);
+    t.after(() => killLeft(recorded));
+    const listed = (await client.listTools()).tools.map((x) => x.name);
+    if (auto) {
+      assert.ok(!listed.includes('search_tools'), listed.join(' '));
+      assert.ok(listed.includes('memory__create_entities'));
+      assert.match(stderr, /mode all/);
+    } else {
+      assert.deepEqual(listed, ['search_tools']);
+      const r = JSON.parse((await client.callTool({ name: 'search_tools', arguments: { query: 'select:create_entities' } })).content[0].text);
+      assert.deepEqual(r.tools.map((h) => [h.name, h.loaded]), [['memory__create_entities', true]]);
+      assert.match(r.note, /Loaded by the full name: create_entities is memory__create_entities\./);
+    }
+    await client.close();
+    await allGone(recorded, 'the client closed');
+  }
+});

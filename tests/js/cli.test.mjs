@@ -161,8 +161,9 @@ test('build writes the snapshot; search, rank, info and docs take --index', asyn
   const b = cli(['build', '--catalog', catalogPath, '-o', tsi]);
   assert.equal(b.status, 0, b.stderr);
   assert.equal(b.stdout, '');
-  assert.equal(b.stderr, '');
   const blob = await readFile(tsi);
+  // it says what it wrote: the file, the tools, the bytes
+  assert.equal(b.stderr, `toolsift: wrote ${tsi}: 3 tools, ${blob.length} bytes\n`);
   const catalogBytes = await readFile(catalogPath);
   const fresh = ts.createIndex(catalogBytes);
   try {

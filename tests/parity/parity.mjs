@@ -1246,6 +1246,9 @@ function withOutput(c) {
   }
   return { file, args: c.args.map((a) => (a === JOURNAL_OUT ? file : a)) };
 }
+// A message naming the file a run wrote (build's "wrote FILE: …") names
+// each run's own copy: compared with the path as one placeholder.
+const atOut = (buf, file) => Buffer.from(buf.toString('utf8').replaceAll(file, '@out@'));
 const modeOf = (file) => (existsSync(file) ? statSync(file).mode & 0o777 : null);
 const octal = (m) => (m === null ? 'no file' : `0${m.toString(8)}`);
 const readOrNull = (file) => (existsSync(file) ? readFileSync(file) : null);
@@ -1284,8 +1287,8 @@ for (const c of cases) {
     } else if (!native.stdout.equals(cutTrailer(wasm.stdout))) {
       console.log(`parity: DIFF ${label}: stdout ${firstDifference(native.stdout, wasm.stdout)}`);
       differences++;
-    } else if (c.compareStderr && !native.stderr.equals(cutTrailer(wasm.stderr))) {
-      console.log(`parity: DIFF ${label}: stderr ${firstDifference(native.stderr, wasm.stderr)}`);
+    } else if (c.compareStderr && !atOut(native.stderr, n.file).equals(atOut(cutTrailer(wasm.stderr), w.file))) {
+      console.log(`parity: DIFF ${label}: stderr ${firstDifference(atOut(native.stderr, n.file), atOut(wasm.stderr, w.file))}`);
       differences++;
     } else if (nativeOut === null ? wasmOut !== null : !wasmOut?.equals(nativeOut)) {
       const show = (b) => b ?? Buffer.from('<not written>');
