@@ -372,7 +372,10 @@ TSIFT_API tsift_status tsift_session_open(const char *config_json, size_t config
  * (caller frees *out with tsift_free). A line that is not such an object
  * (the strict JSON reader decides: a duplicate key, a fractional turn or
  * trailing data are not) is TSIFT_E_CONFIG with the message
- *   calls line N: expected {"turn": integer, "call": integer, "tool": string, "args": {…}}
+ *   calls line N: expected {"turn": integer, "call": integer, "tool": string, "args": {…}} or
+ *   {"turn": integer, "preSearch": string}
+ * (a line {"turn": T, "preSearch": "the user's message"} is
+ * tsift_session_pre_search's, its output the line's)
  * — the only TSIFT_E_CONFIG it returns; every other error is the call's, its
  * message prefixed "calls line N: ". The cursor is past the line after an
  * error too, so a host can report it and go on.

@@ -74,9 +74,11 @@ tsift_status tsift_session_open(const char *config_json, size_t config_len, cons
 }
 
 static const char CALL_SHAPE[] =
-    "expected {\"turn\": integer, \"call\": integer, \"tool\": string, \"args\": {…}}";
+    "expected {\"turn\": integer, \"call\": integer, \"tool\": string, \"args\": {…}} or {\"turn\": integer, "
+    "\"preSearch\": string}";
 
-/* One line {"turn","call","tool","args"} (args may be left out: {}). The
+/* One line {"turn","call","tool","args"} (args may be left out: {}), or a
+ * pre-search {"turn","preSearch"}. The
  * arguments are what the model sent, any JSON value: they go on as the bytes
  * the line holds, so a calls file and a host calling tsift_session_call
  * directly are one path (size bound, parse, the invalid_input refusal of
@@ -92,6 +94,16 @@ static tsift_status call_line(tsift_session *s, const char *line, size_t n, char
   const cJSON *call = cJSON_GetObjectItemCaseSensitive(c, "call");
   const cJSON *tool = cJSON_GetObjectItemCaseSensitive(c, "tool");
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(c, "args");
+  const cJSON *pre = cJSON_GetObjectItemCaseSensitive(c, "preSearch");
+  if (pre) { /* the host's pre-search of a user message before turn T */
+    tsift_status st = cJSON_IsObject(c) && tsift_json_integral(turn, 0, 4294967295.0) && cJSON_IsString(pre) &&
+                              cJSON_GetArraySize(c) == 2
+                          ? tsift_session_pre_search(s, (uint32_t)turn->valuedouble, pre->valuestring,
+                                                     strlen(pre->valuestring), out, out_len, err)
+                          : tsift_fail(err, TSIFT_E_CONFIG, "%s", CALL_SHAPE);
+    cJSON_Delete(c);
+    return st;
+  }
   if (!cJSON_IsObject(c) || !tsift_json_integral(turn, 0, 4294967295.0) ||
       !tsift_json_integral(call, 0, 4294967295.0) || !cJSON_IsString(tool)) {
     cJSON_Delete(c);

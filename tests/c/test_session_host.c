@@ -436,7 +436,7 @@ static void test_call_next(void) {
       char msg[160];
       snprintf(msg, sizeof msg,
                "calls line %zu: %s", EXPECT[i].line, EXPECT[i].why ? EXPECT[i].why :
-               "expected {\"turn\": integer, \"call\": integer, \"tool\": string, \"args\": {…}}");
+               "expected {\"turn\": integer, \"call\": integer, \"tool\": string, \"args\": {…}} or {\"turn\": integer, \"preSearch\": string}");
       CHECK_EQ_INT(st, TSIFT_E_CONFIG);
       if (EXPECT[i].why) CHECK_CONTAINS(err.message, msg);
       else CHECK_EQ_STR(err.message, msg);

@@ -286,11 +286,38 @@ static void test_pre_search_refused(void) {
   tsift_session_free(s);
 }
 
+/* A calls file (the CLIs' session run) takes pre-search lines too. */
+static void test_pre_search_line(void) {
+  tsift_session *s = open_session("{\"maxPerSearch\":5}", NULL, NULL);
+  if (!s) return;
+  const char calls[] = "{\"turn\":0,\"preSearch\":\"send a slack message\"}\n"
+                       "{\"turn\":0,\"call\":0,\"tool\":\"slack__send\",\"args\":{}}\n"
+                       "{\"turn\":1,\"preSearch\":3}\n"
+                       "{\"turn\":1,\"preSearch\":\"x\",\"tool\":\"y\"}\n";
+  size_t pos = 0, line = 0, len = 0;
+  char *out = NULL;
+  tsift_error err;
+  CHECK_EQ_INT(tsift_session_call_next(s, calls, sizeof calls - 1, &pos, &line, &out, &len, &err), TSIFT_OK);
+  CHECK_CONTAINS(out, "\"source\":\"host-pre-search\"");
+  tsift_free(out);
+  CHECK_EQ_INT(tsift_session_call_next(s, calls, sizeof calls - 1, &pos, &line, &out, &len, &err), TSIFT_OK);
+  CHECK_CONTAINS(out, "\"allowed\":true"); /* the pre-search loaded it */
+  tsift_free(out);
+  for (int i = 0; i < 2; i++) {
+    out = NULL;
+    CHECK_EQ_INT(tsift_session_call_next(s, calls, sizeof calls - 1, &pos, &line, &out, &len, &err), TSIFT_E_CONFIG);
+    CHECK_CONTAINS(err.message, "or {\"turn\": integer, \"preSearch\": string}");
+    CHECK(out == NULL);
+  }
+  tsift_session_free(s);
+}
+
 int main(void) {
   test_auto_all();
   test_auto_budgets();
   test_pre_search();
   test_pre_search_narrows();
   test_pre_search_refused();
+  test_pre_search_line();
   return harness_finish("test_session_modes");
 }

@@ -21,7 +21,7 @@ static const char CONFIG[] =
 
 static const char FILE_CONFIG[] = "{\"loop\":\"fz\",\"catalog\":\"catalog.json\",\"search\":{\"maxPerSearch\":2}}";
 
-static const char SHAPE[] = ": expected {\"turn\": integer, \"call\": integer, \"tool\": string, \"args\": {…}}";
+static const char SHAPE[] = ": expected {\"turn\": integer, \"call\": integer, \"tool\": string, \"args\": {…}} or {\"turn\": integer, \"preSearch\": string}";
 
 static void run_calls(const char *calls, size_t len) {
   tsift_session *s = NULL;

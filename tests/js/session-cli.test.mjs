@@ -228,7 +228,7 @@ test('bad calls lines are reported with their number; the run goes on and the jo
   const out = file('bad-calls-journal.jsonl');
   const r = cli(['session', 'run', '--config', configPath, '--calls', calls, '--journal-out', out]);
   assert.equal(r.status, 1);
-  const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}}';
+  const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}} or {"turn": integer, "preSearch": string}';
   const why = { 3: 'not a call: malformed JSON at byte 0 (line 1, column 1)' };
   assert.equal(r.stderr, [2, 3, 5, 6].map((n) => `toolsift: calls line ${n}: ${why[n] ?? msg}\n`).join(''));
   const lines = r.stdout.trimEnd().split('\n');
@@ -263,7 +263,7 @@ test('calls lines are read by the core, strictly, as the native CLI reads them',
   assert.equal(r.status, 1);
   // A line the strict reader refuses says why (issue 21); one that is JSON
   // but not a call gives the shape.
-  const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}}';
+  const msg = 'expected {"turn": integer, "call": integer, "tool": string, "args": {…}} or {"turn": integer, "preSearch": string}';
   assert.equal(r.stderr, [
     'toolsift: calls line 1: not a call: starts with a UTF-8 byte order mark; save it without one\n',
     `toolsift: calls line 3: ${msg}\n`,

@@ -456,6 +456,34 @@ function addSessionCases() {
   add('menu --calls --journal-out', ['menu', '--config', config, '--calls', calls, '--format', 'openai',
     '--journal-out', JOURNAL_OUT], ok);
 
+  // Issue 33: pre-search lines, run and replayed; auto mode over a small
+  // catalog (every tool on the menu, no search tool) and a call in it.
+  const preCalls = path.join(tmp, 'session-pre.jsonl');
+  writeFileSync(preCalls, ['{"turn":0,"preSearch":"Please refund that Stripe payment."}',
+    '{"turn":0,"call":0,"tool":"stripe__create_refund","args":{}}',
+    '{"turn":1,"preSearch":"Hi! thanks a lot"}', '{"turn":1,"call":0,"tool":"search_tools","args":{"query":"slack"}}',
+  ].join('\n') + '\n');
+  const lateCalls = path.join(tmp, 'session-pre-late.jsonl');
+  writeFileSync(lateCalls, readFileSync(preCalls, 'utf8') + '{"turn":1,"preSearch":"too late for turn 1"}\n');
+  add('run (a pre-search after its turn\'s calls: arg)', ['run', '--config', config, '--calls', lateCalls], { expectStatus: 1 });
+  add('run (pre-search lines)', ['run', '--config', config, '--calls', preCalls, '--journal-out', JOURNAL_OUT], ok);
+  const preJournal = path.join(tmp, 'session-pre-journal.jsonl');
+  if (run(NATIVE, ['session', 'run', '--config', config, '--calls', preCalls, '--journal-out', preJournal], {}).status !== 0) {
+    fail('native session run with pre-search lines failed');
+  }
+  add('replay (pre-search lines)', ['replay', '--config', config, '--calls', preCalls, '--journal', preJournal,
+    '--journal-out', JOURNAL_OUT], ok);
+  add('menu --journal (pre-search lines)', ['menu', '--config', config, '--journal', preJournal, '--format', 'anthropic'], ok);
+  const autoConfig = path.join(tmp, 'session-auto.json');
+  const corpus = JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8'));
+  const small = corpus.tools.filter((t) => /^(weather|translate|fx)__/.test(t.id ?? t.function?.name ?? t.name));
+  writeFileSync(autoConfig, JSON.stringify({ loop: 'parity', catalog: { tools: small }, search: { auto: true } }));
+  const autoCalls = path.join(tmp, 'session-auto-calls.jsonl');
+  writeFileSync(autoCalls, '{"turn":0,"call":0,"tool":"weather__get_forecast","args":{"city":"Oslo"}}\n' +
+    '{"turn":0,"call":1,"tool":"search_tools","args":{"query":"weather"}}\n');
+  add('run (auto mode)', ['run', '--config', autoConfig, '--calls', autoCalls, '--journal-out', JOURNAL_OUT], ok);
+  add('menu (auto mode)', ['menu', '--config', autoConfig, '--format', 'openai'], ok);
+
   // Calls lines as the core reads them (tsift_session_call_next): refused
   // (not a call) for a BOM, duplicate keys, trailing data, an escaped NUL,
   // a fractional or out-of-range turn, invalid UTF-8, wrong types; read for
