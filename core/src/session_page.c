@@ -380,6 +380,7 @@ static void write_bare_names(tsift_buf *note, const tsift_session *s, const char
   const char *why = NULL;
   tsift_tokens_init(&names);
   if (tsift_select_names(q, strlen(q), SIZE_MAX, &names, &why, &err)) {
+    note->failed |= err.status == TSIFT_E_NOMEM; /* the output is not written without its note */
     tsift_tokens_free(&names);
     return;
   }

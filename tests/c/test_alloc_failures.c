@@ -308,6 +308,60 @@ static void session_cleanup(void *state) {
   g_armed = armed;
 }
 
+/* -- scenario: issue 33 — ids that get safe names and look-alikes (ids.c),
+ * a pre-search, a select: by a bare name, and a session in auto mode -- */
+static const char IDS_CONFIG[] =
+    "{\"loop\":\"i\",\"catalog\":{\"tools\":["
+    "{\"id\":\"chat__Send Message\",\"name\":\"send\",\"description\":\"Send a chat message to a channel\"},"
+    "{\"id\":\"wx__Weather\",\"name\":\"forecast\",\"description\":\"Weather forecast\"},"
+    "{\"id\":\"wx__weather\",\"name\":\"now\",\"description\":\"Current weather\"},"
+    "{\"id\":\"caf\u00e9__menu\",\"name\":\"menu\",\"description\":\"Today's menu\"}]},"
+    "\"search\":{\"maxPerSearch\":3}}";
+static const char AUTO_CONFIG[] =
+    "{\"loop\":\"a\",\"catalog\":{\"tools\":[{\"id\":\"x y\",\"name\":\"x\",\"description\":\"one\"},"
+    "{\"id\":\"z\",\"name\":\"z\",\"description\":\"two\"}]},\"search\":{\"auto\":true}}";
+
+typedef struct ids_state {
+  tsift_session *s, *a;
+} ids_state;
+
+static int scenario_ids_modes(int k, void *state, step *res) {
+  ids_state *st = state;
+  tsift_error err;
+  size_t len = 0;
+  res->out = NULL;
+  switch (k) {
+    case 0:
+      st->s = NULL;
+      res->st = tsift_session_new(IDS_CONFIG, sizeof IDS_CONFIG - 1, NULL, 0, NULL, 0, &st->s, &err);
+      return 1;
+    case 1: res->st = tsift_session_pre_search(st->s, 0, "send a chat message", 19, &res->out, &len, &err); return 1;
+    case 2: {
+      static const char args[] = "{\"query\":\"select:menu,weather\"}";
+      res->st = tsift_session_call(st->s, 0, 0, "search_tools", 12, args, sizeof args - 1, &res->out, &len, &err);
+      return 1;
+    }
+    case 3: res->st = tsift_session_menu_json(st->s, "openai", &res->out, &len, &err); return 1;
+    case 4: res->st = tsift_session_journal_jsonl(st->s, &res->out, &len, &err); return 1;
+    case 5:
+      st->a = NULL;
+      res->st = tsift_session_new(AUTO_CONFIG, sizeof AUTO_CONFIG - 1, NULL, 0, NULL, 0, &st->a, &err);
+      return 1;
+    case 6: res->st = tsift_session_metrics_json(st->a, &res->out, &len, &err); return 1;
+    case 7: res->st = tsift_session_menu_json(st->a, "mcp", &res->out, &len, &err); return 1;
+    default: return 0;
+  }
+}
+static void ids_cleanup(void *state) {
+  ids_state *st = state;
+  int armed = g_armed;
+  g_armed = 0;
+  tsift_session_free(st->s);
+  tsift_session_free(st->a);
+  st->s = st->a = NULL;
+  g_armed = armed;
+}
+
 /* -- scenario: snapshot write and load, index functions -- */
 
 typedef struct index_state {
@@ -486,6 +540,8 @@ static void test_allocation_failures(void) {
       {"rank, info, documents, analyse, typed search, snapshot", scenario_index_extras, index_cleanup,
        sizeof(index_state)},
       {"learn: journal, examples, the learned file, a diff", scenario_learn, learn_cleanup, sizeof(learn_state)},
+      {"safe names, look-alikes, pre-search, bare select:, auto mode", scenario_ids_modes, ids_cleanup,
+       sizeof(ids_state)},
   };
   for (size_t i = 0; i < sizeof scenarios / sizeof *scenarios; i++) {
     sweep_result r = sweep(scenarios[i].name, scenarios[i].run, scenarios[i].cleanup, scenarios[i].size);
