@@ -36,7 +36,8 @@ export const GLOSSARY = {
     "menu — the tools the model can call in a session: the agent's own tools, always-loaded ones, then what searches loaded",
   ],
   listed: ['partial ones are listed with loaded: false', 'select: — the query select:name1,name2 loads listed tools by name, no ranking'],
-  'select:': 'the query select:name1,name2 loads listed tools by name, no ranking; +word makes a word required in every result.',
+  'select:': 'the query select:name1,name2 loads listed tools by name, no ranking (a bare create_entities finds the one …__create_entities); '
+    + '+word makes a word required in every result.',
   decision: 'what one search or activation answered (results, loaded, grades), recorded as one journal line.',
   journal: "a session's decisions as JSON Lines, opened by a header binding them to the catalog fingerprint, the ranker and the session's configuration.",
   chain: 'the digest each journal line carries: HMAC-SHA-256 (keyed, or with the empty key) of the previous digest and the line, '

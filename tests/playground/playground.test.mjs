@@ -816,10 +816,11 @@ test('malformed input: a clear error naming what is wrong, never a blank page', 
   await page.click('#catalog-paste-use');
   await page.waitForSelector('#catalog-error:not([hidden])');
   assert.match(await page.textContent('#catalog-error'), /^catalog: not valid JSON at line 1, column \d+/);
-  await page.fill('#catalog-paste', '{"tools": [{"name": "bad name!", "description": "x"}]}');
+  // Any id indexes as it is (a model gets a safe name for one it cannot call by), but two tools with one id do not.
+  await page.fill('#catalog-paste', '{"tools": [{"name": "send_email", "description": "x"}, {"name": "send_email", "description": "y"}]}');
   await page.click('#catalog-paste-use');
-  await page.waitForFunction(() => /bad name!/.test(document.querySelector('#catalog-error').textContent));
-  assert.match(await page.textContent('#catalog-error'), /config: .*bad name!/, 'the core names the tool');
+  await page.waitForFunction(() => /duplicate id/.test(document.querySelector('#catalog-error').textContent));
+  assert.match(await page.textContent('#catalog-error'), /config: .*"send_email".*duplicate id/, 'the core names the tool');
   assert.ok(await page.$$eval('#catalog-groups details.ns', (l) => l.length) >= 100, 'the previous catalog stays in use');
   await tab('sessions');
   await openDetails('journal-paste-box');
