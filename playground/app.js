@@ -1,6 +1,7 @@
 // app.js — the playground page: catalog explorer, search with explain,
-// recorded sessions (timeline + menu), replay check with tamper mode, a
-// learned vocabulary (learn, load, review, apply), and a side-by-side
+// recorded sessions (timeline + menu, the session's mode, the host's
+// pre-searches; live runs with auto mode and pre-search), replay check with
+// tamper mode, a learned vocabulary (learn, load, review, apply), and a side-by-side
 // comparison of two index configurations. Plain ES modules over the JS
 // binding; the wasm module is loaded as a file from build/wasm/. Logic that
 // needs no DOM lives in lib/model.mjs and lib/vocabulary.mjs (tested in
@@ -708,6 +709,8 @@ function openRun(parsed, label, heldKey) {
   state.live?.free();
   state.live = null;
   $('live-form').hidden = true;
+  $('live-pre-form').hidden = true;
+  $('live-mode-note').hidden = true;
   state.tamper = null;
   state.editorOpen = null;
   state.run = run;
@@ -790,7 +793,8 @@ function replayAgainst(run) {
  * `client`, recorded in the journal header: learning counts clients).
  */
 function startLive() {
-  const config = readConfigBox();
+  // The "auto mode" box turns on search.auto (docs/sessions.md, "Auto mode").
+  const config = M.withAutoMode(readConfigBox(), $('live-auto').checked);
   const client = $('live-client').value.trim();
   const annotations = state.vocab?.text ?? null;
   const session = state.toolsift.createSession({ ...config, catalog: state.catalog.value }, {
@@ -811,13 +815,34 @@ function startLive() {
   $('live-form').hidden = false;
   $('live-turn').value = '0';
   $('live-call').value = '0';
+  liveFormForMode(session.mode);
   setHash('ex', undefined);
   setHash('jr', undefined);
   setHash('cfg', undefined);
   renderRun();
   renderReplay();
   $('live-tool').focus();
-  say(`Live session started${client ? ` as client ${client}` : ''}`);
+  say(`Live session started${client ? ` as client ${client}` : ''}: ${M.MODE_WORDS[M.modeView(session.metrics()).mode]}`);
+}
+
+/**
+ * The live form as the session's mode allows: in mode "all" every tool is
+ * on the menu and search_tools is not (a call to it is refused), and there
+ * is nothing to pre-search (the core refuses it), so the form offers
+ * neither; in mode "search" it offers both.
+ */
+function liveFormForMode(mode) {
+  const all = mode === 'all';
+  $('live-pre-form').hidden = all;
+  $('live-mode-note').hidden = !all;
+  const search = M.metaTools(state.run?.config).search;
+  if (all && $('live-tool').value === search) {
+    $('live-tool').value = '';
+    $('live-args').value = '{}';
+  } else if (!all && $('live-tool').value === '') {
+    $('live-tool').value = search;
+    $('live-args').value = $('live-args').defaultValue;
+  }
 }
 
 function liveCall(ev) {
@@ -843,6 +868,46 @@ function liveCall(ev) {
   renderRun();
   if (state.replayShown) renderReplay();
   say(`Call answered: ${s.output?.result?.error ?? (s.output?.result?.allowed ? 'allowed' : count(s.output?.result?.tools?.length ?? 0, 'hit'))}`);
+}
+
+/**
+ * The host pre-searches the user's message (Session#preSearch) before the
+ * model's next turn (M.nextPreSearchTurn: the form's model turn when the
+ * run has nothing at it yet, else the one after): its strong hits load,
+ * and the form moves to that turn's first tool call.
+ */
+function livePreSearch(ev) {
+  ev.preventDefault();
+  const run = state.run;
+  if (!state.live || run?.kind !== 'live') throw new Error('start a live session first');
+  const text = $('live-pre-text').value;
+  if (!text.trim()) throw new M.InputError('user\'s message', 'type what the user says: the host searches it before the model\'s turn');
+  const formTurn = Number($('live-turn').value);
+  if (!Number.isInteger(formTurn) || formTurn < 0) throw new M.InputError('turn', 'must be a non-negative integer');
+  const turn = M.nextPreSearchTurn(run.calls, formTurn);
+  const c = { turn, preSearch: text };
+  const s = M.step(state.live, c);
+  if (s.error) throw new Error(`${s.error.code}: ${s.error.message}`);
+  run.calls.push(c);
+  run.result.steps.push(s);
+  run.result.metrics = s.metrics;
+  syncLiveJournal(run);
+  $('live-turn').value = String(turn);
+  $('live-call').value = '0';
+  $('live-pre-text').value = '';
+  renderRun();
+  if (state.replayShown) renderReplay();
+  const loaded = (s.output?.result?.tools ?? []).filter((t) => t.loaded).length;
+  say(`Pre-searched before model turn ${turn}: ${count(loaded, 'tool')} loaded`);
+}
+
+/** The turn the next live pre-search goes to, said beside its input. */
+function renderPreSearchTurn() {
+  const run = state.run;
+  const el = $('live-pre-turn');
+  if (!el || run?.kind !== 'live') return;
+  const turn = Number($('live-turn').value);
+  el.textContent = Number.isInteger(turn) && turn >= 0 ? `before model turn ${M.nextPreSearchTurn(run.calls, turn)}` : '';
 }
 
 /**
@@ -884,7 +949,8 @@ function renderRun() {
     run.description ? h('p', { class: 'muted' }, run.description) : null,
     run.fingerprint && r.fingerprint && run.fingerprint !== r.fingerprint
       ? h('p', { class: 'note' }, 'The catalog, configuration or vocabulary changed since this run was recorded (fingerprint differs): expect narrowed or diverged decisions.') : null,
-    run.kind === 'journal' && !run.calls ? h('p', { class: 'hint' }, 'A bare journal: calls are rebuilt from the decision ids (searches and skill activations only).') : null,
+    run.kind === 'journal' && !run.calls ? h('p', { class: 'hint' }, 'A bare journal: calls are rebuilt from the record ids (searches, pre-searches, skill activations and calls to catalog tools, without their arguments).') : null,
+    renderRunMode(run),
     run.kind !== 'live' && r.chain ? h('p', { class: r.chain.verified ? 'muted' : 'note', id: 'run-chain', 'data-first': r.chain.first ?? undefined },
       `${chainHeadline(r.chain)} — see Replay check.`) : null,
     renderRunVocabulary(run),
@@ -904,9 +970,36 @@ function renderRun() {
     tl.append(renderStep(s, i, run));
   });
   renderMenu(run);
-  const names = new Set(['search_tools', 'activate_skill', ...(r.steps.at(-1)?.menu ?? r.start.menu)]);
+  // In mode "all" search_tools is not on the menu: the form does not offer it.
+  const all = M.modeView(r.metrics ?? r.start.metrics).mode === 'all';
+  const names = new Set([...(all ? [] : [M.metaTools(effectiveConfig(run)).search]), 'activate_skill', ...(r.steps.at(-1)?.menu ?? r.start.menu)]);
   const dl = clear($('live-tools'));
   for (const n of names) dl.append(h('option', { value: n }));
+  renderPreSearchTurn();
+}
+
+/** A badge naming a session's mode (M.MODE_WORDS), with the glossary's words on hover. */
+const modeBadge = (mode) => h('span', { class: `badge mode mode-${mode}`, 'data-mode': mode, title: G.hover(mode === 'all' ? 'auto mode' : 'mode: search') }, M.MODE_WORDS[mode]);
+
+/**
+ * Which mode the session is in (the core's metrics().mode): every tool on
+ * the menu from the start without search_tools (auto mode's "all"), or
+ * search; for a recorded run also the mode its journal header records
+ * ("mode": "all"), and the pre-searches the host made.
+ */
+function renderRunMode(run) {
+  const r = run.result;
+  const v = M.modeView(r.metrics ?? r.start.metrics, run.kind === 'live' ? null : run.header, effectiveConfig(run));
+  const pre = r.metrics?.preSearches ?? 0;
+  const says = v.mode === 'all'
+    ? ': every tool this session may use is on the menu from the start, and search_tools is not (a call to it is refused)'
+    : v.auto ? ': auto mode is on, but this session searches — the tools it may use do not fit auto mode\'s budget (by default 30 tools and 24,000 characters of specs), or it finds skills through search — so the model finds tools with search_tools'
+      : ': the model finds tools with search_tools, and each search loads its strong hits onto the menu';
+  return h('p', { class: 'muted', id: 'run-mode', 'data-mode': v.mode, 'data-recorded': v.recorded ?? undefined },
+    modeBadge(v.mode), says, '.',
+    v.differs ? h('span', { class: 'note' }, ` Recorded in ${M.MODE_WORDS[v.recorded]}, replayed in ${M.MODE_WORDS[v.mode]}: the journal header does not match (see Replay check).`) : '',
+    pre ? [' ', h('span', { class: 'term', title: G.hover('pre-search') }, count(pre, 'pre-search', 'pre-searches')),
+      ' of the user\'s messages by the host.'] : '');
 }
 
 /**
@@ -957,6 +1050,8 @@ const effectiveCatalog = (run) => run.against?.catalog ?? run.catalog;
 
 /** Where a call is in the run, in plain words: the journal's turn:T:tool:C. */
 const callWhere = (turn, call) => `model turn ${turn}, tool call ${call}`;
+/** Where a step is: a tool call's place, or a pre-search's (before the model's turn; the journal's turn:T:pre-search). */
+const stepWhere = (c) => (M.isPreSearch(c) ? `before model turn ${c.turn} (the host's pre-search)` : callWhere(c.turn, c.call));
 const TURN_TITLE = 'A model turn is one reply of the model; the tool calls it makes in that turn are numbered from 0 (the journal names a call turn:T:tool:C).';
 /** The search page's "vocabulary" field (not a learned vocabulary): docs/sessions.md, "What a search answers". */
 const NEAR_WORDS_TITLE = 'vocabulary (only when no hit is strong): up to 12 catalog words near the request — the namespaces and name words of the listed hits\' ids';
@@ -964,6 +1059,7 @@ const NEAR_WORDS_TITLE = 'vocabulary (only when no hit is strong): up to 12 cata
 function stepKind(s, run) {
   const names = M.metaTools(effectiveConfig(run));
   if (s.error) return 'error';
+  if (M.isPreSearch(s.call)) return 'pre-search';
   const res = s.output?.result ?? {};
   const skillDecision = [s.output?.decision, s.verdict?.recorded].some((d) => d?.source === 'agent-skill-activation');
   if (skillDecision || (s.call.tool === names.skill && !res.allowed)) return 'skill';
@@ -979,7 +1075,15 @@ function renderStep(s, i, run) {
   const recorded = v?.recorded ?? null;
   const body = [];
   const args = s.call.args ?? {};
-  if (kind === 'search') {
+  const pre = M.isPreSearch(s.call);
+  if (kind === 'pre-search') {
+    // The host's search of the user's message before the model's turn: a page like a search's.
+    const page = M.pageView(res, s.output?.decision ?? null, recorded);
+    body.push(h('div', null, h('span', { class: 'muted' }, 'user\'s message '), h('q', { class: 'mono pre-search-text' }, s.call.preSearch),
+      page?.ranker ? h('span', { class: 'muted ranker', 'data-ranker': page.ranker, title: G.hover('ranker') }, ` · ranker ${page.ranker}`) : null));
+    body.push(h('div', { class: 'muted' }, `The host searched it before model turn ${s.call.turn}: only strong hits load (at most search.preSearchLimit), the others are listed for the model to load with select: or search again.`));
+    body.push(renderPage(page, trustOfFor(effectiveCatalog(run)), run.kind === 'live'));
+  } else if (kind === 'search') {
     const page = M.pageView(res, s.output?.decision ?? null, recorded);
     body.push(h('div', null, page?.select ? h('span', { class: 'badge grade-selected', 'data-select': '', title: 'select: loads exactly the named tools (no ranking)' }, 'select') : 'query ',
       ' ', h('q', { class: 'mono' }, String(args.query ?? '')), args.limit !== undefined ? ` · limit ${args.limit}` : '',
@@ -1013,9 +1117,9 @@ function renderStep(s, i, run) {
     'data-call-records': callRecords || undefined,
   },
     h('div', { class: 'step-head' },
-      h('button', { type: 'button', class: 'linkish where', title: `${callWhere(s.call.turn, s.call.call)}: draw the menu as it was after this call`,
-        onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, h('span', { class: 'visually-hidden' }, `model turn ${s.call.turn}, `), `tool call ${s.call.call}`),
-      h('strong', { class: 'mono' }, s.call.tool),
+      h('button', { type: 'button', class: 'linkish where', title: `${stepWhere(s.call)}: draw the menu as it was after this ${pre ? 'pre-search' : 'call'}`,
+        onclick: () => { renderMenu(run, i + 1); highlightStep(i); } }, h('span', { class: 'visually-hidden' }, `model turn ${s.call.turn}, `), pre ? 'before the model\'s turn' : `tool call ${s.call.call}`),
+      pre ? h('span', { class: 'badge pre-search', title: G.hover('pre-search') }, 'host pre-search') : h('strong', { class: 'mono' }, s.call.tool),
       v ? h('span', { class: `verdict v-${v.verdict}`, title: `${W.verdictMeaning(v.verdict)} ${G.hover(v.verdict)}` }, v.verdict) : null,
       run.tampered && run.tampered.decision === (decision?.id ?? recorded?.id)
         ? h('span', { class: 'badge trust-tainted', title: `${W.MARK_MEANINGS.edited} ${run.tampered.edits.join('; ')}` }, 'edited after recording') : null,
@@ -1143,7 +1247,10 @@ function renderMenu(run, upto = run.result.steps.length) {
       h('span', { title: 'the menu as it was after this many calls of the run (the tool calls of every model turn, counted from the start)' }, 'after call'), h('span', null, upto === 0 ? 'start' : `${upto} / ${n}`)), slider) : null,
     h('div', null, h('span', { class: 'menu-count', id: upto === n ? 'menu-count' : 'menu-count-at', 'data-count': menu.length }, String(menu.length)),
       ` ${menu.length === 1 ? 'tool' : 'tools'} on the `, h('span', { class: 'term', title: G.hover('menu') }, 'menu'), upto === n ? '' : ' (at this call)'),
-    h('div', { class: 'muted' }, `${m.refusals} refusal${m.refusals === 1 ? '' : 's'} · ${m.rankerCalls} ranker call${m.rankerCalls === 1 ? '' : 's'} · ${m.replayed} replayed`),
+    M.modeView(m).mode === 'all' ? h('p', { class: 'muted', id: 'menu-mode' }, modeBadge('all'),
+      ': every tool this session may use is listed from the start; there is no search_tools to call.') : null,
+    h('div', { class: 'muted' }, `${m.refusals} refusal${m.refusals === 1 ? '' : 's'} · ${m.rankerCalls} ranker call${m.rankerCalls === 1 ? '' : 's'} · ${m.replayed} replayed`,
+      m.preSearches ? ` · ${G.count(m.preSearches, 'pre-search', 'pre-searches')}` : ''),
     caps.map(([label, v, cap]) => {
       const pct = cap ? Math.min(100, (v / cap) * 100) : 0;
       return h('div', { class: 'meter' },
@@ -1157,8 +1264,9 @@ function renderMenu(run, upto = run.result.steps.length) {
   let count = r.start.menu.length;
   r.steps.slice(0, upto).forEach((s, i) => {
     if (!s.added.length) return;
-    const label = s.call.tool === M.metaTools(effectiveConfig(run)).search ? `search “${String(s.call.args?.query ?? '').slice(0, 40)}”` : s.call.tool;
-    box.append(h('div', { class: `menu-group${i === upto - 1 ? ' latest' : ''}` }, h('div', { class: 'from' }, `${callWhere(s.call.turn, s.call.call)}: ${label}`),
+    const label = M.isPreSearch(s.call) ? `the user's message “${s.call.preSearch.slice(0, 40)}”`
+      : s.call.tool === M.metaTools(effectiveConfig(run)).search ? `search “${String(s.call.args?.query ?? '').slice(0, 40)}”` : s.call.tool;
+    box.append(h('div', { class: `menu-group${i === upto - 1 ? ' latest' : ''}` }, h('div', { class: 'from' }, `${stepWhere(s.call)}: ${label}`),
       h('ol', { start: String(count + 1) }, s.added.map((x) => h('li', { class: 'mono' }, x)))));
     count += s.added.length;
   });
@@ -1232,7 +1340,8 @@ function renderReplay() {
     h('p', null, h('strong', null, run.title), ': ',
       W.VERDICTS.map((k) => [
         h('span', { class: W.countBadgeClass(k, c[k]), 'data-verdict': k, 'data-count': c[k], title: W.verdictMeaning(k) }, `${c[k]} ${k}`), ' ']),
-      ` · ${count(r.metrics.rankerCalls, 'ranker call')} · ${count(r.metrics.menu, 'tool')} on the menu`,
+      ` · ${count(r.metrics.rankerCalls, 'ranker call')} · ${count(r.metrics.menu, 'tool')} on the menu · `,
+      h('span', { id: 'replay-mode' }, modeBadge(M.modeView(r.metrics).mode)),
       r.callRecords?.length ? ` · ${r.callRecords.length} call record${r.callRecords.length === 1 ? '' : 's'}, ${r.callRecords.filter((c) => c.same).length} written again` : '',
       run.against ? ` · against ${[run.against.catalog ? `the catalog (${state.catalog.label})` : '', run.against.config ? 'the edited configuration' : '',
         'vocab' in run.against ? (run.against.vocab ? 'the vocabulary active in Search' : 'no vocabulary') : ''].filter(Boolean).join(' and ')}` : ''),
@@ -1318,6 +1427,7 @@ function renderVerdict(v, run) {
   const k = v.index;
   const li = h('li', { 'data-decision': v.id, 'data-verdict': v.verdict, 'data-chain': v.chain ? 'broken' : undefined },
     h('div', { class: 'step-head' }, h('span', { class: `verdict v-${v.verdict}`, title: G.hover(v.verdict) }, v.verdict), h('span', { class: 'mono' }, v.id),
+      M.parseDecisionId(v.id)?.kind === 'pre-search' ? h('span', { class: 'badge pre-search', title: G.hover('pre-search') }, 'host pre-search of the user\'s message') : null,
       v.recorded?.value?.query !== undefined ? h('q', { class: 'muted' }, String(v.recorded.value.query)) : null,
       run.tampered?.decision === v.id ? h('span', { class: 'badge trust-tainted', title: W.MARK_MEANINGS.edited }, 'edited in the example') : null,
       v.chain ? h('span', { class: 'badge chain-broken', title: v.chain }, 'chain broken') : null),
@@ -1751,6 +1861,8 @@ function wire() {
   $('journal-paste-use').addEventListener('click', guard('session-error', () => openPastedJournal($('journal-paste').value, 'pasted journal')));
   $('live-start').addEventListener('click', guard('session-error', startLive));
   $('live-form').addEventListener('submit', guard('session-error', liveCall));
+  $('live-pre-form').addEventListener('submit', guard('session-error', livePreSearch));
+  $('live-turn').addEventListener('input', renderPreSearchTurn);
   $('replay-run').addEventListener('click', guard('replay-error', checkReplay));
   $('compare-form').addEventListener('submit', guard('compare-error', runCompare));
   $('compare-journal').addEventListener('click', guard('compare-error', runCompareJournal));

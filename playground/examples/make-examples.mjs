@@ -34,6 +34,13 @@
 //   billing-learned.json  a run under the vocabulary learned from those three
 //                       (its `annotations`, the header's "vocabulary" digest):
 //                       "reverse the chargeback" now finds the refund at once
+//   pre-search.json     the host searches each user message before the
+//                       model's turn (Session#preSearch, host-pre-search
+//                       decisions): the first loads the refund tool, the
+//                       second only lists partial hits and the model searches
+//   auto-mode.json      search.auto over the seven Stripe tools (namespaces):
+//                       every one on the menu from the start, no search_tools
+//                       (mode "all" in the journal header)
 //   index.json          the list the playground preloads (the clean run is
 //                       its "default": the page opens it when a link names none)
 //
@@ -42,7 +49,8 @@
 // "bundled" (the page's corpus/catalog.json) or a catalog object, `skills`
 // is merged into the catalog as its skills, `config` is the session
 // configuration without its catalog, `calls` are the model's tool calls in
-// order, `journal` the journal the session recorded (its chain header
+// order, with the host's pre-searches among them ({ turn, preSearch: the
+// user's message }, a calls file's pre-search line), `journal` the journal the session recorded (its chain header
 // first, then the decisions and call records, as session.journal() returns
 // it; a call the host reported failed is in it, not in `calls`),
 // `annotations` the learned vocabulary the session ran under (the session
@@ -78,11 +86,13 @@ function record(config, catalog, calls, options = {}, failed = []) {
   const session = toolsift.createSession({ ...config, catalog }, options);
   try {
     const outputs = calls.map((c) => {
+      // A pre-search { turn, preSearch } is the host's search of the user's message (Session#preSearch).
+      if (typeof c.preSearch === 'string') return session.preSearch(c.turn, c.preSearch);
       const out = session.call(c.turn, c.call, c.tool, c.args);
       if (failed.some((f) => f.turn === c.turn && f.call === c.call && f.tool === c.tool)) session.callFailed(c.turn, c.call, c.tool);
       return out;
     });
-    return { journal: session.journal(), outputs, fingerprint: session.fingerprint };
+    return { journal: session.journal(), outputs, fingerprint: session.fingerprint, mode: session.mode, menu: session.menu('mcp').tools.map((t) => t.name) };
   } finally {
     session.free();
   }
@@ -92,6 +102,8 @@ const search = (turn, call, query, limit) => ({
   turn, call, tool: 'search_tools', args: limit === undefined ? { query } : { query, limit },
 });
 const use = (turn, call, tool, args = {}) => ({ turn, call, tool, args });
+/** The host searches the user's message before the model's turn `turn` (a calls file's pre-search line). */
+const preSearch = (turn, text) => ({ turn, preSearch: text });
 
 // ---- support-desk: the clean run ---------------------------------------------
 const supportConfig = {
@@ -435,6 +447,123 @@ recordings.push({
     journal: billingLearned.journal,
     annotations: learned,
     fingerprint: billingLearned.fingerprint,
+  },
+});
+
+// ---- pre-search: the host searches the user's message (docs/sessions.md) ------
+// Before each model turn the host searches the user's latest message
+// (Session#preSearch): its strong hits load, at most search.preSearchLimit
+// (default 2) of them, and the model calls the refund tool without a
+// search_tools round trip. The second message gets only partial hits:
+// nothing loads, and the model searches for what the pre-search missed.
+const conciergeConfig = {
+  loop: 'concierge',
+  tools: [REPLY],
+  search: { maxPerSearch: 4, maxLoaded: 6, maxSearches: 4 },
+};
+const FIRST_MESSAGE = 'Hi! Could you refund the payment for order 1182 to the customer? Thanks!';
+const SECOND_MESSAGE = 'Thanks! Can you also translate the refund note into German for them?';
+const TRANSLATE = 'deepl__translate_document';
+const conciergeCalls = [
+  preSearch(0, FIRST_MESSAGE),
+  use(0, 0, REFUND, { payment_intent: 'pi_1182' }),
+  use(1, 0, 'reply', { text: 'The payment for order 1182 is refunded.' }),
+  preSearch(2, SECOND_MESSAGE),
+  search(2, 0, 'translate a document with deepl'),
+  use(2, 1, TRANSLATE, { document: 'refund-note.txt', target_lang: 'DE' }),
+  use(3, 0, 'reply', { text: 'Here is the refund note in German.' }),
+];
+const concierge = record(conciergeConfig, bundled, conciergeCalls);
+{
+  // The story holds only as told: check it here.
+  const [first, refundCall, , second, searched, translated] = concierge.outputs;
+  const problems = [];
+  const loaded = (page) => page.tools.filter((t) => t.loaded).map((t) => t.name);
+  if (JSON.stringify(loaded(first.result)) !== JSON.stringify([REFUND]) || !first.result.tools.some((t) => !t.loaded)) {
+    problems.push(`the first pre-search does not load ${REFUND} alone and list another hit: ${JSON.stringify(first.result.tools)}`);
+  }
+  if (first.decision?.source !== 'host-pre-search' || first.decision.id !== 'concierge#turn:0:pre-search') problems.push('the first pre-search is not the host\'s decision of turn 0');
+  if (refundCall.result.allowed !== true) problems.push(`the call to ${REFUND} is not allowed after the pre-search`);
+  if (loaded(second.result).length !== 0 || !second.result.tools.length) problems.push('the second pre-search loads a tool or finds none');
+  if (!loaded(searched.result).includes(TRANSLATE)) problems.push(`search_tools does not load ${TRANSLATE}`);
+  if (translated.result.allowed !== true) problems.push(`the call to ${TRANSLATE} is not allowed`);
+  const ids = concierge.journal.map((d) => d.id);
+  if (ids.indexOf('concierge#turn:2:pre-search') > ids.indexOf('concierge#turn:2:tool:0:search')) problems.push('the pre-search of turn 2 is not before its calls');
+  if (problems.length) {
+    console.error(`make-examples: the pre-search story no longer holds: ${problems.join('; ')}`);
+    process.exit(1);
+  }
+}
+recordings.push({
+  file: 'pre-search.json',
+  recording: {
+    format: FORMAT,
+    title: 'Concierge (pre-search of the user\'s messages)',
+    description:
+      'Before each model turn the host searches the user\'s message itself (pre-search: the host\'s decision, ' +
+      '"<loop>#turn:T:pre-search", before the turn\'s calls). The first message loads its one strong hit, ' +
+      `${REFUND}, and lists a partial one; the model calls the refund tool without calling search_tools. The second ` +
+      'message gets only partial hits, so nothing loads; the model searches for what the pre-search missed and loads ' +
+      `${TRANSLATE}. Replays identical: each pre-search is served from its record, like a search.`,
+    catalog: 'bundled',
+    config: conciergeConfig,
+    calls: conciergeCalls,
+    journal: concierge.journal,
+    fingerprint: concierge.fingerprint,
+  },
+});
+
+// ---- auto mode: every tool on the menu (docs/sessions.md, "Auto mode") ------
+// search.auto with the namespace "stripe": the session's universe is the
+// bundled catalog's seven Stripe tools, within auto mode's budget (30
+// tools, 24,000 characters of specs), so every one of them is on the menu
+// from the start and search_tools is not (mode "all", in the journal
+// header). A call to search_tools is refused; a call to any Stripe tool is
+// allowed at once.
+const autoConfig = {
+  loop: 'payments',
+  tools: [REPLY],
+  search: { auto: true, namespaces: ['stripe'] },
+};
+const autoCalls = [
+  use(0, 0, 'search_tools', { query: 'refund a payment' }),
+  use(0, 1, REFUND, { payment_intent: 'pi_77' }),
+  use(1, 0, 'stripe__create_customer', { email: 'ana@example.com' }),
+  use(2, 0, 'reply', { text: 'Refunded, and the customer is created.' }),
+];
+const auto = record(autoConfig, bundled, autoCalls);
+{
+  const problems = [];
+  const ix = toolsift.createIndex(bundled);
+  const stripe = ix.documents().tools.map((t) => t.id).filter((id) => id.startsWith('stripe__'));
+  ix.free();
+  if (stripe.length !== 7) problems.push(`the catalog has ${stripe.length} Stripe tools, not the seven the description says`);
+  if (auto.mode !== 'all') problems.push(`the session's mode is ${auto.mode}, not all`);
+  if (auto.journal[0]?.value?.mode !== 'all') problems.push('the journal header does not record "mode": "all"');
+  if (auto.menu.includes('search_tools')) problems.push('search_tools is on the menu');
+  if (!stripe.every((id) => auto.menu.includes(id))) problems.push(`not every Stripe tool is on the menu: ${auto.menu}`);
+  if (auto.outputs[0].result.error !== 'not_on_menu') problems.push('the call to search_tools is not refused');
+  if (auto.outputs[1].result.allowed !== true || auto.outputs[2].result.allowed !== true) problems.push('a Stripe tool is not allowed at once');
+  if (problems.length) {
+    console.error(`make-examples: the auto-mode story no longer holds: ${problems.join('; ')}`);
+    process.exit(1);
+  }
+}
+recordings.push({
+  file: 'auto-mode.json',
+  recording: {
+    format: FORMAT,
+    title: 'Payments (auto mode: every tool on the menu)',
+    description:
+      'search.auto with the namespace "stripe": the session may use the bundled catalog\'s seven Stripe tools, few enough ' +
+      'for auto mode (30 tools and 24,000 characters of specs by default), so all of them are on the menu from the start and ' +
+      'search_tools is not (mode "all", recorded in the journal header). The model\'s call to search_tools is refused; ' +
+      `its calls to ${REFUND} and stripe__create_customer are allowed at once. The journal holds the header and two call records, no decision.`,
+    catalog: 'bundled',
+    config: autoConfig,
+    calls: autoCalls,
+    journal: auto.journal,
+    fingerprint: auto.fingerprint,
   },
 });
 

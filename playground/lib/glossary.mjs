@@ -38,6 +38,16 @@ export const GLOSSARY = {
   listed: ['partial ones are listed with loaded: false', 'select: — the query select:name1,name2 loads listed tools by name, no ranking'],
   'select:': 'the query select:name1,name2 loads listed tools by name, no ranking (a bare create_entities finds the one …__create_entities); '
     + '+word makes a word required in every result.',
+  'auto mode': 'search.auto: a session whose universe fits 30 tools and 24,000 characters of specs (the defaults) lists every tool from the start '
+    + 'and has no search_tools (mode all); otherwise it searches (mode search). Decided once per session',
+  // The page's "mode: search": what a session does, then the mode it is in.
+  'mode: search': [
+    'session — one agent run: it answers search_tools, keeps the menu, gates calls, records decisions',
+    'auto mode — search.auto: a session whose universe fits 30 tools and 24,000 characters of specs (the defaults) lists every tool from the start '
+      + 'and has no search_tools (mode all); otherwise it searches (mode search)',
+  ],
+  'pre-search': "the host's search of the user's message before the model's turn: its strong hits (at most preSearchLimit, 2) join the menu, "
+    + 'recorded as a decision of the host',
   decision: 'what one search or activation answered (results, loaded, grades), recorded as one journal line.',
   journal: "a session's decisions as JSON Lines, opened by a header binding them to the catalog fingerprint, the ranker and the session's configuration.",
   chain: 'the digest each journal line carries: HMAC-SHA-256 (keyed, or with the empty key) of the previous digest and the line, '

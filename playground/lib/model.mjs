@@ -2,7 +2,9 @@
 // journals (with errors that say what is wrong and where), rebuilding a
 // recorded run's timeline by replaying it through a session, and judging
 // every recorded decision against its replay (identical / narrowed /
-// diverged). Runs in the browser and in Node (tests/playground/model.test.mjs).
+// diverged), the host's pre-searches among the calls and a session's mode
+// (auto mode's "all" or "search"). Runs in the browser and in Node
+// (tests/playground/model.test.mjs).
 
 export const RECORDING_FORMAT = 'toolsift-recording-1';
 
@@ -176,12 +178,32 @@ export function namespaceOf(id) {
 }
 
 const DECISION_ID = /^(.+)#turn:(\d+):tool:(\d+):([a-z]+)$/;
+/** A pre-search's id: the host's, before the turn's calls, so it names no tool call (docs/sessions.md, "Pre-search"). */
+const PRE_SEARCH_ID = /^(.+)#turn:(\d+):pre-search$/;
 
-/** { loop, turn, call, kind } of a decision id, or null. */
+/**
+ * { loop, turn, call, kind } of a decision id, or null. A pre-search
+ * ("<loop>#turn:T:pre-search") has kind 'pre-search' and call null: it is
+ * the host's search of the user's message before the model's turn T, not
+ * one of the model's tool calls.
+ */
 export function parseDecisionId(id) {
-  const m = typeof id === 'string' ? DECISION_ID.exec(id) : null;
-  return m ? { loop: m[1], turn: Number(m[2]), call: Number(m[3]), kind: m[4] } : null;
+  if (typeof id !== 'string') return null;
+  const m = DECISION_ID.exec(id);
+  if (m) return { loop: m[1], turn: Number(m[2]), call: Number(m[3]), kind: m[4] };
+  const p = PRE_SEARCH_ID.exec(id);
+  return p ? { loop: p[1], turn: Number(p[2]), call: null, kind: 'pre-search' } : null;
 }
+
+/** The source of a pre-search decision (tsift_session_pre_search): the host's, not the model's. */
+export const PRE_SEARCH_SOURCE = 'host-pre-search';
+
+/**
+ * Whether a call of a run is a pre-search: { turn, preSearch: text } (the
+ * shape of a calls file's pre-search line), not a model's tool call
+ * { turn, call, tool, args }.
+ */
+export const isPreSearch = (c) => isObject(c) && typeof c.preSearch === 'string';
 
 /** The source of a chained journal's header record (core/src/journal_chain.c). */
 export const JOURNAL_HEADER_SOURCE = 'toolsift-journal';
@@ -217,7 +239,7 @@ function checkDecision(d, where) {
   }
   if (typeof d.id !== 'string') throw new InputError('journal', `${where}: the decision has no string "id"`);
   if (!parseDecisionId(d.id)) {
-    throw new InputError('journal', `${where}: id ${JSON.stringify(d.id).slice(0, 80)} is not <loop>#turn:<i>:tool:<j>:<kind>`);
+    throw new InputError('journal', `${where}: id ${JSON.stringify(d.id).slice(0, 80)} is not <loop>#turn:<i>:tool:<j>:<kind> or <loop>#turn:<i>:pre-search`);
   }
   if (typeof d.source !== 'string') throw new InputError('journal', `${where}: decision ${d.id} has no string "source"`);
   if (!isObject(d.value)) throw new InputError('journal', `${where}: decision ${d.id} has no object "value"`);
@@ -251,7 +273,12 @@ export const journalJSONL = (lines) => lines.map((d) => `${JSON.stringify(d)}\n`
 export const decisionsOf = (records) => records.filter((r) => !isCallRecord(r));
 
 function checkCall(c, where) {
-  if (!isObject(c)) throw new InputError('recording', `${where}: a call must be an object {turn, call, tool, args}`);
+  if (!isObject(c)) throw new InputError('recording', `${where}: a call must be an object {turn, call, tool, args} or a pre-search {turn, preSearch}`);
+  if ('preSearch' in c) {
+    if (!Number.isInteger(c.turn) || c.turn < 0) throw new InputError('recording', `${where}: "turn" must be a non-negative integer`);
+    if (typeof c.preSearch !== 'string') throw new InputError('recording', `${where}: "preSearch" must be the user's message (a string)`);
+    return;
+  }
   for (const k of ['turn', 'call']) {
     if (!Number.isInteger(c[k]) || c[k] < 0) throw new InputError('recording', `${where}: "${k}" must be a non-negative integer`);
   }
@@ -352,9 +379,62 @@ export function metaTools(config) {
   };
 }
 
+// ---- auto mode and pre-search (docs/sessions.md) ----------------------------
+
+/**
+ * The words the page shows for a session's mode (metrics().mode): "all"
+ * when auto mode put every tool on the menu from the start and
+ * search_tools is not on it, else "search".
+ */
+export const MODE_WORDS = {
+  search: 'mode: search',
+  all: 'every tool on the menu (auto mode)',
+};
+
+/** Whether a session configuration turns auto mode on (search.auto true or {maxTools, maxChars}). */
+export const autoConfigured = (config) => config?.search?.auto === true || isObject(config?.search?.auto);
+
+/**
+ * A session's mode for display: { mode ('all' | 'search': the core's
+ * metrics().mode; metrics without it are a session's from before auto
+ * mode: search), recorded (the mode the journal header records: 'all' when
+ * its value has "mode": "all", 'search' for a header without it; null
+ * without a header), differs (recorded and live differ: the core reports
+ * the header problem), auto (the configuration asked for auto mode: when
+ * it did and the mode is search, the universe did not fit its budget) }.
+ */
+export function modeView(metrics, header = null, config = null) {
+  const mode = metrics?.mode === 'all' ? 'all' : 'search';
+  const recorded = isObject(header) ? (header.value?.mode === 'all' ? 'all' : 'search') : null;
+  return { mode, recorded, differs: recorded !== null && recorded !== mode, auto: autoConfigured(config) };
+}
+
+/**
+ * The live form's configuration with its "auto mode" box: ticked, search.auto
+ * is true unless the configuration already turns it on (its own
+ * {maxTools, maxChars} kept); unticked, the configuration as written.
+ */
+export function withAutoMode(config, on) {
+  if (!on || autoConfigured(config)) return config;
+  const search = isObject(config?.search) ? config.search : {};
+  return { ...config, search: { ...search, auto: true } };
+}
+
+/**
+ * The turn a live pre-search of the user's next message goes to: the
+ * form's model turn when the run has nothing at that turn yet, else the
+ * turn after the last one used (the user speaks before the model's next
+ * reply; the core refuses a pre-search after its turn's calls).
+ */
+export function nextPreSearchTurn(calls, turn) {
+  const turns = (calls ?? []).map((c) => c.turn);
+  return turns.includes(turn) ? Math.max(turn, ...turns) + 1 : turn;
+}
+
 /**
  * The calls a journal records, for a journal without its calls file: each
- * search decision becomes a search call with its query, each skill
+ * search decision becomes a search call with its query, each pre-search a
+ * pre-search { turn, preSearch } of its recorded text, each skill
  * activation an activation call with its skill, and each call record
  * (agent-tool-call) a call to its catalog tool, at the turn and call index
  * of the record's id. A call record does not keep the call's arguments:
@@ -373,6 +453,8 @@ export function callsFromJournal(records, config) {
       calls.push({ turn: p.turn, call: p.call, tool: d.value.tool, args: {} });
     } else if (p?.kind === 'search') {
       calls.push({ turn: p.turn, call: p.call, tool: names.search, args: { query: String(d.value?.query ?? '') } });
+    } else if (p?.kind === 'pre-search') {
+      calls.push({ turn: p.turn, preSearch: String(d.value?.query ?? '') });
     } else if (p?.kind === 'skill') {
       calls.push({ turn: p.turn, call: p.call, tool: names.skill, args: { name: String(d.value?.skill ?? '') } });
     } else skipped.push(d.id);
@@ -451,20 +533,30 @@ export function metaToolText(specs, config) {
   return { name: spec.name, description: text, instructions: cut < 0 ? text : text.slice(0, cut), overview: cut < 0 ? '' : text.slice(cut + 2) };
 }
 
-/** One call through a session: { call, output | error, menu, added, metrics, metricsBefore }. */
+/**
+ * One call through a session: { call, output | error, menu, added,
+ * metrics, metricsBefore }. A pre-search ({ turn, preSearch }) goes to
+ * Session#preSearch: its output is { call: { turn, preSearch: true },
+ * result (a search page), decision }.
+ */
 export function step(session, c) {
   const menuBefore = menuNames(session);
   const metricsBefore = session.metrics();
   let output = null;
   let error = null;
   try {
-    output = session.call(c.turn, c.call, c.tool, c.args ?? {});
+    output = send(session, c);
   } catch (e) {
     error = { code: e?.code ?? 'error', message: String(e?.message ?? e) };
   }
   const menu = menuNames(session);
   const seen = new Set(menuBefore);
   return { call: c, output, error, menu, added: menu.filter((n) => !seen.has(n)), metrics: session.metrics(), metricsBefore };
+}
+
+/** A call of a run through a session: a pre-search to Session#preSearch, a tool call to Session#call. */
+function send(session, c) {
+  return isPreSearch(c) ? session.preSearch(c.turn, c.preSearch) : session.call(c.turn, c.call, c.tool, c.args ?? {});
 }
 
 const WARN_DROPPED = /^replay: dropped "((?:[^"\\]|\\.)*)": (.+)$/;
@@ -743,7 +835,8 @@ export function replayRun(toolsift, run) {
     for (const v of verdicts) {
       if (v.step !== null || !v.recorded) continue;
       const p = parseDecisionId(v.id);
-      const i = steps.findIndex((s) => !s.verdict && p && s.call.turn === p.turn && s.call.call === p.call);
+      const at = (c) => (p.kind === 'pre-search' ? isPreSearch(c) : !isPreSearch(c) && c.call === p.call);
+      const i = steps.findIndex((s) => !s.verdict && p && s.call.turn === p.turn && at(s.call));
       if (i >= 0) {
         steps[i].verdict = v;
         v.at = i;
@@ -864,7 +957,7 @@ export function rerankRun(toolsift, run) {
     for (const c of calls) {
       let out = null;
       try {
-        out = session.call(c.turn, c.call, c.tool, c.args ?? {});
+        out = send(session, c);
       } catch {
         continue;
       }

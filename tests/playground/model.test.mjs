@@ -6,7 +6,11 @@
 // make-examples.mjs records with the current binding, the first view's
 // example requests (each still gets the outcome it is offered for: strong,
 // partial, miss) and what a new session answers to them, and the hover help
-// (every definition quoted from docs/glossary.md) and counted nouns.
+// (every definition quoted from docs/glossary.md) and counted nouns;
+// pre-search decisions (their ids, journals holding them, the calls rebuilt,
+// replayed identical with the binding's page, a tampered one narrowed) and
+// auto mode (a mode all journal header, the replayed menu without
+// search_tools, the header problem when replayed without auto mode).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -549,7 +553,8 @@ test('hover help: every definition is quoted from docs/glossary.md, never reword
   }
   // The terms the page shows, each with the glossary's words.
   for (const term of ['strong', 'partial', 'listed', 'loaded', 'tainted', 'vouched', 'remote', 'first-party', 'identical', 'narrowed', 'diverged',
-    'call record', 'client', 'vocabulary', 'learned label', 'menu', 'catalog overview', 'select:', 'decision', 'chain', 'ranker', 'fingerprint', 'search document']) {
+    'call record', 'client', 'vocabulary', 'learned label', 'menu', 'catalog overview', 'select:', 'decision', 'chain', 'ranker', 'fingerprint', 'search document',
+    'auto mode', 'mode: search', 'pre-search']) {
     assert.notEqual(G.hover(term), term, `${term} has hover help`);
   }
   assert.equal(G.hover('strong'), `strong — ${G.GLOSSARY.strong}.`);
@@ -865,4 +870,143 @@ test('what a new vocabulary would change: the core\'s learnDiff, arranged', () =
 
   const same = V.diffView(toolsift.learnDiff(billing, billing));
   assert.deepEqual([same.empty, same.added, same.removed], [true, 0, 0]);
+});
+
+// ---- pre-search and auto mode (docs/sessions.md) --------------------------------
+
+test('a pre-search decision: its id, a journal holding one, the calls rebuilt from it', () => {
+  assert.deepEqual(M.parseDecisionId('my.loop#turn:2:pre-search'), { loop: 'my.loop', turn: 2, call: null, kind: 'pre-search' });
+  assert.deepEqual(M.parseDecisionId('a#turn:0:tool:1:search'), { loop: 'a', turn: 0, call: 1, kind: 'search' });
+  for (const bad of ['a#turn:x:pre-search', 'a#turn:0:pre-search:1', '#turn:0:pre-search', 'a#turn:0:presearch']) {
+    assert.equal(M.parseDecisionId(bad), null, bad);
+  }
+  const rec = example('pre-search.json');
+  // The journal as --journal-out writes it (JSON Lines, the header first).
+  const parsed = M.readJournal(M.journalJSONL(M.journalRecords(rec.header, rec.journal)));
+  assert.equal(parsed.kind, 'journal');
+  assert.equal(parsed.header.source, M.JOURNAL_HEADER_SOURCE);
+  assert.equal(parsed.header.value.mode, undefined, 'a session in mode search writes no mode');
+  const pre = parsed.records.filter((d) => d.source === M.PRE_SEARCH_SOURCE);
+  assert.deepEqual(pre.map((d) => d.id), ['concierge#turn:0:pre-search', 'concierge#turn:2:pre-search']);
+  for (const d of pre) {
+    for (const k of ['ranker', 'query', 'results', 'loaded', 'grades', 'matched', 'unmatched']) assert.ok(k in d.value, `${d.id}: value.${k}`);
+  }
+  // Before the turn's calls.
+  const ids = parsed.records.map((d) => d.id);
+  assert.ok(ids.indexOf('concierge#turn:2:pre-search') < ids.indexOf('concierge#turn:2:tool:0:search'));
+  // A bare journal: each pre-search is the host's pre-search of its recorded text, in the journal's order.
+  const { calls, skipped } = M.callsFromJournal(parsed.records, rec.config);
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(calls, [
+    { turn: 0, preSearch: pre[0].value.query },
+    { turn: 0, call: 0, tool: REFUND, args: {} },
+    { turn: 2, preSearch: pre[1].value.query },
+    { turn: 2, call: 0, tool: 'search_tools', args: { query: 'translate a document with deepl' } },
+    { turn: 2, call: 1, tool: 'deepl__translate_document', args: {} },
+  ]);
+  assert.deepEqual(rec.calls.filter(M.isPreSearch), calls.filter(M.isPreSearch), 'the recording\'s pre-searches hold the user\'s messages the journal records');
+  // A recording's calls: a pre-search is { turn, preSearch: text }.
+  assert.throws(() => M.readJournal('{"journal": [], "calls": [{"turn": 0, "preSearch": 5}]}'), /calls\[0\]: "preSearch" must be the user's message/);
+  assert.throws(() => M.readJournal('{"journal": [], "calls": [{"turn": -1, "preSearch": "x"}]}'), /calls\[0\]: "turn" must be a non-negative integer/);
+  assert.equal(M.readJournal('{"journal": [], "calls": [{"turn": 1, "preSearch": "hi"}]}').recording.calls.length, 1);
+});
+
+test('a pre-search replays like a search: served from its record, identical, its page as the binding answers it', () => {
+  const rec = example('pre-search.json');
+  // What the binding answers to the first message, in this process.
+  const live = toolsift.createSession({ ...rec.config, catalog: bundled });
+  const first = live.preSearch(0, rec.calls[0].preSearch);
+  live.free();
+  assert.equal(first.decision.source, M.PRE_SEARCH_SOURCE);
+  for (const withCalls of [true, false]) {
+    const what = withCalls ? 'with the recording\'s calls' : 'calls rebuilt from the journal';
+    const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: withCalls ? rec.calls : undefined, header: rec.header, journal: rec.journal, trustOf });
+    assert.deepEqual(M.summarize(r.verdicts), { identical: M.decisionsOf(rec.journal).length, narrowed: 0, diverged: 0 }, what);
+    assert.deepEqual(r.verdicts.filter((v) => M.parseDecisionId(v.id).kind === 'pre-search').map((v) => v.verdict), ['identical', 'identical'], what);
+    assert.equal(r.chain.verified, true, what);
+    assert.equal(r.metrics.rankerCalls, 0, `${what}: replay never ranks`);
+    assert.equal(r.metrics.preSearches, 2, what);
+    const s = r.steps[0];
+    assert.ok(M.isPreSearch(s.call), `${what}: the first step is the pre-search`);
+    assert.equal(s.verdict.verdict, 'identical');
+    assert.deepEqual(s.output.decision, M.withoutChain(rec.journal[0]), what);
+    const page = M.pageView(s.output.result, s.output.decision, s.verdict.recorded);
+    assert.deepEqual(page.tools.map((t) => [t.name, t.match, t.loaded]), first.result.tools.map((t) => [t.name, t.match, t.loaded]), `${what}: the binding's page`);
+    assert.deepEqual(s.added, first.decision.value.loaded, `${what}: its loaded tools join the menu`);
+    assert.deepEqual(r.callRecords.map((c) => c.same), [true, true], what);
+  }
+  // Ranked again live, a pre-search is what the ranker picks now.
+  const rerank = M.rerankRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, journal: rec.journal });
+  assert.deepEqual(rerank.get('concierge#turn:0:pre-search'), first.decision);
+});
+
+test('a tampered pre-search narrows, and the core finds the chain broken there', () => {
+  const rec = example('pre-search.json');
+  const journal = structuredClone(rec.journal);
+  const k = journal.findIndex((d) => d.id === 'concierge#turn:0:pre-search');
+  journal[k].value.results.push('admin__grant_root');
+  journal[k].value.loaded = [...journal[k].value.results];
+  const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: rec.calls, header: rec.header, journal, trustOf });
+  const v = r.verdicts.find((x) => x.id === journal[k].id);
+  assert.equal(v.verdict, 'narrowed');
+  assert.ok(v.dropped.some((d) => d.field === 'results' && d.id === 'admin__grant_root' && d.reason === 'unknown'), JSON.stringify(v.dropped));
+  assert.ok(v.dropped.some((d) => d.field === 'loaded' && d.id === 'paypal__refund_capture'), 'a partial hit claimed loaded is not loaded');
+  assert.deepEqual(v.replayed, M.withoutChain(rec.journal[k]), 'narrowed back to what was recorded');
+  assert.equal(r.chain.first, k + 1);
+});
+
+test('mode all: the journal header says so; replayed, every tool is on the menu and search_tools is not', () => {
+  const rec = example('auto-mode.json');
+  assert.equal(rec.header.value.mode, 'all');
+  const parsed = M.readJournal(M.journalJSONL(M.journalRecords(rec.header, rec.journal)));
+  assert.equal(parsed.header.value.mode, 'all', 'the header of a mode all journal, read from JSON Lines');
+  assert.deepEqual(M.modeView(null, parsed.header), { mode: 'search', recorded: 'all', differs: true, auto: false });
+  assert.deepEqual(M.decisionsOf(parsed.records), [], 'nothing was searched: call records only');
+  // The binding's own session over the same configuration.
+  const live = toolsift.createSession({ ...rec.config, catalog: bundled });
+  const menu = live.menu('mcp').tools.map((t) => t.name);
+  const refusal = live.call(0, 0, 'search_tools', { query: 'refund a payment' }).result;
+  assert.equal(live.mode, 'all');
+  live.free();
+  for (const withCalls of [true, false]) {
+    const r = M.replayRun(toolsift, { config: { ...rec.config, catalog: bundled }, calls: withCalls ? rec.calls : undefined, header: rec.header, journal: rec.journal, trustOf });
+    assert.deepEqual(M.modeView(r.metrics, rec.header, rec.config), { mode: 'all', recorded: 'all', differs: false, auto: true });
+    assert.deepEqual(r.start.menu, menu);
+    assert.ok(!r.start.menu.includes('search_tools'));
+    assert.equal(M.metaToolText(r.start.specs, rec.config), null, 'no search meta-tool to describe');
+    assert.equal(r.chain.verified, true);
+    assert.deepEqual(r.callRecords.map((c) => [c.tool, c.same]), [[REFUND, true], ['stripe__create_customer', true]]);
+    if (withCalls) assert.deepEqual(r.steps[0].output.result, refusal, 'search_tools is refused, as the binding refuses it');
+  }
+  // Replayed without auto mode, the live session searches: the core reports the header problem.
+  const { auto: _, ...search } = rec.config.search;
+  const off = M.replayRun(toolsift, { config: { ...rec.config, search, catalog: bundled }, calls: rec.calls, header: rec.header, journal: rec.journal, trustOf });
+  assert.deepEqual(M.modeView(off.metrics, rec.header, { ...rec.config, search }), { mode: 'search', recorded: 'all', differs: true, auto: false });
+  assert.ok(off.chain.header.length >= 1, 'a header problem');
+  assert.ok(off.start.menu.includes('search_tools'));
+});
+
+test('auto mode from the live form, and the turn a live pre-search goes to', () => {
+  const config = { tools: [], search: { maxPerSearch: 5 } };
+  assert.equal(M.withAutoMode(config, false), config);
+  assert.deepEqual(M.withAutoMode(config, true), { tools: [], search: { maxPerSearch: 5, auto: true } });
+  assert.deepEqual(config.search, { maxPerSearch: 5 }, 'the configuration is not changed');
+  assert.deepEqual(M.withAutoMode({ tools: [] }, true), { tools: [], search: { auto: true } });
+  const own = { search: { auto: { maxTools: 3 } } };
+  assert.equal(M.withAutoMode(own, true), own, 'its own budget kept');
+  assert.equal(M.autoConfigured(own), true);
+  assert.equal(M.autoConfigured({ search: { auto: false } }), false);
+  assert.deepEqual(M.modeView({ mode: 'all' }), { mode: 'all', recorded: null, differs: false, auto: false });
+  assert.equal(M.modeView({ mode: 'search' }, { id: 'a#journal', value: {} }).recorded, 'search');
+  assert.equal(M.nextPreSearchTurn([], 0), 0);
+  assert.equal(M.nextPreSearchTurn([{ turn: 0, call: 0, tool: 't' }], 0), 1);
+  assert.equal(M.nextPreSearchTurn([{ turn: 0, preSearch: 'x' }], 0), 1);
+  assert.equal(M.nextPreSearchTurn([{ turn: 0, call: 0, tool: 't' }, { turn: 3, call: 0, tool: 't' }], 0), 4);
+  assert.equal(M.nextPreSearchTurn([{ turn: 0, call: 0, tool: 't' }], 2), 2);
+  // The binding's session from such a configuration, over a catalog that fits.
+  const small = { tools: bundled.tools.slice(0, 5) };
+  const s = toolsift.createSession({ ...M.withAutoMode({ tools: [] }, true), catalog: small });
+  assert.equal(M.modeView(s.metrics()).mode, s.mode);
+  assert.equal(s.mode, 'all');
+  s.free();
 });

@@ -27,7 +27,14 @@
 // what another would change; nothing learned and the host-example route;
 // call records and a reported failure on the timeline and in the replay
 // check; the core's divergence for a run under another vocabulary; a live
-// session as a named client. After every test, on whatever the page holds:
+// session as a named client. Auto mode and pre-search: the pre-search
+// example (each pre-search first under its model turn, its hits, grades
+// and loaded flags as recorded, the Replay check identical), the auto-mode
+// example (mode all, the binding's menu, search_tools refused), a live
+// session with the "auto mode" box over a small catalog (mode all, no
+// search_tools on the menu or in the form, no pre-search offered), and a
+// live pre-search that loads the one bundled tool the binding loads in
+// this process. After every test, on whatever the page holds:
 // no "1 tools"-style count, and hover help on every grade, trust class,
 // verdict and call record. Screenshots go to
 // tests/playground/screenshots/ (git-ignored). Any console error, page error,
@@ -1239,6 +1246,211 @@ test('live session as a named client: a failed call reported, the journal held f
   await tab('vocab');
   assert.ok((await page.$$eval('#learn-journals li', (l) => l.map((li) => li.textContent))).some((t) => /live session \d+ \(client tester\) · live · client tester · 1 decision/.test(t)),
     'the live journal is among those the page holds');
+});
+
+// ---- pre-search and auto mode (docs/sessions.md) --------------------------------
+
+/** The Vocabulary in use off (live sessions run under the one active in Search). */
+async function vocabularyOff() {
+  if (await page.getAttribute('#search-vocab', 'data-active') === 'true') {
+    await tab('search');
+    await page.click('#search-vocab-off');
+    await page.waitForSelector('#search-vocab[data-active="false"]');
+  }
+}
+
+test('sessions: a journal with pre-searches — the host\'s search of the user\'s message before the turn\'s calls, replayed identical', async () => {
+  const rec = readExample('pre-search.json');
+  const pre = rec.journal.filter((d) => d.source === M.PRE_SEARCH_SOURCE);
+  assert.equal(pre.length, 2);
+  await tab('sessions');
+  await page.selectOption('#example-select', 'pre-search.json');
+  await page.click('#example-open');
+  await page.waitForFunction(() => /pre-search/.test(document.querySelector('#run-title')?.textContent ?? ''));
+  // The timeline: one entry per recorded call, the pre-searches among them, each first in its model turn.
+  const kinds = await page.$$eval('#timeline li.step', (l) => l.map((li) => [li.dataset.kind, li.dataset.decision ?? null]));
+  assert.equal(kinds.length, rec.calls.length, 'one timeline entry per recorded call and pre-search');
+  assert.deepEqual(kinds.filter(([k]) => k === 'pre-search').map(([, id]) => id), pre.map((d) => d.id));
+  for (const d of pre) {
+    const li = `#timeline li.step[data-decision="${d.id}"]`;
+    assert.equal(await page.$eval(li, (el) => el.previousElementSibling?.textContent), `Model turn ${M.parseDecisionId(d.id).turn}`,
+      `${d.id}: first under its model turn's heading, before the turn's calls`);
+    assert.equal(await page.textContent(`${li} .step-head .badge.pre-search`), 'host pre-search');
+    assert.equal(await page.getAttribute(`${li} .step-head .badge.pre-search`, 'title'), G.hover('pre-search'));
+    assert.match(await page.textContent(`${li} .step-head .where`), /before the model's turn/);
+    assert.equal(await page.textContent(`${li} q.pre-search-text`), d.value.query, 'the user\'s message');
+    // Its hits with their grades and loaded flags, as the record has them.
+    const hits = await page.$$eval(`${li} .page li`, (l) => l.map((x) => [x.dataset.tool, x.dataset.grade, x.dataset.loaded]));
+    assert.deepEqual(hits, d.value.results.map((id, k) => [id, d.value.grades[k], String(d.value.loaded.includes(id))]));
+    assert.equal(await page.getAttribute(`${li} .ranker`, 'data-ranker'), d.value.ranker);
+  }
+  // What the first pre-search loaded is on the menu, from it.
+  assert.match(await page.textContent('#menu-view'), new RegExp(`before model turn 0 \\(the host's pre-search\\): the user's message “${pre[0].value.query.slice(0, 20)}`));
+  const menu = await page.$$eval('#menu-view .menu-group li', (l) => l.map((x) => x.textContent));
+  for (const id of pre.flatMap((d) => d.value.loaded)) assert.ok(menu.includes(id), `${id} on the menu`);
+  // The session's mode, with hover help.
+  assert.equal(await page.getAttribute('#run-mode', 'data-mode'), 'search');
+  assert.equal(await page.getAttribute('#run-mode', 'data-recorded'), 'search');
+  assert.equal(await page.textContent('#run-mode .badge.mode'), 'mode: search');
+  assert.equal(await page.getAttribute('#run-mode .badge.mode', 'title'), G.hover('mode: search'));
+  assert.match(await page.textContent('#run-mode'), /2 pre-searches of the user's messages by the host/);
+  assert.ok(await page.$('#meta-tool'), 'search_tools is on the menu: what the model reads about it');
+  await shot('sessions-pre-search');
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li[data-verdict]');
+  const verdicts = await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => [li.dataset.decision, li.dataset.verdict]));
+  assert.deepEqual(verdicts, M.decisionsOf(rec.journal).map((d) => [d.id, 'identical']), 'each pre-search and search identical');
+  for (const d of pre) {
+    assert.equal(await page.textContent(`#replay-list li[data-decision="${d.id}"] .badge.pre-search`), 'host pre-search of the user\'s message');
+    assert.equal(await page.getAttribute(`#replay-list li[data-decision="${d.id}"] .rerank`, 'data-rerank'), 'same', 'ranked again now: the same decision');
+  }
+  assert.equal((await chainBox()).state, 'intact');
+  assert.equal(await page.textContent('#replay-mode'), 'mode: search');
+  await shot('replay-pre-search');
+});
+
+test('sessions: a recorded run in auto mode — every tool on the menu, no search_tools', async () => {
+  const rec = readExample('auto-mode.json');
+  await tab('sessions');
+  await page.selectOption('#example-select', 'auto-mode.json');
+  await page.click('#example-open');
+  await page.waitForFunction(() => /auto mode/.test(document.querySelector('#run-title')?.textContent ?? ''));
+  assert.equal(await page.getAttribute('#run-mode', 'data-mode'), 'all');
+  assert.equal(await page.getAttribute('#run-mode', 'data-recorded'), rec.header.value.mode);
+  assert.equal(await page.textContent('#run-mode .badge.mode'), 'every tool on the menu (auto mode)');
+  assert.equal(await page.getAttribute('#run-mode .badge.mode', 'title'), G.hover('auto mode'));
+  const live = binding.createSession({ ...rec.config, catalog: bundledCatalog() });
+  const menu = live.menu('mcp').tools.map((t) => t.name);
+  const refusal = live.call(0, 0, 'search_tools', { query: 'refund a payment' }).result;
+  live.free();
+  assert.deepEqual(await page.$$eval('#menu-view .menu-group li', (l) => l.map((x) => x.textContent)), menu);
+  assert.ok(!menu.includes('search_tools'));
+  assert.equal(await page.$('#meta-tool'), null, 'no search meta-tool on the menu');
+  assert.ok(await page.$('#menu-mode'));
+  const first = '#timeline li.step[data-step="0"]';
+  assert.equal(await page.getAttribute(first, 'data-kind'), 'refused');
+  assert.equal(await page.textContent(`${first} .refusal strong`), refusal.error);
+  assert.match(await page.textContent(`${first} .refusal`), new RegExp(refusal.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'refused as the binding refuses it');
+  await shot('sessions-auto-mode');
+});
+
+test('live session in auto mode over a small catalog: mode all, no search_tools on the menu, no searching offered', async () => {
+  await vocabularyOff();
+  const small = { tools: bundledCatalog().tools.slice(0, 6) };
+  await tab('catalog');
+  await page.fill('#catalog-paste', JSON.stringify(small));
+  await page.click('#catalog-paste-use');
+  await page.waitForFunction(() => /^6 tools · pasted catalog/.test(document.querySelector('#catalog-status').textContent));
+  await tab('sessions');
+  await openDetails('session-config-box');
+  const config = { tools: [], search: {} };
+  await page.fill('#session-config', JSON.stringify(config));
+  await page.fill('#live-client', '');
+  assert.equal(await page.getAttribute('#live-auto + .term', 'title'), G.hover('auto mode'));
+  await page.check('#live-auto');
+  await page.$eval('#live-tool', (el) => { el.value = 'search_tools'; }); // as the form first offers it (hidden until a live session starts)
+  await page.click('#live-start');
+  await page.waitForFunction(() => document.querySelector('#run-title')?.textContent === 'Live session');
+  // The binding's own answer, in this process.
+  const session = binding.createSession({ ...config, search: { auto: true }, catalog: small });
+  const menu = session.menu('mcp').tools.map((t) => t.name);
+  const tool = menu[0];
+  const allowed = session.call(0, 0, tool, {}).result;
+  const refused = session.call(0, 1, 'search_tools', { query: 'anything' }).result;
+  assert.equal(session.mode, 'all');
+  session.free();
+  assert.equal(await page.getAttribute('#run-mode', 'data-mode'), 'all');
+  assert.equal(await page.textContent('#run-mode .badge.mode'), 'every tool on the menu (auto mode)');
+  assert.deepEqual(await page.$$eval('#menu-view .menu-group li', (l) => l.map((x) => x.textContent)), menu);
+  assert.ok(!menu.includes('search_tools') && menu.length === small.tools.length);
+  assert.equal(await page.$('#meta-tool'), null);
+  // The form offers no searching: no search_tools among the tools, no pre-search of a message.
+  assert.ok(await page.isHidden('#live-pre-form'), 'no pre-search in mode all');
+  assert.ok(await page.isVisible('#live-mode-note'));
+  assert.equal(await page.inputValue('#live-tool'), '');
+  const offered = await page.$$eval('#live-tools option', (l) => l.map((o) => o.value));
+  assert.ok(!offered.includes('search_tools') && menu.every((n) => offered.includes(n)), JSON.stringify(offered));
+  await page.fill('#live-tool', tool);
+  await page.fill('#live-args', '{}');
+  await page.click('#live-form button[type="submit"]');
+  await page.waitForSelector('#timeline li.step[data-kind="allowed"]');
+  assert.deepEqual(allowed, { allowed: true });
+  // A search_tools typed by hand is refused, as the binding refuses it.
+  await page.fill('#live-tool', 'search_tools');
+  await page.fill('#live-args', '{"query": "anything"}');
+  await page.click('#live-form button[type="submit"]');
+  await page.waitForSelector('#timeline li.step[data-kind="refused"]');
+  assert.equal(await page.textContent('#timeline li.step[data-kind="refused"] .refusal strong'), refused.error);
+  await shot('live-auto-mode');
+  // The journal header records the mode.
+  const download = page.waitForEvent('download');
+  await page.click('#recording-head button:text("Download journal (.jsonl)")');
+  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines[0].value.mode, 'all');
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-chain');
+  assert.equal((await chainBox()).state, 'intact');
+  assert.equal(await page.textContent('#replay-mode'), 'every tool on the menu (auto mode)');
+  // Back to the bundled catalog, auto mode off.
+  await tab('sessions');
+  await page.uncheck('#live-auto');
+  await tab('catalog');
+  await page.click('#catalog-bundled');
+  await page.waitForFunction((n) => document.querySelector('#catalog-status').textContent.startsWith(`${n} tools`), BUNDLED_TOOLS);
+});
+
+test('live pre-search: a user\'s message that strongly matches one bundled tool loads it before the model\'s turn', async () => {
+  await vocabularyOff();
+  await tab('sessions');
+  await openDetails('session-config-box');
+  const config = { tools: [], search: {} };
+  await page.fill('#session-config', JSON.stringify(config));
+  assert.equal(await page.isChecked('#live-auto'), false);
+  await page.click('#live-start');
+  await page.waitForSelector('#live-pre-form:not([hidden])');
+  assert.equal(await page.getAttribute('#run-mode', 'data-mode'), 'search');
+  assert.equal(await page.textContent('label[for="live-pre-text"]'), 'User\'s message (searched before the model\'s turn)');
+  assert.equal(await page.textContent('#live-pre-turn'), 'before model turn 0');
+  const message = 'Could you refund the payment for order 1182 to the customer?';
+  // The binding's own answer, in this process.
+  const session = binding.createSession({ ...config, catalog: bundledCatalog() });
+  const expected = session.preSearch(0, message);
+  const menu = session.menu('mcp').tools.map((t) => t.name);
+  session.free();
+  const loaded = expected.result.tools.filter((t) => t.loaded).map((t) => t.name);
+  assert.deepEqual(loaded, [REFUND], 'the message strongly matches one bundled tool');
+  await page.fill('#live-pre-text', message);
+  await page.click('#live-pre-send');
+  const li = `#timeline li.step[data-kind="pre-search"][data-decision="${expected.decision.id}"]`;
+  await page.waitForSelector(li);
+  assert.deepEqual(await page.$$eval(`${li} .page li`, (l) => l.map((x) => [x.dataset.tool, x.dataset.grade, x.dataset.loaded])),
+    expected.result.tools.map((t) => [t.name, t.match, String(t.loaded)]));
+  assert.deepEqual(await page.$$eval('#menu-view .menu-group li', (l) => l.map((x) => x.textContent)), menu);
+  assert.equal(await page.inputValue('#live-turn'), '0', 'the model\'s turn the message came before');
+  assert.equal(await page.inputValue('#live-call'), '0');
+  assert.equal(await page.inputValue('#live-pre-text'), '');
+  // The model calls the loaded tool at once: no search_tools round trip.
+  await page.fill('#live-tool', REFUND);
+  await page.fill('#live-args', '{}');
+  await page.click('#live-form button[type="submit"]');
+  await page.waitForSelector('#timeline li.step[data-kind="allowed"]');
+  // The user's next message goes before the next model turn.
+  assert.equal(await page.textContent('#live-pre-turn'), 'before model turn 1');
+  await page.fill('#live-pre-text', 'thanks!');
+  await page.press('#live-pre-text', 'Enter');
+  await page.waitForSelector('#timeline li.step[data-kind="pre-search"][data-decision$="#turn:1:pre-search"]');
+  assert.equal(await page.inputValue('#live-turn'), '1');
+  assert.match(await page.textContent('#run-mode'), /2 pre-searches/);
+  await shot('live-pre-search');
+  await tab('replay');
+  await page.click('#replay-run');
+  await page.waitForSelector('#replay-list li[data-verdict]');
+  assert.deepEqual(await page.$$eval('#replay-list > li[data-verdict]', (l) => l.map((li) => [li.dataset.decision.replace(/^.*#/, ''), li.dataset.verdict])),
+    [['turn:0:pre-search', 'identical'], ['turn:1:pre-search', 'identical']]);
+  assert.equal((await chainBox()).state, 'intact');
+  await tab('sessions');
 });
 
 test('no console errors, page errors or failed requests', async () => {
