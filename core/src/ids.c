@@ -99,23 +99,21 @@ tsift_status tsift_id_refuse(tsift_error *err, const char *where, const char *id
 #define SAFE_BASE_MAX 55 /* + "_" + 8 hex digits = 64 bytes */
 #define SAFE_SALT_MAX 255
 
-static int ascii_only(const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)s[i] >= 0x80) return 0;
+/* What one pass over an ASCII id finds: its folded form in `buf` (when it
+ * fits) and whether it is model-facing (^[A-Za-z0-9_.:-]{1,128}$). An id
+ * with a byte >= 0x80 returns 0: it needs Unicode's folding. */
+static int fold_ascii(const char *id, size_t n, char *buf, size_t cap, int *model_facing) {
+  if (n >= cap) return 0;
+  int ok = n >= 1 && n <= 128;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)id[i];
+    if (c >= 0x80) return 0;
+    int upper = c >= 'A' && c <= 'Z';
+    ok &= upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == '-';
+    buf[i] = (char)(upper ? c + 32 : c);
+  }
+  *model_facing = ok;
   return 1;
-}
-
-/* The id's folded form into *out (NFKC + case folding; ASCII by hand). */
-static tsift_status fold_id(const char *id, char **out, size_t *len, tsift_error *err) {
-  size_t n = strlen(id);
-  if (!ascii_only(id, n)) return tsift_id_form(id, n, 1, out, len, err);
-  char *s = tsift_alloc_bytes(n + 1);
-  if (!s) return tsift_nomem(err, "checking ids");
-  for (size_t i = 0; i < n; i++) s[i] = (char)(id[i] >= 'A' && id[i] <= 'Z' ? id[i] + 32 : id[i]);
-  s[n] = 0;
-  *out = s;
-  *len = n;
-  return TSIFT_OK;
 }
 
 static uint32_t fnv1a(const char *s, size_t n, unsigned salt) {
@@ -194,20 +192,26 @@ tsift_status tsift_catalog_name_tools(tsift_catalog *c, tsift_id_rule ids, tsift
   uint8_t *rename = tsift_calloc_array(c->count + 1, 1);
   nm.first_tool = tsift_calloc_array(c->count + 1, sizeof *nm.first_tool);
   tsift_status st = rename && nm.first_tool ? TSIFT_OK : tsift_nomem(err, "checking ids");
+  if (!st && tsift_strtab_reserve(&nm.folded, c->count + 1)) st = tsift_nomem(err, "checking ids");
   for (size_t d = 0; d < c->count && !st; d++) {
     const tsift_tool *t = &c->tools[d];
-    char *key = NULL;
-    size_t n = 0;
-    if ((st = fold_id(t->id, &key, &n, err))) break;
+    size_t n = strlen(t->id);
+    char buf[256], *key = buf;
+    int model_facing = 0;
+    /* nearly every id is short ASCII: folded on the stack, checked in the same pass */
+    if (!fold_ascii(t->id, n, buf, sizeof buf, &model_facing)) {
+      if ((st = tsift_id_form(t->id, n, 1, &key, &n, err))) break;
+      model_facing = 0; /* not ASCII, or long: never a menu name as it is */
+    }
     size_t before = nm.folded.n;
     uint32_t k = tsift_strtab_intern(&nm.folded, key, n);
-    tsift_free(key);
+    if (key != buf) tsift_free(key);
     if (k == UINT32_MAX) {
       st = tsift_nomem(err, "checking ids");
       break;
     }
     if (k == before) nm.first_tool[k] = (uint32_t)d;
-    rename[d] = k < before || !tsift_id_valid(t->id, strlen(t->id));
+    rename[d] = k < before || !model_facing;
     if (k < before && ids == TSIFT_IDS_STRICT) {
       size_t first = nm.first_tool[k];
       const char *a = c->tools[first].id;

@@ -36,6 +36,12 @@ static int rehash(tsift_strtab *t, size_t nslots) {
   return 0;
 }
 
+int tsift_strtab_reserve(tsift_strtab *t, size_t n) {
+  size_t nslots = t->nslots ? t->nslots : 1024;
+  while ((t->n + n) * 2 > nslots) nslots *= 2;
+  return nslots == t->nslots ? 0 : rehash(t, nslots);
+}
+
 uint32_t tsift_strtab_intern(tsift_strtab *t, const char *s, size_t n) {
   if ((t->n + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 1024)) return UINT32_MAX;
   size_t at = hash_bytes(s, n) & (t->nslots - 1);

@@ -23,6 +23,9 @@ typedef struct tsift_strtab {
 /* The id of s[0..n), added when new; UINT32_MAX when out of memory (the
  * table is as it was). A zeroed table is an empty one. */
 uint32_t tsift_strtab_intern(tsift_strtab *t, const char *s, size_t n);
+/* Room for n more strings without growing the hash (it would rehash every
+ * string each time it doubles); -1 when out of memory (unchanged). */
+int tsift_strtab_reserve(tsift_strtab *t, size_t n);
 void tsift_strtab_free(tsift_strtab *t);
 
 static inline const char *tsift_strtab_text(const tsift_strtab *t, uint32_t id) { return t->pool + t->off[id]; }
