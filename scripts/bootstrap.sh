@@ -296,6 +296,13 @@ ensure_npm_deps() {
     { [ ! -f package-lock.json ] || [ ! package-lock.json -nt "$marker" ]; }; then
     return 0
   fi
+  # A node_modules that is a link (a second worktree sharing a checkout's)
+  # is left alone: npm ci would empty the folder it points to, under the
+  # checkout that owns it.
+  if [ -L node_modules ]; then
+    say "node_modules is a link to $(readlink node_modules): not reinstalled here (run npm ci where it lives)"
+    return 0
+  fi
   local cmd=(npm install --no-audit --no-fund)
   [ -f package-lock.json ] && cmd=(npm ci --no-audit --no-fund)
   say "installing npm dependencies (${cmd[*]:0:2})"
