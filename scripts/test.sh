@@ -224,8 +224,13 @@ run_last_metre() {
   fi
   local rc=0
   TOOLSIFT_NATIVE="$ROOT/build/native/toolsift" node --test --test-concurrency=1 tests/install/install.test.mjs || rc=1
+  # (the playground's other tests, left out by the pattern, are not skips)
+  local out
+  out="$(mktemp)"
   TOOLSIFT_WASM="$ROOT/build/wasm/toolsift.wasm" node --test --test-name-pattern='^first view' \
-    tests/playground/playground.test.mjs || rc=1
+    tests/playground/playground.test.mjs >"$out" 2>&1 || rc=1
+  grep -v '# SKIP test name does not match pattern' "$out" || true
+  rm -f "$out"
   return "$rc"
 }
 

@@ -248,6 +248,23 @@ static size_t encode_cps(const utf8proc_int32_t *cps, size_t n, char *dst, size_
   return o;
 }
 
+/* The first n code points as a new NUL-terminated UTF-8 string in *out;
+ * frees cps either way. */
+static tsift_status take_utf8(utf8proc_int32_t *cps, size_t n, char **out, size_t *out_len, const char *what,
+                              tsift_error *err) {
+  char *buf = tsift_alloc_bytes(n * 4 + 1);
+  if (!buf) {
+    tsift_free(cps);
+    return tsift_nomem(err, what);
+  }
+  size_t len = encode_cps(cps, n, buf, n * 4);
+  buf[len] = 0;
+  tsift_free(cps);
+  *out = buf;
+  *out_len = len;
+  return TSIFT_OK;
+}
+
 /* ---- character classes ------------------------------------------------ */
 
 enum { CH_SEP = 0, CH_UPPER, CH_LOWER, CH_LETTER, CH_MARK, CH_DIGIT, CH_CJK };
@@ -674,17 +691,7 @@ tsift_status tsift_label_normalize(const char *s, size_t n, char **out, size_t *
     cps[w++] = cps[i];
     chars++;
   }
-  char *buf = tsift_alloc_bytes(w * 4 + 1);
-  if (!buf) {
-    tsift_free(cps);
-    return tsift_nomem(err, "normalising a label");
-  }
-  size_t len = encode_cps(cps, w, buf, w * 4);
-  buf[len] = 0;
-  tsift_free(cps);
-  *out = buf;
-  *out_len = len;
-  return TSIFT_OK;
+  return take_utf8(cps, w, out, out_len, "normalising a label", err);
 }
 
 /* tsift_id_form (text.h): one normalisation of the whole id, no cut. */
@@ -697,15 +704,5 @@ tsift_status tsift_id_form(const char *s, size_t n, int fold, char **out, size_t
   size_t ncp = 0;
   tsift_status st = normalize_cps(s, n, opt, &cps, &ncp, err);
   if (st != TSIFT_OK) return st;
-  char *buf = tsift_alloc_bytes(ncp * 4 + 1);
-  if (!buf) {
-    tsift_free(cps);
-    return tsift_nomem(err, "normalising an id");
-  }
-  size_t len = encode_cps(cps, ncp, buf, ncp * 4);
-  buf[len] = 0;
-  tsift_free(cps);
-  *out = buf;
-  *out_len = len;
-  return TSIFT_OK;
+  return take_utf8(cps, ncp, out, out_len, "normalising an id", err);
 }

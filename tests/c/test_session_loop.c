@@ -12,7 +12,8 @@
 #include "session_fixture.h"
 #include "toolsift.h"
 
-static cJSON *search_json(tsift_session *s, unsigned turn, unsigned c, const char *query) {
+/* search_tools {"query": query} at (turn, c): the output text (caller frees). */
+static char *search_at(tsift_session *s, unsigned turn, unsigned c, const char *query) {
   cJSON *args = cJSON_CreateObject();
   cJSON_AddStringToObject(args, "query", query);
   char *a = cJSON_PrintUnformatted(args);
@@ -20,6 +21,14 @@ static cJSON *search_json(tsift_session *s, unsigned turn, unsigned c, const cha
   tsift_status st;
   char *r = call(s, turn, c, "search_tools", a, &st);
   free(a);
+  return r;
+}
+
+/* The same as call 0 of `turn`. */
+static char *search_raw(tsift_session *s, unsigned turn, const char *query) { return search_at(s, turn, 0, query); }
+
+static cJSON *search_json(tsift_session *s, unsigned turn, unsigned c, const char *query) {
+  char *r = search_at(s, turn, c, query);
   cJSON *o = r ? cJSON_Parse(r) : NULL;
   tsift_free(r);
   return o;
@@ -155,13 +164,7 @@ static void test_select_bare_name(void) {
   const char *queries[] = {"select:close_issue", "select:create_issue,send", "select:sync", "select:close_issue"};
   char *live[4];
   for (size_t i = 0; i < 4; i++) {
-    cJSON *args = cJSON_CreateObject();
-    cJSON_AddStringToObject(args, "query", queries[i]);
-    char *a = cJSON_PrintUnformatted(args);
-    cJSON_Delete(args);
-    tsift_status st;
-    live[i] = call(s, (unsigned)i, 0, "search_tools", a, &st);
-    free(a);
+    live[i] = search_raw(s, (unsigned)i, queries[i]);
   }
   cJSON *o = cJSON_Parse(live[0]);
   const cJSON *close = result_tool(o, "gh__close_issue");
@@ -186,13 +189,7 @@ static void test_select_bare_name(void) {
   tsift_session_free(s);
   s = open_session("{\"maxPerSearch\":5,\"namespaces\":[\"gh__\",\"jira__\",\"mail__\",\"slack__\"]}", j, NULL);
   for (size_t i = 0; s && i < 4; i++) {
-    cJSON *args = cJSON_CreateObject();
-    cJSON_AddStringToObject(args, "query", queries[i]);
-    char *a = cJSON_PrintUnformatted(args);
-    cJSON_Delete(args);
-    tsift_status st;
-    char *again = call(s, (unsigned)i, 0, "search_tools", a, &st);
-    free(a);
+    char *again = search_raw(s, (unsigned)i, queries[i]);
     CHECK_EQ_STR(again, live[i]);
     tsift_free(again);
   }
@@ -276,25 +273,13 @@ static void test_replay(void) {
   if (!s) return;
   char *live[8];
   for (size_t i = 0; i < nq; i++) {
-    cJSON *args = cJSON_CreateObject();
-    cJSON_AddStringToObject(args, "query", queries[i]);
-    char *a = cJSON_PrintUnformatted(args);
-    cJSON_Delete(args);
-    tsift_status st;
-    live[i] = call(s, (unsigned)i, 0, "search_tools", a, &st);
-    free(a);
+    live[i] = search_raw(s, (unsigned)i, queries[i]);
   }
   char *j = journal(s);
   tsift_session_free(s);
   s = open_session("{\"maxPerSearch\":5}", j, NULL);
   for (size_t i = 0; s && i < nq; i++) {
-    cJSON *args = cJSON_CreateObject();
-    cJSON_AddStringToObject(args, "query", queries[i]);
-    char *a = cJSON_PrintUnformatted(args);
-    cJSON_Delete(args);
-    tsift_status st;
-    char *again = call(s, (unsigned)i, 0, "search_tools", a, &st);
-    free(a);
+    char *again = search_raw(s, (unsigned)i, queries[i]);
     CHECK_EQ_STR(again, live[i]);
     tsift_free(again);
   }
