@@ -3,12 +3,89 @@
  * a text, the same bytes as js/cli.js prints over wasm), and `--model DIR`
  * for build and search (the tools' vectors and the query's, from the core's
  * tsift_index_embed_static and tsift_static_model_vector_json). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "static_model.h" /* the core's bounds: TSIFT_STATIC_MAX_FILE, _MAX_TOKENIZER */
 #include "toolsift.h"
+
+/* What a path that is not a regular file is, for the message. */
+static const char *kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a file";
+}
+
+/* 0 when st is a regular file of at most cap bytes, else 1 after printing
+ * the io (not a regular file) or limit (too large) error naming path. */
+static int refuse(const char *path, const struct stat *st, size_t cap, const char *what) {
+  if (!S_ISREG(st->st_mode)) {
+    fprintf(stderr, "toolsift: io: cannot read %s: not a regular file (%s)\n", path, kind_of(st->st_mode));
+    return 1;
+  }
+  if ((unsigned long long)st->st_size > cap) {
+    fprintf(stderr, "toolsift: limit: cannot read %s: %llu bytes, over the %zu-byte limit of %s\n", path,
+            (unsigned long long)st->st_size, cap, what);
+    return 1;
+  }
+  return 0;
+}
+
+/* A model file, whole, read within its bound (docs/semantic.md, "Reading
+ * model files"; js/mcp/model.js readModelFile is the same rule): stat first,
+ * so a FIFO (whose open for reading would block), a device such as
+ * /dev/zero or a directory is refused by its type, and a file over cap by
+ * its size, before it is opened; then opened without blocking, checked
+ * again on the descriptor (the path may have changed), and read to that
+ * size only: a byte more means it grew meanwhile, refused. malloc'd, or
+ * NULL after printing an io or limit error naming the file. */
+static char *read_model_file(const char *path, size_t cap, const char *what, size_t *len) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    fprintf(stderr, "toolsift: io: cannot read %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  if (refuse(path, &st, cap, what)) return NULL;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    fprintf(stderr, "toolsift: io: cannot read %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  char *buf = NULL;
+  size_t n = 0, size = 0;
+  int e = 0;
+  if (fstat(fd, &st) != 0) e = errno;
+  else if (refuse(path, &st, cap, what)) e = -1;
+  else if (!(buf = malloc((size = (size_t)st.st_size) + 1))) e = ENOMEM;
+  while (!e && n <= size) { /* up to one byte past the size: growth shows */
+    ssize_t got = read(fd, buf + n, size + 1 - n);
+    if (got < 0 && errno != EINTR) e = errno;
+    else if (got == 0) break;
+    else if (got > 0) n += (size_t)got;
+  }
+  close(fd);
+  if (!e && n > size) {
+    fprintf(stderr, "toolsift: io: cannot read %s: it grew while it was read\n", path);
+    e = -1;
+  } else if (e > 0) {
+    fprintf(stderr, "toolsift: io: cannot read %s: %s\n", path, strerror(e));
+  }
+  if (e) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
 
 tsift_static_model *cli_load_model(const char *dir, const char *st_path, const char *tok_path) {
   char paths[2][4096];
@@ -19,8 +96,8 @@ tsift_static_model *cli_load_model(const char *dir, const char *st_path, const c
     if (!tok_path) tok_path = paths[1];
   }
   size_t slen = 0, klen = 0;
-  char *st = cli_read_file(st_path, &slen);
-  char *tok = st ? cli_read_file(tok_path, &klen) : NULL;
+  char *st = read_model_file(st_path, TSIFT_STATIC_MAX_FILE, "a safetensors file", &slen);
+  char *tok = st ? read_model_file(tok_path, TSIFT_STATIC_MAX_TOKENIZER, "a tokenizer.json file", &klen) : NULL;
   tsift_static_model *model = NULL;
   tsift_error err;
   if (st && tok && tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err)) {

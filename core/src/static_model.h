@@ -17,6 +17,13 @@
 #define TSIFT_STATIC_MAX_HEADER (16u << 20)         /* safetensors JSON header */
 #define TSIFT_STATIC_MAX_MATRIX (1024u << 20)       /* the matrix's bytes */
 #define TSIFT_STATIC_MAX_TOKENIZER (256u << 20)     /* tokenizer.json */
+/* The whole safetensors file: the 8-byte length, the largest header and the
+ * largest matrix (1,090,519,048 bytes; the largest real static models weigh
+ * about half of it). The reader refuses a longer buffer, and the hosts check
+ * a file's size against it (and tokenizer.json's against
+ * TSIFT_STATIC_MAX_TOKENIZER) before reading a byte: cli/embed_cmd.c,
+ * js/mcp/model.js. */
+#define TSIFT_STATIC_MAX_FILE (8u + TSIFT_STATIC_MAX_HEADER + TSIFT_STATIC_MAX_MATRIX)
 #define TSIFT_STATIC_MAX_WORD_CHARS 1000u           /* max_input_chars_per_word */
 #define TSIFT_STATIC_MAX_PREFIX 16u                 /* continuing_subword_prefix bytes */
 /* model2vec's encode(max_length=512): at most this many tokens are pooled
@@ -51,9 +58,11 @@ typedef struct tsift_st_matrix {
  * (model2vec), else "embedding.weight" (sentence-transformers'
  * StaticEmbedding), else the only 2-D tensor. Every entry of the header is
  * checked (dtype known, shape of non-negative integers, offsets inside the
- * data and equal to the shape's byte size). Errors are TSIFT_E_MODEL (or
- * _LIMIT, _JSON, _UTF8, _NOMEM) with "safetensors: …" messages. Nothing is
- * kept allocated. */
+ * data and equal to the shape's byte size), and so is the layout, as the
+ * reference library does: the tensors, in the order of their offsets, tile
+ * the data from its first byte to its last — no overlap, no gap, no
+ * trailing bytes. Errors are TSIFT_E_MODEL (or _LIMIT, _JSON, _UTF8,
+ * _NOMEM) with "safetensors: …" messages. Nothing is kept allocated. */
 tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matrix *m, tsift_error *err);
 
 /* Element (r, c) of the matrix as a double (exact for every dtype). */

@@ -3,6 +3,7 @@
  * dtype, shape and byte range, then the data. The file is hostile until
  * every number in its header has been checked against the bytes there are:
  * nothing here reads past `n`, and every product is overflow-checked. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -125,11 +126,74 @@ static tsift_status pick(const cJSON *root, const cJSON **chosen, tsift_error *e
   return TSIFT_OK;
 }
 
+/* A tensor's bytes in the data, [begin, end), and its place in the header. */
+typedef struct span {
+  size_t begin, end, order;
+  const char *name;
+} span;
+
+static int span_cmp(const void *pa, const void *pb) {
+  const span *a = pa, *b = pb;
+  if (a->begin != b->begin) return a->begin < b->begin ? -1 : 1;
+  if (a->end != b->end) return a->end < b->end ? -1 : 1;
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The layout, after every entry passed check_entry: sorted by (begin, end),
+ * each tensor begins where the one before it ends, the first at 0, and the
+ * last ends at the end of the data — the reference library's rule
+ * (huggingface/safetensors: Metadata::validate, then "file not fully
+ * covered"). So no two tensors share a byte (an empty one may sit where
+ * another begins or ends) and no byte is in no tensor: a file padded with
+ * gigabytes of zeros after its last tensor is refused. */
+static tsift_status check_layout(const cJSON *root, const cJSON *meta, size_t data_len, tsift_error *err) {
+  size_t n = 0;
+  for (const cJSON *e = root->child; e; e = e->next) n += e != meta;
+  if (n == 0) {
+    if (data_len == 0) return TSIFT_OK;
+    return tsift_fail(err, TSIFT_E_MODEL, "safetensors: data bytes 0..%zu are in no tensor (the header names none)",
+                      data_len);
+  }
+  span *s = tsift_calloc_array(n, sizeof *s);
+  if (!s) return tsift_nomem(err, "checking the safetensors layout");
+  size_t i = 0;
+  for (const cJSON *e = root->child; e; e = e->next) {
+    if (e == meta) continue;
+    const cJSON *off = cJSON_GetObjectItemCaseSensitive(e, "data_offsets"); /* checked: two integers <= data_len */
+    s[i] = (span){(size_t)off->child->valuedouble, (size_t)off->child->next->valuedouble, i, e->string};
+    i++;
+  }
+  if (n > 1) qsort(s, n, sizeof *s, span_cmp);
+  tsift_status st = TSIFT_OK;
+  size_t at = 0; /* where the next tensor must begin */
+  for (i = 0; i < n && !st; i++) {
+    if (s[i].begin < at)
+      st = tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensors \"%.60s\" (bytes %zu..%zu) and \"%.60s\" (bytes %zu..%zu) overlap",
+                      s[i - 1].name, s[i - 1].begin, s[i - 1].end, s[i].name, s[i].begin, s[i].end);
+    else if (s[i].begin > at && i == 0)
+      st = tsift_fail(err, TSIFT_E_MODEL, "safetensors: data bytes 0..%zu are in no tensor (the first, \"%.60s\", begins at %zu)",
+                      s[i].begin, s[i].name, s[i].begin);
+    else if (s[i].begin > at)
+      st = tsift_fail(err, TSIFT_E_MODEL, "safetensors: data bytes %zu..%zu are in no tensor (between \"%.60s\" and \"%.60s\")",
+                      at, s[i].begin, s[i - 1].name, s[i].name);
+    at = s[i].end;
+  }
+  if (!st && at != data_len)
+    st = tsift_fail(err, TSIFT_E_MODEL,
+                    "safetensors: data bytes %zu..%zu are in no tensor (%zu bytes after the last, \"%.60s\")", at,
+                    data_len, data_len - at, s[n - 1].name);
+  tsift_free(s);
+  return st;
+}
+
 /* long: the header's checks in file order, each with its own message. */
 tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matrix *m, tsift_error *err) {
   memset(m, 0, sizeof *m);
   if (!bytes && n) return tsift_fail(err, TSIFT_E_ARG, "safetensors: NULL input");
   if (n < 8) return tsift_fail(err, TSIFT_E_MODEL, "safetensors: %zu bytes, shorter than the 8-byte header length", n);
+  if (n > TSIFT_STATIC_MAX_FILE)
+    return tsift_fail(err, TSIFT_E_LIMIT, "safetensors: %zu bytes, over the %u-byte limit of a model file", n,
+                      TSIFT_STATIC_MAX_FILE);
   uint64_t hlen = 0;
   for (int i = 7; i >= 0; i--) hlen = (hlen << 8) | bytes[i];
   if (hlen > n - 8)
@@ -158,6 +222,7 @@ tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matri
     if (e == meta) continue;
     if ((st = check_entry(e, data_len, &dtype, &dims, shape, &begin, err))) goto done;
   }
+  if ((st = check_layout(root, meta, data_len, err))) goto done;
   const cJSON *chosen = NULL;
   if ((st = pick(root, &chosen, err))) goto done;
   check_entry(chosen, data_len, &dtype, &dims, shape, &begin, err); /* checked above: its numbers again */

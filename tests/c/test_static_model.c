@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "alloc.h"
 #include "harness.h"
@@ -393,8 +394,8 @@ static void test_bad_safetensors(void) {
   expect_header("{\"a\":{\"dtype\":\"F32\",\"shape\":[19,2],\"data_offsets\":[0,152]},"
                 "\"b\":{\"dtype\":\"F32\",\"shape\":[19,2],\"data_offsets\":[152,304]}}",
                 TSIFT_E_MODEL, "no tensor \"embeddings\" and 2 two-dimensional tensors");
-  expect_header("{\"embeddings\":{\"dtype\":\"F32\",\"shape\":[0,4],\"data_offsets\":[0,0]}}", TSIFT_E_MODEL,
-                "is empty");
+  expect_st(st_file("{\"embeddings\":{\"dtype\":\"F32\",\"shape\":[0,4],\"data_offsets\":[0,0]}}", NULL, 0), TSIFT_E_MODEL,
+            "is empty");
   expect_header("{\"embeddings\":{\"dtype\":\"F32\",\"shape\":[19,4],\"data_offsets\":[0,304]},"
                 "\"mapping\":{\"dtype\":\"I8\",\"shape\":[0],\"data_offsets\":[0,0]}}",
                 TSIFT_E_MODEL, "vocabulary-quantised model (tensor \"mapping\")");
@@ -417,6 +418,73 @@ static void test_bad_safetensors(void) {
   f = matrix("F16");
   put_le(f.b + f.n - 2, 0x7C00u, 2); /* the last value: +inf */
   expect_st(f, TSIFT_E_MODEL, "row 18, column 3 is infinite");
+}
+
+/* The layout (issue 34): the tensors must tile the data as the reference
+ * library requires — no overlap, no gap, no trailing bytes — whatever order
+ * the header lists them in; and the whole file is bounded by its length
+ * alone, before a byte past the first 8 is read. */
+static void expect_layout(const char *header, size_t data_len, tsift_status status, const char *needle) {
+  uint8_t *zeros = calloc(1, data_len + 1);
+  expect_st(st_file(header, zeros, data_len), status, needle);
+  free(zeros);
+}
+
+#define EMB(begin, end) "\"embeddings\":{\"dtype\":\"I8\",\"shape\":[19,4],\"data_offsets\":[" #begin "," #end "]}"
+
+static void test_layout(void) {
+  /* overlapping tensors, the reference's InvalidOffset */
+  expect_layout("{" EMB(0, 76) ",\"x\":{\"dtype\":\"I8\",\"shape\":[8],\"data_offsets\":[68,76]}}", 76, TSIFT_E_MODEL,
+                "safetensors: tensors \"embeddings\" (bytes 0..76) and \"x\" (bytes 68..76) overlap");
+  expect_layout("{\"x\":{\"dtype\":\"I8\",\"shape\":[76],\"data_offsets\":[0,76]}," EMB(0, 76) "}", 76, TSIFT_E_MODEL,
+                "tensors \"x\" (bytes 0..76) and \"embeddings\" (bytes 0..76) overlap");
+  expect_layout("{" EMB(0, 76) ",\"z\":{\"dtype\":\"I8\",\"shape\":[0],\"data_offsets\":[10,10]}}", 76, TSIFT_E_MODEL,
+                "tensors \"embeddings\" (bytes 0..76) and \"z\" (bytes 10..10) overlap");
+  /* gaps: before the first tensor, between two */
+  expect_layout("{" EMB(8, 84) "}", 84, TSIFT_E_MODEL,
+                "safetensors: data bytes 0..8 are in no tensor (the first, \"embeddings\", begins at 8)");
+  expect_layout("{\"a\":{\"dtype\":\"I8\",\"shape\":[8],\"data_offsets\":[0,8]}," EMB(16, 92) "}", 92, TSIFT_E_MODEL,
+                "safetensors: data bytes 8..16 are in no tensor (between \"a\" and \"embeddings\")");
+  /* trailing bytes (the sparse-file repro, small): 128 bytes of tensor, then zeros */
+  expect_layout("{" EMB(0, 76) "}", 76 + 1000, TSIFT_E_MODEL,
+                "safetensors: data bytes 76..1076 are in no tensor (1000 bytes after the last, \"embeddings\")");
+  expect_layout("{\"__metadata__\":{}}", 4, TSIFT_E_MODEL, "safetensors: data bytes 0..4 are in no tensor (the header names none)");
+  expect_layout("{}", 0, TSIFT_E_MODEL, "no tensor \"embeddings\" and 0 two-dimensional tensors");
+  /* fine: the header's order is not the data's, empty tensors where others begin and end */
+  char *tok = tokenizer(BERT, BERT_PRE, "");
+  const char *headers[] = {
+      "{\"b\":{\"dtype\":\"I8\",\"shape\":[4],\"data_offsets\":[76,80]}," EMB(0, 76) "}",
+      "{\"e0\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}," EMB(0, 76)
+      ",\"e1\":{\"dtype\":\"I8\",\"shape\":[2,0],\"data_offsets\":[76,76]},\"b\":{\"dtype\":\"I8\",\"shape\":[4],\"data_offsets\":[76,80]},"
+      "\"e2\":{\"dtype\":\"I8\",\"shape\":[0],\"data_offsets\":[80,80]}}",
+  };
+  uint8_t data[80];
+  for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i % 7 + 1);
+  for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
+    blob f = st_file(headers[h], data, sizeof data);
+    tsift_error err;
+    tsift_static_model *m = load(f, tok, &err);
+    if (!m) fprintf(stderr, "layout %zu: %s\n", h, err.message);
+    CHECK(m != NULL);
+    tsift_static_model_free(m);
+    free(f.b);
+  }
+  free(tok);
+  /* the whole file's bound, by its length alone: a mapping of that many
+   * bytes that is never touched past its 8-byte length (zero: no header) */
+  size_t max = TSIFT_STATIC_MAX_FILE;
+  CHECK_EQ_INT(max, 8u + (16u << 20) + (1024u << 20));
+  uint8_t *big = mmap(NULL, max + 1, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  CHECK(big != MAP_FAILED);
+  if (big != MAP_FAILED) {
+    tsift_error err;
+    tsift_static_model *m = NULL;
+    CHECK_EQ_INT(tsift_static_model_load(big, max + 1, "{}", 2, &m, &err), TSIFT_E_LIMIT);
+    CHECK_CONTAINS(err.message, "safetensors: 1090519049 bytes, over the 1090519048-byte limit of a model file");
+    CHECK_EQ_INT(tsift_static_model_load(big, max, "{}", 2, &m, &err), TSIFT_E_MODEL); /* at the bound: read on */
+    CHECK_CONTAINS(err.message, "is not a JSON object");
+    munmap(big, max + 1);
+  }
 }
 
 static void expect_tok(const char *tok, tsift_status status, const char *needle) {
@@ -579,6 +647,7 @@ int main(void) {
   test_embedding();
   test_identity();
   test_bad_safetensors();
+  test_layout();
   test_bad_tokenizer();
   test_alloc_failures();
   test_take();
