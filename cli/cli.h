@@ -13,6 +13,13 @@ char *cli_read_file(const char *path, size_t *len);
  * when out of memory. */
 char *cli_json_with(const char *object, const char *key, const char *value, size_t vlen);
 
+/* The journal key the command was given (journal_key.c): the bytes of
+ * --journal-key-file FILE (read by the caller, in its order of files), else
+ * env TOOLSIFT_JOURNAL_KEY, checked by the core's reader, into out (""
+ * when neither was given); 0, or 1 after printing the error. */
+#define CLI_JOURNAL_KEY_MAX 128
+int cli_journal_key(const char *key_file, const char *bytes, size_t len, char out[CLI_JOURNAL_KEY_MAX + 1]);
+
 /* `toolsift learn …`; argv as main's. Returns the exit status. */
 int cli_learn(int argc, char **argv);
 

@@ -191,20 +191,15 @@ int cli_learn(int argc, char **argv) {
   }
   if (!catalog) return usage("--catalog FILE is required");
   if (!nj && !ne) return usage("give --journals FILE|DIR or --examples FILE (or both)");
-  /* The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY. */
-  char key[160] = "";
-  if (key_file) {
-    size_t klen = 0;
-    char *k = cli_read_file(key_file, &klen);
-    if (!k) return 1;
-    while (klen && (k[klen - 1] == '\n' || k[klen - 1] == '\r' || k[klen - 1] == ' ')) klen--;
-    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), k);
-    free(k);
-  } else if (getenv("TOOLSIFT_JOURNAL_KEY")) {
-    snprintf(key, sizeof key, "%s", getenv("TOOLSIFT_JOURNAL_KEY"));
-  }
-  for (char *c = key; *c; c++)
-    if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '?'; /* JSON-safe; the core refuses it */
+  /* The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY, checked (journal_key.c). */
+  char key[CLI_JOURNAL_KEY_MAX + 1];
+  size_t klen = 0;
+  char *k = key_file ? cli_read_file(key_file, &klen) : NULL;
+  if (key_file && !k) return 1;
+  int bad = cli_journal_key(key_file, k, klen, key);
+  if (k) memset(k, 0, klen);
+  free(k);
+  if (bad) return 1;
   char quoted_unverified[32] = "";
   if (unverified) snprintf(quoted_unverified, sizeof quoted_unverified, "\"%.20s\"", unverified);
   const char *flags[][2] = {{"unverified", unverified ? quoted_unverified : NULL},

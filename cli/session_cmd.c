@@ -146,29 +146,23 @@ int cli_session(int argc, char **argv) {
   size_t klen = 0, alen = 0;
   char *k = key_file ? cli_read_file(key_file, &klen) : NULL;
   char *atext = annotations ? cli_read_file(annotations, &alen) : NULL;
-  if ((journal && !jtext) || (calls && !ctext) || (index && !snap) || (key_file && !k) || (annotations && !atext)) {
+  /* The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY,
+   * checked once every file was read (journal_key.c): hex digits only, so
+   * it goes into JSON as it is. */
+  char key[CLI_JOURNAL_KEY_MAX + 1] = "";
+  int bad = (journal && !jtext) || (calls && !ctext) || (index && !snap) || (key_file && !k) || (annotations && !atext);
+  if (!bad) bad = cli_journal_key(key_file, k, klen, key);
+  if (k) memset(k, 0, klen);
+  free(k);
+  if (bad) {
     free(cfg);
     free(cat);
     free(jtext);
     free(ctext);
     free(snap);
-    free(k);
     free(atext);
     return 1;
   }
-  /* The journal key: --journal-key-file, else env TOOLSIFT_JOURNAL_KEY (hex;
-   * the core checks it). */
-  char key[160] = "";
-  const char *env_key = getenv("TOOLSIFT_JOURNAL_KEY");
-  if (k) {
-    while (klen && (k[klen - 1] == '\n' || k[klen - 1] == '\r' || k[klen - 1] == ' ')) klen--;
-    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), k);
-    free(k);
-  } else if (env_key) {
-    snprintf(key, sizeof key, "%s", env_key);
-  }
-  for (char *c = key; *c; c++)
-    if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '?'; /* JSON-safe; the core refuses it */
   char base[256] = "";
   if (divergence || key[0])
     snprintf(base, sizeof base, "{\"divergence\":\"%s\"%s%s%s}", divergence ? divergence : "fail",

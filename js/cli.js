@@ -8,6 +8,7 @@
 
 import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { load, ToolsiftError } from './toolsift.js';
+import { readModelFile } from './mcp/model.js';
 
 const USAGE = `usage: toolsift <command> [options]
 
@@ -240,22 +241,29 @@ function jsonWith(object, key, value) {
   return Buffer.concat([text(`{"${key}":`), value, text(empty ? '' : ','), rest]);
 }
 
-// The journal key as session_cmd.c and learn_cmd.c take it: a key file's
-// bytes less trailing newlines, carriage returns and spaces (up to a NUL),
-// else env TOOLSIFT_JOURNAL_KEY; at most 159 bytes, and '"', '\\' and control
-// bytes made '?' (JSON-safe; the core refuses them). Empty: no key.
-function journalKeyBytes(keyFileBytes) {
+// The journal key as cli/journal_key.c takes it: a key file's bytes less
+// one line ending, else env TOOLSIFT_JOURNAL_KEY (even set to ""), checked
+// by the core's one reader (an empty, white-space, short, long, non-hex or
+// NUL-holding key is an error naming its source, never "no key"); empty
+// bytes when neither was given.
+async function journalKeyBytes(keyFileBytes, keyFile) {
   let k;
+  let where;
   if (keyFileBytes) {
     let n = keyFileBytes.length;
-    while (n && [0x0a, 0x0d, 0x20].includes(keyFileBytes[n - 1])) n--;
-    k = cstr(keyFileBytes.subarray(0, Math.min(n, 159)));
+    if (n && keyFileBytes[n - 1] === 0x0a) n--;
+    if (n && keyFileBytes[n - 1] === 0x0d) n--;
+    k = Buffer.from(keyFileBytes.subarray(0, n));
+    where = `--journal-key-file ${keyFile}`;
   } else if (process.env.TOOLSIFT_JOURNAL_KEY !== undefined) {
-    k = text(process.env.TOOLSIFT_JOURNAL_KEY).subarray(0, 159);
+    k = text(process.env.TOOLSIFT_JOURNAL_KEY);
+    where = 'TOOLSIFT_JOURNAL_KEY';
   } else {
-    k = Buffer.alloc(0);
+    return Buffer.alloc(0);
   }
-  return Buffer.from(k.map((c) => (c === 0x22 || c === 0x5c || c < 0x20 ? 0x3f : c)));
+  const ts = await loadModule();
+  call(() => ts.checkJournalKey(k, where));
+  return k; // checked: hex digits only, so it goes into JSON as it is
 }
 
 // cli_read_file: the whole file, or null after "toolsift: io: cannot read …".
@@ -372,7 +380,7 @@ async function session(argv) {
   // {"divergence","journalKey"} when either is given, then --client NAME (a
   // JSON string: '"' and '\\' escaped, at most 196 bytes of the name) and
   // --annotations FILE (its bytes verbatim) put first.
-  const key = journalKeyBytes(k);
+  const key = await journalKeyBytes(k, o.keyFile);
   let base = null;
   if (o.divergence !== undefined || key.length) {
     base = Buffer.concat([text(`{"divergence":"${o.divergence ?? 'fail'}"`),
@@ -601,10 +609,24 @@ async function withModel(dir, fn, st, tok) {
 
 // The model itself (the caller frees it): cli_load_model.
 async function openModel(dir, st = `${dir}/model.safetensors`, tok = `${dir}/tokenizer.json`) {
-  const stBytes = await readBytes(st);
-  const tokBytes = await readBytes(tok);
+  const stBytes = readModel(st, 'safetensors');
+  const tokBytes = readModel(tok, 'tokenizer');
   const ts = await loadModule();
   return call(() => ts.loadStaticModel(stBytes, tokBytes));
+}
+
+// A model file within its bound (js/mcp/model.js readModelFile, the rule the
+// gateway shares; cli/embed_cmd.c read_model_file): an operating-system
+// error in strerror's words, as natively.
+function readModel(file, kind) {
+  try {
+    return readModelFile(file, kind);
+  } catch (e) {
+    if (!(e instanceof ToolsiftError)) throw e;
+    const why = e.errno ? ERRNO_TEXT[e.errno] ?? e.reason : e.reason;
+    process.stderr.write(`toolsift: ${e.code}: cannot read ${file}: ${why}\n`);
+    throw new Exit(1);
+  }
 }
 
 // The tools' vectors from the model, with cli/embed_cmd.c's note.
@@ -793,7 +815,7 @@ async function learnCommand(argv) {
     keyFile = await readOrReport(o.keyFile);
     if (!keyFile) return 1;
   }
-  const key = journalKeyBytes(keyFile);
+  const key = await journalKeyBytes(keyFile, o.keyFile);
   // learn_options: --options (else {}) with each flag's value verbatim put
   // in front, from --unverified (quoted, at most 20 bytes) to --min-sessions,
   // then "journalKey" first of all.

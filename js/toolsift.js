@@ -475,6 +475,20 @@ export class Toolsift {
   }
 
   /**
+   * The core's one reader of a journal key (a key file's text, an
+   * environment variable): throws ToolsiftError 'config' naming `where` and
+   * what is wrong when it is not 32 to 128 lowercase hex digits — empty,
+   * white space, a NUL byte included. A host that was given a key source
+   * checks it here, so an empty one is an error, not "no key".
+   */
+  checkJournalKey(text, where = 'journal key') {
+    if (typeof where !== 'string' || where.includes('\0')) throw new ToolsiftError('arg', 'checkJournalKey: where must be a string', STATUS_ARG);
+    const t = typeof text === 'string' ? encoder.encode(text) : textOrBytes(text);
+    const w = encoder.encode(`${where}\0`);
+    this._call([t, w], ([tp, wp], out) => this.#ex.tsift_wasm_journal_key_check(tp, t.length, wp, out));
+  }
+
+  /**
    * What vocabulary `next` would change against `previous` (each JSON text,
    * bytes or an object), for review: the core's JSON as text.
    */

@@ -18,6 +18,7 @@
  *   tsift_wasm_session_call(s, turn, call, tool, tool_len, args, args_len, out) -> status
  *   tsift_wasm_session_call_failed(s, turn, call, tool, tool_len, out) -> status  (a failed call's record)
  *   tsift_wasm_session_pre_search(s, turn, text, text_len, out) -> status  (the host's search before a turn)
+ *   tsift_wasm_journal_key_check(text, len, where_cstr, out) -> status  (the one reader of a journal key)
  *   tsift_wasm_session_config_catalog(cfg, cfg_len, out) -> status  (the catalog file it names)
  *   tsift_wasm_session_open(cfg, cfg_len, cat, cat_len, snap, snap_len, journal, journal_len,
  *                           opt, opt_len, out) -> status  (slot 0: handle; cat, snap: 0 = none)
@@ -210,6 +211,13 @@ int32_t tsift_wasm_session_call_failed(tsift_session *s, uint32_t turn, uint32_t
                                        size_t tool_len, uint32_t *out) {
   tsift_error err;
   tsift_status st = tsift_session_call_failed(s, turn, call, tool, tool_len, &err);
+  return finish(out, st, NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_journal_key_check)
+int32_t tsift_wasm_journal_key_check(const char *text, size_t len, const char *where, uint32_t *out) {
+  tsift_error err;
+  tsift_status st = tsift_journal_key_check(text, len, where, &err);
   return finish(out, st, NULL, 0, &err);
 }
 

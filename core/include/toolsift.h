@@ -407,6 +407,16 @@ TSIFT_API tsift_status tsift_session_call(tsift_session *session, uint32_t turn,
                                           size_t args_len, char **out, size_t *out_len,
                                           tsift_error *err);
 /*
+ * The one reader of a journal key (the session and learner option
+ * "journalKey", a CLI's key file or TOOLSIFT_JOURNAL_KEY): exactly 32 to
+ * 128 lowercase hex digits (a key of 16 to 64 bytes) — an empty,
+ * white-space, short, long, non-hex or NUL-holding text is TSIFT_E_CONFIG
+ * naming `where` and what is wrong (never the key). A host that was given
+ * a key source checks it here, so an empty one is an error, not "no key".
+ */
+TSIFT_API tsift_status tsift_journal_key_check(const char *text, size_t len, const char *where, tsift_error *err);
+
+/*
  * Pre-search (docs/sessions.md, "Pre-search"): before the model's turn
  * `turn`, the host searches `text` (the user's latest message; its first
  * 512 bytes, read as plain words: no select:, no +word) and the strong hits

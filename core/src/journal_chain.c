@@ -71,14 +71,54 @@ int tsift_chain_unhex(const char *hex, uint8_t *out, size_t n) {
 }
 #define unhex tsift_chain_unhex
 
+/* The one reader of a journal key's text: 32-128 lowercase hex digits,
+ * nothing else (not empty, not white space, no NUL byte, no newline) —
+ * into raw[64], its byte count in *n. */
+static tsift_status read_key(const char *text, size_t len, const char *where, uint8_t raw[64], size_t *n,
+                             tsift_error *err) {
+  *n = len / 2;
+  int ok = text && len % 2 == 0 && *n >= 16 && *n <= 64;
+  for (size_t i = 0; ok && i < *n; i++) {
+    int hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
+    ok = hi >= 0 && lo >= 0;
+    if (ok) raw[i] = (uint8_t)(hi << 4 | lo);
+  }
+  if (ok) return TSIFT_OK;
+  *n = 0;
+  /* what is wrong, in words (the key itself is never echoed) */
+  const char *what = len ? "it has the wrong length" : "it is empty";
+  for (size_t i = 0; text && i < len; i++) {
+    char c = text[i];
+    if (hex_value(c) >= 0) continue;
+    what = c == 0                                               ? "it holds a NUL byte"
+           : c == ' ' || c == '\t' || c == '\n' || c == '\r' ? "it holds white space"
+           : c >= 'A' && c <= 'F'                               ? "it has uppercase hex digits"
+                                                                : "it is not hex";
+    break;
+  }
+  return tsift_fail(err, TSIFT_E_CONFIG,
+                    "%s: expected 32 to 128 lowercase hex digits (a key of 16 to 64 bytes); %s (%zu bytes)", where, what,
+                    len);
+}
+
+tsift_status tsift_journal_key_check(const char *text, size_t len, const char *where, tsift_error *err) {
+  uint8_t raw[64];
+  size_t n = 0;
+  tsift_status st = read_key(text, len, where ? where : "journal key", raw, &n, err);
+  memset(raw, 0, sizeof raw);
+  if (!st) tsift_ok(err);
+  return st;
+}
+
 tsift_status tsift_chain_mac_key(tsift_chain_mac *m, const cJSON *key, const char *where, tsift_error *err) {
   uint8_t raw[64];
   size_t n = 0;
   if (key && !cJSON_IsNull(key)) {
-    n = cJSON_IsString(key) ? strlen(key->valuestring) / 2 : 0;
-    if (n < 16 || n > 64 || !unhex(key->valuestring, raw, n))
+    if (!cJSON_IsString(key))
       return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected 32 to 128 lowercase hex digits (a key of 16 to 64 bytes)",
                         where);
+    tsift_status st = read_key(key->valuestring, strlen(key->valuestring), where, raw, &n, err);
+    if (st) return st;
   }
   tsift_hmac_key(&m->mac, raw, n);
   m->keyed = n > 0;

@@ -40,7 +40,7 @@
 //    each one that exists). Exit 1 on any difference.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -445,6 +445,23 @@ function addSessionCases() {
     '--journal-key-file', keyFile], { expectStatus: 1 });
   add('run --journal-key-file', ['run', '--config', config, '--calls', calls, '--journal-key-file', keyFile,
     '--journal-out', JOURNAL_OUT], ok);
+  // Issue 34: a key given is a key checked by the core's one reader — empty,
+  // white space, short, uppercase, a NUL byte after 64 good digits, or an
+  // empty TOOLSIFT_JOURNAL_KEY are errors naming their source, never "no key".
+  const badKeys = { empty: '', 'white space': '   \n', short: 'ab'.repeat(8), uppercase: 'AB'.repeat(32),
+    'NUL after 64 digits': `${'7e'.repeat(32)}\0junk`, 'two lines': `${'7e'.repeat(32)}\n${'7e'.repeat(32)}\n` };
+  for (const [what, bytes] of Object.entries(badKeys)) {
+    const f = path.join(tmp, `session-key-${what.replace(/\W+/g, '-')}.hex`);
+    writeFileSync(f, bytes);
+    add(`verify (key file: ${what})`, ['verify', '--config', config, '--journal', journalPath, '--journal-key-file', f],
+      { expectStatus: 1 });
+    cases.push({ name: `learn (key file: ${what})`, args: ['learn', '--catalog', 'corpus/catalog.json', '--journals',
+      journalPath, '--journal-key-file', f], compareStderr: true, expectStatus: 1 });
+  }
+  add('verify (TOOLSIFT_JOURNAL_KEY empty)', ['verify', '--config', config, '--journal', journalPath],
+    { expectStatus: 1, env: { TOOLSIFT_JOURNAL_KEY: '' } });
+  add('run (TOOLSIFT_JOURNAL_KEY empty)', ['run', '--config', config, '--calls', calls],
+    { expectStatus: 1, env: { TOOLSIFT_JOURNAL_KEY: '' } });
   for (const format of ['mcp', 'openai', 'anthropic']) {
     add(`menu --format ${format}`, ['menu', '--config', config, '--format', format], ok);
     add(`menu --format ${format} --journal`, ['menu', '--config', config, '--journal', journalPath, '--format', format], ok);
@@ -879,6 +896,38 @@ function addStaticModelCases() {
     args: ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', f32, '--journal-out', JOURNAL_OUT] });
   err('session run --model: a truncated model', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', bad]);
   err('session run --model: a missing model folder', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', path.join(tmp, 'no-such-model')]);
+  // issue 34: model files bounded before they are read (typed io/limit errors
+  // naming the file, from stat), and the layout the reference library requires
+  const tok = path.join(f32, 'tokenizer.json');
+  const folder = (name, stBytes, size) => {
+    const d = path.join(tmp, name);
+    mkdirSync(d, { recursive: true });
+    writeFileSync(path.join(d, 'tokenizer.json'), readFileSync(tok));
+    if (stBytes) writeFileSync(path.join(d, 'model.safetensors'), stBytes);
+    if (size) truncateSync(path.join(d, 'model.safetensors'), size); // sparse: a hole, no memory
+    return d;
+  };
+  const withHeader = (extra) => { // the f32 file with more header entries, same data
+    const hlen = Number(st.readBigUInt64LE(0));
+    const header = { ...JSON.parse(st.subarray(8, 8 + hlen).toString('utf8')), ...extra };
+    const h = Buffer.from(JSON.stringify(header));
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(h.length));
+    return Buffer.concat([len, h, st.subarray(8 + hlen)]);
+  };
+  const sparseDir = folder('static-sparse', st, 1.2e9);
+  err('embed: --safetensors /dev/zero (not a regular file)', ['embed', '--safetensors', '/dev/zero', '--tokenizer', tok, 'hello']);
+  err('embed: a 1.2 GB sparse safetensors file (over the bound, by its size)', ['embed', '--model', sparseDir, 'hello']);
+  err('search --model: a 1.2 GB sparse safetensors file', ['search', '--catalog', CATALOG, '--model', sparseDir, 'refund']);
+  err('session run --model: a 1.2 GB sparse safetensors file', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', sparseDir]);
+  const dirDir = folder('static-dir');
+  mkdirSync(path.join(dirDir, 'model.safetensors'));
+  err('embed: model.safetensors is a directory', ['embed', '--model', dirDir, 'hello']);
+  const tokOver = folder('static-tok-over', st);
+  truncateSync(path.join(tokOver, 'tokenizer.json'), 256 * 2 ** 20 + 1);
+  err('embed: a sparse tokenizer.json over its bound', ['embed', '--model', tokOver, 'hello']);
+  err('embed: trailing bytes after the last tensor', ['embed', '--model', folder('static-trailing', Buffer.concat([st, Buffer.alloc(16)])), 'hello']);
+  err('embed: overlapping tensors', ['embed', '--model', folder('static-overlap', withHeader({ x: { dtype: 'U8', shape: [8], data_offsets: [0, 8] } })), 'hello']);
 }
 
 // ---- learning (issue 32) ---------------------------------------------------------
@@ -1054,8 +1103,9 @@ function addLearnCases() {
     '--min-sessions', '2'], compareStderr: true, expectStatus: 0, env: { TOOLSIFT_JOURNAL_KEY: '5c'.repeat(32) } });
   cases.push({ name: 'learn: --journal-key-file wins over the env', args: [...L0, '--journals', keyed,
     '--journal-key-file', keyFile], compareStderr: true, expectStatus: 0, env: { TOOLSIFT_JOURNAL_KEY: 'zz' } });
-  cases.push({ name: 'learn: env TOOLSIFT_JOURNAL_KEY empty (no key)', args: [...L0, '--journals', dir],
-    compareStderr: true, expectStatus: 0, env: { TOOLSIFT_JOURNAL_KEY: '' } });
+  // issue 34: an empty key is not "no key" (it was, and an unkeyed journal verified)
+  cases.push({ name: 'learn: env TOOLSIFT_JOURNAL_KEY empty (an error, not no key)', args: [...L0, '--journals', dir],
+    compareStderr: true, expectStatus: 1, env: { TOOLSIFT_JOURNAL_KEY: '' } });
   cases.push({ name: 'learn: env TOOLSIFT_JOURNAL_KEY not hex', args: [...L0, '--journals', dir],
     compareStderr: true, expectStatus: 1, env: { TOOLSIFT_JOURNAL_KEY: 'not "hex"\\' } });
   add('learn: keyed journals without the key (refused)', [...L0, '--journals', keyed], err1);
