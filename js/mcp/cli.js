@@ -192,8 +192,9 @@ async function main() {
   if (closing) return null; // a signal came while starting: shutdown() exits
   if (args.http !== null) {
     const port = args.http === 'config' ? config.http.port : args.http;
-    const { path, idleTimeoutMs, maxSessions, allowedOrigins } = config.http;
-    const http = await serveHttp(gateway, { port, path, idleTimeoutMs, maxSessions, allowedOrigins, tokens, noAuth: args.noAuth });
+    const { path, idleTimeoutMs, maxSessions, allowedOrigins, headersTimeoutMs, requestTimeoutMs } = config.http;
+    const http = await serveHttp(gateway, { port, path, idleTimeoutMs, maxSessions, allowedOrigins, headersTimeoutMs, requestTimeoutMs,
+      tokens, noAuth: args.noAuth });
     closers.push(http.close);
     if (args.noAuth) log('warning: --no-auth: any process on this machine can use this gateway and call every tool it offers');
     log(`listening ${http.url}`);
@@ -201,7 +202,7 @@ async function main() {
   if (args.stdio || args.http === null) {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const entry = gateway.createClientSession('stdio');
-    if (entry.journal) log(`journal ${entry.journal}`);
+    if (entry.journal) log(`journal ${entry.journal} (written from the session's first decision or call record)`);
     const transport = new StdioServerTransport();
     transport.onclose = () => shutdown(0, 'stdin closed');
     await entry.server.connect(transport);

@@ -204,20 +204,28 @@ export function checkConfig(raw, baseDir = process.cwd()) {
     skills = { list, settings };
   }
   const j = raw.journal ?? {};
-  if (!isObject(j)) fail('config.journal', 'expected { dir, maxBytes }');
-  checkKeys(j, ['dir', 'maxBytes'], 'journal');
+  if (!isObject(j)) fail('config.journal', `expected { ${JOURNAL_KEYS.join(', ')} }`);
+  checkKeys(j, JOURNAL_KEYS, 'journal');
   if (j.dir !== undefined && typeof j.dir !== 'string') fail('journal.dir', 'expected a directory path');
   const journalDir = j.dir === undefined ? null : path.resolve(baseDir, j.dir);
   // One session's journal may not grow past this (a client could otherwise
   // fill the disk with searches); 0 = no limit.
   const journalMaxBytes = optInt(j, 'maxBytes', 'journal', 0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024);
+  // The folder's caps, every session's journals together (any client with a
+  // token can open sessions): journal.js JournalStore. 0 = no cap.
+  const journalMaxFiles = optInt(j, 'maxFiles', 'journal', 0, 10000000, 10000);
+  const journalMaxTotalBytes = optInt(j, 'maxTotalBytes', 'journal', 0, Number.MAX_SAFE_INTEGER, 1024 * 1024 * 1024);
+  const journalWhenFull = j.whenFull ?? 'rotate';
+  if (journalWhenFull !== 'rotate' && journalWhenFull !== 'refuse') {
+    fail('journal.whenFull', 'expected "rotate" (delete the oldest closed journals) or "refuse" (refuse new sessions and decisions)');
+  }
   const http = checkHttp(raw.http ?? {});
   const loop = raw.loop ?? 'mcp';
   if (typeof loop !== 'string' || !ID_RE.test(loop)) fail('config.loop', 'expected a string matching ^[A-Za-z0-9_.:-]{1,128}$');
   const name = raw.name ?? 'toolsift-mcp';
   if (typeof name !== 'string' || name === '') fail('config.name', 'expected a non-empty string');
-  return { servers, search, alwaysLoaded, includeSchemas, preSearch, model, vocabulary, skills, journalDir, journalMaxBytes, http,
-    loop, name };
+  return { servers, search, alwaysLoaded, includeSchemas, preSearch, model, vocabulary, skills, journalDir, journalMaxBytes,
+    journalMaxFiles, journalMaxTotalBytes, journalWhenFull, http, loop, name };
 }
 
 // A vocabulary's label lists, as the core reads them (checked here for every
@@ -270,7 +278,9 @@ export function readVocabulary(file) {
   return { file, text, key: createHash('sha256').update(text, 'utf8').digest('hex') };
 }
 
-const HTTP_KEYS = ['port', 'path', 'idleTimeoutMs', 'maxSessions', 'tokens', 'allowedOrigins'];
+const JOURNAL_KEYS = ['dir', 'maxBytes', 'maxFiles', 'maxTotalBytes', 'whenFull'];
+
+const HTTP_KEYS = ['port', 'path', 'idleTimeoutMs', 'maxSessions', 'tokens', 'allowedOrigins', 'headersTimeoutMs', 'requestTimeoutMs'];
 
 function checkHttp(h) {
   if (!isObject(h)) fail('config.http', `expected { ${HTTP_KEYS.join(', ')} }`);
@@ -280,10 +290,19 @@ function checkHttp(h) {
     path: h.path ?? '/mcp',
     idleTimeoutMs: optInt(h, 'idleTimeoutMs', 'http', 100, 7 * 24 * 3600000, 3600000),
     maxSessions: optInt(h, 'maxSessions', 'http', 1, 100000, 64),
+    // How long a client may take to send a request's headers, and the whole
+    // request (a POST's body too), before the socket is answered 408 and
+    // closed (Node's own defaults, 60 s and 300 s, let a client that
+    // trickles bytes hold sockets that long).
+    headersTimeoutMs: optInt(h, 'headersTimeoutMs', 'http', 100, 600000, 10000),
+    requestTimeoutMs: optInt(h, 'requestTimeoutMs', 'http', 100, 3600000, 30000),
     tokens: [],
     allowedOrigins: [],
   };
   if (typeof http.path !== 'string' || !http.path.startsWith('/')) fail('http.path', 'expected a path starting with "/"');
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    fail('http.headersTimeoutMs', `is ${http.headersTimeoutMs}, more than http.requestTimeoutMs (${http.requestTimeoutMs}): the headers are part of the request`);
+  }
   if (h.tokens !== undefined) {
     if (!Array.isArray(h.tokens)) fail('http.tokens', 'expected an array of { name, token }');
     h.tokens.forEach((t, i) => {

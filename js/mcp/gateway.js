@@ -9,8 +9,8 @@
 // activate_skill, forwards loaded tools to their upstream (each call through
 // the session's gate, which records it; a failed one is reported back to the
 // session), and refuses the rest with a message that tells the model what to
-// do. Journals are written one private file per client session
-// (journal.js). A server marked
+// do. Journals are written one private file per client session that records
+// something, under the journal folder's caps (journal.js). A server marked
 // perSession gets one connection per client session for its calls; the
 // shared one only lists its tools.
 
@@ -19,8 +19,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { buildUniverse, checkVocabulary } from './catalog.js';
 import { loadGatewayModel } from './model.js';
-import { CODES } from './errors.js';
-import { JournalFile, ensurePrivateDir } from './journal.js';
+import { CODES, QuietLog, shown, shownText } from './errors.js';
+import { JournalFile, JournalStore, ensurePrivateDir } from './journal.js';
 import { ClientSession, errorResult } from './session.js';
 import { Upstream } from './upstream.js';
 import { VERSION } from './version.js';
@@ -59,12 +59,16 @@ export class Gateway {
   /**
    * `config`: a checked configuration (config.js). `toolsift`: a loaded
    * module. `log(line)`: where diagnostics go (stderr in the CLI: stdout is
-   * the stdio transport).
+   * the stdio transport). `clock`: { now, schedule } for the lines written
+   * once per interval (QuietLog: tests inject one).
    */
-  constructor(config, { toolsift, log = () => {} }) {
+  constructor(config, { toolsift, log = () => {}, clock } = {}) {
     this.config = config;
     this.toolsift = toolsift;
     this.log = log;
+    // lines a client (or an upstream) can cause over and over: one per 10 s, with a count
+    this.quiet = new QuietLog(log, { clock });
+    this.journals = null; // the journal folder's JournalStore (journal.dir), or null
     this.upstreams = new Map();
     this.universe = null;
     this.generation = -1;
@@ -76,7 +80,7 @@ export class Gateway {
   /** Connect every upstream (each bounded by its connectTimeoutMs), then build generation 0. */
   async start() {
     // A journal folder another user owns fails the start, not the first session.
-    if (this.config.journalDir) ensurePrivateDir(this.config.journalDir, this.log);
+    this._journalStore();
     // a bad vocabulary or model fails the start, before any server is started
     checkVocabulary(this.toolsift, this.config.vocabulary);
     this.model = loadGatewayModel(this.toolsift, this.config.model);
@@ -107,6 +111,35 @@ export class Gateway {
     });
     this.upstreams.set(server.key, up);
     await up.start();
+  }
+
+  // The journal folder's store (its caps), made or re-read: at start and on
+  // SIGHUP (files moved away by hand are counted again then).
+  _journalStore() {
+    const c = this.config;
+    if (!c.journalDir) {
+      this.journals = null;
+      return;
+    }
+    ensurePrivateDir(c.journalDir, this.log);
+    const limits = { maxFiles: c.journalMaxFiles, maxTotalBytes: c.journalMaxTotalBytes, whenFull: c.journalWhenFull };
+    // a session keeps the store it was opened with: one of another folder is left to it
+    if (this.journals?.dir !== c.journalDir) this.journals = new JournalStore(c.journalDir, { ...limits, log: this.log, quiet: this.quiet });
+    else this.journals.configure(limits);
+    this.journals.scan();
+    const j = this.journals;
+    const full = j.blocked(0, true);
+    this.log(`journal folder ${c.journalDir}: ${j.files} journal files, ${j.bytes} bytes (journal.maxFiles ${c.journalMaxFiles}, ` +
+      `journal.maxTotalBytes ${c.journalMaxTotalBytes}, whenFull "${c.journalWhenFull}")` +
+      `${full ? `; full: ${full.why} — new sessions are refused until journals are moved away (then SIGHUP)` : ''}`);
+  }
+
+  /**
+   * Why a new client session would record nothing (the journal folder is at
+   * a cap it cannot make room under), or null: { limit, value, why }.
+   */
+  journalRefusal() {
+    return this.journals?.blocked(0, true) ?? null;
   }
 
   _rebuild(why) {
@@ -158,6 +191,7 @@ export class Gateway {
     }
     for (const [key, s] of next) if (!this.upstreams.has(key)) starts.push(this._addUpstream(s));
     await Promise.all(starts);
+    this._journalStore();
     this._rebuild('configuration reloaded');
   }
 
@@ -174,12 +208,12 @@ export class Gateway {
    */
   createClientSession(transport = 'stdio', { principal = null, commit = true } = {}) {
     const dir = this.config.journalDir;
-    const journal = dir ? new JournalFile(dir, transport, { maxBytes: this.config.journalMaxBytes, log: this.log }) : null;
+    const journal = dir ? new JournalFile(dir, transport, { maxBytes: this.config.journalMaxBytes, log: this.log, store: this.journals }) : null;
     const label = journal?.id ?? randomBytes(8).toString('hex');
-    const cs = new ClientSession(this.toolsift, this.config, journal ? (line) => journal.write(line) : null,
+    const cs = new ClientSession(this.toolsift, this.config, journal ? (line, kind) => journal.write(line, kind) : null,
       { principal, full: () => journal?.full ?? false });
     cs.adopt(this.universe, 0);
-    if (journal?.full) {
+    if (journal && journal.maxBytes > 0 && journal.bytes >= journal.maxBytes) {
       this.log(`session ${label}: journal.maxBytes (${journal.maxBytes}) is less than its first segment line (${journal.bytes} bytes): every search will be refused and no call recorded`);
     }
     const mode = cs.mode;
@@ -250,15 +284,13 @@ export class Gateway {
     // A full journal records nothing more, so nothing more may be decided:
     // no search or activation, and no new segment (the session stays on the
     // catalog it has). Calls of tools already loaded go on: their decisions
-    // are on record.
-    if (journal?.full && cs.isMeta(name)) {
-      this.log(`session ${entry.label}: journal full (${journal.bytes} of journal.maxBytes ${journal.maxBytes} bytes): ${name} refused`);
-      throw new McpError(CODES.journalFull, `journal full: this session's journal reached journal.maxBytes (${journal.maxBytes} bytes), and a decision that is not recorded cannot be audited; ${name} is refused for the rest of the session (tools already loaded can still be called; start a new session to search again)`,
-        { limit: 'journal.maxBytes', maxBytes: journal.maxBytes });
-    }
+    // are on record. (Full: journal.maxBytes, or the journal folder's caps;
+    // a journal that left a call record out has ended for good.)
+    const full = journal ? journal.fullReason() ?? (cs.journalEnded ? journal.lastFull : null) : null;
+    if (full && cs.isMeta(name)) throw this._journalFull(entry, full, name);
     const live = this.universe;
     try {
-      changed = journal?.full ? false : cs.adopt(live, turn);
+      changed = full ? false : cs.adopt(live, turn);
       if (cs.isMeta(name)) {
         const r = cs.callMeta(turn, name, args);
         // Only a listed menu that changed is announced: a miss, a select: of
@@ -268,7 +300,7 @@ export class Gateway {
       }
       decision = cs.gate(turn, name, args, live);
     } catch (e) {
-      this.log(`tools/call ${name} (turn ${turn}): ${e.message}`);
+      this.log(`session ${entry.label}: tools/call ${shown(name)} (turn ${turn}): ${shownText(e.message)}`);
       return errorResult(`toolsift-mcp could not handle the call to "${name}": ${e.message}`);
     }
     if (changed) await this._listChanged(extra);
@@ -301,10 +333,8 @@ export class Gateway {
       throw new McpError(ErrorCode.InvalidParams, `${PRE_SEARCH_METHOD}: params.text must be a string (the user's message)`);
     }
     const journal = entry.journalFile;
-    if (journal?.full) {
-      throw new McpError(CODES.journalFull, `journal full: this session's journal reached journal.maxBytes (${journal.maxBytes} bytes); ${PRE_SEARCH_METHOD} is refused for the rest of the session`,
-        { limit: 'journal.maxBytes', maxBytes: journal.maxBytes });
-    }
+    const full = journal ? journal.fullReason() ?? (cs.journalEnded ? journal.lastFull : null) : null;
+    if (full) throw this._journalFull(entry, full, PRE_SEARCH_METHOD);
     const turn = cs.nextTurn();
     const changed = cs.adopt(this.universe, turn);
     if (cs.mode === 'all') {
@@ -315,13 +345,24 @@ export class Gateway {
     try {
       r = cs.preSearch(turn, text);
     } catch (e) {
-      this.log(`${PRE_SEARCH_METHOD} (turn ${turn}): ${e.message}`);
+      this.log(`session ${entry.label}: ${PRE_SEARCH_METHOD} (turn ${turn}): ${shownText(e.message)}`);
       throw new McpError(ErrorCode.InternalError, `${PRE_SEARCH_METHOD}: ${e.message}`);
     }
     if (changed || r.menuChanged) await this._listChanged(extra);
     const result = r.output.result ?? {};
     const loaded = Array.isArray(result.tools) ? result.tools.filter((t) => t.loaded).map((t) => t.name) : [];
     return { mode: 'search', loaded, result };
+  }
+
+  // The refusal of a decision a full journal could not record (-32014), and
+  // its log line (once per interval: a client decides how often it asks).
+  _journalFull(entry, full, what) {
+    const rest = full.limit === 'journal.maxBytes'
+      ? `${what} is refused for the rest of the session (tools already loaded can still be called; start a new session to search again)`
+      : `${what} is refused while the journal folder is full (tools already loaded can still be called)`;
+    this.quiet.note('journal-full', `session ${entry.label}: journal full (${full.short ?? full.why}): ${what} refused`);
+    const data = { limit: full.limit, [full.limit.slice('journal.'.length)]: full.value };
+    return new McpError(CODES.journalFull, `journal full: ${full.why}, and a decision that is not recorded cannot be audited; ${rest}`, data);
   }
 
   // A call the session allowed failed: recorded in its journal when its
@@ -343,7 +384,7 @@ export class Gateway {
     try {
       await extra.sendNotification({ method: 'notifications/tools/list_changed' });
     } catch (e) {
-      this.log(`cannot send tools/list_changed: ${e.message}`);
+      this.log(`cannot send tools/list_changed: ${shownText(e.message)}`);
     }
   }
 
@@ -361,6 +402,7 @@ export class Gateway {
     await Promise.all(entries.map((e) => e.closed));
     await Promise.all([...this.upstreams.values()].map((u) => u.close()));
     this.upstreams.clear();
+    this.quiet.flush();
     try {
       this.model?.free();
     } catch (e) {

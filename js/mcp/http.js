@@ -8,7 +8,12 @@
 // and for a new session Accept, Content-Type, JSON, an initialize request,
 // http.maxSessions — before anything is made for it. Only a request that
 // passes every check gets a client session (its menu, its journal, which is
-// written to disk only once the SDK transport has accepted the initialize).
+// written to disk only once the SDK transport has accepted the initialize
+// and the session records something), and only while http.maxSessions and
+// the journal folder's caps leave room (503 otherwise, logged once per 10 s
+// with a count: a client decides how often it is refused). A client that
+// sends its headers (or its request) too slowly is answered 408 and its
+// socket closed after http.headersTimeoutMs (requestTimeoutMs).
 // A session belongs to the token that opened it: another token naming it
 // gets the same 404 as an unknown id.
 
@@ -17,7 +22,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { authSettings, checkOrigin } from './auth.js';
-import { CODES, errorBody } from './errors.js';
+import { CODES, errorBody, shownText } from './errors.js';
 
 const MAX_BODY = 4 * 1024 * 1024;
 const LOOPBACK_HOSTS = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
@@ -80,11 +85,14 @@ const digestOf = (id) => createHash('sha256').update(id).digest('hex');
  * Serve `gateway` on 127.0.0.1:`port` (0 = any free port) at `path`.
  * Options: `tokens` (TokenSet or [{ name, token }]) or `noAuth: true`;
  * `allowedOrigins` (normalised origins; default none: only requests without
- * Origin), `maxSessions` (64), `idleTimeoutMs` (1 h). Resolves to
- * { url, close(), sessions() (how many are open) } once listening.
+ * Origin), `maxSessions` (64), `idleTimeoutMs` (1 h), `headersTimeoutMs`
+ * (10 s) and `requestTimeoutMs` (30 s). Resolves to { url, close(),
+ * sessions() (how many are open), httpServer (the node:http Server) } once
+ * listening.
  */
 export function serveHttp(gateway, {
   port, path: mcpPath = '/mcp', idleTimeoutMs = 3600000, maxSessions = 64, allowedOrigins = [], tokens, noAuth = false,
+  headersTimeoutMs = 10000, requestTimeoutMs = 30000,
 }) {
   const auth = authSettings({ tokens, noAuth });
   const origins = new Set(allowedOrigins);
@@ -114,9 +122,18 @@ export function serveHttp(gateway, {
   // close it again — its journal was never written.
   async function openSession(req, res, body, principal) {
     if (sessions.size + opening >= maxSessions) {
-      log(`http: initialize refused: http.maxSessions (${maxSessions}) sessions are open`);
+      gateway.quiet.note('http-max-sessions', `http: initialize refused: http.maxSessions (${maxSessions}) sessions are open`);
       throw new HttpRefusal(503, CODES.tooManySessions, `too many sessions: http.maxSessions (${maxSessions}) are open; close one (DELETE) or wait for an idle one to time out`,
         { 'retry-after': '5' });
+    }
+    // A session that could record nothing could decide nothing: refused
+    // while the journal folder is at a cap it cannot make room under.
+    const full = gateway.journalRefusal();
+    if (full) {
+      gateway.quiet.note('http-journal-full', `http: initialize refused: journal storage full (${full.why})`);
+      throw new HttpRefusal(503, CODES.journalStorageFull, `journal storage full: ${full.why}; a session whose decisions cannot be recorded is not opened — ` +
+        `${gateway.config.journalWhenFull === 'refuse' ? 'the operator must move journals away (journal.whenFull "refuse")' : 'the open sessions\' journals alone fill it: close one'}`,
+      { 'retry-after': '30' });
     }
     opening++;
     let accepted = false;
@@ -208,7 +225,10 @@ export function serveHttp(gateway, {
     await openSession(req, res, body, principal);
   }
 
-  const server = createServer(async (req, res) => {
+  // Node checks these every connectionsCheckingInterval (30 s by default):
+  // once a second here, so a slow client is cut near its timeout.
+  const server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 2))) }, async (req, res) => {
     try {
       await handle(req, res);
     } catch (e) {
@@ -216,7 +236,7 @@ export function serveHttp(gateway, {
         refuse(res, e.status, e.code, e.message, e.headers);
         return;
       }
-      log(`http: ${e?.message ?? e}`);
+      log(`http: ${shownText(e?.message ?? e)}`);
       refuse(res, 500, CODES.badRequest, `gateway error: ${e?.message ?? e}`);
     }
   });
@@ -227,6 +247,7 @@ export function serveHttp(gateway, {
       const url = `http://127.0.0.1:${server.address().port}${mcpPath}`;
       resolve({
         url,
+        httpServer: server,
         sessions: () => sessions.size,
         close: async () => {
           clearInterval(sweep);

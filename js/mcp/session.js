@@ -55,13 +55,16 @@ function decisionTurn(id) {
 export class ClientSession {
   /**
    * `toolsift`: a loaded module. `config`: the checked gateway
-   * configuration. `write(line)`: appends one journal line (no newline), or
-   * null for no journal. `principal`: who opened the session (a token name,
+   * configuration. `write(line, kind)`: appends one journal line (no
+   * newline; `kind`: 'segment' for a segment line, 'header' for a segment's
+   * chain header, 'record' for a decision or a call record), or null for
+   * no journal. `principal`: who opened the session (a token name,
    * never the token), recorded in its segment lines and given to every
    * segment's toolsift session as its `client` (the journal header's
    * "client": learning counts evidence per client), or null. `full()`: true
-   * once the journal holds journal.maxBytes (call records are then no longer
-   * written: see _journalNew). `chain`: follow the journal's chain head even
+   * while the journal cannot take more (journal.maxBytes, or the journal
+   * folder's caps: journal.js); a call record is then left out, and that
+   * ends the journal (see _journalNew). `chain`: follow the journal's chain head even
    * without `write` (a replay does).
    */
   constructor(toolsift, config, write = null, { principal = null, full = () => false, chain = write !== null } = {}) {
@@ -227,8 +230,8 @@ export class ClientSession {
     }
     this.segments.push({ session, key: universeKey(value.catalogKey, value.vocabularyKey), generation: value.generation,
       journalChars: 0, startTurn: value.turn, hints, fingerprint: session.fingerprint });
-    this.write?.(line);
-    this._journalNew(); // the segment's chain header
+    this.write?.(line, 'segment');
+    this._journalNew({ header: true }); // the segment's chain header
     return this._syncMenu(true);
   }
 
@@ -284,7 +287,7 @@ export class ClientSession {
   // journal.maxBytes, and the first one left out ends the file — nothing is
   // written after it, so the file stays a valid chain (a prefix of the
   // session's record, which replays).
-  _journalNew({ call = false } = {}) {
+  _journalNew({ call = false, header = false } = {}) {
     if (!this.tracksJournal || this.journalEnded) return;
     const seg = this.segment;
     const text = seg.session.journalJSONL(); // append-only: only its tail is new
@@ -295,7 +298,7 @@ export class ClientSession {
       this.journalEnded = true;
       return;
     }
-    for (const line of fresh) this.write?.(line);
+    for (const line of fresh) this.write?.(line, header ? 'header' : 'record');
     this.chainHead = JSON.parse(fresh[fresh.length - 1]).chain;
   }
 

@@ -23,6 +23,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { LOG_TEXT_CHARS, shownText } from './errors.js';
 
 // tools/list read loosely: the SDK's own schema rejects the whole page for
 // one malformed tool; the gateway drops that tool alone (catalog.js).
@@ -250,12 +251,23 @@ export class Upstream {
         cwd: s.cwd,
         stderr: 'pipe',
       });
-      // Upstream stderr goes to the gateway's log, line by line, named.
+      // Upstream stderr goes to the gateway's log, line by line, named; a
+      // line is cut at LOG_TEXT_CHARS (control characters escaped), and the
+      // rest of a longer one is not kept waiting for its newline.
       let rest = '';
+      let skipping = false; // the rest of a line already logged (cut) is dropped
       t.stderr?.on('data', (chunk) => {
         const lines = (rest + chunk.toString('utf8')).split('\n');
         rest = lines.pop();
-        for (const line of lines) if (line.trim()) this._log(`[${this.key}] ${line}`);
+        for (const line of lines) {
+          if (skipping) skipping = false;
+          else if (line.trim()) this._log(`[${this.key}] ${shownText(line)}`);
+        }
+        if (rest.length > LOG_TEXT_CHARS) {
+          if (!skipping) this._log(`[${this.key}] ${shownText(rest)}`);
+          skipping = true;
+          rest = '';
+        }
       });
       return t;
     }
@@ -265,7 +277,7 @@ export class Upstream {
   async _connect() {
     if (this._closing) return;
     const client = new Client({ name: 'toolsift-mcp', version: this._version }, { capabilities: {} });
-    client.onerror = (e) => this._log(`[${this.key}] ${e?.message ?? e}`);
+    client.onerror = (e) => this._log(`[${this.key}] ${shownText(e?.message ?? e)}`);
     let transport;
     try {
       transport = this._transport();
@@ -292,7 +304,7 @@ export class Upstream {
       this._log(`[${this.key}] ready: ${tools.length} tools${this.connects > 1 ? ` (restart ${this.connects - 1})` : ''}`);
       this._setTools(tools);
     } catch (e) {
-      this.lastError = e?.message ?? String(e);
+      this.lastError = shownText(e?.message ?? String(e));
       this._log(`[${this.key}] ${this.state === 'connecting' ? 'cannot connect' : 'reconnecting failed'}: ${this.lastError}`);
       if (this._client === client) this._client = null;
       try {
@@ -329,7 +341,7 @@ export class Upstream {
       this._log(`[${this.key}] tools/list_changed: ${tools.length} tools`);
       this._setTools(tools);
     } catch (e) {
-      this._log(`[${this.key}] relisting after list_changed failed: ${e?.message ?? e}`);
+      this._log(`[${this.key}] relisting after list_changed failed: ${shownText(e?.message ?? e)}`);
     }
   }
 
@@ -343,7 +355,7 @@ export class Upstream {
     if (this._closing) return;
     this._client = null;
     this.lastError = why;
-    this._log(`[${this.key}] lost: ${why}`);
+    this._log(`[${this.key}] lost: ${shownText(why)}`);
     this._scheduleRestart();
   }
 
