@@ -97,8 +97,8 @@ static tsift_status read_key(const char *text, size_t len, const char *where, ui
     break;
   }
   return tsift_fail(err, TSIFT_E_CONFIG,
-                    "%s: expected 32 to 128 lowercase hex digits (a key of 16 to 64 bytes); %s (%zu bytes)", where, what,
-                    len);
+                    "%s: expected 32 to 128 lowercase hex digits (a key of 16 to 64 bytes); %s (%zu byte%s)", where, what,
+                    len, len == 1 ? "" : "s");
 }
 
 tsift_status tsift_journal_key_check(const char *text, size_t len, const char *where, tsift_error *err) {

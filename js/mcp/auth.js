@@ -87,6 +87,35 @@ export function readPrivateFile(file, flag) {
 }
 
 /**
+ * The journal key (the gateway, its --replay and its learn): the text of
+ * `file` (--journal-key-file, private as a token file) less one line ending,
+ * else env TOOLSIFT_JOURNAL_KEY when it is set — even to "" — checked by
+ * the core's one reader (toolsift.checkJournalKey): an empty, white-space,
+ * short, long, non-hex or NUL-holding key is a GatewayConfigError naming its
+ * source, never "no key" (a host given a key source that is not a key must
+ * not accept unkeyed journals). null when neither is given.
+ */
+export function readJournalKey(toolsift, file, env = process.env) {
+  let key;
+  let where;
+  if (file) {
+    key = readPrivateFile(file, '--journal-key-file').replace(/\r?\n$/, '');
+    where = `--journal-key-file ${file}`;
+  } else if (env.TOOLSIFT_JOURNAL_KEY !== undefined) {
+    key = env.TOOLSIFT_JOURNAL_KEY;
+    where = 'TOOLSIFT_JOURNAL_KEY';
+  } else {
+    return null;
+  }
+  try {
+    toolsift.checkJournalKey(key, where);
+  } catch (e) {
+    throw new GatewayConfigError(e.message);
+  }
+  return key;
+}
+
+/**
  * Read a token file: one token a line, `NAME TOKEN` or a bare `TOKEN`
  * (named `file:LINE`); blank lines and `#` comments are skipped. A file other users may read or write is refused, as ssh
  * refuses a private key: its tokens are no secret any more.

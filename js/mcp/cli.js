@@ -30,7 +30,7 @@ import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { load } from '../toolsift.js';
 import { readConfig, GatewayConfigError } from './config.js';
-import { TokenSet, authSettings, generateTokenFile, readPrivateFile, readTokenFile } from './auth.js';
+import { TokenSet, authSettings, generateTokenFile, readJournalKey, readTokenFile } from './auth.js';
 import { replayJournal, JournalError } from './replay.js';
 import { LEARN_USAGE, runLearn } from './learn.js';
 
@@ -43,12 +43,6 @@ const USAGE = `usage: toolsift-mcp --config FILE [--stdio] [--http [PORT]] [--jo
 ${LEARN_USAGE.replace(/^usage: /, '       ')}
        toolsift-mcp --version`;
 
-// The journal key: --journal-key-file (refused when others may read it, as
-// a token file is), else env TOOLSIFT_JOURNAL_KEY; the core checks the hex.
-function journalKey(args) {
-  if (!args.journalKeyFile) return process.env.TOOLSIFT_JOURNAL_KEY || null;
-  return readPrivateFile(args.journalKeyFile, '--journal-key-file').trim();
-}
 
 const log = (line) => process.stderr.write(`toolsift-mcp: ${line}\n`);
 
@@ -143,7 +137,7 @@ async function main() {
     } catch (e) {
       throw new JournalError(`cannot read ${args.replay}: ${e.message}`);
     }
-    const { steps, tools, warnings } = replayJournal(toolsift, text, { journalKey: journalKey(args) });
+    const { steps, tools, warnings } = replayJournal(toolsift, text, { journalKey: readJournalKey(toolsift, args.journalKeyFile) });
     for (const w of warnings) log(`warning: ${w}`);
     let out = '';
     for (const step of steps) out += `${JSON.stringify(step)}\n`;
@@ -154,7 +148,7 @@ async function main() {
   if (!args.config) throw new GatewayConfigError(`--config is required to serve\n${USAGE}`);
   const config = readConfig(args.config);
   if (args.journalDir) config.journalDir = args.journalDir;
-  config.journalKey = journalKey(args);
+  config.journalKey = readJournalKey(toolsift, args.journalKeyFile);
   if (args.http === null && (args.tokenFile || args.generateToken || args.noAuth)) {
     throw new GatewayConfigError(`--token-file, --generate-token and --no-auth are settings of --http, which is not given\n${USAGE}`);
   }

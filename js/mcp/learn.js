@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
-import { readPrivateFile } from './auth.js';
+import { readJournalKey } from './auth.js';
 import { readConfig } from './config.js';
 import { GatewayConfigError } from './errors.js';
 import { VERSION } from './version.js';
@@ -210,7 +210,7 @@ export async function runLearn(toolsift, argv, { log, out, env = process.env }) 
     throw new GatewayConfigError(`learn: no journals: the configuration has no journal.dir; give --journals DIR|FILE or --examples FILE\n${LEARN_USAGE}`);
   }
   const files = journalFiles(journals);
-  const key = args.journalKeyFile ? readPrivateFile(args.journalKeyFile, '--journal-key-file').trim() : env.TOOLSIFT_JOURNAL_KEY || null;
+  const key = readJournalKey(toolsift, args.journalKeyFile, env);
   const catalog = args.catalog ? readInput(args.catalog, '--catalog') : await fetchCatalog(toolsift, config, log);
   const options = { ...args.options };
   if (key) options.journalKey = key;

@@ -28,8 +28,17 @@ test('configuration and journal errors exit 2 and name the cause', (t) => {
   writeFileSync(path.join(dir, 'key.hex'), 'ab'.repeat(32), { mode: 0o644 });
   cases.push([['--replay', path.join(dir, 'empty.jsonl'), '--journal-key-file', path.join(dir, 'key.hex')],
     /--journal-key-file .*key\.hex: other users can read or write it \(mode 644\)/]);
-  for (const [args, re] of cases) {
-    const r = run(args);
+  // a key source that holds no key fails closed (issue 34): never "no key"
+  writeFileSync(path.join(dir, 'blank.hex'), '\n', { mode: 0o600 });
+  cases.push([['--replay', path.join(dir, 'empty.jsonl'), '--journal-key-file', path.join(dir, 'blank.hex')],
+    /--journal-key-file .*blank\.hex: expected 32 to 128 lowercase hex digits .*; it is empty \(0 bytes\)/]);
+  writeFileSync(path.join(dir, 'short.hex'), 'ab'.repeat(8), { mode: 0o600 });
+  cases.push([['--config', writeConfig(dir, { mcpServers: {} }, 'none.json'), '--journal-key-file', path.join(dir, 'short.hex')],
+    /--journal-key-file .*short\.hex: .*it has the wrong length \(16 bytes\)/]);
+  cases.push([['--replay', path.join(dir, 'empty.jsonl')], /TOOLSIFT_JOURNAL_KEY: .*it is empty \(0 bytes\)/, { TOOLSIFT_JOURNAL_KEY: '' }]);
+  for (const [args, re, env] of cases) {
+    const r = env ? spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60000, input: '', env: { ...process.env, ...env } })
+      : run(args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re, args.join(' '));
     assert.equal(r.stdout, '');

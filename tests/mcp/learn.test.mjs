@@ -33,7 +33,10 @@ const TOOL = 'cat__slack__add_reaction';
 /** Run the bin: { status, stdout, stderr }. */
 function run(args, env = {}) {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    // env: each key set, or removed when its value is undefined
+    const merged = { ...process.env, ...env };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete merged[k];
+    const p = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: merged });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => (stdout += d));
@@ -148,10 +151,30 @@ test('toolsift-mcp learn: two tokens teach a tool their words; a gateway with th
   assert.deepEqual(clients.sort(), ['alice', 'alice', 'bob', 'bob']);
 
   await t.test('keyed journals without their key are refused, the file named', async () => {
-    const r = await run(['learn', '--config', config, '-o', path.join(dir, 'nokey.json')], { TOOLSIFT_JOURNAL_KEY: '' });
+    const r = await run(['learn', '--config', config, '-o', path.join(dir, 'nokey.json')], { TOOLSIFT_JOURNAL_KEY: undefined });
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /toolsift-mcp: learn: journal .*journals\/[^ ]+\.jsonl: its chain cannot be verified/);
     assert.throws(() => statSync(path.join(dir, 'nokey.json')), /ENOENT/, 'nothing written');
+  });
+
+  await t.test('a key source that holds no key is an error naming it, never "no key" (issue 34)', async () => {
+    const blank = path.join(dir, 'blank.hex');
+    writeFileSync(blank, '  \n', { mode: 0o600 });
+    const nul = path.join(dir, 'nul.hex');
+    writeFileSync(nul, `${'ab'.repeat(32)}\0${'cd'.repeat(8)}`, { mode: 0o600 });
+    const cases = [
+      [[], { TOOLSIFT_JOURNAL_KEY: '' }, /TOOLSIFT_JOURNAL_KEY: expected 32 to 128 lowercase hex digits .*; it is empty \(0 bytes\)/],
+      [[], { TOOLSIFT_JOURNAL_KEY: ' '.repeat(64) }, /TOOLSIFT_JOURNAL_KEY: .*it holds white space/],
+      [['--journal-key-file', blank], {}, /--journal-key-file .*blank\.hex: .*it holds white space \(2 bytes\)/],
+      [['--journal-key-file', nul], {}, /--journal-key-file .*nul\.hex: .*it holds a NUL byte \(81 bytes\)/],
+    ];
+    for (const [flags, env, re] of cases) {
+      const out = path.join(dir, 'badkey.json');
+      const r = await run(['learn', '--config', config, ...flags, '-o', out], env);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, re);
+      assert.throws(() => statSync(out), /ENOENT/, 'nothing written');
+    }
   });
 
   const learned = path.join(dir, 'learned.json');

@@ -445,6 +445,23 @@ function addSessionCases() {
     '--journal-key-file', keyFile], { expectStatus: 1 });
   add('run --journal-key-file', ['run', '--config', config, '--calls', calls, '--journal-key-file', keyFile,
     '--journal-out', JOURNAL_OUT], ok);
+  // Issue 34, downgrade: a keyed journal with its chain stripped (the header
+  // dropped, and each record's chain field too) is refused by a keyed host.
+  const keyedPath = path.join(tmp, 'session-keyed.jsonl');
+  const keyed = run(NATIVE, ['session', 'run', '--config', config, '--calls', calls, '--journal-key-file', keyFile,
+    '--journal-out', keyedPath], {});
+  if (keyed.status !== 0) fail(`native keyed session run failed: ${keyed.stderr.toString().trim()}`);
+  const keyedLines = readFileSync(keyedPath, 'utf8').trimEnd().split('\n').slice(1);
+  const headless = path.join(tmp, 'session-keyed-headless.jsonl');
+  writeFileSync(headless, `${keyedLines.join('\n')}\n`);
+  const stripped = path.join(tmp, 'session-keyed-stripped.jsonl');
+  writeFileSync(stripped, `${keyedLines.map((l) => { const r = JSON.parse(l); delete r.chain; return JSON.stringify(r); }).join('\n')}\n`);
+  for (const [what, file] of [['header dropped', headless], ['chain stripped', stripped]]) {
+    add(`verify (keyed journal, ${what}, with the key)`, ['verify', '--config', config, '--journal', file,
+      '--journal-key-file', keyFile], { expectStatus: 1 });
+    add(`replay (keyed journal, ${what}, with the key)`, ['replay', '--config', config, '--calls', calls, '--journal', file,
+      '--journal-key-file', keyFile], { expectStatus: 1 });
+  }
   // Issue 34: a key given is a key checked by the core's one reader — empty,
   // white space, short, uppercase, a NUL byte after 64 good digits, or an
   // empty TOOLSIFT_JOURNAL_KEY are errors naming their source, never "no key".
