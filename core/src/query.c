@@ -73,6 +73,17 @@ size_t tsift_sentence_count(const char *s, size_t n) {
   return count + (size_t)content;
 }
 
+/* Whether bytes hold a letter, a digit or a non-ASCII byte: something a
+ * word can be made of. */
+static int has_word_byte(const char *b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)b[i];
+    if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return 1;
+    if ((c >= '0' && c <= '9') || c >= 0x80) return 1;
+  }
+  return 0;
+}
+
 /* Per token of a query: how its word looks (query_words). */
 typedef struct token_flags {
   uint8_t *weak, *soft, *req;
@@ -146,10 +157,12 @@ static tsift_status query_words(tsift_query *q, const tsift_stopwords *sw, token
     int digit = 0;
     for (size_t i = at; i < end; i++) digit |= tx[i] >= '0' && tx[i] <= '9';
     /* +word: a word every hit must have (the meta-tool's convention); a +
-     * before a digit is a value ("+1 555 0100"), a lone + is noted */
+     * before a digit is a value ("+1 555 0100"), a + before no word at all
+     * is noted: alone, or before more + and punctuation ("+++…" 1,000
+     * times is no more a query than one +) */
     unsigned char after = at + 1 < end ? (unsigned char)tx[at + 1] : 0;
     int required = c == '+' && (((after | 0x20) >= 'a' && (after | 0x20) <= 'z') || after >= 0x80);
-    if (c == '+' && end == at + 1) q->plus_alone++;
+    if (c == '+' && !has_word_byte(tx + at + 1, end - at - 1)) q->plus_alone++;
     size_t before = q->tokens.count;
     st = tsift_analyze_surface(tx + at, end - at, TSIFT_QUERY_MAX_BYTES, 1, (size_t)-1, &q->tokens,
                                &f->surface, err);

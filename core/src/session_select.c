@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "ids.h"
 #include "session_internal.h"
 
 #define SELECT_PREFIX "select:"
@@ -27,8 +28,14 @@ tsift_status tsift_select_names(const char *q, size_t n, size_t max, tsift_token
     size_t a = i, b = end;
     while (a < b && (q[a] == ' ' || q[a] == '\t' || q[a] == '\n' || q[a] == '\r')) a++;
     while (b > a && (q[b - 1] == ' ' || q[b - 1] == '\t' || q[b - 1] == '\n' || q[b - 1] == '\r')) b--;
-    for (size_t k = a; k < b && !why; k++)
-      if ((unsigned char)q[k] < 0x20 || q[k] == 0x7f) why = "select: names must not contain control characters";
+    /* What no tool id may hold (ids.c: controls, invisible and bidi-control
+     * characters, fullwidth look-alikes) names no tool, and is not echoed
+     * back to the model in `unknown` or a note: refused. */
+    uint32_t cp;
+    if (tsift_id_bad_char(q + a, b - a, &cp) >= 0)
+      why = cp < 0x20 || cp == 0x7f ? "select: names must not contain control characters"
+                                    : "select: names must not contain invisible, bidi-control or fullwidth characters "
+                                      "(no tool id holds them)";
     if (!why && b - a > TSIFT_SELECT_NAME_MAX_BYTES) why = "select: a name is at most 128 bytes";
     if (!why && b > a && tsift_tokens_find(out, q + a, b - a) < 0) {
       if (out->count >= max) why = "select: too many names for one search (at most the search's limit)";

@@ -207,9 +207,19 @@ static void test_refusals(void) {
   char *many = malloc(big);
   size_t o = (size_t)snprintf(many, big, "select:");
   for (int i = 0; i < 10000; i++) o += (size_t)snprintf(many + o, big - o, "%st%d", i ? "," : "", i);
-  const char *bad[] = {many, "select:a\001b", "select:", "select: , ,", "+", "send + message", "+the"};
+  char pluses[1001]; /* issue 34: + 1,000 times was accepted where one + is refused */
+  memset(pluses, '+', 1000);
+  pluses[1000] = 0;
+  /* issue 34: bidi (U+202E), zero-width (U+200B) and fullwidth characters
+   * in select: names were echoed back in `unknown` and the note */
+  const char *bad[] = {many, "select:a\001b", "select:", "select: , ,", "+", "send + message", "+the", pluses,
+                       "send +!?+ message", "select:gh__create\xe2\x80\xaeissue", "select:gh\xe2\x80\x8b__x,mail__send",
+                       "select:\xef\xbd\x87h__x"};
+  const char *invisible = "names must not contain invisible, bidi-control or fullwidth characters (no tool id holds them)";
   const char *why[] = {"too many names", "control characters", "name at least one tool", "name at least one tool",
-                       "a + must stand right before a word", "a + must stand right before a word", "not a common word"};
+                       "a + must stand right before a word", "a + must stand right before a word", "not a common word",
+                       "a + must stand right before a word", "a + must stand right before a word", invisible, invisible,
+                       invisible};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     cJSON *r = search_json(s, 0, (unsigned)i, bad[i]);
     const cJSON *res = cJSON_GetObjectItem(r, "result");
