@@ -311,7 +311,8 @@ tsift_status tsift_rank(const tsift_index *ix, const tsift_query *q, const tsift
   return tsift_rank_fused(ix, q, stats, NULL, k, flags, rule, r, err);
 }
 
-tsift_status tsift_rank_fused(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+/* One ranking over the universe of `stats`. */
+static tsift_status rank_once(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
                               const struct tsift_qvec *qv, size_t k, unsigned flags, const tsift_grade_rule *rule,
                               tsift_ranking *r, tsift_error *err) {
   memset(r, 0, sizeof *r);
@@ -372,5 +373,37 @@ tsift_status tsift_rank_fused(const tsift_index *ix, const tsift_query *q, const
   tsift_free(c.acc);
   tsift_free(c.touched);
   if (st) tsift_ranking_free(r);
+  return st;
+}
+
+/* The crowding rule (rank.h): while a page shows look-alikes of one
+ * un-vouched source, they leave the universe — ranking and statistics, so
+ * a flood can neither fill the page nor dilute the words' weight for the
+ * other tools — and the query is ranked again. Each pass takes out at least
+ * one tool; after CROWD_PASSES the page stands (the grade still loads at
+ * most one of a source's look-alikes). A page without two un-vouched hits
+ * of one source costs nothing more. */
+#define CROWD_PASSES 4
+tsift_status tsift_rank_fused(const tsift_index *ix, const tsift_query *q, const tsift_stats *stats,
+                              const struct tsift_qvec *qv, size_t k, unsigned flags, const tsift_grade_rule *rule,
+                              tsift_ranking *r, tsift_error *err) {
+  tsift_status st = rank_once(ix, q, stats, qv, k, flags, rule, r, err);
+  uint8_t *allowed = NULL;
+  tsift_stats cut_stats;
+  for (int pass = 0; !st && pass < CROWD_PASSES && tsift_crowd_possible(ix, r); pass++) {
+    if (!allowed) {
+      if (!(allowed = tsift_calloc_array(ix->n + 1, 1))) {
+        st = tsift_nomem(err, "searching");
+        break;
+      }
+      for (size_t d = 0; d < ix->n; d++) allowed[d] = !stats->allowed || stats->allowed[d];
+    }
+    if (!tsift_crowd_cut(ix, q, r, allowed, err, &st)) break;
+    tsift_stats_fit(ix, allowed, &cut_stats);
+    tsift_ranking_free(r);
+    st = rank_once(ix, q, &cut_stats, qv, k, flags, rule, r, err);
+  }
+  if (st) tsift_ranking_free(r);
+  tsift_free(allowed);
   return st;
 }

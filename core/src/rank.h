@@ -173,6 +173,19 @@ typedef struct tsift_grade {
   uint8_t phrase;   /* it has a proximity pair */
 } tsift_grade;
 
+/*
+ * Crowding (rank.c, crowd.c; issue 34, docs/reliability.md "Ranking
+ * manipulation"). Un-vouched remote tools (SPEC S2) are ranked on text their
+ * server wrote — names and property names — and a server can write many.
+ * When a page shows two un-vouched hits of one source (the id's prefix
+ * before "__", which the gateway sets per server) that match the same query
+ * terms apart from the source's own words, and the source has more than
+ * TSIFT_CROWD_MAX (rank_internal.h) such look-alikes, all but the first
+ * leave the search's universe — its ranking and its statistics — and the
+ * query is ranked again: a flood can neither fill the page nor dilute the
+ * words' weight for every other tool.
+ */
+
 /* The semantic part of one hit of a fused ranking (fusion.h): its
  * similarity to the query vector, its rank in the universe by similarity,
  * the z-score of that similarity, the evidence (how far the z-score stands

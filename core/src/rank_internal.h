@@ -106,4 +106,18 @@ tsift_status tsift_grade_hits(const rank_ctx *c, tsift_ranking *r, const tsift_g
 /* The confidence rule on hit d under floor (ix->min_coverage). */
 int tsift_confident(const rank_ctx *c, uint32_t d, double floor);
 
+/* The crowding rule's cut (crowd.c; rank.h, "Crowding"). The length of a
+ * tool id's source, its prefix before "__" (0: none). */
+size_t tsift_source_len(const char *id);
+/* 1 when two un-vouched hits of one source are on r's page (a crowd may be). */
+int tsift_crowd_possible(const tsift_index *ix, const tsift_ranking *r);
+/* Takes out of `allowed` (1 = in the universe; n bytes) the look-alikes of
+ * a hit of r's page — un-vouched tools of its source with the same query
+ * terms of q, the source's own words aside — when another is on the page
+ * and there are more than TSIFT_CROWD_MAX; the hit stays. Returns how many
+ * left (0: no crowd). *st is TSIFT_E_NOMEM when scratch was short. */
+#define TSIFT_CROWD_MAX 8
+size_t tsift_crowd_cut(const tsift_index *ix, const tsift_query *q, const tsift_ranking *r, uint8_t *allowed,
+                       tsift_error *err, tsift_status *st);
+
 #endif

@@ -1319,6 +1319,22 @@ cases.push({ name: 'search: query words constructor toString __proto__',
 cases.push({ name: 'search --json --corpus --gates (ignored)',
   args: ['search', '--json', '--catalog', CATALOG, '--corpus', 'x', '--gates', 'y', 'create', 'issue'],
   mustSucceed: true });
+// Issue 34, crowding: the corpus with 1,000 un-vouched look-alikes of one
+// server named after a request (crowd.c: they leave the search's universe).
+{
+  const corpus = JSON.parse(readFileSync(CATALOG, 'utf8'));
+  for (let i = 0; i < 1000; i++) {
+    const id = `spam__create_github_issue_${String(i).padStart(4, '0')}`;
+    corpus.tools.push({ id, name: id, origin: 'remote',
+      inputSchema: { type: 'object', properties: { create: {}, issue: {}, github: {} } } });
+  }
+  const flood = path.join(tmp, 'flood.json');
+  writeFileSync(flood, JSON.stringify(corpus));
+  cases.push({ name: 'search: a flood of 1,000 un-vouched look-alikes (crowding)',
+    args: ['search', '--catalog', flood, '--explain', 'create an issue on github'], mustSucceed: true });
+  cases.push({ name: 'eval --loop: the corpus with the flood', args: ['eval', '--catalog', flood, '--queries',
+    'corpus/queries.jsonl', '--loop'], mustSucceed: true });
+}
 cases.push({ name: '--help', args: ['--help'], expectStatus: 0, compareStderr: true });
 cases.push({ name: 'usage: no command', args: [], expectStatus: 2, compareStderr: true });
 
