@@ -8,29 +8,44 @@
 #include "alloc.h"
 #include "mathx.h"
 
+/* n and the averages from the integers. */
+static void average(tsift_stats *st) {
+  st->n = (double)st->docs;
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
+    st->avg_len[f] = st->have[f] ? (double)st->sum[f] / (double)st->have[f] : 0.0;
+}
+
 void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st) {
   st->allowed = allowed;
-  uint64_t sums[TSIFT_FIELD_COUNT] = {0};
-  uint64_t have[TSIFT_FIELD_COUNT] = {0}; /* documents with the field non-empty */
-  uint64_t n = 0;
+  memset(st->sum, 0, sizeof st->sum);
+  memset(st->have, 0, sizeof st->have); /* documents with the field non-empty */
+  st->docs = 0;
   if (!allowed) {
-    n = ix->n;
-    memcpy(sums, ix->field_len_sum, sizeof sums);
-    memcpy(have, ix->field_docs, sizeof have);
+    st->docs = ix->n;
+    memcpy(st->sum, ix->field_len_sum, sizeof st->sum);
+    memcpy(st->have, ix->field_docs, sizeof st->have);
   } else {
     for (uint32_t d = 0; d < ix->n; d++) {
       if (!allowed[d]) continue;
-      n++;
+      st->docs++;
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
         size_t len = tsift_field_len(ix, d, f);
-        sums[f] += len;
-        have[f] += len > 0;
+        st->sum[f] += len;
+        st->have[f] += len > 0;
       }
     }
   }
-  st->n = (double)n;
-  for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-    st->avg_len[f] = have[f] ? (double)sums[f] / (double)have[f] : 0.0;
+  average(st);
+}
+
+void tsift_stats_drop(const tsift_index *ix, tsift_stats *st, uint32_t d) {
+  st->docs--;
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+    size_t len = tsift_field_len(ix, d, f);
+    st->sum[f] -= len;
+    st->have[f] -= len > 0;
+  }
+  average(st);
 }
 
 uint32_t tsift_term_df(const tsift_index *ix, const tsift_stats *stats, uint32_t t) {

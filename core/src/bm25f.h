@@ -21,9 +21,16 @@ typedef struct tsift_stats {
   const uint8_t *allowed;
   double n;
   double avg_len[TSIFT_FIELD_COUNT];
+  /* the integers they come from: documents, and per field the token sum and
+   * the documents that have it */
+  uint64_t docs, sum[TSIFT_FIELD_COUNT], have[TSIFT_FIELD_COUNT];
 } tsift_stats;
 
 void tsift_stats_fit(const tsift_index *ix, const uint8_t *allowed, tsift_stats *st);
+/* st without doc d, which it counts (the crowding rule's cut, rank.c): the
+ * same numbers, bit for bit, as tsift_stats_fit over a mask without d. The
+ * caller points st->allowed at that mask. */
+void tsift_stats_drop(const tsift_index *ix, tsift_stats *st, uint32_t d);
 
 /* Number of allowed documents containing term t. */
 uint32_t tsift_term_df(const tsift_index *ix, const tsift_stats *stats, uint32_t t);

@@ -389,21 +389,29 @@ tsift_status tsift_rank_fused(const tsift_index *ix, const tsift_query *q, const
                               tsift_ranking *r, tsift_error *err) {
   tsift_status st = rank_once(ix, q, stats, qv, k, flags, rule, r, err);
   uint8_t *allowed = NULL;
-  tsift_stats cut_stats;
+  uint32_t *cut = NULL;
+  size_t cap = 0;
+  tsift_stats cut_stats = *stats;
   for (int pass = 0; !st && pass < CROWD_PASSES && tsift_crowd_possible(ix, r); pass++) {
+    size_t n = tsift_crowd_cut(ix, q, r, cut_stats.allowed, &cut, &cap, err, &st);
+    if (!n) break;
     if (!allowed) {
       if (!(allowed = tsift_calloc_array(ix->n + 1, 1))) {
         st = tsift_nomem(err, "searching");
         break;
       }
       for (size_t d = 0; d < ix->n; d++) allowed[d] = !stats->allowed || stats->allowed[d];
+      cut_stats.allowed = allowed;
     }
-    if (!tsift_crowd_cut(ix, q, r, allowed, err, &st)) break;
-    tsift_stats_fit(ix, allowed, &cut_stats);
+    for (size_t i = 0; i < n; i++) {
+      allowed[cut[i]] = 0;
+      tsift_stats_drop(ix, &cut_stats, cut[i]);
+    }
     tsift_ranking_free(r);
     st = rank_once(ix, q, &cut_stats, qv, k, flags, rule, r, err);
   }
   if (st) tsift_ranking_free(r);
   tsift_free(allowed);
+  tsift_free(cut);
   return st;
 }

@@ -111,13 +111,14 @@ int tsift_confident(const rank_ctx *c, uint32_t d, double floor);
 size_t tsift_source_len(const char *id);
 /* 1 when two un-vouched hits of one source are on r's page (a crowd may be). */
 int tsift_crowd_possible(const tsift_index *ix, const tsift_ranking *r);
-/* Takes out of `allowed` (1 = in the universe; n bytes) the look-alikes of
- * a hit of r's page — un-vouched tools of its source with the same query
+/* The crowd of r's page: the look-alikes of a hit — un-vouched tools of
+ * its source in the universe `allowed` (NULL: all) with the same query
  * terms of q, the source's own words aside — when another is on the page
- * and there are more than TSIFT_CROWD_MAX; the hit stays. Returns how many
- * left (0: no crowd). *st is TSIFT_E_NOMEM when scratch was short. */
+ * and there are more than TSIFT_CROWD_MAX; the hit stays. Writes them to
+ * *out (grown to *cap as needed) and returns how many (0: no crowd, or
+ * *st = TSIFT_E_NOMEM). */
 #define TSIFT_CROWD_MAX 8
-size_t tsift_crowd_cut(const tsift_index *ix, const tsift_query *q, const tsift_ranking *r, uint8_t *allowed,
-                       tsift_error *err, tsift_status *st);
+size_t tsift_crowd_cut(const tsift_index *ix, const tsift_query *q, const tsift_ranking *r, const uint8_t *allowed,
+                       uint32_t **out, size_t *cap, tsift_error *err, tsift_status *st);
 
 #endif

@@ -12,6 +12,8 @@
  *      crowd.
  *   4. A source's own name is no look-alike: every tool of a server matches
  *      a query that names only the server, and none leaves.
+ *   5. Out of memory anywhere in a crowded search is TSIFT_E_NOMEM, leaks
+ *      nothing, and the index answers as before afterwards.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,8 @@
 #include "harness.h"
 #include "index_helpers.h"
 #include "toolsift.h"
+
+#include "fail_alloc.h"
 
 #define QUERY "create an issue on github"
 
@@ -120,10 +124,43 @@ static void test_source_words(void) {
   tsift_free(out);
 }
 
+static void test_alloc_failures(void) {
+  char *json = catalog(30, ",\"origin\":\"remote\"");
+  tsift_index *ix = json ? build(json) : NULL;
+  char *want = ix ? search_json(ix, QUERY) : NULL;
+  CHECK(want != NULL);
+  int swept = 0, nomem_ok = 1, leaks = 0;
+  tsift_set_allocator(fail_malloc, fail_realloc, fail_free);
+  for (g_fail_at = 1; ix; g_fail_at++) {
+    g_allocs = 0;
+    g_live = 0;
+    char *out = NULL;
+    size_t len = 0;
+    tsift_error err;
+    tsift_status st = tsift_index_search_json(ix, QUERY, strlen(QUERY), "{\"explain\":true}", 16, &out, &len, &err);
+    tsift_free(out);
+    if (g_live != 0) leaks++;
+    if (g_allocs < g_fail_at) break; /* no allocation failed: every point swept */
+    swept++;
+    if (st != TSIFT_E_NOMEM) nomem_ok = 0;
+  }
+  tsift_set_allocator(NULL, NULL, NULL);
+  CHECK(swept > 10);
+  CHECK(nomem_ok);
+  CHECK_EQ_INT(leaks, 0);
+  char *again = ix ? search_json(ix, QUERY) : NULL;
+  CHECK_EQ_STR(again, want);
+  tsift_free(again);
+  tsift_free(want);
+  tsift_index_free(ix);
+  free(json);
+}
+
 int main(void) {
   test_flood_leaves();
   test_trusted_floods_stay();
   test_threshold();
   test_source_words();
+  test_alloc_failures();
   return harness_finish("test_crowd");
 }
