@@ -99,10 +99,10 @@ function hintsOf(tool) {
  */
 export function buildUniverse(toolsift, config, upstreams, model = null) {
   const warnings = [];
-  const skips = new Map(); // server key → [{ name, why }]: the tools skipped (logged by logSkips)
-  const skip = (server, name, why) => {
+  const skips = new Map(); // server key → [{ name (null: none), why, at }]: the tools skipped (logged by logSkips)
+  const skip = (server, name, why, at = -1) => {
     if (!skips.has(server.key)) skips.set(server.key, []);
-    skips.get(server.key).push({ name, why });
+    skips.get(server.key).push({ name, why, at });
   };
   const entries = []; // { server, tool (the catalog's), annotation (host's, or undefined) }
   const listed = new Map(); // server key → how many tools it listed
@@ -114,9 +114,10 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
     listed.set(server.key, up.tools.length);
     const where = `server "${server.key}"`;
     let kept = 0;
-    for (const tool of up.tools) {
+    for (const [at, tool] of up.tools.entries()) {
       if (!tool || typeof tool !== 'object' || typeof tool.name !== 'string') {
-        warnings.push(`${where}: a tool without a name was skipped`);
+        // under the same bound as the other skipped tools: 5,000 of them are not 5,000 lines
+        skip(server, null, 'it has no name', at);
         continue;
       }
       const schema = tool.inputSchema;
@@ -267,12 +268,16 @@ export function buildUniverse(toolsift, config, upstreams, model = null) {
 const SKIPS_NAMED = 10;
 function logSkips(skips, warnings) {
   for (const [key, list] of skips) {
-    for (const { name, why } of list.slice(0, SKIPS_NAMED)) warnings.push(`server "${key}": tool ${shown(name)} skipped: ${why}`);
+    for (const { name, why, at } of list.slice(0, SKIPS_NAMED)) {
+      // a tool without a name is told by its place in the server's list
+      warnings.push(name === null ? `server "${key}": a tool without a name was skipped (item ${at + 1} of its list)`
+        : `server "${key}": tool ${shown(name)} skipped: ${why}`);
+    }
     const rest = list.slice(SKIPS_NAMED);
     if (rest.length === 0) continue;
     const reasons = new Map();
     for (const { why } of rest) reasons.set(why, (reasons.get(why) ?? 0) + 1);
-    const named = rest.slice(0, 20).map((r) => shown(r.name)).join(', ');
+    const named = rest.slice(0, 20).map((r) => (r.name === null ? `item ${r.at + 1} (no name)` : shown(r.name))).join(', ');
     const whys = [...reasons].slice(0, 5).map(([why, n]) => `${n} × ${why}`).join('; ');
     warnings.push(`server "${key}": ${rest.length} more tools skipped (${list.length} in all): ${whys}` +
       `${reasons.size > 5 ? `; and ${reasons.size - 5} other reasons` : ''} — ${named}${rest.length > 20 ? `, and ${rest.length - 20} more` : ''}`);

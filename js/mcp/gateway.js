@@ -210,8 +210,10 @@ export class Gateway {
     const dir = this.config.journalDir;
     const journal = dir ? new JournalFile(dir, transport, { maxBytes: this.config.journalMaxBytes, log: this.log, store: this.journals }) : null;
     const label = journal?.id ?? randomBytes(8).toString('hex');
+    // segment lines in pieces: an idle session's pending line holds the
+    // generation's catalog text, not a copy of it (journal.js)
     const cs = new ClientSession(this.toolsift, this.config, journal ? (line, kind) => journal.write(line, kind) : null,
-      { principal, full: () => journal?.full ?? false });
+      { principal, full: () => journal?.full ?? false, pieces: true });
     cs.adopt(this.universe, 0);
     if (journal && journal.maxBytes > 0 && journal.bytes >= journal.maxBytes) {
       this.log(`session ${label}: journal.maxBytes (${journal.maxBytes}) is less than its first segment line (${journal.bytes} bytes): every search will be refused and no call recorded`);

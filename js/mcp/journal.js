@@ -13,7 +13,11 @@
 // segment line and chain header wait in memory, and are written first when
 // a record comes, so the file is the whole chain and verifies and replays as
 // before. (A second segment line is a file too, so that no more than one
-// segment waits in memory.)
+// segment waits in memory.) A segment line waits as its pieces (session.js
+// segmentLinePieces): its catalog's text is the generation's one string,
+// shared by every session of the generation, so an idle session costs its
+// own fields, not a copy of the catalog; the pieces are joined only to be
+// written.
 //
 // A session id is a bearer secret over HTTP (whoever has it can drive the
 // session), so it appears nowhere here: the file is named by a random file
@@ -238,13 +242,15 @@ export class JournalFile {
   }
 
   /**
-   * Append one line (no newline). `kind`: 'segment', 'header' or 'record'
-   * (session.js). Lines wait in memory until the file exists: the session's
-   * first record (or second segment) once commit() has accepted it.
+   * Append one line (no newline): a string, or an array of strings whose
+   * concatenation is the line (a segment line: its shared pieces are held,
+   * not copied). `kind`: 'segment', 'header' or 'record' (session.js).
+   * Lines wait in memory until the file exists: the session's first record
+   * (or second segment) once commit() has accepted it.
    */
   write(line, kind = 'record') {
-    const text = `${line}\n`;
-    this.bytes += Buffer.byteLength(text);
+    const text = typeof line === 'string' ? `${line}\n` : [...line, '\n'];
+    this.bytes += typeof text === 'string' ? Buffer.byteLength(text) : text.reduce((n, piece) => n + Buffer.byteLength(piece), 0);
     if (this._state === 'open') {
       this._append(text);
       return;
@@ -281,9 +287,10 @@ export class JournalFile {
     for (const text of pending) if (this._state === 'open') this._append(text);
   }
 
+  // One write of one whole line (a line in pieces is joined for it).
   _append(text) {
     try {
-      const n = writeSync(this._fd, text);
+      const n = writeSync(this._fd, typeof text === 'string' ? text : text.join(''));
       this.written += n;
       this.store?.wrote(this, n);
     } catch (e) {

@@ -36,6 +36,7 @@
 // whose server has gone stays listed, and a call to it is an error that
 // says so.
 
+import { randomBytes } from 'node:crypto';
 import { namespaced, universeKey } from './catalog.js';
 
 export const SEGMENT_SOURCE = 'toolsift-mcp-segment';
@@ -44,6 +45,84 @@ const DEFAULT_CAPS = { maxPerSearch: 5, maxLoaded: 20, maxSearches: 25 };
 
 /** The tool result the model sees for a refusal or a failed forward. */
 export const errorResult = (text) => ({ isError: true, content: [{ type: 'text', text }] });
+
+// What every segment over one catalog shares, made once per catalog object
+// (a generation's: every session of the generation starts its segment from
+// the same universe.catalog) and held by reference, never copied per
+// session: the catalog's JSON text as the segment line holds it (with the
+// whole configuration it is most of the line: hundreds of KB for a catalog
+// of a few hundred tools, which an idle session's journal keeps in memory
+// until its first record — journal.js), the vocabulary's, and the
+// catalog's behaviour hints. Gone with the catalog.
+const shared = new WeakMap(); // catalog → { json, hints, vocabulary, vocabularyJSON }
+
+function sharedOf(catalog) {
+  let s = shared.get(catalog);
+  if (!s) {
+    s = { json: null, hints: null, vocabulary: null, vocabularyJSON: null };
+    shared.set(catalog, s);
+  }
+  return s;
+}
+
+// The upstream's behaviour hints travel in the catalog (toolsift reads only
+// a title there), so a replay lists exactly what the client saw.
+function hintsOf(catalog) {
+  const hints = new Map();
+  for (const t of catalog?.tools ?? []) {
+    if (t?.annotations && Object.keys(t.annotations).some((k) => k.endsWith('Hint'))) {
+      const h = {};
+      for (const [k, v] of Object.entries(t.annotations)) if (k.endsWith('Hint') && typeof v === 'boolean') h[k] = v;
+      hints.set(t.id, h);
+    }
+  }
+  return hints;
+}
+
+// Stand-ins for the shared texts while the rest of a segment line is
+// serialized (random: no recorded string can spell them).
+const MARK = randomBytes(12).toString('hex');
+const CATALOG_MARK = `toolsift-shared-catalog-${MARK}`;
+const VOCABULARY_MARK = `toolsift-shared-vocabulary-${MARK}`;
+
+/**
+ * A segment line, as pieces whose concatenation is exactly
+ * JSON.stringify(record) (JSON.stringify writes a value's text the same
+ * wherever it sits): the catalog's and the vocabulary's text are the
+ * generation's shared strings, the rest (the segment's own fields: number,
+ * turn, principal, carried caps, fingerprints) is this session's.
+ */
+export function segmentLinePieces(record) {
+  const value = record.value;
+  const catalog = value?.config?.catalog;
+  if (catalog === null || typeof catalog !== 'object') return [JSON.stringify(record)];
+  const s = sharedOf(catalog);
+  s.json ??= JSON.stringify(catalog);
+  const parts = [{ mark: JSON.stringify(CATALOG_MARK), text: s.json }];
+  const stand = { ...value, config: { ...value.config, catalog: CATALOG_MARK } }; // same keys, same order
+  if (typeof value.vocabulary === 'string') {
+    if (s.vocabulary !== value.vocabulary) {
+      s.vocabulary = value.vocabulary;
+      s.vocabularyJSON = JSON.stringify(value.vocabulary);
+    }
+    parts.push({ mark: JSON.stringify(VOCABULARY_MARK), text: s.vocabularyJSON });
+    stand.vocabulary = VOCABULARY_MARK;
+  }
+  const own = JSON.stringify({ ...record, value: stand });
+  for (const p of parts) {
+    p.at = own.indexOf(p.mark);
+    if (p.at < 0 || own.indexOf(p.mark, p.at + 1) >= 0) return [JSON.stringify(record)]; // (cannot happen)
+  }
+  parts.sort((a, b) => a.at - b.at);
+  const pieces = [];
+  let from = 0;
+  for (const p of parts) {
+    pieces.push(own.slice(from, p.at), p.text);
+    from = p.at + p.mark.length;
+  }
+  pieces.push(own.slice(from));
+  return pieces;
+}
 
 function decisionTurn(id) {
   const m = /#turn:(\d+):tool:(\d+):(search|skill|call)$/.exec(id ?? '');
@@ -56,10 +135,13 @@ export class ClientSession {
   /**
    * `toolsift`: a loaded module. `config`: the checked gateway
    * configuration. `write(line, kind)`: appends one journal line (no
-   * newline; `kind`: 'segment' for a segment line, 'header' for a segment's
-   * chain header, 'record' for a decision or a call record), or null for
-   * no journal. `principal`: who opened the session (a token name,
-   * never the token), recorded in its segment lines and given to every
+   * newline; `kind`: 'segment' for a segment line, 'header' for a
+   * segment's chain header, 'record' for a decision or a call record), or
+   * null for no journal. `pieces`: `write` takes a segment line as the
+   * array of its pieces (segmentLinePieces: the generation's catalog text
+   * is shared, not copied — the gateway's JournalFile keeps an idle
+   * session's line so); without it every line is a string. `principal`:
+   * who opened the session (a token name, never the token), recorded in its segment lines and given to every
    * segment's toolsift session as its `client` (the journal header's
    * "client": learning counts evidence per client), or null. `full()`: true
    * while the journal cannot take more (journal.maxBytes, or the journal
@@ -67,8 +149,9 @@ export class ClientSession {
    * ends the journal (see _journalNew). `chain`: follow the journal's chain head even
    * without `write` (a replay does).
    */
-  constructor(toolsift, config, write = null, { principal = null, full = () => false, chain = write !== null } = {}) {
+  constructor(toolsift, config, write = null, { principal = null, full = () => false, chain = write !== null, pieces = false } = {}) {
     this.toolsift = toolsift;
+    this.writesPieces = pieces;
     this.principal = principal;
     this.full = full;
     this.tracksJournal = chain;
@@ -217,20 +300,15 @@ export class ClientSession {
     // replay compares it (replay.js).
     if (journal === null) value.sessionFingerprint = session.fingerprint;
     this._closeSegment();
-    const line = JSON.stringify({ id: `${this.config.loop}#segment:${value.segment}`, source: SEGMENT_SOURCE, value });
-    // The upstream's behaviour hints travel in the catalog (toolsift reads
-    // only a title there), so a replay lists exactly what the client saw.
-    const hints = new Map();
-    for (const t of value.config.catalog?.tools ?? []) {
-      if (t?.annotations && Object.keys(t.annotations).some((k) => k.endsWith('Hint'))) {
-        const h = {};
-        for (const [k, v] of Object.entries(t.annotations)) if (k.endsWith('Hint') && typeof v === 'boolean') h[k] = v;
-        hints.set(t.id, h);
-      }
-    }
+    const catalog = value.config.catalog;
+    const hints = catalog !== null && typeof catalog === 'object' ? (sharedOf(catalog).hints ??= hintsOf(catalog)) : new Map();
     this.segments.push({ session, key: universeKey(value.catalogKey, value.vocabularyKey), generation: value.generation,
       journalChars: 0, startTurn: value.turn, hints, fingerprint: session.fingerprint });
-    this.write?.(line, 'segment');
+    if (this.write) {
+      // in pieces: the catalog's text is the generation's, not a copy
+      const pieces = segmentLinePieces({ id: `${this.config.loop}#segment:${value.segment}`, source: SEGMENT_SOURCE, value });
+      this.write(this.writesPieces ? pieces : pieces.join(''), 'segment');
+    }
     this._journalNew({ header: true }); // the segment's chain header
     return this._syncMenu(true);
   }

@@ -14,12 +14,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { load } from '../../js/toolsift.js';
 import { checkConfig } from '../../js/mcp/config.js';
 import { Gateway } from '../../js/mcp/gateway.js';
 import { serveHttp } from '../../js/mcp/http.js';
+import { SEGMENT_SOURCE, segmentLinePieces } from '../../js/mcp/session.js';
 import { FIXTURE, connectHttp, connectStdio, journals, readLines, replay, search, searchRaw, tempDir, text, writeConfig } from './helpers.mjs';
 
 const toolsift = await load();
@@ -255,6 +258,89 @@ test('stdio: a session that records nothing leaves no file; a call record makes 
   await busy.client.close();
   const [file] = journals(journalDir);
   assert.deepEqual(readLines(file).map((l) => l.source), ['toolsift-mcp-segment', 'toolsift-journal', 'agent-tool-call']);
+  const r = await replay(file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.tools, listed);
+});
+
+test('segmentLinePieces: the pieces of a segment line are JSON.stringify of its record, byte for byte', () => {
+  const catalog = { tools: [{ id: 'a__x', name: 'x', description: 'caf\u00e9 \u2028 "toolsift-shared-catalog-" \ud83d\ude00', inputSchema: { type: 'object' } }], annotations: {} };
+  const value = (extra) => ({ segment: 0, turn: 0, generation: 3, catalogKey: 'k', fingerprint: 'f',
+    config: { loop: 'agent', tools: [], catalog, search: { maxPerSearch: 2, alwaysLoaded: ['toolsift-shared-vocabulary-'] } }, ...extra, sessionFingerprint: 's' });
+  const records = [
+    { id: 'agent#segment:0', source: SEGMENT_SOURCE, value: value({}) },
+    { id: 'agent#segment:1', source: SEGMENT_SOURCE, value: value({ vocabulary: '{"annotations": {"a__x": {"tags": ["\u00e9t\u00e9"]}}}\n', vocabularyKey: 'v', principal: 'alice' }) },
+    { id: 'agent#segment:2', source: SEGMENT_SOURCE, value: { segment: 2, config: { loop: 'agent' } } }, // no catalog: one piece
+  ];
+  for (const record of records) {
+    const pieces = segmentLinePieces(record);
+    assert.equal(pieces.join(''), JSON.stringify(record));
+    assert.equal(pieces.length, record.value.config.catalog ? (record.value.vocabulary ? 5 : 3) : 1);
+  }
+  // the catalog's text is made once per catalog object: the same piece for every session of a generation
+  assert.equal(segmentLinePieces(records[0])[1], JSON.stringify(catalog));
+});
+
+test('idle sessions share their generation\'s segment text: 40 open sessions hold no copy of the 418-tool catalog each; the line written later is the same, and replays', async (t) => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const dir = tempDir(t);
+  const journalDir = path.join(dir, 'journals');
+  writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ annotations: { cat__slack__send_message: { tags: ['kudos'], aliases: ['give kudos'] } } }));
+  const config = checkConfig({
+    mcpServers: { cat: { command: process.execPath, args: [FIXTURE], trusted: true } },
+    search: { maxPerSearch: 2, annotations: 'words.json' },
+    journal: { dir: journalDir },
+  }, dir);
+  const gateway = new Gateway(config, { toolsift, log: () => {} });
+  await gateway.start();
+  const server = await serveHttp(gateway, { port: 0, tokens: [{ name: 'alice', token: TOKEN }] });
+  t.after(async () => {
+    await server.close();
+    await gateway.close();
+  });
+  const catalogChars = JSON.stringify(gateway.universe.catalog).length;
+  assert.ok(gateway.universe.catalog.tools.length > 400 && catalogChars > 200000, `${catalogChars} characters`);
+  // sessions as the transport makes them, never sent a request: each keeps its segment line and chain header pending
+  const open = [];
+  const openSessions = (n) => {
+    for (let i = 0; i < n; i++) open.push(gateway.createClientSession('http', { principal: 'alice' }));
+  };
+  t.after(() => {
+    for (const e of open) {
+      gateway.sessions.delete(e);
+      e.session.close();
+      e.journalFile.close();
+    }
+  });
+  openSessions(4); // warm-up: code compiled, the generation's shared text made
+  gc();
+  const h0 = process.memoryUsage().heapUsed;
+  openSessions(40);
+  gc();
+  const perSession = (process.memoryUsage().heapUsed - h0) / 40;
+  // a copy of the line costs a byte per character of the catalog at least (two when it is not Latin-1):
+  // 574 KB a session when each kept its own, about 32 KB when they share it
+  assert.ok(perSession < catalogChars / 2, `${Math.round(perSession / 1024)} KB a session; the catalog is ${catalogChars} characters`);
+  assert.deepEqual(readdirSync(journalDir), [], 'idle sessions write no file');
+  const pending = open.at(-1).journalFile.bytes;
+  assert.ok(pending > catalogChars, 'the pending bytes count the whole line');
+
+  // a client that searches: its file starts with the line exactly as JSON.stringify wrote it, counted to the byte
+  const { client } = await connectHttp(server.url, TOKEN);
+  t.after(() => client.close());
+  const entry = [...gateway.sessions].at(-1);
+  assert.equal(entry.journalFile.created, false);
+  assert.equal(entry.journalFile.bytes, pending);
+  assert.deepEqual((await search(client, 'give kudos', 1)).tools.map((h) => h.name), ['cat__slack__send_message']);
+  const file = entry.journal;
+  const [first] = readFileSync(file, 'utf8').split('\n');
+  assert.equal(JSON.stringify(JSON.parse(first)), first);
+  assert.equal(JSON.stringify(JSON.parse(first).value.config.catalog), JSON.stringify(gateway.universe.catalog));
+  assert.equal(JSON.parse(first).value.vocabulary, config.vocabulary.text);
+  assert.equal(statSync(file).size, entry.journalFile.bytes);
+  assert.equal(statSync(file).size, entry.journalFile.written);
+  const listed = (await client.listTools()).tools;
   const r = await replay(file);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.tools, listed);

@@ -145,6 +145,28 @@ test('buildUniverse: the core judges each tool once; 1,000 refused tools cost on
   cs.close();
 });
 
+test('buildUniverse: 1,000 tools without a name cost one line per server beyond ten, as other skipped tools do', () => {
+  const config = checkConfig({ mcpServers: { mixed: { command: 'x', trusted: true, maxTools: 5000 }, nameless: { command: 'y', maxTools: 5000 } } });
+  const nameless = (n) => Array.from({ length: n }, (_, i) => [null, 7, 'a string', [], {}, { name: 42 }, { description: 'no name' }][i % 7]);
+  const ups = new Map([
+    ['mixed', { tools: [...nameless(500), tool('send_email', 'Send an email to a recipient'), ...nameless(500), { name: 'no_schema' }] }],
+    ['nameless', { tools: nameless(1000) }],
+  ]);
+  const u = buildUniverse(toolsift, config, ups);
+  assert.deepEqual(u.catalog.tools.map((x) => x.id), ['mixed__send_email']);
+  assert.deepEqual([...u.unavailable.keys()], ['nameless']);
+  const mixed = u.warnings.filter((x) => x.startsWith('server "mixed"'));
+  assert.equal(mixed.length, 11, mixed.join('\n'));
+  assert.equal(mixed[0], 'server "mixed": a tool without a name was skipped (item 1 of its list)');
+  assert.equal(mixed[9], 'server "mixed": a tool without a name was skipped (item 10 of its list)');
+  assert.match(mixed[10], /^server "mixed": 991 more tools skipped \(1001 in all\): 990 × it has no name; 1 × its inputSchema is not a JSON Schema of type "object" — item 11 \(no name\), item 12 \(no name\), .*, and 971 more$/);
+  const none = u.warnings.filter((x) => x.startsWith('server "nameless"'));
+  assert.equal(none.length, 12, none.join('\n')); // ten, the rest, and "is unavailable"
+  assert.match(none[10], /^server "nameless": 990 more tools skipped \(1000 in all\): 990 × it has no name — /);
+  assert.match(none[11], /^server "nameless" is unavailable: none of the 1000 tool\(s\) it lists can be indexed/);
+  assert.ok(u.warnings.length <= 24, `${u.warnings.length} warning lines`);
+});
+
 test('buildUniverse: what the core refuses only together — a server refused as a whole leaves; servers refused together keep the old generation', () => {
   // A core that refuses the catalog when two poisoned tools are in it
   // together (each alone is fine): what no per-tool check can catch.
