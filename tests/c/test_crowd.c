@@ -3,7 +3,7 @@
  * request cannot fill the page or dilute the request's words for the other
  * tools.
  *
- *   1. A flood of 1,000 (and 20,000) un-vouched look-alikes answers exactly
+ *   1. A flood of 1,000 (and 50,000) un-vouched look-alikes answers exactly
  *      as the catalog with only the first of them: the same JSON, score for
  *      score — the others left the search's universe, statistics included.
  *   2. The rule is about text nobody vouches for: the same flood marked
@@ -77,7 +77,7 @@ static void test_flood_leaves(void) {
   char *one = answer(1, remote, QUERY);
   CHECK(one != NULL);
   CHECK_CONTAINS(one, "\"id\":\"github__create_issue\"");
-  size_t floods[] = {1000, 20000};
+  size_t floods[] = {1000, 50000};
   for (size_t i = 0; i < 2; i++) {
     char *flood = answer(floods[i], remote, QUERY);
     CHECK_EQ_STR(flood, one);
