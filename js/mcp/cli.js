@@ -186,9 +186,9 @@ async function main() {
   if (closing) return null; // a signal came while starting: shutdown() exits
   if (args.http !== null) {
     const port = args.http === 'config' ? config.http.port : args.http;
-    const { path, idleTimeoutMs, maxSessions, allowedOrigins, headersTimeoutMs, requestTimeoutMs } = config.http;
-    const http = await serveHttp(gateway, { port, path, idleTimeoutMs, maxSessions, allowedOrigins, headersTimeoutMs, requestTimeoutMs,
-      tokens, noAuth: args.noAuth });
+    const { path, idleTimeoutMs, maxSessions, maxSessionsPerToken, allowedOrigins, headersTimeoutMs, requestTimeoutMs } = config.http;
+    const http = await serveHttp(gateway, { port, path, idleTimeoutMs, maxSessions, maxSessionsPerToken, allowedOrigins, headersTimeoutMs,
+      requestTimeoutMs, tokens, noAuth: args.noAuth });
     closers.push(http.close);
     if (args.noAuth) log('warning: --no-auth: any process on this machine can use this gateway and call every tool it offers');
     log(`listening ${http.url}`);

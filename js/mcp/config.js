@@ -280,7 +280,8 @@ export function readVocabulary(file) {
 
 const JOURNAL_KEYS = ['dir', 'maxBytes', 'maxFiles', 'maxTotalBytes', 'whenFull'];
 
-const HTTP_KEYS = ['port', 'path', 'idleTimeoutMs', 'maxSessions', 'tokens', 'allowedOrigins', 'headersTimeoutMs', 'requestTimeoutMs'];
+const HTTP_KEYS = ['port', 'path', 'idleTimeoutMs', 'maxSessions', 'maxSessionsPerToken', 'tokens', 'allowedOrigins', 'headersTimeoutMs',
+  'requestTimeoutMs'];
 
 function checkHttp(h) {
   if (!isObject(h)) fail('config.http', `expected { ${HTTP_KEYS.join(', ')} }`);
@@ -290,6 +291,9 @@ function checkHttp(h) {
     path: h.path ?? '/mcp',
     idleTimeoutMs: optInt(h, 'idleTimeoutMs', 'http', 100, 7 * 24 * 3600000, 3600000),
     maxSessions: optInt(h, 'maxSessions', 'http', 1, 100000, 64),
+    // One token's share of maxSessions (several parties, one gateway: a
+    // token cannot take every slot); by default the whole.
+    maxSessionsPerToken: null,
     // How long a client may take to send a request's headers, and the whole
     // request (a POST's body too), before the socket is answered 408 and
     // closed (Node's own defaults, 60 s and 300 s, let a client that
@@ -299,6 +303,7 @@ function checkHttp(h) {
     tokens: [],
     allowedOrigins: [],
   };
+  http.maxSessionsPerToken = optInt(h, 'maxSessionsPerToken', 'http', 1, http.maxSessions, http.maxSessions);
   if (typeof http.path !== 'string' || !http.path.startsWith('/')) fail('http.path', 'expected a path starting with "/"');
   if (http.headersTimeoutMs > http.requestTimeoutMs) {
     fail('http.headersTimeoutMs', `is ${http.headersTimeoutMs}, more than http.requestTimeoutMs (${http.requestTimeoutMs}): the headers are part of the request`);

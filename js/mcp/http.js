@@ -85,18 +85,20 @@ const digestOf = (id) => createHash('sha256').update(id).digest('hex');
  * Serve `gateway` on 127.0.0.1:`port` (0 = any free port) at `path`.
  * Options: `tokens` (TokenSet or [{ name, token }]) or `noAuth: true`;
  * `allowedOrigins` (normalised origins; default none: only requests without
- * Origin), `maxSessions` (64), `idleTimeoutMs` (1 h), `headersTimeoutMs`
+ * Origin), `maxSessions` (64), `maxSessionsPerToken` (maxSessions: no
+ * share), `idleTimeoutMs` (1 h), `headersTimeoutMs`
  * (10 s) and `requestTimeoutMs` (30 s). Resolves to { url, close(),
  * sessions() (how many are open), httpServer (the node:http Server) } once
  * listening.
  */
 export function serveHttp(gateway, {
   port, path: mcpPath = '/mcp', idleTimeoutMs = 3600000, maxSessions = 64, allowedOrigins = [], tokens, noAuth = false,
-  headersTimeoutMs = 10000, requestTimeoutMs = 30000,
+  headersTimeoutMs = 10000, requestTimeoutMs = 30000, maxSessionsPerToken = maxSessions,
 }) {
   const auth = authSettings({ tokens, noAuth });
   const origins = new Set(allowedOrigins);
   const sessions = new Map(); // session id → { transport, entry, principal, lastSeen }
+  const openingBy = new Map(); // principal → initializes in flight
   const expired = new Set(); // digests of ids closed for idleness
   let opening = 0; // sessions made for an initialize the transport is still handling
   const log = gateway.log;
@@ -126,6 +128,15 @@ export function serveHttp(gateway, {
       throw new HttpRefusal(503, CODES.tooManySessions, `too many sessions: http.maxSessions (${maxSessions}) are open; close one (DELETE) or wait for an idle one to time out`,
         { 'retry-after': '5' });
     }
+    // Then one token's share: a client with a token cannot take every slot
+    // from the others (http.maxSessionsPerToken; the same 503).
+    let mine = openingBy.get(principal) ?? 0;
+    for (const s of sessions.values()) mine += s.principal === principal;
+    if (mine >= maxSessionsPerToken) {
+      gateway.quiet.note('http-max-sessions-token', `http: initialize refused: http.maxSessionsPerToken (${maxSessionsPerToken}) sessions of one token are open`);
+      throw new HttpRefusal(503, CODES.tooManySessions, `too many sessions for this token: http.maxSessionsPerToken (${maxSessionsPerToken}) are open; close one (DELETE) or wait for an idle one to time out`,
+        { 'retry-after': '5' });
+    }
     // A session that could record nothing could decide nothing: refused
     // while the journal folder is at a cap it cannot make room under.
     const full = gateway.journalRefusal();
@@ -136,6 +147,7 @@ export function serveHttp(gateway, {
       { 'retry-after': '30' });
     }
     opening++;
+    openingBy.set(principal, (openingBy.get(principal) ?? 0) + 1);
     let accepted = false;
     let entry;
     try {
@@ -157,6 +169,8 @@ export function serveHttp(gateway, {
       await transport.handleRequest(req, res, body);
     } finally {
       opening--;
+      if (openingBy.get(principal) === 1) openingBy.delete(principal);
+      else openingBy.set(principal, openingBy.get(principal) - 1);
       if (!accepted && entry) await entry.server.close().catch(() => {});
     }
   }

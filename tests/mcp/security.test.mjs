@@ -273,6 +273,36 @@ test('http.maxSessions: one more initialize is 503 with -32012 and a log line; a
   assert.deepEqual(await names(c.client), ['search_tools']);
 });
 
+test('http.maxSessionsPerToken: one token cannot take every slot; the others still open sessions (issue 34, --abuse-fill)', async (t) => {
+  const gw = await inProcess(t, { http: { maxSessions: 4, maxSessionsPerToken: 2 } });
+  const a1 = await connectHttp(gw.url, ALICE);
+  const a2 = await connectHttp(gw.url, ALICE);
+  t.after(() => Promise.all([a1.client.close(), a2.client.close()]));
+  const third = await raw(gw.url, { headers: { ...JSON_HEADERS, ...auth(ALICE) }, body: INIT });
+  assert.equal(third.status, 503);
+  assert.equal(third.json.error.code, -32012);
+  assert.match(third.json.error.message, /too many sessions for this token: http\.maxSessionsPerToken \(2\)/);
+  assert.match(gw.logs.join('\n'), /initialize refused: http\.maxSessionsPerToken \(2\) sessions of one token are open/);
+  assert.equal(gw.gateway.sessions.size, 2, 'the refused initialize made no session');
+  // bob's share is his own
+  const b1 = await connectHttp(gw.url, BOB);
+  const b2 = await connectHttp(gw.url, BOB);
+  t.after(() => Promise.all([b1.client.close(), b2.client.close()]));
+  assert.deepEqual(await names(b2.client), ['search_tools']);
+  // a closed session gives its token room again
+  await a1.transport.terminateSession();
+  const a3 = await connectHttp(gw.url, ALICE);
+  t.after(() => a3.client.close());
+  assert.deepEqual(await names(a3.client), ['search_tools']);
+});
+
+test('http.maxSessionsPerToken is checked: at most http.maxSessions, by default all of it', () => {
+  const base = { mcpServers: {} };
+  assert.equal(checkConfig({ ...base, http: { maxSessions: 10 } }).http.maxSessionsPerToken, 10);
+  assert.throws(() => checkConfig({ ...base, http: { maxSessions: 10, maxSessionsPerToken: 11 } }),
+    /http\.maxSessionsPerToken: expected an integer from 1 to 10/);
+});
+
 test('journal.maxBytes: a search past the limit is refused with -32014; loaded tools still answer, unrecorded; the journal replays', async (t) => {
   const gw = await inProcess(t);
   // the size of a session's first lines (its segment line and chain header), from a first session
