@@ -134,6 +134,22 @@ export class Gateway {
       `${full ? `; full: ${full.why} — new sessions are refused until journals are moved away (then SIGHUP)` : ''}`);
   }
 
+  // A session's journal starts with its segment line, the catalog's JSON
+  // most of it, and stays while the session is open (rotation deletes only
+  // closed journals): when http.maxSessions such lines come near
+  // journal.maxTotalBytes, open sessions alone can fill the folder, and then
+  // every session's decisions are refused (-32014). Said at each generation.
+  _warnJournalRoom(catalog) {
+    const c = this.config;
+    const sessions = c.http?.maxSessions ?? 0;
+    if (!c.journalDir || !c.journalMaxTotalBytes || !sessions) return;
+    const line = Buffer.byteLength(JSON.stringify(catalog));
+    if (2 * sessions * line <= c.journalMaxTotalBytes) return;
+    this.log(`warning: journal.maxTotalBytes (${c.journalMaxTotalBytes}) is under twice http.maxSessions (${sessions}) × a ` +
+      `session's first journal line (about ${line} bytes, the catalog): open sessions alone could fill the folder, and then ` +
+      `every decision is refused (-32014); raise journal.maxTotalBytes or lower http.maxSessions`);
+  }
+
   /**
    * Why a new client session would record nothing (the journal folder is at
    * a cap it cannot make room under), or null: { limit, value, why }.
@@ -160,6 +176,7 @@ export class Gateway {
     this.generation += 1;
     this.universe = { ...u, generation: this.generation };
     this.log(`generation ${this.generation} (${why}): ${u.catalog.tools.length} tools, fingerprint ${u.fingerprint}`);
+    this._warnJournalRoom(u.catalog);
     this.onGeneration?.(this.universe);
   }
 

@@ -346,6 +346,14 @@ test('idle sessions share their generation\'s segment text: 40 open sessions hol
   assert.deepEqual(r.tools, listed);
 });
 
+test('a journal cap the open sessions could fill is warned about at start', async (t) => {
+  // the slack fixture's catalog is a few KB: 64 sessions × it against 64 KB
+  const small = await inProcess(t, { raw: { journal: { maxTotalBytes: 64 * 1024 } } });
+  assert.match(small.logs.join('\n'), /warning: journal\.maxTotalBytes \(65536\) is under twice http\.maxSessions \(64\) × a session's first journal line \(about \d+ bytes, the catalog\)/);
+  const roomy = await inProcess(t);
+  assert.doesNotMatch(roomy.logs.join('\n'), /is under twice http\.maxSessions/);
+});
+
 test('http.maxSessions refusals: one log line per interval with a count, whatever the client sends', async (t) => {
   const gw = await inProcess(t, { http: { maxSessions: 1 } });
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
