@@ -87,8 +87,42 @@ static char *read_model_file(const char *path, size_t cap, const char *what, siz
   return buf;
 }
 
+/* `--model glove`: the project's real model, the folder `npm run model`
+ * (scripts/model-glove.mjs) builds — env TOOLSIFT_GLOVE_DIR, else
+ * build/models/glove beside this binary (build/native/toolsift), else
+ * build/models/glove under the working directory; js/cli.js resolves it the
+ * same way and prints the same error when it is not built. NULL after that
+ * error. */
+static const char *glove_dir(char *buf, size_t cap) {
+  const char *env = getenv("TOOLSIFT_GLOVE_DIR");
+  const char *d = "build/models/glove";
+  if (env && *env) d = env;
+#ifdef __linux__
+  else {
+    char exe[2000]; /* a longer path (readlink fills it): the working directory's */
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = n > 0 && n < (ssize_t)sizeof exe - 1 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+    if (slash) {
+      *slash = 0;
+      snprintf(buf, cap, "%s/../models/glove", exe);
+      d = buf;
+    }
+  }
+#endif
+  char f[2][4200];
+  struct stat st;
+  snprintf(f[0], sizeof f[0], "%s/model.safetensors", d);
+  snprintf(f[1], sizeof f[1], "%s/tokenizer.json", d);
+  if (stat(f[0], &st) != 0 || stat(f[1], &st) != 0) {
+    fprintf(stderr, "toolsift: io: model glove is not built: run npm run model in the checkout\n");
+    return NULL;
+  }
+  return d;
+}
+
 tsift_static_model *cli_load_model(const char *dir, const char *st_path, const char *tok_path) {
-  char paths[2][4096];
+  char paths[2][4096], glove[2048];
+  if (dir && strcmp(dir, "glove") == 0 && !(dir = glove_dir(glove, sizeof glove))) return NULL;
   if (dir) {
     snprintf(paths[0], sizeof paths[0], "%s/model.safetensors", dir);
     snprintf(paths[1], sizeof paths[1], "%s/tokenizer.json", dir);

