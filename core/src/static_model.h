@@ -1,8 +1,10 @@
 /* static_model.h — the parts of the static-embedding model (issue 25) that
- * its three files share: the safetensors reader (static_model_st.c), the
- * WordPiece tokenizer (static_model_tok.c) and the model itself
- * (static_model.c, the public tsift_static_model_* API). Calls go one way:
- * static_model.c uses the other two, they use neither each other nor it. */
+ * its files share: the safetensors reader (static_model_st.c), the
+ * tokenizer — WordPiece (static_model_tok.c) and Unigram (static_model_uni.c,
+ * issue 35) behind one struct and one entry point — and the model itself
+ * (static_model.c, the public tsift_static_model_* API). static_model.c uses
+ * the reader and tsift_wordpiece_*; tok.c hands a Unigram file and text to
+ * uni.c, which borrows tok.c's vocabulary lookup and BERT normalizer. */
 #ifndef TSIFT_STATIC_MODEL_H
 #define TSIFT_STATIC_MODEL_H
 
@@ -68,7 +70,17 @@ tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matri
 /* Element (r, c) of the matrix as a double (exact for every dtype). */
 double tsift_st_value(const tsift_st_matrix *m, const uint8_t *data, size_t r, size_t c);
 
-/* ---- WordPiece (static_model_tok.c) --------------------------------------- */
+/* ---- the tokenizer: WordPiece (static_model_tok.c) or Unigram
+ * (static_model_uni.c), one struct for both ------------------------------- */
+
+/* Bounds of a Unigram tokenizer.json (docs/semantic.md): a piece's bytes
+ * (the Viterbi search tries every length up to the longest piece at every
+ * character) and the normalizer steps a Sequence may hold. */
+#define TSIFT_STATIC_MAX_PIECE 1024u
+#define TSIFT_STATIC_MAX_NORM_STEPS 256u
+
+struct tsift_norm_step; /* static_model_uni.c */
+struct cJSON;
 
 typedef struct tsift_wordpiece {
   /* normalizer: BertNormalizer's options, or Lowercase alone, or none */
@@ -86,9 +98,50 @@ typedef struct tsift_wordpiece {
   uint32_t *off, *len;  /* by id: the token's bytes in arena (len 0 + off 0: no token) */
   uint32_t *slots;      /* open addressing: id + 1, 0 = empty */
   size_t nslots;        /* a power of two */
+  /* model.type Unigram (static_model_uni.c); the fields above hold its
+   * vocabulary the same way (unk_id UINT32_MAX: no unk_id) */
+  unsigned char unigram, has_unk, byte_fallback;
+  unsigned char metaspace;   /* pre_tokenizer: 1 Metaspace, 0 none */
+  unsigned char prepend;     /* Metaspace prepend_scheme: 0 never, 1 always, 2 first */
+  unsigned char split;       /* Metaspace split */
+  int32_t replacement;       /* Metaspace replacement character */
+  double *scores;            /* by id: the piece's log-probability */
+  double unk_score;          /* the lowest score minus 10 */
+  struct tsift_norm_step *steps; /* the normalizer, flattened */
+  size_t nsteps;
 } tsift_wordpiece;
 
-/* Read a Hugging Face tokenizer.json (model WordPiece) whose ids must all be
+/* FNV-1a, the vocabulary's hash, one byte at a time. */
+#define TSIFT_FNV_BASIS 2166136261u
+static inline uint32_t tsift_fnv_step(uint32_t h, unsigned char b) { return (h ^ b) * 16777619u; }
+
+/* A growable array of code points. */
+typedef struct tsift_cps {
+  int32_t *v;
+  size_t n, cap;
+} tsift_cps;
+int tsift_cps_push(tsift_cps *a, int32_t c); /* -1: out of memory */
+
+/* The id of token s[0..n) whose hash is h, or -1. */
+long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n, uint32_t h);
+
+/* One character through the BertNormalizer whose options are wp's
+ * clean_text, chinese_chars, strip_accents and lowercase, appended to out
+ * (lowercase alone is the Lowercase normalizer). -1: out of memory. */
+int tsift_bert_normalize_char(const tsift_wordpiece *wp, int32_t c, tsift_cps *out);
+
+/* Rust's char::is_whitespace. */
+int tsift_is_white_space(int32_t c);
+
+/* static_model_uni.c: read a parsed tokenizer.json whose model.type is
+ * "Unigram" into wp (wp->rows set; on failure the caller frees wp);
+ * tokenise with it; free its parts. */
+tsift_status tsift_unigram_read(const struct cJSON *root, tsift_wordpiece *wp, tsift_error *err);
+tsift_status tsift_unigram_encode(const tsift_wordpiece *wp, const char *text, size_t len,
+                                  int (*emit)(void *user, uint32_t id), void *user, tsift_error *err);
+void tsift_unigram_free(tsift_wordpiece *wp);
+
+/* Read a Hugging Face tokenizer.json (model WordPiece or Unigram) whose ids must all be
  * below `rows`. Errors name the key ("tokenizer.json: model.vocab: …"). On
  * failure *wp holds nothing. */
 tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift_wordpiece *wp,

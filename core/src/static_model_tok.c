@@ -7,7 +7,11 @@
  * WordPiece (greedy longest match first; a word with no full split is one
  * [UNK]). Unicode properties come from the pinned utf8proc, so the ids are
  * the same on every platform (docs/semantic.md lists where utf8proc's
- * simple lowercase differs from Rust's full one). Only integer logic. */
+ * simple lowercase differs from Rust's full one). Only integer logic.
+ * A tokenizer.json whose model.type is "Unigram" is read and tokenised by
+ * static_model_uni.c through the same struct and entry points; what both
+ * use (the vocabulary table, BertNormalizer's characters) is in
+ * static_model_chars.c, below both. */
 #include <string.h>
 
 #include "alloc.h"
@@ -20,20 +24,15 @@
 /* ---- the vocabulary: ids by token (open addressing) and tokens by id ---- */
 
 static uint32_t fnv1a(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  uint32_t h = TSIFT_FNV_BASIS;
+  for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
   return h;
 }
 
 /* The id of token s[0..n), or -1. */
 static long vocab_find(const tsift_wordpiece *wp, const char *s, size_t n) {
   if (n > wp->max_token_len) return -1;
-  size_t mask = wp->nslots - 1, i = fnv1a(s, n) & mask;
-  for (; wp->slots[i]; i = (i + 1) & mask) {
-    uint32_t id = wp->slots[i] - 1;
-    if (wp->len[id] == n && memcmp(wp->arena + wp->off[id], s, n) == 0) return (long)id;
-  }
-  return -1;
+  return tsift_vocab_find_hashed(wp, s, n, fnv1a(s, n));
 }
 
 const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t *len) {
@@ -43,6 +42,7 @@ const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t
 }
 
 void tsift_wordpiece_free(tsift_wordpiece *wp) {
+  tsift_unigram_free(wp);
   tsift_free(wp->arena);
   tsift_free(wp->off);
   tsift_free(wp->len);
@@ -154,7 +154,7 @@ static tsift_status read_model(const cJSON *model, tsift_wordpiece *wp, tsift_er
   if (!cJSON_IsObject(model)) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: \"model\" must be an object");
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(model, "type");
   if (!cJSON_IsString(type) || strcmp(type->valuestring, "WordPiece") != 0)
-    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model type %s%.40s%s is not supported (only WordPiece)",
+    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model type %s%.40s%s is not supported (WordPiece or Unigram)",
                       cJSON_IsString(type) ? "\"" : "", cJSON_IsString(type) ? type->valuestring : "(missing)",
                       cJSON_IsString(type) ? "\"" : "");
   const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(model, "continuing_subword_prefix");
@@ -195,6 +195,15 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
   tsift_status st = tsift_json_parse(json, n, "tokenizer.json", &root, err);
   if (st) return st;
   if (!cJSON_IsObject(root)) st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: expected a JSON object");
+  const cJSON *model = st ? NULL : cJSON_GetObjectItemCaseSensitive(root, "model");
+  const cJSON *mtype = cJSON_IsObject(model) ? cJSON_GetObjectItemCaseSensitive(model, "type") : NULL;
+  if (!st && cJSON_IsString(mtype) && strcmp(mtype->valuestring, "Unigram") == 0) {
+    /* The Unigram model's own reader, with its normalizers and pre-tokenizer. */
+    st = tsift_unigram_read(root, wp, err);
+    cJSON_Delete(root);
+    if (st) tsift_wordpiece_free(wp);
+    return st;
+  }
   if (!st) st = read_normalizer(cJSON_GetObjectItemCaseSensitive(root, "normalizer"), wp, err);
   if (!st) st = read_pretokenizer(cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), wp, err);
   if (!st) st = read_model(cJSON_GetObjectItemCaseSensitive(root, "model"), wp, err);
@@ -205,30 +214,7 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
 
 /* ---- character classes (BERT's definitions) ----------------------------- */
 
-/* Rust's char::is_whitespace (the White_Space property). */
-static int is_space(int32_t c) {
-  return c == ' ' || (c >= 9 && c <= 13) || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
-
-/* A control character clean_text drops: categories Cc, Cf, Co (and Cs,
- * which UTF-8 cannot hold) except \t \n \r. Unassigned code points (Cn)
- * stay, as in the tokenizers library (checked against it: U+0378 is kept). */
-static int is_control(int32_t c) {
-  if (c == '\t' || c == '\n' || c == '\r') return 0;
-  utf8proc_category_t k = utf8proc_category(c);
-  return k == UTF8PROC_CATEGORY_CC || k == UTF8PROC_CATEGORY_CF || k == UTF8PROC_CATEGORY_CO ||
-         k == UTF8PROC_CATEGORY_CS;
-}
-
-/* The CJK ideograph blocks handle_chinese_chars pads with spaces: the
- * tokenizers library's list, which starts Extension E at U+2B920 (BERT's
- * original said U+2B820; checked against the library: U+2B906 is not padded). */
-static int is_cjk(int32_t c) {
-  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
-         (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
-         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
-}
+#define is_space tsift_is_white_space
 
 /* BertPreTokenizer's punctuation: ASCII symbols and Unicode P*. */
 static int is_punct(int32_t c) {
@@ -239,52 +225,8 @@ static int is_punct(int32_t c) {
 
 /* ---- encoding ------------------------------------------------------------ */
 
-typedef struct cps {
-  int32_t *v;
-  size_t n, cap;
-} cps;
-
-static int cps_push(cps *a, int32_t c) {
-  if (tsift_grow((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v)) return -1;
-  a->v[a->n++] = c;
-  return 0;
-}
-
-/* One input character through the normalizer, appended to out. */
-static int normalize_char(const tsift_wordpiece *wp, int32_t c, cps *out) {
-  if (wp->clean_text) {
-    if (c == 0 || c == 0xFFFD || is_control(c)) return 0;
-    if (is_space(c)) c = ' ';
-  }
-  int pad = wp->chinese_chars && is_cjk(c);
-  if (pad && cps_push(out, ' ')) return -1;
-  int32_t parts[32];
-  utf8proc_ssize_t k = 1;
-  parts[0] = c;
-  if (wp->strip_accents) {
-    /* NFD one character at a time (canonical reordering only reorders the
-     * marks that are then dropped), then drop the nonspacing marks. */
-    k = utf8proc_decompose_char(c, parts, 32, UTF8PROC_DECOMPOSE, NULL);
-    if (k < 1 || k > 32) {
-      k = 1;
-      parts[0] = c;
-    }
-  }
-  for (utf8proc_ssize_t i = 0; i < k; i++) {
-    int32_t p = parts[i];
-    if (wp->strip_accents && utf8proc_category(p) == UTF8PROC_CATEGORY_MN) continue;
-    if (wp->lowercase && p == 0x130) {
-      /* İ: the one character whose full lowercase is two (i + U+0307),
-       * which utf8proc's simple mapping lacks and Rust's has. */
-      if (cps_push(out, 'i') || cps_push(out, 0x307)) return -1;
-      continue;
-    }
-    if (wp->lowercase) p = utf8proc_tolower(p);
-    if (cps_push(out, p)) return -1;
-  }
-  if (pad && cps_push(out, ' ')) return -1;
-  return 0;
-}
+typedef tsift_cps cps;
+#define cps_push tsift_cps_push
 
 /* The longest vocabulary piece of the word starting at character `start`
  * ("##"-prefixed after the first): its id, or -1 when none; *end is where
@@ -336,6 +278,7 @@ static int wordpiece_word(const tsift_wordpiece *wp, const char *w, const uint32
 /* long: decode, normalise, then one pass over the characters cutting words. */
 tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text, size_t len,
                                     tsift_wordpiece_emit emit, void *user, tsift_error *err) {
+  if (wp->unigram) return tsift_unigram_encode(wp, text, len, emit, user, err);
   if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = tsift_utf8_cut(text, len, TSIFT_STATIC_TEXT_MAX_BYTES);
   cps norm = {0};
   for (size_t i = 0; i < len;) {
@@ -346,7 +289,7 @@ tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text,
       c = 0xFFFD;
     }
     i += (size_t)k;
-    if (normalize_char(wp, c, &norm)) {
+    if (tsift_bert_normalize_char(wp, c, &norm)) {
       tsift_free(norm.v);
       return tsift_nomem(err, "normalising a text");
     }

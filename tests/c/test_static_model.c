@@ -506,7 +506,7 @@ static void expect_tok(const char *tok, tsift_status status, const char *needle)
 static void test_bad_tokenizer(void) {
   expect_tok("{\"model\":", TSIFT_E_JSON, "tokenizer.json: malformed JSON at byte 9");
   expect_tok("[]", TSIFT_E_MODEL, "tokenizer.json: expected a JSON object");
-  expect_tok("{\"model\":{\"type\":\"BPE\",\"vocab\":{}}}", TSIFT_E_MODEL, "model type \"BPE\" is not supported (only WordPiece)");
+  expect_tok("{\"model\":{\"type\":\"BPE\",\"vocab\":{}}}", TSIFT_E_MODEL, "model type \"BPE\" is not supported (WordPiece or Unigram)");
   expect_tok("{\"model\":{\"vocab\":{}}}", TSIFT_E_MODEL, "model type (missing) is not supported");
   expect_tok("{\"normalizer\":{\"type\":\"NFKC\"},\"model\":{}}", TSIFT_E_MODEL,
              "normalizer type \"NFKC\" is not supported (BertNormalizer, Lowercase or null)");
