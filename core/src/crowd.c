@@ -22,18 +22,15 @@ static int of_source(const char *src, size_t n, const char *id) {
   return strncmp(src, id, n) == 0 && id[n] == '_' && id[n + 1] == '_';
 }
 
-static int same_source(const tsift_index *ix, uint32_t a, uint32_t b) {
-  const char *x = ix->catalog.tools[a].id;
-  return of_source(x, tsift_source_len(x), ix->catalog.tools[b].id);
-}
-
 static int unvouched(const tsift_index *ix, uint32_t d) { return ix->trust[d] == TSIFT_TRUST_REMOTE; }
 
 int tsift_crowd_possible(const tsift_index *ix, const tsift_ranking *r) {
   for (size_t h = 1; h < r->nhits; h++) {
     if (!unvouched(ix, r->hits[h].doc)) continue;
+    const char *src = ix->catalog.tools[r->hits[h].doc].id; /* its source, found once */
+    size_t n = tsift_source_len(src);
     for (size_t j = 0; j < h; j++)
-      if (unvouched(ix, r->hits[j].doc) && same_source(ix, r->hits[h].doc, r->hits[j].doc)) return 1;
+      if (unvouched(ix, r->hits[j].doc) && of_source(src, n, ix->catalog.tools[r->hits[j].doc].id)) return 1;
   }
   return 0;
 }
@@ -145,9 +142,11 @@ size_t tsift_crowd_cut(const tsift_index *ix, const tsift_query *q, const tsift_
   for (size_t h = 1; h < r->nhits && !*st; h++) {
     uint32_t dh = r->hits[h].doc;
     if (!unvouched(ix, dh)) continue;
+    const char *src = ix->catalog.tools[dh].id; /* its source, found once */
+    size_t len = tsift_source_len(src);
     for (size_t j = 0; j < h; j++) {
       uint32_t dj = r->hits[j].doc;
-      if (!unvouched(ix, dj) || !same_source(ix, dj, dh)) continue;
+      if (!unvouched(ix, dj) || !of_source(src, len, ix->catalog.tools[dj].id)) continue;
       uint32_t words = source_words(ix, q, dj), set = term_set(ix, r, dj) & ~words;
       if (!set || (term_set(ix, r, dh) & ~words) != set) continue;
       int seen = 0; /* dh's crowd was cut already (an earlier pair of it) */
