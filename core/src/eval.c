@@ -248,23 +248,33 @@ static void eval_free(evaluation *e) {
   tsift_index_free(e->ix);
 }
 
+/* One number of the eval option "fusion" into *to, when given and in [lo, hi]. */
+static tsift_status fusion_number(const cJSON *f, const char *key, double lo, double hi, double *to,
+                                  tsift_error *err) {
+  const cJSON *n = cJSON_GetObjectItemCaseSensitive(f, key);
+  if (!n) return TSIFT_OK;
+  if (!cJSON_IsNumber(n) || !(n->valuedouble >= lo && n->valuedouble <= hi))
+    return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.%s must be a number from %g to %g", key, lo, hi);
+  *to = n->valuedouble;
+  return TSIFT_OK;
+}
+
 /* The eval option "fusion": {"margin": -10..10, "weight": 0..100,
- * "minSimilarity": -1..1}, other parameters of the fusion rule and the
- * grade's similarity floor to measure (fusion.h, grade.c). */
+ * "strong": -10..10, "agree": -10..10, "minSimilarity": -1..1}, other
+ * parameters of the fusion rule and the grade's use of similarity to
+ * measure (fusion.h, grade.c). */
 static tsift_status eval_fusion_options(eval_vectors *v, const cJSON *f, tsift_error *err) {
   if (!f) return TSIFT_OK;
-  const cJSON *m = cJSON_GetObjectItemCaseSensitive(f, "margin"), *w = cJSON_GetObjectItemCaseSensitive(f, "weight");
-  double margin = TSIFT_FUSION_MARGIN, weight = TSIFT_FUSION_WEIGHT;
-  if (cJSON_IsNumber(m) && m->valuedouble >= -10 && m->valuedouble <= 10) margin = m->valuedouble;
-  else if (m) return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.margin must be a number from -10 to 10");
-  if (cJSON_IsNumber(w) && w->valuedouble >= 0 && w->valuedouble <= 100) weight = w->valuedouble;
-  else if (w) return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.weight must be a number from 0 to 100");
-  const cJSON *ms = cJSON_GetObjectItemCaseSensitive(f, "minSimilarity");
+  tsift_fusion_params p;
+  tsift_fusion_defaults(&p);
   double floor = TSIFT_VEC_MIN_SIMILARITY_OFF;
-  if (cJSON_IsNumber(ms) && ms->valuedouble >= -1 && ms->valuedouble <= 1) floor = ms->valuedouble;
-  else if (ms) return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.minSimilarity must be from -1 to 1");
-  tsift_eval_vectors_tune(v, margin, weight, floor);
-  return TSIFT_OK;
+  tsift_status st = fusion_number(f, "margin", -10, 10, &p.margin, err);
+  if (!st) st = fusion_number(f, "weight", 0, 100, &p.weight, err);
+  if (!st) st = fusion_number(f, "strong", -10, 10, &p.strong, err);
+  if (!st) st = fusion_number(f, "agree", -10, 10, &p.agree, err);
+  if (!st) st = fusion_number(f, "minSimilarity", -1, 1, &floor, err);
+  if (!st) tsift_eval_vectors_tune(v, &p, floor);
+  return st;
 }
 
 /* The index (a JSON Lines catalog becomes an array first), the baseline, the

@@ -27,7 +27,8 @@ struct eval_vectors {
    * fusion parameters every one gets */
   const tsift_static_model *model;
   tsift_qvec scratch;
-  double margin, weight, min_similarity;
+  tsift_fusion_params fusion;
+  double min_similarity;
 };
 
 void tsift_eval_vectors_free(eval_vectors *v) {
@@ -193,8 +194,7 @@ tsift_status tsift_eval_vectors_from_model(tsift_index *ix, const tsift_static_m
     return st;
   }
   v->model = model;
-  v->margin = TSIFT_FUSION_MARGIN;
-  v->weight = TSIFT_FUSION_WEIGHT;
+  tsift_fusion_defaults(&v->fusion);
   v->min_similarity = TSIFT_VEC_MIN_SIMILARITY_OFF;
   *out = v;
   return TSIFT_OK;
@@ -208,8 +208,7 @@ static tsift_status embed_query(const tsift_index *ix, eval_vectors *v, const ch
   int known;
   tsift_status st = tsift_qvec_from_model(ix, v->model, text, strlen(text), &v->scratch, &known, err);
   if (st || !known) return st;
-  v->scratch.margin = v->margin;
-  v->scratch.weight = v->weight;
+  v->scratch.fusion = v->fusion;
   v->scratch.min_similarity = v->min_similarity;
   v->used++;
   *out = &v->scratch;
@@ -234,13 +233,11 @@ tsift_status tsift_eval_vectors_query(const tsift_index *ix, eval_vectors *v, co
 
 size_t tsift_eval_vectors_used(const eval_vectors *v) { return v ? v->used : 0; }
 
-void tsift_eval_vectors_tune(eval_vectors *v, double margin, double weight, double min_similarity) {
-  v->margin = margin;
-  v->weight = weight;
+void tsift_eval_vectors_tune(eval_vectors *v, const tsift_fusion_params *fusion, double min_similarity) {
+  v->fusion = *fusion;
   v->min_similarity = min_similarity;
   for (size_t i = 0; i < v->n; i++) {
-    v->q[i].qv.margin = margin;
-    v->q[i].qv.weight = weight;
+    v->q[i].qv.fusion = *fusion;
     v->q[i].qv.min_similarity = min_similarity;
   }
 }

@@ -21,8 +21,9 @@ typedef struct eval_vectors eval_vectors;
 tsift_status tsift_eval_vectors_read(tsift_index *ix, const char *text, size_t len, eval_vectors **out,
                                      tsift_error *err);
 /* Measure other fusion parameters (eval option "fusion": {"margin": m,
- * "weight": w, "minSimilarity": f}) for every query vector. */
-void tsift_eval_vectors_tune(eval_vectors *v, double margin, double weight, double min_similarity);
+ * "weight": w, "strong": s, "agree": a, "minSimilarity": f}) for every
+ * query vector. */
+void tsift_eval_vectors_tune(eval_vectors *v, const tsift_fusion_params *fusion, double min_similarity);
 /* The vectors of a static model (tsift_eval_model_json): ix's tools
  * embedded with it now, each query's text when it is asked for. The
  * model is borrowed. */

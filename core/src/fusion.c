@@ -11,6 +11,13 @@
 #include "alloc.h"
 #include "mathx.h"
 
+void tsift_fusion_defaults(tsift_fusion_params *p) {
+  p->margin = TSIFT_FUSION_MARGIN;
+  p->weight = TSIFT_FUSION_WEIGHT;
+  p->strong = TSIFT_FUSION_STRONG;
+  p->agree = TSIFT_FUSION_AGREE_OFF;
+}
+
 double tsift_fusion_floor(size_t n, double margin) {
   if (n < 2) return 1e300;
   return __builtin_sqrt(2.0 * tsift_ln((double)n)) + margin;
@@ -43,10 +50,14 @@ static void sem_part(const rank_ctx *c, const tsift_qvec *qv, const double *sim,
   sp->similarity = sim[d];
   sp->z = dist->sd > 0.0 ? (sim[d] - dist->mean) / dist->sd : 0.0;
   sp->evidence = tsift_fusion_evidence(sim[d], dist, floor);
-  sp->score = qv->weight * sp->evidence;
+  sp->score = qv->fusion.weight * sp->evidence;
   sp->has = 1;
   if (with_rank) sp->rank = tsift_vec_rank_of(ix, c->stats->allowed, sim, d);
   sp->close = !(sim[d] < qv->min_similarity);
+  /* (as z - floor, the evidence's own sum: with the defaults exactly the
+   * old rule, evidence >= 1) */
+  sp->alone = sp->z - floor >= qv->fusion.strong - qv->fusion.margin;
+  sp->agrees = sp->z >= qv->fusion.agree;
 }
 
 /* 1 when doc d is one of the lexical hits (at most k of them). */
@@ -73,7 +84,7 @@ static tsift_status gather(const rank_ctx *c, const tsift_qvec *qv, const double
   for (size_t h = 0; h < r->nhits; h++) {
     tsift_scored s = r->hits[h];
     if (tsift_vec_counts(ix, c->stats->allowed, s.doc))
-      s.score += qv->weight * tsift_fusion_evidence(sim[s.doc], dist, floor);
+      s.score += qv->fusion.weight * tsift_fusion_evidence(sim[s.doc], dist, floor);
     keep_best(ix, top, ntop, k, s);
   }
   double edge = dist->mean + floor * dist->sd;
@@ -85,7 +96,7 @@ static tsift_status gather(const rank_ctx *c, const tsift_qvec *qv, const double
     double e = tsift_fusion_evidence(sim[d], dist, floor);
     if (!(e > 0.0) || lexical_hit(r, d) || (c->required && !tsift_has_required(c, d))) continue;
     tsift_scored s = {d, 0, 0.0};
-    s.score = tsift_score_doc(c, d, NULL, term_post, NULL, NULL, NULL, NULL, NULL) + qv->weight * e;
+    s.score = tsift_score_doc(c, d, NULL, term_post, NULL, NULL, NULL, NULL, NULL) + qv->fusion.weight * e;
     if (qseq) s.exact = (uint8_t)tsift_doc_exact(ix, d, qseq, nq);
     keep_best(ix, top, ntop, k, s);
   }
@@ -107,7 +118,7 @@ tsift_status tsift_fuse(const rank_ctx *c, const tsift_qvec *qv, size_t k, const
   }
   tsift_vec_dist dist;
   tsift_vec_similarities(ix, qv, c->stats->allowed, sim, &dist);
-  double floor = r->sem_floor = tsift_fusion_floor(dist.count, qv->margin);
+  double floor = r->sem_floor = tsift_fusion_floor(dist.count, qv->fusion.margin);
   size_t ntop = 0;
   tsift_status st = k ? gather(c, qv, sim, &dist, floor, k, qseq, nq, r, top, &ntop, err) : TSIFT_OK;
   if (!st) {

@@ -21,12 +21,21 @@
 #include "rank_internal.h"
 #include "vector_rank.h"
 
-#define TSIFT_FUSION_MARGIN 0.5
+#define TSIFT_FUSION_MARGIN (-0.5)
 #define TSIFT_FUSION_WEIGHT 2.0
-/* The grade (grade.c; measured in docs/relevance.md): a hit with at least this much evidence is strong
- * when its fused score is within the rule's `relative` of the best, even
- * if it matches few words of the query. */
-#define TSIFT_FUSION_STRONG_EVIDENCE 1.0
+/* The grade (grade.c; measured in docs/relevance.md): a hit whose z-score
+ * stands at least sqrt(2 ln N) + TSIFT_FUSION_STRONG above the query's
+ * distribution is strong when its fused score is within the rule's
+ * `relative` of the best, even if it matches few words of the query. The
+ * strong floor does not move with the margin: a lower margin lets weaker
+ * similarity reorder the page, never load. */
+#define TSIFT_FUSION_STRONG 1.5
+/* A hit the query's words make strong stays strong only when its z-score
+ * is at least `agree` (meaning agrees with the words); off by default. */
+#define TSIFT_FUSION_AGREE_OFF (-1e300)
+
+/* The defaults above. */
+void tsift_fusion_defaults(tsift_fusion_params *p);
 
 /* F(n) above with the given margin; a universe of fewer than 2 tools with
  * vectors has no floor a z-score can pass. */

@@ -51,7 +51,7 @@ static void content_terms(const rank_ctx *c, uint8_t *content) {
 static int semantic_grade(const tsift_sem_part *sp, const tsift_grade *g, const tsift_grade_rule *rule,
                           int strong) {
   if (!sp->close) return 0;
-  return strong || (sp->evidence >= TSIFT_FUSION_STRONG_EVIDENCE && g->relative >= rule->relative);
+  return (strong && sp->agrees) || (sp->alone && g->relative >= rule->relative);
 }
 
 tsift_status tsift_grade_hits(const rank_ctx *c, tsift_ranking *r, const tsift_grade_rule *rule,

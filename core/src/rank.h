@@ -195,6 +195,8 @@ typedef struct tsift_sem_part {
   uint32_t rank;  /* 1-based, with TSIFT_RANK_EXPLAIN (a pass over the universe per hit); else 0 */
   uint8_t has;    /* the tool has a vector */
   uint8_t close;  /* at or above the query's minSimilarity (1 when off) */
+  uint8_t alone;  /* z high enough for similarity alone to make it strong */
+  uint8_t agrees; /* z at or above the fusion's `agree` (grade.c) */
 } tsift_sem_part;
 
 /* A ranking and what it decided. Owns every array; tsift_ranking_free. */

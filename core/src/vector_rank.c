@@ -45,8 +45,7 @@ tsift_status tsift_qvec_from_doubles(const tsift_index *ix, const double *x, uin
   }
   out->dim = dim;
   out->min_similarity = TSIFT_VEC_MIN_SIMILARITY_OFF;
-  out->margin = TSIFT_FUSION_MARGIN;
-  out->weight = TSIFT_FUSION_WEIGHT;
+  tsift_fusion_defaults(&out->fusion);
   return TSIFT_OK;
 }
 

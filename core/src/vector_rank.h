@@ -12,6 +12,16 @@
 
 struct cJSON;
 
+/* The parameters of the fusion rule and of the grade's use of similarity
+ * (fusion.h, grade.c): the defaults there unless an evaluation measures
+ * others or a model's config.json carries calibrated ones. */
+typedef struct tsift_fusion_params {
+  double margin;  /* the evidence floor: sqrt(2 ln N) + margin */
+  double weight;  /* the fused score's weight on evidence */
+  double strong;  /* similarity alone makes a hit strong at z >= sqrt(2 ln N) + strong */
+  double agree;   /* a hit the words make strong stays strong only at z >= agree */
+} tsift_fusion_params;
+
 /* A query vector, quantised like the tools' (vectors.h). */
 typedef struct tsift_qvec {
   uint32_t dim;
@@ -20,9 +30,7 @@ typedef struct tsift_qvec {
   /* The grade's floor (grade.c): a hit whose similarity is below it is
    * never strong. Off (below -1, the default) unless the host sets it. */
   double min_similarity;
-  /* The fusion rule's parameters (fusion.h): TSIFT_FUSION_MARGIN and
-   * TSIFT_FUSION_WEIGHT unless an evaluation measures others. */
-  double margin, weight;
+  tsift_fusion_params fusion;
 } tsift_qvec;
 
 #define TSIFT_VEC_MIN_SIMILARITY_OFF (-2.0)

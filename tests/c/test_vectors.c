@@ -221,6 +221,7 @@ static void test_fusion(void) {
   plain = search(ix, "handle the refund records", "{\"limit\":10}", &st);
   const char *h1 = strstr(r ? r : "", "\"hits\":"), *h2 = strstr(plain ? plain : "", "\"hits\":");
   CHECK(h1 && h2 && strcmp(h1, h2) == 0);
+  if (h1 && h2 && strcmp(h1, h2)) fprintf(stderr, "random:\n%.3000s\nplain:\n%.3000s\n", h1, h2);
   tsift_free(r);
   tsift_free(plain);
   free(ov);
