@@ -39,6 +39,9 @@ int cli_embed_index(struct tsift_index *ix, const struct tsift_static_model *mod
  * NULL after printing the error. */
 char *cli_query_vector(const struct tsift_static_model *model, const char *query, size_t *len);
 
+/* `toolsift calibrate …` (fusion parameters for a static model); argv as main's. */
+int cli_calibrate(int argc, char **argv);
+
 /* `toolsift embed …` (a static-embedding model); argv as main's. */
 int cli_embed(int argc, char **argv);
 

@@ -450,6 +450,7 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, "session") == 0) return cli_session(argc, argv);
   if (strcmp(cmd, "embed") == 0) return cli_embed(argc, argv);
+  if (strcmp(cmd, "calibrate") == 0) return cli_calibrate(argc, argv);
   if (strcmp(cmd, "learn") == 0) return cli_learn(argc, argv);
   args a;
   if (parse_args(argc, argv, &a) != 0) {

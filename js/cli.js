@@ -914,6 +914,36 @@ async function learnCommand(argv) {
   }
 }
 
+// ---- toolsift calibrate ------------------------------------------------------
+
+// `toolsift calibrate --model DIR --catalog FILE [--queries Q] [--json]`:
+// the core's proposal and table (tsift_calibrate_json), as cli/calibrate_cmd.c.
+const CALIBRATE_USAGE = 'usage: toolsift calibrate --model DIR --catalog FILE [--queries Q.jsonl] [--json]\n';
+async function calibrateCommand(argv) {
+  const usage = (msg) => {
+    process.stderr.write(`toolsift: calibrate: ${msg}\n${CALIBRATE_USAGE}`);
+    return 2;
+  };
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const k = { '--model': 'model', '--catalog': 'catalog', '--queries': 'queries' }[argv[i]];
+    if (argv[i] === '--json') o.json = true;
+    else if (i + 1 >= argv.length) return usage('an option needs a value, or is unknown');
+    else if (k) o[k] = argv[++i];
+    else return usage('unknown option');
+  }
+  if (!o.model || !o.catalog) return usage('--model and --catalog are required');
+  const catalog = await readOrReport(o.catalog);
+  const queries = catalog && o.queries !== undefined ? await readOrReport(o.queries) : null;
+  if (!catalog || (o.queries !== undefined && !queries)) return 1;
+  const ts = await loadModule();
+  return withModel(o.model, (model) => {
+    const out = call(() => ts.calibrate(catalog, queries, model, { text: !o.json }));
+    process.stdout.write(o.json ? `${out}\n` : out);
+    return 0;
+  });
+}
+
 async function run(argv) {
   if (argv.length < 1) throw usageError(null);
   const cmd = argv[0];
@@ -935,6 +965,10 @@ async function run(argv) {
   }
   if (cmd === 'learn') {
     process.exitCode = await learnCommand(argv);
+    return;
+  }
+  if (cmd === 'calibrate') {
+    process.exitCode = await calibrateCommand(argv.slice(1));
     return;
   }
   if (cmd === 'model') {

@@ -659,7 +659,7 @@ export class Toolsift {
    * StaticModel { id, dim, embed(text), embedJSON(text), free() }. A
    * malformed file throws the core's 'model' error (or 'json', 'limit').
    */
-  loadStaticModel(safetensors, tokenizer) {
+  loadStaticModel(safetensors, tokenizer, config) {
     if (!isBytes(safetensors)) {
       throw new ToolsiftError('arg', 'loadStaticModel: safetensors must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
     }
@@ -674,7 +674,39 @@ export class Toolsift {
       ([sp, tp], out) => ex.tsift_wasm_static_model_load_take(sp, st.length, tp, tok.length, out),
       { handleResult: true, taken: 0 }, // the model keeps the file's buffer: one copy of the matrix
     );
-    return new StaticModel(this, ex, handle);
+    const model = new StaticModel(this, ex, handle);
+    if (config !== undefined && config !== null) {
+      // config.json's calibrated fusion parameters (tsift_static_model_configure)
+      try {
+        if (typeof config !== 'string' && !isBytes(config)) {
+          throw new ToolsiftError('arg', 'loadStaticModel: config must be config.json text or bytes', STATUS_ARG);
+        }
+        const c = textOrBytes(config);
+        this._call([c], ([cp], out) => ex.tsift_wasm_static_model_configure(handle, cp, c.length, out), { nullable: true });
+      } catch (e) {
+        model.free();
+        throw e;
+      }
+    }
+    return model;
+  }
+
+  /**
+   * Fusion parameters proposed for a StaticModel on a catalog
+   * (docs/semantic.md, "Calibrating a model"): the table it chose from as
+   * text (`text: true`) or JSON. queries: graded JSON Lines, or null to
+   * judge by the catalog's own descriptions.
+   */
+  calibrate(catalog, queries, model, { text = false } = {}) {
+    if (!(model instanceof StaticModel) || model._owner() !== this) {
+      throw new ToolsiftError('arg', 'calibrate: model must be a StaticModel loaded by this module', STATUS_ARG);
+    }
+    const c = asBytes(catalog);
+    const q = queries === undefined || queries === null ? new Uint8Array(0) : asBytes(queries);
+    const m = model._handle();
+    const ex = this.#ex;
+    return decoder.decode(this._call([c, q], ([cp, qp], out) =>
+      ex.tsift_wasm_calibrate(cp, c.length, qp, q.length, m, text ? 1 : 0, out)));
   }
 }
 

@@ -46,6 +46,8 @@
  *   tsift_wasm_static_model_embed(m, text, len, out) -> status  (out: dim float32s, or (0, 0): zero vector)
  *   tsift_wasm_static_model_embed_json(m, text, len, out) -> status
  *   tsift_wasm_static_model_free(m)
+ *   tsift_wasm_static_model_configure(m, json, len, out) -> status  (config.json's calibrated fusion parameters)
+ *   tsift_wasm_calibrate(cat, cat_len, q, q_len, m, text, out) -> status  (tsift_calibrate_json)
  *   tsift_wasm_index_embed_static(h, m, out) -> status  (slot 0: tools left without a vector)
  *   tsift_wasm_static_model_vector_json(m, text, len, out) -> status  (the search option "vector")
  *   tsift_wasm_learner_new(cat, cat_len, opt, opt_len, out) -> status  (slot 0: handle)
@@ -503,6 +505,23 @@ int32_t tsift_wasm_static_model_load_take(uint8_t *st, size_t st_len, const char
   if (s != TSIFT_OK) return fail(out, &err);
   put_out(out, m, 0);
   return 0;
+}
+
+EXPORT(tsift_wasm_static_model_configure)
+int32_t tsift_wasm_static_model_configure(tsift_static_model *m, const char *json, size_t len, uint32_t *out) {
+  tsift_error err;
+  return finish(out, tsift_static_model_configure(m, json, len, &err), NULL, 0, &err);
+}
+
+EXPORT(tsift_wasm_calibrate)
+int32_t tsift_wasm_calibrate(const char *catalog, size_t catalog_len, const char *queries, size_t queries_len,
+                             const tsift_static_model *model, int32_t text, uint32_t *out) {
+  tsift_error err;
+  char *bytes = NULL;
+  size_t len = 0;
+  tsift_status st = tsift_calibrate_json(catalog, catalog_len, queries_len ? queries : NULL, queries_len, model,
+                                         text, &bytes, &len, &err);
+  return finish(out, st, bytes, len, &err);
 }
 
 EXPORT(tsift_wasm_static_model_free) void tsift_wasm_static_model_free(tsift_static_model *m) {

@@ -267,6 +267,18 @@ TSIFT_API tsift_status tsift_eval_model_json(const char *catalog, size_t catalog
                                              size_t queries_len, const tsift_static_model *model,
                                              const char *options_json, size_t options_len, char **out,
                                              size_t *out_len, tsift_error *err);
+/* Propose fusion parameters for a static model on a catalog
+ * (docs/semantic.md, "Calibrating a model"): the evaluation with the model
+ * over a grid of margins and weights beside lexical, the best nDCG@10 that
+ * keeps the loop's floors, then an "agree" floor if it buys precision.
+ * queries (JSON Lines as tsift_eval_json's) may be empty: then each tool's
+ * description is a query for it, asked of the catalog without descriptions.
+ * *out: the table as text when `text`, else JSON {"model", "from", "queries",
+ * "noMatchQueries", "lexical", "rows", "config"} ("config": the object for
+ * the model's config.json, or null when the defaults stand). */
+TSIFT_API tsift_status tsift_calibrate_json(const char *catalog, size_t catalog_len, const char *queries,
+                                            size_t queries_len, const tsift_static_model *model, int text,
+                                            char **out, size_t *out_len, tsift_error *err);
 /* Render an evaluation JSON as a text table headed by `title`. */
 TSIFT_API tsift_status tsift_eval_report(const char *eval_json, size_t len, const char *title,
                                          char **out, size_t *out_len, tsift_error *err);
@@ -577,6 +589,17 @@ TSIFT_API size_t tsift_static_model_dim(const tsift_static_model *model);
  * NAME the safetensors __metadata__ "name" when it is [a-z0-9._-]{1,32},
  * else "static". At most 45 bytes; lives as long as the model. */
 TSIFT_API const char *tsift_static_model_id(const tsift_static_model *model);
+/* The fusion parameters calibrated for the model (docs/semantic.md,
+ * "Calibrating a model"), from its config.json: the optional member
+ *   "toolsift": {"fusion": {"margin": -10..10, "weight": 0..100,
+ *                           "strong": -10..10, "agree": -10..10 | null}}
+ * (each key optional; the rest of config.json, model2vec's own keys, is
+ * not read). Searches and evaluations that embed with the model use them
+ * in place of the defaults; eval's "fusion" option still overrides. A
+ * config.json without the member changes nothing; a malformed one is a
+ * TSIFT_E_MODEL error naming the key, and the model keeps what it had. */
+TSIFT_API tsift_status tsift_static_model_configure(tsift_static_model *model, const char *config_json, size_t len,
+                                                    tsift_error *err);
 /*
  * Embed `text` (UTF-8; invalid bytes read as U+FFFD; read up to 65536
  * bytes): normalise, pre-tokenise, WordPiece, drop [UNK], keep the first

@@ -177,35 +177,6 @@ static tsift_status check_gates(const cJSON *gates, const metrics *overall, cons
   return TSIFT_OK;
 }
 
-/* A catalog given as JSON Lines (one tool per line) becomes an array. */
-static char *lines_to_array(const char *s, size_t n, size_t *out_len) {
-  tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_buf_putc(&b, '[');
-  tsift_jsonl lines;
-  tsift_jsonl_init(&lines, s, n);
-  const char *line;
-  size_t len, items = 0;
-  while (tsift_jsonl_next(&lines, &line, &len)) {
-    size_t a = 0; /* the line without its leading blanks */
-    while (line[a] == ' ' || line[a] == '\t' || line[a] == '\r') a++;
-    if (items++) tsift_buf_putc(&b, ',');
-    tsift_buf_append(&b, line + a, len - a);
-  }
-  tsift_buf_putc(&b, ']');
-  return tsift_buf_take(&b, out_len);
-}
-
-static int looks_like_jsonl(const char *s, size_t n) {
-  size_t i = 0;
-  while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
-  if (i >= n || s[i] != '{') return 0;
-  /* an object first, and another object starts on a later line */
-  for (size_t k = i; k + 1 < n; k++)
-    if (s[k] == '\n' && s[k + 1] == '{') return 1;
-  return 0;
-}
-
 static void write_top(tsift_buf *b, const tsift_catalog *cat, const uint32_t *hits, size_t n) {
   tsift_json_begin_array(b);
   for (size_t i = 0; i < n && i < 3; i++) tsift_json_cstr(b, cat->tools[hits[i]].id);
@@ -266,7 +237,7 @@ static tsift_status fusion_number(const cJSON *f, const char *key, double lo, do
 static tsift_status eval_fusion_options(eval_vectors *v, const cJSON *f, tsift_error *err) {
   if (!f) return TSIFT_OK;
   tsift_fusion_params p;
-  tsift_fusion_defaults(&p);
+  tsift_eval_vectors_params(v, &p); /* a model's calibrated ones, else the defaults */
   double floor = TSIFT_VEC_MIN_SIMILARITY_OFF;
   tsift_status st = fusion_number(f, "margin", -10, 10, &p.margin, err);
   if (!st) st = fusion_number(f, "weight", 0, 100, &p.weight, err);
@@ -333,8 +304,8 @@ static tsift_status eval_open(evaluation *e, const char *catalog, size_t catalog
   char *cat_array = NULL;
   size_t cat_array_len = 0;
   if (!st && !itext) st = tsift_nomem(err, "evaluating");
-  if (!st && looks_like_jsonl(catalog, catalog_len)) {
-    cat_array = lines_to_array(catalog, catalog_len, &cat_array_len);
+  if (!st && tsift_jsonl_is_lines(catalog, catalog_len)) {
+    cat_array = tsift_jsonl_to_array(catalog, catalog_len, &cat_array_len);
     if (!cat_array) st = tsift_nomem(err, "reading the catalog");
   }
   const char *cat = cat_array ? cat_array : catalog;

@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "fmt.h"
 #include "jsonl.h"
+#include "static_model.h"
 #include "vectors.h"
 
 typedef struct query_vec {
@@ -194,7 +195,9 @@ tsift_status tsift_eval_vectors_from_model(tsift_index *ix, const tsift_static_m
     return st;
   }
   v->model = model;
-  tsift_fusion_defaults(&v->fusion);
+  const tsift_fusion_params *calibrated = tsift_static_model_fusion(model);
+  if (calibrated) v->fusion = *calibrated;
+  else tsift_fusion_defaults(&v->fusion);
   v->min_similarity = TSIFT_VEC_MIN_SIMILARITY_OFF;
   *out = v;
   return TSIFT_OK;
@@ -232,6 +235,11 @@ tsift_status tsift_eval_vectors_query(const tsift_index *ix, eval_vectors *v, co
 }
 
 size_t tsift_eval_vectors_used(const eval_vectors *v) { return v ? v->used : 0; }
+
+void tsift_eval_vectors_params(const eval_vectors *v, tsift_fusion_params *p) {
+  if (v->model) *p = v->fusion;
+  else tsift_fusion_defaults(p);
+}
 
 void tsift_eval_vectors_tune(eval_vectors *v, const tsift_fusion_params *fusion, double min_similarity) {
   v->fusion = *fusion;

@@ -23,6 +23,8 @@ tsift_status tsift_eval_vectors_read(tsift_index *ix, const char *text, size_t l
 /* Measure other fusion parameters (eval option "fusion": {"margin": m,
  * "weight": w, "strong": s, "agree": a, "minSimilarity": f}) for every
  * query vector. */
+/* The fusion parameters in use (*p): the model's calibrated ones, else the defaults. */
+void tsift_eval_vectors_params(const eval_vectors *v, tsift_fusion_params *p);
 void tsift_eval_vectors_tune(eval_vectors *v, const tsift_fusion_params *fusion, double min_similarity);
 /* The vectors of a static model (tsift_eval_model_json): ix's tools
  * embedded with it now, each query's text when it is asked for. The

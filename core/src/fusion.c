@@ -11,13 +11,6 @@
 #include "alloc.h"
 #include "mathx.h"
 
-void tsift_fusion_defaults(tsift_fusion_params *p) {
-  p->margin = TSIFT_FUSION_MARGIN;
-  p->weight = TSIFT_FUSION_WEIGHT;
-  p->strong = TSIFT_FUSION_STRONG;
-  p->agree = TSIFT_FUSION_AGREE_OFF;
-}
-
 double tsift_fusion_floor(size_t n, double margin) {
   if (n < 2) return 1e300;
   return __builtin_sqrt(2.0 * tsift_ln((double)n)) + margin;

@@ -34,8 +34,6 @@
  * is at least `agree` (meaning agrees with the words); off by default. */
 #define TSIFT_FUSION_AGREE_OFF (-1e300)
 
-/* The defaults above. */
-void tsift_fusion_defaults(tsift_fusion_params *p);
 
 /* F(n) above with the given margin; a universe of fewer than 2 tools with
  * vectors has no floor a z-score can pass. */

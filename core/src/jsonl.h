@@ -22,4 +22,11 @@ void tsift_jsonl_init(tsift_jsonl *it, const char *text, size_t len);
  * it->line its number, or 0 when only blank lines are left. */
 int tsift_jsonl_next(tsift_jsonl *it, const char **line, size_t *n);
 
+/* 1 when text[0..n) looks like JSON Lines of objects: an object first, and
+ * another starting on a later line (a catalog given one tool per line). */
+int tsift_jsonl_is_lines(const char *s, size_t n);
+/* The lines of text[0..n) as one JSON array text (tsift_free), or NULL when
+ * out of memory. */
+char *tsift_jsonl_to_array(const char *s, size_t n, size_t *out_len);
+
 #endif

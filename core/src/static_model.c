@@ -18,6 +18,8 @@ struct tsift_static_model {
   uint8_t *data;     /* the matrix's bytes: a copy, or the whole taken file */
   tsift_wordpiece wp;
   char id[48];
+  tsift_fusion_params fusion; /* config.json's calibrated parameters, when has_fusion */
+  int has_fusion;
 };
 
 void tsift_static_model_free(tsift_static_model *model) {
@@ -30,6 +32,15 @@ void tsift_static_model_free(tsift_static_model *model) {
 size_t tsift_static_model_dim(const tsift_static_model *model) { return model ? model->m.cols : 0; }
 
 const char *tsift_static_model_id(const tsift_static_model *model) { return model ? model->id : ""; }
+
+void tsift_static_model_set_fusion(tsift_static_model *model, const tsift_fusion_params *p) {
+  model->fusion = *p;
+  model->has_fusion = 1;
+}
+
+const tsift_fusion_params *tsift_static_model_fusion(const tsift_static_model *model) {
+  return model && model->has_fusion ? &model->fusion : NULL;
+}
 
 /* Every value finite: a NaN or infinity would poison every sum it enters. */
 static tsift_status check_finite(const tsift_st_matrix *m, tsift_error *err) {

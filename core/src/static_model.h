@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fusion_params.h"
 #include "toolsift.h"
 
 /* Hard bounds (docs/semantic.md). A file past one is TSIFT_E_LIMIT. */
@@ -169,5 +170,12 @@ const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t
  * already copied the file into linear memory: one copy of the matrix, not two. */
 tsift_status tsift_static_model_load_take(uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
                                           size_t tokenizer_len, tsift_static_model **out, tsift_error *err);
+
+/* ---- calibrated fusion parameters (static_model_config.c) -------------- */
+
+/* Set the model's parameters (config.json's, checked); NULL from
+ * tsift_static_model_fusion until set: the defaults apply. */
+void tsift_static_model_set_fusion(tsift_static_model *model, const tsift_fusion_params *p);
+const tsift_fusion_params *tsift_static_model_fusion(const tsift_static_model *model);
 
 #endif

@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "fusion.h"
+#include "static_model.h"
 #include "vectors.h"
 
 void tsift_qvec_free(tsift_qvec *qv) {
@@ -26,6 +27,15 @@ static tsift_status as_arg(tsift_status st, tsift_error *err) {
   if (st == TSIFT_E_NOMEM) return st;
   if (err) err->status = TSIFT_E_ARG;
   return TSIFT_E_ARG;
+}
+
+/* (here, not in fusion.c: the query vectors start from them, and fusion.c
+ * calls this file) */
+void tsift_fusion_defaults(tsift_fusion_params *p) {
+  p->margin = TSIFT_FUSION_MARGIN;
+  p->weight = TSIFT_FUSION_WEIGHT;
+  p->strong = TSIFT_FUSION_STRONG;
+  p->agree = TSIFT_FUSION_AGREE_OFF;
 }
 
 tsift_status tsift_qvec_from_doubles(const tsift_index *ix, const double *x, uint32_t dim, tsift_qvec *out,
@@ -61,6 +71,9 @@ tsift_status tsift_qvec_from_model(const tsift_index *ix, const tsift_static_mod
                            : tsift_nomem(err, "embedding the query");
   for (uint32_t i = 0; !st && i < dim; i++) x[i] = (double)f[i];
   if (!st && pooled) st = tsift_qvec_from_doubles(ix, x, dim, out, err);
+  /* the model's calibrated parameters (its config.json), else the defaults */
+  const tsift_fusion_params *calibrated = tsift_static_model_fusion(m);
+  if (!st && pooled && calibrated) out->fusion = *calibrated;
   tsift_free(f);
   tsift_free(x);
   *known = !st && pooled;

@@ -8,19 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fusion_params.h"
 #include "index.h"
 
 struct cJSON;
-
-/* The parameters of the fusion rule and of the grade's use of similarity
- * (fusion.h, grade.c): the defaults there unless an evaluation measures
- * others or a model's config.json carries calibrated ones. */
-typedef struct tsift_fusion_params {
-  double margin;  /* the evidence floor: sqrt(2 ln N) + margin */
-  double weight;  /* the fused score's weight on evidence */
-  double strong;  /* similarity alone makes a hit strong at z >= sqrt(2 ln N) + strong */
-  double agree;   /* a hit the words make strong stays strong only at z >= agree */
-} tsift_fusion_params;
 
 /* A query vector, quantised like the tools' (vectors.h). */
 typedef struct tsift_qvec {

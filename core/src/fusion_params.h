@@ -1,0 +1,21 @@
+/* fusion_params.h — the parameters of the fusion rule and of the grade's
+ * use of similarity, on their own: a query vector carries them
+ * (vector_rank.h) and a static model may bring calibrated ones from its
+ * config.json (static_model_config.c), below the ranker that reads them. */
+#ifndef TSIFT_FUSION_PARAMS_H
+#define TSIFT_FUSION_PARAMS_H
+
+/* The parameters of the fusion rule and of the grade's use of similarity
+ * (fusion.h, grade.c): the defaults there unless an evaluation measures
+ * others or a model's config.json carries calibrated ones. */
+typedef struct tsift_fusion_params {
+  double margin;  /* the evidence floor: sqrt(2 ln N) + margin */
+  double weight;  /* the fused score's weight on evidence */
+  double strong;  /* similarity alone makes a hit strong at z >= sqrt(2 ln N) + strong */
+  double agree;   /* a hit the words make strong stays strong only at z >= agree */
+} tsift_fusion_params;
+
+/* The defaults (fusion.h's TSIFT_FUSION_*; vector_rank.c). */
+void tsift_fusion_defaults(tsift_fusion_params *p);
+
+#endif
