@@ -13,35 +13,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../js/toolsift.js';
+import { repeatedTools } from './lib/repeated-tools.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NTOOLS = Number(process.argv[2] ?? 10000);
 const DIM = Number(process.argv[3] ?? 256);
 const NQUERIES = Number(process.argv[4] ?? 2000);
-const SHARED = path.resolve(ROOT, '../shared/datasets');
 const BIN = path.join(ROOT, 'build/native/bench/native/bench_vectors');
 
-const jsonl = (file) =>
-  readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-const base = [];
-const texts = jsonl(path.join(ROOT, 'corpus/queries.jsonl')).map((q) => q.query);
-if (existsSync(SHARED)) {
-  for (const set of ['sealtools', 'toollens', 'metatool']) {
-    for (const t of jsonl(path.join(SHARED, set, 'tools.jsonl')))
-      base.push({ id: `${set}__${t.id}`, name: t.name, description: t.description, parameters: t.parameters });
-    texts.push(...jsonl(path.join(SHARED, set, 'queries_dev.jsonl')).map((q) => q.query));
-  }
-} else {
-  console.log('SKIP: vector-speed: ../shared/datasets not present; the corpus catalog only');
-}
-base.push(...JSON.parse(readFileSync(path.join(ROOT, 'corpus/catalog.json'), 'utf8')).tools);
-const tools = [];
-for (let copy = 0; tools.length < NTOOLS; copy++)
-  for (const t of base) {
-    if (tools.length >= NTOOLS) break;
-    const id = t.id ?? t.name ?? t.function?.name ?? t.toolSpec?.name; // the catalog's forms (SPEC S1)
-    tools.push({ ...t, id: copy ? `c${copy}_${id}` : id });
-  }
+const { tools, texts } = repeatedTools(NTOOLS, 'vector-speed');
 if (!existsSync(BIN)) {
   console.error(`vector-speed: ${path.relative(ROOT, BIN)} is missing (scripts/build.sh)`);
   process.exit(1);
@@ -78,7 +58,7 @@ function wasmRun(queries) {
 const dir = mkdtempSync(path.join(tmpdir(), 'toolsift-vec-'));
 try {
   writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(tools));
-  const queries = Array.from({ length: NQUERIES }, (_, i) => texts[i % texts.length].replace(/\n/g, ' '));
+  const queries = Array.from({ length: NQUERIES }, (_, i) => texts[i % texts.length]);
   writeFileSync(path.join(dir, 'queries.txt'), queries.join('\n') + '\n');
   const r = spawnSync(BIN, [path.join(dir, 'catalog.json'), path.join(dir, 'queries.txt'), String(DIM)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);

@@ -26,9 +26,14 @@ int cli_learn(int argc, char **argv);
 /* `toolsift session …`; argv as main's. Returns the exit status. */
 int cli_session(int argc, char **argv);
 
-/* Load a static-embedding model from DIR (model.safetensors and
- * tokenizer.json) or from the two files (either may override DIR's): NULL
- * after printing what is wrong. */
+/* Load a static-embedding model from DIR — "glove" or a folder, the rule of
+ * js/model-dir.js (docs/semantic.md, "Model folders") — or from the two
+ * files (either may override DIR's): NULL after printing what is wrong. */
+#define CLI_MODEL_PATH 8192
+/* config.json beside a model: model2vec writes a few hundred bytes
+ * (js/model-dir.js MODEL_FILE_LIMITS.config; to move into the core with its
+ * reader). */
+#define CLI_MODEL_MAX_CONFIG ((size_t)1 << 20)
 struct tsift_static_model *cli_load_model(const char *dir, const char *safetensors, const char *tokenizer);
 
 /* The tools' vectors of ix from the model (a note on stderr names how many
@@ -44,5 +49,7 @@ int cli_calibrate(int argc, char **argv);
 
 /* `toolsift embed …` (a static-embedding model); argv as main's. */
 int cli_embed(int argc, char **argv);
+/* `toolsift model build`: the JS CLI's; the native one says so (exit 2). */
+int cli_model(int argc, char **argv);
 
 #endif

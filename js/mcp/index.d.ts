@@ -45,7 +45,7 @@ export interface GatewayConfig {
   search: Omit<SessionSearchConfig, 'alwaysLoaded'>;
   alwaysLoaded: string[];
   includeSchemas: boolean;
-  /** search.model (resolved) and search.minSimilarity (-2: off), or null. */
+  /** search.model ("glove", or the folder resolved) and search.minSimilarity (-2: off), or null (js/model-dir.js). */
   model: { dir: string; minSimilarity: number } | null;
   /**
    * search.annotations: the vocabulary file (resolved), its UTF-8 text as the

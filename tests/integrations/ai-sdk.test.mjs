@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../js/toolsift.js';
 import { createToolSearch } from '../../js/integrations/ai-sdk.js';
+import { loadStaticModelDir } from '../../js/model-dir.js';
 
 const toolsift = await load();
 
@@ -218,6 +219,31 @@ test('ai-sdk: options.model embeds the tools and every query (the decisions reco
   model.free();
   await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), model: {} }), /options.model must be a StaticModel/);
   await assert.rejects(createToolSearch({ toolsift, tools: hostTools([]), minSimilarity: 0.3 }), /options.minSimilarity is a setting of options.model/);
+});
+
+// The real model (GloVe, `npm run model`), by name through the one folder
+// rule (js/model-dir.js): the adapter embeds with it, the decisions record
+// its ranker kind, and the conversation loads and calls what it did
+// lexically. Skipped when the model is not built (this test fetches nothing).
+test('ai-sdk: options.model with the real model (loadStaticModelDir(toolsift, "glove"))', async (t) => {
+  let model;
+  try {
+    model = loadStaticModelDir(toolsift, 'glove');
+  } catch (e) {
+    if (e.code === 'io' && /not built/.test(e.message)) return t.skip(`${e.message} (build/models/glove, or env TOOLSIFT_GLOVE_DIR)`);
+    throw e;
+  }
+  t.after(() => model.free());
+  assert.match(model.id, /^glove-6b-98d-40k-i8-[0-9a-f]{12}$/);
+  const log = [];
+  const ts = await createToolSearch({ toolsift, tools: hostTools(log), agentTools: ['reply'], search: { maxPerSearch: 3 }, model });
+  const { lists } = await conversation(ts);
+  const searches = ts.session.journal().filter((d) => d.source === 'agent-tool-search');
+  assert.equal(searches.length, 2);
+  for (const d of searches) assert.equal(d.value.ranker, `bm25f-6+vec:${model.id}`);
+  assert.deepEqual(lists.at(-1), ['search_tools', 'reply', 'slack_send_message', 'stripe_create_refund']);
+  assert.deepEqual(log, [['slack_send_message', { channel: '#ops', text: 'deploy done' }], ['stripe_create_refund', { charge: 'ch_1', amount: 5 }]]);
+  ts.session.free();
 });
 
 // ---- auto mode and pre-search ----------------------------------------------

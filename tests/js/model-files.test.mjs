@@ -1,5 +1,5 @@
 // Model files bounded before they are read (issue 34, item 4): the one JS
-// rule (js/mcp/model.js readModelFile) that the wasm CLI and the gateway's
+// rule (js/model-dir.js readModelFile) that the wasm CLI and the gateway's
 // search.model share, the native CLI's (cli/embed_cmd.c) giving the same
 // errors, and the core's safetensors layout (no overlap, no gap, no trailing
 // bytes) through the module named by env TOOLSIFT_WASM. Large files are
@@ -16,7 +16,8 @@ import path from 'node:path';
 
 import { load, ToolsiftError } from '../../js/toolsift.js';
 import { GatewayConfigError } from '../../js/mcp/errors.js';
-import { loadGatewayModel, MODEL_FILE_LIMITS, readModelFile } from '../../js/mcp/model.js';
+import { loadGatewayModel } from '../../js/mcp/model.js';
+import { MODEL_FILE_LIMITS, readModelFile } from '../../js/model-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
@@ -89,8 +90,8 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('the limits are the core\'s: 8 + 16 MiB + 1 GiB, and 256 MiB', () => {
-  assert.deepEqual({ ...MODEL_FILE_LIMITS }, { safetensors: ST_MAX, tokenizer: TOK_MAX });
+test('the limits are the core\'s: 8 + 16 MiB + 1 GiB, and 256 MiB (config.json 1 MiB, the CLI\'s)', () => {
+  assert.deepEqual({ ...MODEL_FILE_LIMITS }, { safetensors: ST_MAX, tokenizer: TOK_MAX, config: 2 ** 20 });
   assert.equal(ST_MAX, 1090519048);
 });
 

@@ -411,7 +411,7 @@ test('search.model: every generation embedded, each live query embedded, the jou
   assert.ok(JSON.stringify(live).includes('mail__send_email'), JSON.stringify(live));
   assert.ok(r.tools.some((x) => x.name === 'mail__send_email'), JSON.stringify(r.tools));
   // the settings' errors name the key; a missing file names the file
-  assert.throws(() => checkConfig({ ...raw, search: { model: 3 } }, dir), /search\.model: expected the directory/);
+  assert.throws(() => checkConfig({ ...raw, search: { model: 3 } }, dir), /search\.model: expected "glove" or the directory/);
   assert.throws(() => checkConfig({ ...raw, search: { model: 'm', minSimilarity: 2 } }, dir), /search\.minSimilarity: expected a number from -1 to 1/);
   assert.throws(() => checkConfig({ ...raw, search: { minSimilarity: 0.2 } }, dir), /search\.minSimilarity: is a setting of search\.model/);
   assert.throws(() => loadGatewayModel(toolsift, { dir: path.join(dir, 'nope') }),

@@ -21,6 +21,9 @@
 //     missing -o …), comparing stderr too;
 //   - embed (the static-embedding model of issue 25) over the generated test
 //     model, F32 and F16, and the loader's error paths, comparing stderr too;
+//   - the real model (issue 35): --model glove through embed, search, build,
+//     eval on a small labelled set and session run, and a sentence-transformers
+//     folder (skipped, saying so, when build/models/glove is not built);
 //   - learning (issue 32, tests/fixtures/learn): `learn` over a folder of
 //     journals the native `session run --client` wrote here, over files and
 //     labelled examples, each rule flag, the journal key (file and env), -o
@@ -947,6 +950,49 @@ function addStaticModelCases() {
   err('embed: overlapping tensors', ['embed', '--model', folder('static-overlap', withHeader({ x: { dtype: 'U8', shape: [8], data_offsets: [0, 8] } })), 'hello']);
 }
 
+// ---- the real model (issue 35, part 2) ----------------------------------------------
+
+// The GloVe model `npm run model` builds (scripts/model-glove.mjs) into
+// build/models/glove, or env TOOLSIFT_GLOVE_DIR: `--model glove` in both CLIs
+// (js/model-dir.js, cli/embed_cmd.c) over embed, search, build, eval on a
+// small labelled set (every 7th corpus query, no-match ones included) and a
+// session run; and the sentence-transformers folder layout. Never built
+// here (that fetches an npm package): skipped, saying so, when absent.
+function addGloveCases() {
+  const dir = process.env.TOOLSIFT_GLOVE_DIR ? path.resolve(process.env.TOOLSIFT_GLOVE_DIR) : path.join(ROOT, 'build/models/glove');
+  if (!['model.safetensors', 'tokenizer.json'].every((f) => existsSync(path.join(dir, f)))) {
+    console.log(`SKIP: parity: the real-model cases (--model glove): ${path.relative(ROOT, dir) || dir} is not built (npm run model)`);
+    return;
+  }
+  // both CLIs look in the same folder, wherever the native binary is
+  const env = { TOOLSIFT_GLOVE_DIR: dir };
+  const add = (name, args, extra = {}) => cases.push({ name: `glove: ${name}`, args, env, mustSucceed: true, ...extra });
+  const texts = [...queries.slice(0, 24), ...ODD.filter((q) => q.trim() && !q.includes('\u0000')).slice(0, 12),
+    'createIssue list_files getWeatherForecast', 'give the customer their money back'];
+  texts.forEach((q) => add(`embed ${JSON.stringify(q.slice(0, 30))}`, ['embed', '--model', 'glove', q]));
+  queries.slice(24, 40).forEach((q, i) => add(`search ${JSON.stringify(q.slice(0, 30))}`,
+    ['search', '--catalog', CATALOG, '--model', 'glove', ...(i % 4 ? [] : ['--explain']), q], { compareStderr: true }));
+  add('search: words the model alone knows', ['search', '--catalog', CATALOG, '--model', 'glove', 'give the customer their money back']);
+  add('build (the snapshot with its vectors)', ['build', '--catalog', CATALOG, '--model', 'glove', '-o', JOURNAL_OUT], { compareStderr: true });
+  const small = path.join(tmp, 'glove-queries.jsonl');
+  writeFileSync(small, readFileSync(path.join(ROOT, 'corpus/queries.jsonl'), 'utf8').split('\n').filter((l, i) => l.trim() && i % 7 === 0).join('\n') + '\n');
+  add('eval --loop --json (a small labelled set)', ['eval', '--catalog', CATALOG, '--queries', small, '--model', 'glove', '--loop', '--json']);
+  add('eval (text, a lowered fusion floor)', ['eval', '--catalog', CATALOG, '--queries', small, '--model', 'glove', '--fusion', '{"margin":-0.5}']);
+  const F = 'tests/fixtures/session';
+  add('session run', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', 'glove', '--journal-out', JOURNAL_OUT],
+    { compareStderr: true });
+  // the same files in sentence-transformers' layout: modules.json, 0_StaticEmbedding/
+  const st = path.join(tmp, 'glove-st');
+  mkdirSync(path.join(st, '0_StaticEmbedding'), { recursive: true });
+  writeFileSync(path.join(st, 'modules.json'), '[{"idx":0,"name":"0","path":"0_StaticEmbedding","type":"sentence_transformers.models.StaticEmbedding"}]');
+  for (const f of ['model.safetensors', 'tokenizer.json']) writeFileSync(path.join(st, '0_StaticEmbedding', f), readFileSync(path.join(dir, f)));
+  add('embed (a sentence-transformers folder)', ['embed', '--model', st, 'refund', 'a', 'payment']);
+  add('search (a sentence-transformers folder)', ['search', '--catalog', CATALOG, '--model', st, '--limit', '5', 'refund a payment']);
+  cases.push({ name: 'glove: not built', args: ['embed', '--model', 'glove', 'x'], env: { TOOLSIFT_GLOVE_DIR: path.join(tmp, 'no-glove') },
+    expectStatus: 1, compareStderr: true });
+  cases.push({ name: 'model (no subcommand): usage', args: ['model'], expectStatus: 2, compareStderr: true });
+}
+
 // ---- learning (issue 32) ---------------------------------------------------------
 
 // Journals of the fixture's runs, written here by the native `session run
@@ -1309,6 +1355,7 @@ addSessionCases();
 addSkillCases();
 addSnapshotCases();
 addStaticModelCases();
+addGloveCases();
 addLearnCases();
 
 // Object.prototype names are query words; --json, --corpus and --gates are

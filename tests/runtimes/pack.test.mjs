@@ -32,7 +32,7 @@ test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP 
       'js/mcp/auth.js', 'js/mcp/catalog.js', 'js/mcp/cli.js', 'js/mcp/config.js',
       'js/mcp/errors.js', 'js/mcp/gateway.js', 'js/mcp/http.js', 'js/mcp/index.d.ts',
       'js/mcp/index.js', 'js/mcp/journal.js', 'js/mcp/learn.js', 'js/mcp/model.js', 'js/mcp/replay.js', 'js/mcp/session.js',
-      'js/mcp/upstream.js', 'js/mcp/version.js', 'js/toolsift.d.ts',
+      'js/mcp/upstream.js', 'js/mcp/version.js', 'js/model-dir.d.ts', 'js/model-dir.js', 'js/toolsift.d.ts',
       'js/toolsift.js', 'package.json',
     ],
   );

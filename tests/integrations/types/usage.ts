@@ -5,6 +5,7 @@ import { load } from 'toolsift';
 import { createToolSearch as aiSdk } from 'toolsift/ai-sdk';
 import { createToolSearch as openaiSearch, type OpenAIAllowedCall } from 'toolsift/openai';
 import { createToolSearch as anthropicSearch } from 'toolsift/anthropic';
+import { loadStaticModelDir, readModelDir, type ModelPaths } from 'toolsift/model-dir';
 import { generateText, isStepCount, tool, type LanguageModel } from 'ai';
 import { z } from 'zod';
 import OpenAI from 'openai';
@@ -90,4 +91,16 @@ export async function learningUsage(): Promise<string> {
   const replay = toolsift.createSession({ catalog }, { annotations: learned, client: 'team-b', divergence: 'warn' });
   const calls = replay.journal().filter((r) => r.source === 'agent-tool-call-failed').length;
   return `${freed}${evidence}${diff.toolsChanged}${digest}${calls}${toolsift.learnDiffJSON(text, text)}`;
+}
+
+// A static model by name or folder (toolsift/model-dir) as the adapters' options.model.
+export async function modelDirUsage(): Promise<string> {
+  const toolsift = await load();
+  const model = loadStaticModelDir(toolsift, 'glove');
+  const files: ModelPaths = readModelDir('./potion-base-8M');
+  const config: Uint8Array | null = readModelDir('glove').bytes.config;
+  const ts = await aiSdk({ toolsift, tools: {}, model, minSimilarity: 0.2 });
+  ts.session.free();
+  model.free();
+  return `${files.layout} ${config?.length ?? 0}`;
 }
