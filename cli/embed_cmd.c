@@ -166,17 +166,19 @@ tsift_static_model *cli_load_model(const char *dir, const char *st_path, const c
   size_t slen = 0, klen = 0, clen = 0;
   char *st = read_model_file(st_path, TSIFT_STATIC_MAX_FILE, "a safetensors file", &slen);
   char *tok = st ? read_model_file(tok_path, TSIFT_STATIC_MAX_TOKENIZER, "a tokenizer.json file", &klen) : NULL;
-  /* config.json, when there, is read within its bound so a bad one fails
-   * here as in the JS hosts; the core has no reader for it yet (issue 35,
-   * part 3: a model's calibrated parameters), so it is not used. */
+  /* config.json, when there, is read within its bound and handed to the
+   * core: the model's calibrated fusion parameters (tsift_static_model_configure) */
   char *config = NULL;
   int config_bad = 0;
   if (tok && config_path && exists(config_path))
     config_bad = !(config = read_model_file(config_path, CLI_MODEL_MAX_CONFIG, "a config.json file", &clen));
   tsift_static_model *model = NULL;
   tsift_error err;
-  if (st && tok && !config_bad && tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err)) {
+  if (st && tok && !config_bad &&
+      (tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err) ||
+       (config && tsift_static_model_configure(model, config, clen, &err)))) {
     fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    tsift_static_model_free(model);
     model = NULL;
   }
   free(st);

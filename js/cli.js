@@ -632,7 +632,7 @@ async function openModel(dir, st, tok) {
     throw new Exit(1);
   }
   const ts = await loadModule();
-  return call(() => ts.loadStaticModel(bytes.safetensors, bytes.tokenizer));
+  return call(() => ts.loadStaticModel(bytes.safetensors, bytes.tokenizer, bytes.config));
 }
 
 // The tools' vectors from the model, with cli/embed_cmd.c's note.

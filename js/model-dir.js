@@ -177,9 +177,9 @@ export function readModelFiles({ safetensors, tokenizer, config = null }) {
 
 /**
  * resolveModelDir, then its files read (readModelFiles): { ...resolved,
- * bytes: { safetensors, tokenizer, config } }. config.json is carried for
- * the calibrated parameters a model's config may hold (issue 35); nothing
- * reads it yet.
+ * bytes: { safetensors, tokenizer, config } }. config.json carries the
+ * calibrated fusion parameters a model's config may hold (the core reads
+ * them: loadStaticModel's third argument).
  */
 export function readModelDir(nameOrDir) {
   const r = resolveModelDir(nameOrDir);
@@ -195,5 +195,5 @@ export function readModelDir(nameOrDir) {
  */
 export function loadStaticModelDir(toolsift, nameOrDir) {
   const { bytes } = readModelDir(nameOrDir);
-  return toolsift.loadStaticModel(bytes.safetensors, bytes.tokenizer);
+  return toolsift.loadStaticModel(bytes.safetensors, bytes.tokenizer, bytes.config);
 }

@@ -17,7 +17,7 @@ export function loadGatewayModel(toolsift, model) {
     throw new GatewayConfigError(`search.model: ${e.message}`);
   }
   try {
-    return toolsift.loadStaticModel(files.bytes.safetensors, files.bytes.tokenizer);
+    return toolsift.loadStaticModel(files.bytes.safetensors, files.bytes.tokenizer, files.bytes.config);
   } catch (e) {
     throw new GatewayConfigError(`search.model: ${model.dir}: ${e.message}`);
   }
