@@ -95,6 +95,7 @@ typedef struct tsift_wordpiece {
   size_t count;         /* tokens in the vocabulary */
   size_t max_token_len; /* bytes of the longest token */
   char *arena;          /* every token's bytes, back to back */
+  size_t used;          /* arena bytes filled */
   uint32_t *off, *len;  /* by id: the token's bytes in arena (len 0 + off 0: no token) */
   uint32_t *slots;      /* open addressing: id + 1, 0 = empty */
   size_t nslots;        /* a power of two */
@@ -122,6 +123,13 @@ typedef struct tsift_cps {
 } tsift_cps;
 int tsift_cps_push(tsift_cps *a, int32_t c); /* -1: out of memory */
 
+/* The vocabulary table of either model: allocate it (wp->rows and
+ * wp->unigram set; scores too for Unigram), then add each token under its id
+ * (the id of an equal token already there is returned instead, nothing
+ * added; else -1). */
+tsift_status tsift_vocab_alloc(tsift_wordpiece *wp, size_t count, size_t bytes, tsift_error *err);
+long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n);
+
 /* The id of token s[0..n) whose hash is h, or -1. */
 long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n, uint32_t h);
 
@@ -129,6 +137,12 @@ long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n,
  * clean_text, chinese_chars, strip_accents and lowercase, appended to out
  * (lowercase alone is the Lowercase normalizer). -1: out of memory. */
 int tsift_bert_normalize_char(const tsift_wordpiece *wp, int32_t c, tsift_cps *out);
+
+/* static_model_tok.c: a boolean option of a JSON object (absent: dflt; -1
+ * when it is not a boolean), and BertNormalizer's four options read into
+ * wp (each malformed one a model error). */
+int tsift_bool_opt(const struct cJSON *o, const char *key, int dflt, int *out);
+tsift_status tsift_read_bert(const struct cJSON *n, tsift_wordpiece *wp, tsift_error *err);
 
 /* Rust's char::is_whitespace. */
 int tsift_is_white_space(int32_t c);

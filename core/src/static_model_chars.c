@@ -19,6 +19,39 @@ long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n,
   return -1;
 }
 
+/* Room for `count` tokens of `bytes` bytes in all, ids below wp->rows (and
+ * their scores for a Unigram model): both readers build the same table. */
+tsift_status tsift_vocab_alloc(tsift_wordpiece *wp, size_t count, size_t bytes, tsift_error *err) {
+  size_t nslots = 16;
+  while (nslots < count * 2) nslots *= 2;
+  wp->arena = tsift_alloc_bytes(bytes + 1);
+  wp->off = tsift_calloc_array(wp->rows, sizeof *wp->off);
+  wp->len = tsift_calloc_array(wp->rows, sizeof *wp->len);
+  wp->slots = tsift_calloc_array(nslots, sizeof *wp->slots);
+  if (wp->unigram) wp->scores = tsift_calloc_array(count, sizeof *wp->scores);
+  if (!wp->arena || !wp->off || !wp->len || !wp->slots || (wp->unigram && !wp->scores))
+    return tsift_nomem(err, "reading the vocabulary");
+  wp->nslots = nslots;
+  wp->count = count;
+  return TSIFT_OK;
+}
+
+long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n) {
+  uint32_t h = TSIFT_FNV_BASIS;
+  for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
+  if (n > wp->max_token_len) wp->max_token_len = n;
+  long dup = tsift_vocab_find_hashed(wp, s, n, h);
+  if (dup >= 0) return dup;
+  memcpy(wp->arena + wp->used, s, n);
+  wp->off[id] = (uint32_t)wp->used;
+  wp->len[id] = (uint32_t)n;
+  wp->used += n;
+  size_t mask = wp->nslots - 1, i = h & mask;
+  while (wp->slots[i]) i = (i + 1) & mask;
+  wp->slots[i] = id + 1;
+  return -1;
+}
+
 /* ---- character classes (BERT's definitions) ----------------------------- */
 
 /* Rust's char::is_whitespace (the White_Space property). */

@@ -66,20 +66,9 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     bytes += strlen(t->string);
   }
   if (count == 0) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab is empty");
-  size_t nslots = 16;
-  while (nslots < count * 2) nslots *= 2;
-  wp->arena = tsift_alloc_bytes(bytes);
-  wp->off = tsift_calloc_array(wp->rows, sizeof *wp->off);
-  wp->len = tsift_calloc_array(wp->rows, sizeof *wp->len);
-  wp->slots = tsift_calloc_array(nslots, sizeof *wp->slots);
-  if (!wp->arena || !wp->off || !wp->len || !wp->slots) return tsift_nomem(err, "reading the vocabulary");
-  wp->nslots = nslots;
-  wp->count = count;
-  size_t at = 0;
-  tsift_status st = TSIFT_OK;
-  for (const cJSON *t = vocab->child; t; t = t->next) {
+  tsift_status st = tsift_vocab_alloc(wp, count, bytes, err);
+  for (const cJSON *t = vocab->child; t && !st; t = t->next) {
     uint32_t id = (uint32_t)t->valuedouble;
-    size_t n = strlen(t->string);
     if (wp->len[id]) { /* no token is empty: a length marks the id taken */
       char first[61]; /* the arena's tokens are not NUL-terminated */
       size_t k = tsift_utf8_cut(wp->arena + wp->off[id], wp->len[id], 60);
@@ -87,28 +76,34 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
       first[k] = 0;
       st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab: \"%s\" and \"%.60s\" both have id %u", first,
                       t->string, (unsigned)id);
-      break;
+    } else {
+      tsift_vocab_add(wp, id, t->string, strlen(t->string)); /* keys are unique: the JSON reader refuses a repeated key */
     }
-    memcpy(wp->arena + at, t->string, n);
-    wp->off[id] = (uint32_t)at;
-    wp->len[id] = (uint32_t)n;
-    at += n;
-    if (n > wp->max_token_len) wp->max_token_len = n;
-    size_t mask = nslots - 1, i = fnv1a(t->string, n) & mask;
-    while (wp->slots[i]) i = (i + 1) & mask;
-    wp->slots[i] = id + 1; /* keys are unique: the JSON reader refuses a repeated key */
   }
   return st;
 }
 
-/* A boolean option of an object: absent → dflt; null → -1 (strip_accents). */
-static int bool_opt(const cJSON *o, const char *key, int dflt, int allow_null, int *out) {
+int tsift_bool_opt(const cJSON *o, const char *key, int dflt, int *out) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   if (!v) *out = dflt;
   else if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
-  else if (allow_null && cJSON_IsNull(v)) *out = -1;
   else return -1;
   return 0;
+}
+
+tsift_status tsift_read_bert(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
+  int clean, chinese, lower;
+  const cJSON *sa = cJSON_GetObjectItemCaseSensitive(n, "strip_accents");
+  if (tsift_bool_opt(n, "clean_text", 1, &clean) || tsift_bool_opt(n, "handle_chinese_chars", 1, &chinese) ||
+      tsift_bool_opt(n, "lowercase", 1, &lower) || (sa && !cJSON_IsNull(sa) && !cJSON_IsBool(sa)))
+    return tsift_fail(err, TSIFT_E_MODEL,
+                      "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
+                      "booleans, strip_accents a boolean or null");
+  wp->clean_text = (unsigned char)clean;
+  wp->chinese_chars = (unsigned char)chinese;
+  wp->lowercase = (unsigned char)lower;
+  wp->strip_accents = (unsigned char)(cJSON_IsBool(sa) ? cJSON_IsTrue(sa) : lower); /* null: as lowercase */
+  return TSIFT_OK;
 }
 
 static tsift_status read_normalizer(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
@@ -123,17 +118,7 @@ static tsift_status read_normalizer(const cJSON *n, tsift_wordpiece *wp, tsift_e
     return tsift_fail(err, TSIFT_E_MODEL,
                       "tokenizer.json: normalizer type \"%.40s\" is not supported (BertNormalizer, Lowercase or null)",
                       type->valuestring);
-  int clean, chinese, strip, lower;
-  if (bool_opt(n, "clean_text", 1, 0, &clean) || bool_opt(n, "handle_chinese_chars", 1, 0, &chinese) ||
-      bool_opt(n, "strip_accents", -1, 1, &strip) || bool_opt(n, "lowercase", 1, 0, &lower))
-    return tsift_fail(err, TSIFT_E_MODEL,
-                      "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
-                      "booleans, strip_accents a boolean or null");
-  wp->clean_text = (unsigned char)clean;
-  wp->chinese_chars = (unsigned char)chinese;
-  wp->lowercase = (unsigned char)lower;
-  wp->strip_accents = (unsigned char)(strip < 0 ? lower : strip); /* null: as lowercase */
-  return TSIFT_OK;
+  return tsift_read_bert(n, wp, err);
 }
 
 static tsift_status read_pretokenizer(const cJSON *p, tsift_wordpiece *wp, tsift_error *err) {
