@@ -36,6 +36,12 @@ tsift_status tsift_vocab_alloc(tsift_wordpiece *wp, size_t count, size_t bytes, 
   return TSIFT_OK;
 }
 
+tsift_status tsift_vocab_limit(size_t n, const char *key, tsift_error *err) {
+  if (n <= TSIFT_STATIC_MAX_VOCAB) return TSIFT_OK;
+  return tsift_fail(err, TSIFT_E_LIMIT, "tokenizer.json: %s: %zu tokens is over the limit of %u", key, n,
+                    TSIFT_STATIC_MAX_VOCAB);
+}
+
 long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n) {
   uint32_t h = TSIFT_FNV_BASIS;
   for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
@@ -46,6 +52,7 @@ long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n) 
   wp->off[id] = (uint32_t)wp->used;
   wp->len[id] = (uint32_t)n;
   wp->used += n;
+  if (id >= wp->nids) wp->nids = (size_t)id + 1;
   size_t mask = wp->nslots - 1, i = h & mask;
   while (wp->slots[i]) i = (i + 1) & mask;
   wp->slots[i] = id + 1;

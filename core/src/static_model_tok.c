@@ -56,7 +56,8 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab must be an object {token: id}, got %s",
                       tsift_json_type_name(vocab));
   size_t count = 0, bytes = 0;
-  for (const cJSON *t = vocab->child; t; t = t->next) {
+  tsift_status st = tsift_vocab_limit((size_t)cJSON_GetArraySize(vocab), "model.vocab", err);
+  for (const cJSON *t = st ? NULL : vocab->child; t; t = t->next) {
     if (!tsift_json_integral(t, 0, (double)wp->rows - 1))
       return tsift_fail(err, TSIFT_E_MODEL,
                         "tokenizer.json: model.vocab \"%.60s\": the id must be an integer from 0 to %zu (the matrix has %zu rows)",
@@ -65,8 +66,9 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     count++;
     bytes += strlen(t->string);
   }
+  if (st) return st;
   if (count == 0) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab is empty");
-  tsift_status st = tsift_vocab_alloc(wp, count, bytes, err);
+  st = tsift_vocab_alloc(wp, count, bytes, err);
   for (const cJSON *t = vocab->child; t && !st; t = t->next) {
     uint32_t id = (uint32_t)t->valuedouble;
     if (wp->len[id]) { /* no token is empty: a length marks the id taken */

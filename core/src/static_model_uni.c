@@ -361,6 +361,8 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
                       tsift_json_type_name(vocab));
   size_t count = 0, bytes = 0;
   double min = 0;
+  tsift_status st = tsift_vocab_limit((size_t)cJSON_GetArraySize(vocab), "model.vocab", err);
+  if (st) return st;
   for (const cJSON *e = vocab->child; e; e = e->next, count++) {
     const cJSON *piece = cJSON_IsArray(e) ? e->child : NULL;
     const cJSON *score = piece ? piece->next : NULL;
@@ -381,7 +383,7 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     bytes += n;
   }
   if (count == 0) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab is empty");
-  tsift_status st = tsift_vocab_alloc(wp, count, bytes, err);
+  st = tsift_vocab_alloc(wp, count, bytes, err);
   if (st) return st;
   wp->unk_score = min - 10.0; /* the library's K_UNK_PENALTY */
   size_t id = 0;

@@ -398,7 +398,7 @@ static void test_bad_safetensors(void) {
             "is empty");
   expect_header("{\"embeddings\":{\"dtype\":\"F32\",\"shape\":[19,4],\"data_offsets\":[0,304]},"
                 "\"mapping\":{\"dtype\":\"I8\",\"shape\":[0],\"data_offsets\":[0,0]}}",
-                TSIFT_E_MODEL, "vocabulary-quantised model (tensor \"mapping\")");
+                TSIFT_E_MODEL, "safetensors: tensor \"mapping\": dtype I8 is not supported (I32, I64)");
   expect_header("{\"__metadata__\":{\"name\":5},\"embeddings\":{\"dtype\":\"F32\",\"shape\":[19,4],\"data_offsets\":[0,304]}}",
                 TSIFT_E_MODEL, "\"__metadata__\" value \"name\" is not a string");
   expect_header("{\"embeddings\":{\"dtype\":\"F32\",\"shape\":[19,4],\"data_offsets\":[0,304]},"
