@@ -173,6 +173,28 @@ static tsift_status read_model(const cJSON *model, tsift_wordpiece *wp, tsift_er
   return TSIFT_OK;
 }
 
+/* added_tokens: each must name a token of the model's vocabulary (BERT's
+ * [PAD], [UNK], …: written in a text they are not matched, the model reads
+ * them). One outside it — model2vec 0.8's multi-word entries, which the
+ * library matches in the text before pre-tokenising — is refused by name
+ * rather than never matched (docs/semantic.md, "added_tokens"). */
+static tsift_status check_added(const cJSON *added, const tsift_wordpiece *wp, tsift_error *err) {
+  if (!added || cJSON_IsNull(added)) return TSIFT_OK;
+  size_t i = 0;
+  for (const cJSON *a = cJSON_IsArray(added) ? added->child : NULL; a; a = a->next, i++) {
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "content");
+    if (!cJSON_IsString(c)) break;
+    if (vocab_find(wp, c->valuestring, strlen(c->valuestring)) < 0)
+      return tsift_fail(err, TSIFT_E_MODEL,
+                        "tokenizer.json: added_tokens[%zu] \"%.60s\" is not in model.vocab: added tokens outside the "
+                        "vocabulary (model2vec's multi-word entries) are not supported, only tokens of model.vocab",
+                        i, c->valuestring);
+  }
+  if (!cJSON_IsArray(added) || i != (size_t)cJSON_GetArraySize(added))
+    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array of {\"content\": string, …}");
+  return TSIFT_OK;
+}
+
 tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift_wordpiece *wp, tsift_error *err) {
   memset(wp, 0, sizeof *wp);
   wp->rows = rows;
@@ -187,6 +209,7 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
   if (!st && cJSON_IsString(mtype) && strcmp(mtype->valuestring, "Unigram") == 0) {
     /* The Unigram model's own reader, with its normalizers and pre-tokenizer. */
     st = tsift_unigram_read(root, wp, err);
+    if (!st) st = check_added(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, err);
     cJSON_Delete(root);
     if (st) tsift_wordpiece_free(wp);
     return st;
@@ -194,6 +217,7 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
   if (!st) st = read_normalizer(cJSON_GetObjectItemCaseSensitive(root, "normalizer"), wp, err);
   if (!st) st = read_pretokenizer(cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), wp, err);
   if (!st) st = read_model(cJSON_GetObjectItemCaseSensitive(root, "model"), wp, err);
+  if (!st) st = check_added(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, err);
   cJSON_Delete(root);
   if (st) tsift_wordpiece_free(wp);
   return st;
