@@ -541,7 +541,7 @@ static void test_bad_tokenizer(void) {
   /* added_tokens: tokens of the vocabulary are fine (the loads above list
    * none; here [UNK] and [CLS]); one outside it is refused by name */
   char *ok = tokenizer(BERT, BERT_PRE, "");
-  memcpy(strstr(ok, "\"added_tokens\":[]"), "\"added_tokens\":0 ", 18);
+  memcpy(strstr(ok, "\"added_tokens\":[]"), "\"added_tokens\":0 ", 17);
   expect_tok(ok, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array of {\"content\": string");
   free(ok);
   expect_tok(with_added("[{\"id\":1,\"content\":\"[UNK]\"},{\"id\":5}]", MODEL("{\"[UNK]\":1}", "")), TSIFT_E_MODEL,
