@@ -593,9 +593,11 @@ TSIFT_API size_t tsift_static_model_dim(const tsift_static_model *model);
 TSIFT_API const char *tsift_static_model_id(const tsift_static_model *model);
 /*
  * Embed `text` (UTF-8; invalid bytes read as U+FFFD; read up to 65536
- * bytes): normalise, pre-tokenise, WordPiece, drop [UNK], keep the first
- * 512 tokens, sum their rows in token order in doubles and divide by the
- * sum's Euclidean norm (the mean's direction), written as `dim` floats to
+ * bytes): normalise, pre-tokenise, WordPiece or Unigram, drop a WordPiece
+ * [UNK], keep the first 512 tokens, sum their rows (through "mapping",
+ * times "weights", when the file has them) in token order in doubles and
+ * divide by the sum's Euclidean norm (the mean's direction; with
+ * TSIFT_STATIC_SENTENCE_TRANSFORMERS every token, no cap), written as `dim` floats to
  * out. *pooled (may be NULL) is the number of rows summed. A text with no
  * known token (or rows that sum to zero) gives the zero vector: TSIFT_OK,
  * every component 0 and *pooled 0 — a caller must treat it as "no vector".

@@ -1,6 +1,8 @@
 /* static_model.c — the static-embedding model (issue 25): a model2vec-style
- * matrix from a safetensors file plus a WordPiece tokenizer.json, and the
- * embedding of a text: its tokens' rows (minus [UNK], at most 512) summed in
+ * matrix from a safetensors file (with model2vec 0.7+'s per-token "weights"
+ * and "mapping", issue 35) plus a tokenizer.json, and the embedding of a
+ * text: its tokens' rows (minus a WordPiece [UNK], at most 512; with
+ * sentence-transformers' pooling every token) mapped, weighted and summed in
  * token order in doubles, divided by the sum's norm. Additions, one division
  * per component and one correctly rounded sqrt: IEEE binary64 gives the same
  * bits on every platform (no FMA contraction, no libm), so native and wasm
