@@ -160,7 +160,7 @@ long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n,
  * (lowercase alone is the Lowercase normalizer). -1: out of memory. */
 int tsift_bert_normalize_char(const tsift_wordpiece *wp, int32_t c, tsift_cps *out);
 
-/* static_model_tok.c: a boolean option of a JSON object (absent: dflt; -1
+/* static_model_chars.c: a boolean option of a JSON object (absent: dflt; -1
  * when it is not a boolean), and BertNormalizer's four options read into
  * wp (each malformed one a model error). */
 int tsift_bool_opt(const struct cJSON *o, const char *key, int dflt, int *out);

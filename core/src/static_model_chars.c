@@ -1,11 +1,12 @@
 /* static_model_chars.c — what the two tokenizers of the static-embedding
  * model share (static_model_tok.c: WordPiece and the reading of
  * tokenizer.json; static_model_uni.c: Unigram): the vocabulary's lookup,
- * Rust's White_Space, a growing code-point array, and BertNormalizer's
- * treatment of one character. Below both, so neither calls the other back. */
+ * Rust's White_Space, a growing code-point array, BertNormalizer's options
+ * and its treatment of one character. Below both, so neither calls the other back. */
 #include <string.h>
 
 #include "alloc.h"
+#include "cJSON.h"
 #include "static_model.h"
 #include "utf8proc.h"
 
@@ -57,6 +58,31 @@ long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n) 
   while (wp->slots[i]) i = (i + 1) & mask;
   wp->slots[i] = id + 1;
   return -1;
+}
+
+/* ---- options both readers parse -------------------------------------------- */
+
+int tsift_bool_opt(const cJSON *o, const char *key, int dflt, int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!v) *out = dflt;
+  else if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
+  else return -1;
+  return 0;
+}
+
+tsift_status tsift_read_bert(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
+  int clean, chinese, lower;
+  const cJSON *sa = cJSON_GetObjectItemCaseSensitive(n, "strip_accents");
+  if (tsift_bool_opt(n, "clean_text", 1, &clean) || tsift_bool_opt(n, "handle_chinese_chars", 1, &chinese) ||
+      tsift_bool_opt(n, "lowercase", 1, &lower) || (sa && !cJSON_IsNull(sa) && !cJSON_IsBool(sa)))
+    return tsift_fail(err, TSIFT_E_MODEL,
+                      "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
+                      "booleans, strip_accents a boolean or null");
+  wp->clean_text = (unsigned char)clean;
+  wp->chinese_chars = (unsigned char)chinese;
+  wp->lowercase = (unsigned char)lower;
+  wp->strip_accents = (unsigned char)(cJSON_IsBool(sa) ? cJSON_IsTrue(sa) : lower); /* null: as lowercase */
+  return TSIFT_OK;
 }
 
 /* ---- character classes (BERT's definitions) ----------------------------- */

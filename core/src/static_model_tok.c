@@ -85,29 +85,6 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
   return st;
 }
 
-int tsift_bool_opt(const cJSON *o, const char *key, int dflt, int *out) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (!v) *out = dflt;
-  else if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
-  else return -1;
-  return 0;
-}
-
-tsift_status tsift_read_bert(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
-  int clean, chinese, lower;
-  const cJSON *sa = cJSON_GetObjectItemCaseSensitive(n, "strip_accents");
-  if (tsift_bool_opt(n, "clean_text", 1, &clean) || tsift_bool_opt(n, "handle_chinese_chars", 1, &chinese) ||
-      tsift_bool_opt(n, "lowercase", 1, &lower) || (sa && !cJSON_IsNull(sa) && !cJSON_IsBool(sa)))
-    return tsift_fail(err, TSIFT_E_MODEL,
-                      "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
-                      "booleans, strip_accents a boolean or null");
-  wp->clean_text = (unsigned char)clean;
-  wp->chinese_chars = (unsigned char)chinese;
-  wp->lowercase = (unsigned char)lower;
-  wp->strip_accents = (unsigned char)(cJSON_IsBool(sa) ? cJSON_IsTrue(sa) : lower); /* null: as lowercase */
-  return TSIFT_OK;
-}
-
 static tsift_status read_normalizer(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
   if (!n || cJSON_IsNull(n)) return TSIFT_OK;
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(n, "type");
