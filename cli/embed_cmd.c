@@ -118,6 +118,7 @@ static const char *glove_dir(char *buf, size_t cap) {
 /* A model's three files (config.json's path whether or not it exists). */
 typedef struct model_paths {
   char st[CLI_MODEL_PATH], tok[CLI_MODEL_PATH], config[CLI_MODEL_PATH];
+  unsigned flags; /* TSIFT_STATIC_SENTENCE_TRANSFORMERS for a 0_StaticEmbedding/ folder: its pooling */
 } model_paths;
 
 /* The files of a model by name or folder, the rule of js/model-dir.js
@@ -143,6 +144,7 @@ static int resolve_model_dir(const char *dir, model_paths *p) {
     snprintf(p->tok, sizeof p->tok, "%s/0_StaticEmbedding/model.safetensors", dir);
     if (exists(p->st) && exists(p->tok)) sub = "/0_StaticEmbedding";
   }
+  p->flags = *sub ? TSIFT_STATIC_SENTENCE_TRANSFORMERS : 0;
   snprintf(p->st, sizeof p->st, "%s%s/model.safetensors", dir, sub);
   snprintf(p->tok, sizeof p->tok, "%s%s/tokenizer.json", dir, sub);
   snprintf(p->config, sizeof p->config, "%s%s/config.json", dir, sub);
@@ -156,11 +158,13 @@ static int resolve_model_dir(const char *dir, model_paths *p) {
 tsift_static_model *cli_load_model(const char *dir, const char *st_path, const char *tok_path) {
   model_paths p;
   const char *config_path = NULL;
+  unsigned flags = 0;
   if (dir) {
     if (resolve_model_dir(dir, &p)) return NULL;
     if (!st_path) st_path = p.st;
     if (!tok_path) tok_path = p.tok;
     config_path = p.config;
+    flags = p.flags;
   }
   /* in js/model-dir.js readModelFiles' order: a bad file is named the same way in every host */
   size_t slen = 0, klen = 0, clen = 0;
@@ -175,7 +179,7 @@ tsift_static_model *cli_load_model(const char *dir, const char *st_path, const c
   tsift_static_model *model = NULL;
   tsift_error err;
   if (st && tok && !config_bad &&
-      (tsift_static_model_load((const uint8_t *)st, slen, tok, klen, &model, &err) ||
+      (tsift_static_model_load_flags((const uint8_t *)st, slen, tok, klen, flags, &model, &err) ||
        (config && tsift_static_model_configure(model, config, clen, &err)))) {
     fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
     tsift_static_model_free(model);

@@ -621,9 +621,9 @@ async function withModel(dir, fn, st, tok) {
 // replace its files. The files are read before the module loads, within
 // their bounds, and an error names the file in strerror's words, as natively.
 async function openModel(dir, st, tok) {
-  let bytes;
+  let bytes, r;
   try {
-    const r = dir == null ? { config: null } : resolveModelDir(dir);
+    r = dir == null ? { config: null } : resolveModelDir(dir);
     bytes = readModelFiles({ safetensors: st ?? r.safetensors, tokenizer: tok ?? r.tokenizer, config: r.config });
   } catch (e) {
     if (!(e instanceof ToolsiftError)) throw e;
@@ -632,7 +632,8 @@ async function openModel(dir, st, tok) {
     throw new Exit(1);
   }
   const ts = await loadModule();
-  return call(() => ts.loadStaticModel(bytes.safetensors, bytes.tokenizer, bytes.config));
+  return call(() => ts.loadStaticModel(bytes.safetensors, bytes.tokenizer, bytes.config,
+    { sentenceTransformers: r.layout === 'sentence-transformers' }));
 }
 
 // The tools' vectors from the model, with cli/embed_cmd.c's note.

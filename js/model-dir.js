@@ -194,6 +194,7 @@ export function readModelDir(nameOrDir) {
  * 'model'/'json'/'limit' from their contents.
  */
 export function loadStaticModelDir(toolsift, nameOrDir) {
-  const { bytes } = readModelDir(nameOrDir);
-  return toolsift.loadStaticModel(bytes.safetensors, bytes.tokenizer, bytes.config);
+  const { bytes, layout } = readModelDir(nameOrDir);
+  return toolsift.loadStaticModel(bytes.safetensors, bytes.tokenizer, bytes.config,
+    { sentenceTransformers: layout === 'sentence-transformers' });
 }

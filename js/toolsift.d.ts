@@ -382,7 +382,12 @@ export class Toolsift {
   /** The core's analysis JSON, byte-exact. */
   analyzeJSON(text: string, options?: AnalyzerOptions | string): string;
   /** Load a model2vec-style static embedding: model.safetensors bytes and tokenizer.json (docs/semantic.md). */
-  loadStaticModel(safetensors: Uint8Array | ArrayBuffer, tokenizer: string | Uint8Array | ArrayBuffer): StaticModel;
+  /** config: the model's config.json (its calibrated fusion parameters, docs/semantic.md);
+   * sentenceTransformers: StaticEmbedding's pooling (files from a 0_StaticEmbedding/ folder). */
+  loadStaticModel(safetensors: Uint8Array | ArrayBuffer, tokenizer: string | Uint8Array | ArrayBuffer,
+    config?: string | Uint8Array | ArrayBuffer | null, options?: { sentenceTransformers?: boolean }): StaticModel;
+  /** Fusion parameters proposed for a model on a catalog: JSON, or the table as text. queries null: the catalog judges itself. */
+  calibrate(catalog: string | Uint8Array, queries: string | Uint8Array | null, model: StaticModel, options?: { text?: boolean }): string;
 }
 
 /**

@@ -659,7 +659,7 @@ export class Toolsift {
    * StaticModel { id, dim, embed(text), embedJSON(text), free() }. A
    * malformed file throws the core's 'model' error (or 'json', 'limit').
    */
-  loadStaticModel(safetensors, tokenizer, config) {
+  loadStaticModel(safetensors, tokenizer, config, { sentenceTransformers = false } = {}) {
     if (!isBytes(safetensors)) {
       throw new ToolsiftError('arg', 'loadStaticModel: safetensors must be bytes (a Uint8Array or ArrayBuffer)', STATUS_ARG);
     }
@@ -671,7 +671,7 @@ export class Toolsift {
     const ex = this.#ex;
     const handle = this._call(
       [st, tok],
-      ([sp, tp], out) => ex.tsift_wasm_static_model_load_take(sp, st.length, tp, tok.length, out),
+      ([sp, tp], out) => ex.tsift_wasm_static_model_load_take(sp, st.length, tp, tok.length, sentenceTransformers ? 1 : 0, out),
       { handleResult: true, taken: 0 }, // the model keeps the file's buffer: one copy of the matrix
     );
     const model = new StaticModel(this, ex, handle);

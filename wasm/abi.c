@@ -41,7 +41,8 @@
  *   tsift_wasm_index_set_vectors(h, model, model_len, dim, rows_f32, nrows, out) -> status
  *   tsift_wasm_session_set_query_vector(s, vec_f32 | 0, dim, min_similarity, out) -> status
  *   tsift_wasm_session_set_embedder(s, model | 0, min_similarity, out) -> status
- *   tsift_wasm_static_model_load_take(st, st_len, tok, tok_len, out) -> status (slot 0: handle; takes `st` over)
+ *   tsift_wasm_static_model_load_take(st, st_len, tok, tok_len, flags, out) -> status (slot 0: handle; takes `st` over;
+ *     flags: TSIFT_STATIC_SENTENCE_TRANSFORMERS for StaticEmbedding's pooling)
  *   tsift_wasm_static_model_dim(m) -> dim; tsift_wasm_static_model_id(m) -> ptr to a NUL-terminated id
  *   tsift_wasm_static_model_embed(m, text, len, out) -> status  (out: dim float32s, or (0, 0): zero vector)
  *   tsift_wasm_static_model_embed_json(m, text, len, out) -> status
@@ -497,11 +498,11 @@ int32_t tsift_wasm_session_call_next(tsift_session *s, const char *calls, size_t
  * the model reads its matrix in place, or it is freed when loading fails;
  * the caller must not free it. */
 EXPORT(tsift_wasm_static_model_load_take)
-int32_t tsift_wasm_static_model_load_take(uint8_t *st, size_t st_len, const char *tok, size_t tok_len,
+int32_t tsift_wasm_static_model_load_take(uint8_t *st, size_t st_len, const char *tok, size_t tok_len, uint32_t flags,
                                           uint32_t *out) {
   tsift_error err;
   tsift_static_model *m = NULL;
-  tsift_status s = tsift_static_model_load_take(st, st_len, tok, tok_len, &m, &err);
+  tsift_status s = tsift_static_model_load_take_flags(st, st_len, tok, tok_len, flags, &m, &err);
   if (s != TSIFT_OK) return fail(out, &err);
   put_out(out, m, 0);
   return 0;

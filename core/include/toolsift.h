@@ -581,6 +581,20 @@ TSIFT_API tsift_status tsift_session_finish(tsift_session *session, char **out, 
 TSIFT_API tsift_status tsift_static_model_load(const uint8_t *safetensors, size_t safetensors_len,
                                                const char *tokenizer_json, size_t tokenizer_len,
                                                tsift_static_model **out, tsift_error *err);
+/*
+ * tsift_static_model_load with flags. TSIFT_STATIC_SENTENCE_TRANSFORMERS:
+ * the files are a sentence-transformers StaticEmbedding module (a host sets
+ * it when it reads them from a model's `0_StaticEmbedding/` folder;
+ * docs/semantic.md, "Pooling"): the embedding is the mean of every token's
+ * row, [UNK] included and no 512-token cap (model2vec's pooling, the
+ * default, drops a WordPiece [UNK] and keeps 512), a file with a "weights"
+ * or "mapping" tensor is refused (StaticEmbedding reads neither), and the
+ * model's id differs from the same files' default id. Other bits: ignored.
+ */
+#define TSIFT_STATIC_SENTENCE_TRANSFORMERS 1u
+TSIFT_API tsift_status tsift_static_model_load_flags(const uint8_t *safetensors, size_t safetensors_len,
+                                                     const char *tokenizer_json, size_t tokenizer_len,
+                                                     unsigned flags, tsift_static_model **out, tsift_error *err);
 TSIFT_API void tsift_static_model_free(tsift_static_model *model);
 /* The embedding dimension (0 for NULL). */
 TSIFT_API size_t tsift_static_model_dim(const tsift_static_model *model);
@@ -602,9 +616,11 @@ TSIFT_API tsift_status tsift_static_model_configure(tsift_static_model *model, c
                                                     tsift_error *err);
 /*
  * Embed `text` (UTF-8; invalid bytes read as U+FFFD; read up to 65536
- * bytes): normalise, pre-tokenise, WordPiece, drop [UNK], keep the first
- * 512 tokens, sum their rows in token order in doubles and divide by the
- * sum's Euclidean norm (the mean's direction), written as `dim` floats to
+ * bytes): normalise, pre-tokenise, WordPiece or Unigram, drop a WordPiece
+ * [UNK], keep the first 512 tokens, sum their rows (through "mapping",
+ * times "weights", when the file has them) in token order in doubles and
+ * divide by the sum's Euclidean norm (the mean's direction; with
+ * TSIFT_STATIC_SENTENCE_TRANSFORMERS every token, no cap), written as `dim` floats to
  * out. *pooled (may be NULL) is the number of rows summed. A text with no
  * known token (or rows that sum to zero) gives the zero vector: TSIFT_OK,
  * every component 0 and *pooled 0 — a caller must treat it as "no vector".

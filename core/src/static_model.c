@@ -1,6 +1,8 @@
 /* static_model.c — the static-embedding model (issue 25): a model2vec-style
- * matrix from a safetensors file plus a WordPiece tokenizer.json, and the
- * embedding of a text: its tokens' rows (minus [UNK], at most 512) summed in
+ * matrix from a safetensors file (with model2vec 0.7+'s per-token "weights"
+ * and "mapping", issue 35) plus a tokenizer.json, and the embedding of a
+ * text: its tokens' rows (minus a WordPiece [UNK], at most 512; with
+ * sentence-transformers' pooling every token) mapped, weighted and summed in
  * token order in doubles, divided by the sum's norm. Additions, one division
  * per component and one correctly rounded sqrt: IEEE binary64 gives the same
  * bits on every platform (no FMA contraction, no libm), so native and wasm
@@ -17,6 +19,9 @@ struct tsift_static_model {
   tsift_st_matrix m; /* m.data points into `data` */
   uint8_t *data;     /* the matrix's bytes: a copy, or the whole taken file */
   tsift_wordpiece wp;
+  double *weight;    /* by token id: model2vec's "weights", or NULL */
+  uint32_t *row;     /* by token id: model2vec's "mapping", or NULL */
+  unsigned char all; /* sentence-transformers' pooling: every token, [UNK] too, no cap */
   char id[48];
   tsift_fusion_params fusion; /* config.json's calibrated parameters, when has_fusion */
   int has_fusion;
@@ -26,7 +31,38 @@ void tsift_static_model_free(tsift_static_model *model) {
   if (!model) return;
   tsift_wordpiece_free(&model->wp);
   tsift_free(model->data);
+  tsift_free(model->weight);
+  tsift_free(model->row);
   tsift_free(model);
+}
+
+/* "weights" and "mapping" (checked by the reader: finite, rows of the
+ * matrix) against the tokenizer: one entry per token id; then kept by id as
+ * doubles and row numbers, so they outlive the caller's buffer. Refused
+ * with sentence-transformers' pooling, which reads neither. */
+static tsift_status read_per_token(tsift_static_model *model, tsift_error *err) {
+  const tsift_st_1d *t[2] = {&model->m.weights, &model->m.mapping};
+  for (int k = 0; k < 2; k++) {
+    const char *name = k ? "mapping" : "weights";
+    if (!t[k]->data) continue;
+    if (model->all)
+      return tsift_fail(err, TSIFT_E_MODEL,
+                        "safetensors: tensor \"%s\": sentence-transformers' StaticEmbedding reads no per-token tensor "
+                        "(only \"embedding.weight\" or \"embeddings\")", name);
+    if (t[k]->n != model->wp.nids)
+      return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%s\" has %zu entries, but tokenizer.json has %zu token ids",
+                        name, t[k]->n, model->wp.nids);
+    void *v = tsift_calloc_array(t[k]->n, k ? sizeof *model->row : sizeof *model->weight);
+    if (!v) return tsift_nomem(err, "reading the per-token tensors");
+    for (size_t i = 0; i < t[k]->n; i++) {
+      const uint8_t *p = t[k]->data + i * t[k]->size;
+      if (k) ((uint32_t *)v)[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+      else ((double *)v)[i] = tsift_st_at(t[k]->dtype, p);
+    }
+    if (k) model->row = v;
+    else model->weight = v;
+  }
+  return TSIFT_OK;
 }
 
 size_t tsift_static_model_dim(const tsift_static_model *model) { return model ? model->m.cols : 0; }
@@ -67,6 +103,7 @@ static void model_id(tsift_static_model *model, const uint8_t *st, size_t st_len
   for (int i = 0; i < 8; i++) len8[i] = (uint8_t)((uint64_t)tok_len >> (8 * i));
   tsift_sha256_update(&h, len8, 8);
   tsift_sha256_update(&h, tok, tok_len);
+  if (model->all) tsift_sha256_update(&h, "S", 1); /* another pooling, another id */
   uint8_t digest[32];
   char hex[65];
   tsift_sha256_final(&h, digest);
@@ -78,16 +115,21 @@ static void model_id(tsift_static_model *model, const uint8_t *st, size_t st_len
  * the model keeps that buffer and reads its matrix in place, else it copies
  * the matrix. `take` is the model's or freed, whatever happens. */
 static tsift_status load(const uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
-                         size_t tokenizer_len, uint8_t *take, tsift_static_model **out, tsift_error *err) {
+                         size_t tokenizer_len, uint8_t *take, unsigned flags, tsift_static_model **out,
+                         tsift_error *err) {
   tsift_static_model *model = tsift_calloc_array(1, sizeof *model);
   if (!model) {
     tsift_free(take);
     return tsift_nomem(err, "loading a static model");
   }
   model->data = take; /* freed with the model from here on */
+  model->all = (flags & TSIFT_STATIC_SENTENCE_TRANSFORMERS) != 0;
   tsift_status st = tsift_st_read_matrix(safetensors, safetensors_len, &model->m, err);
   if (!st) st = check_finite(&model->m, err);
-  if (!st) st = tsift_wordpiece_load(tokenizer_json, tokenizer_len, model->m.rows, &model->wp, err);
+  /* with a mapping, token ids index it, not the matrix */
+  if (!st) st = tsift_wordpiece_load(tokenizer_json, tokenizer_len,
+                                     model->m.mapping.data ? model->m.mapping.n : model->m.rows, &model->wp, err);
+  if (!st) st = read_per_token(model, err);
   if (!st && !take) {
     size_t bytes = model->m.rows * model->m.cols * model->m.elem_size;
     model->data = tsift_alloc_bytes(bytes);
@@ -107,24 +149,36 @@ static tsift_status load(const uint8_t *safetensors, size_t safetensors_len, con
   return TSIFT_OK;
 }
 
-tsift_status tsift_static_model_load(const uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
-                                     size_t tokenizer_len, tsift_static_model **out, tsift_error *err) {
+tsift_status tsift_static_model_load_flags(const uint8_t *safetensors, size_t safetensors_len,
+                                           const char *tokenizer_json, size_t tokenizer_len, unsigned flags,
+                                           tsift_static_model **out, tsift_error *err) {
   if (!out) return tsift_fail(err, TSIFT_E_ARG, "static model: NULL output");
   *out = NULL;
   if ((!safetensors && safetensors_len) || (!tokenizer_json && tokenizer_len))
     return tsift_fail(err, TSIFT_E_ARG, "static model: NULL input");
-  return load(safetensors, safetensors_len, tokenizer_json, tokenizer_len, NULL, out, err);
+  return load(safetensors, safetensors_len, tokenizer_json, tokenizer_len, NULL, flags, out, err);
 }
 
-tsift_status tsift_static_model_load_take(uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
-                                          size_t tokenizer_len, tsift_static_model **out, tsift_error *err) {
+tsift_status tsift_static_model_load(const uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
+                                     size_t tokenizer_len, tsift_static_model **out, tsift_error *err) {
+  return tsift_static_model_load_flags(safetensors, safetensors_len, tokenizer_json, tokenizer_len, 0, out, err);
+}
+
+tsift_status tsift_static_model_load_take_flags(uint8_t *safetensors, size_t safetensors_len,
+                                                const char *tokenizer_json, size_t tokenizer_len, unsigned flags,
+                                                tsift_static_model **out, tsift_error *err) {
   if (!out || !safetensors || (!tokenizer_json && tokenizer_len)) {
     tsift_free(safetensors);
     if (out) *out = NULL;
     return tsift_fail(err, TSIFT_E_ARG, "static model: NULL argument");
   }
   *out = NULL;
-  return load(safetensors, safetensors_len, tokenizer_json, tokenizer_len, safetensors, out, err);
+  return load(safetensors, safetensors_len, tokenizer_json, tokenizer_len, safetensors, flags, out, err);
+}
+
+tsift_status tsift_static_model_load_take(uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
+                                          size_t tokenizer_len, tsift_static_model **out, tsift_error *err) {
+  return tsift_static_model_load_take_flags(safetensors, safetensors_len, tokenizer_json, tokenizer_len, 0, out, err);
 }
 
 /* ---- embedding ------------------------------------------------------------ */
@@ -144,9 +198,14 @@ static int pool_token(void *user, uint32_t id) {
     const char *t = tsift_wordpiece_token(&model->wp, id, &n);
     tsift_json_str(p->tokens, t, n);
   }
-  if (id == model->wp.unk_id) return 0; /* model2vec drops [UNK] before pooling */
-  for (size_t c = 0; c < model->m.cols; c++) p->sum[c] += tsift_st_value(&model->m, model->m.data, id, c);
-  return ++p->pooled >= TSIFT_STATIC_MAX_POOLED;
+  /* model2vec drops a WordPiece model's [UNK] before pooling (its Unigram
+   * models name no unk_token, so their unk piece is pooled);
+   * sentence-transformers pools every token */
+  if (!model->all && !model->wp.unigram && id == model->wp.unk_id) return 0;
+  uint32_t r = model->row ? model->row[id] : id;
+  double w = model->weight ? model->weight[id] : 1.0; /* x * 1.0 is x: no weights, the same sums */
+  for (size_t c = 0; c < model->m.cols; c++) p->sum[c] += tsift_st_value(&model->m, model->m.data, r, c) * w;
+  return ++p->pooled >= TSIFT_STATIC_MAX_POOLED && !model->all;
 }
 
 /* Tokenise and pool; out gets the unit vector (or zeros). */

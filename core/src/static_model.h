@@ -17,6 +17,10 @@
 /* Hard bounds (docs/semantic.md). A file past one is TSIFT_E_LIMIT. */
 #define TSIFT_STATIC_MAX_DIM 4096u
 #define TSIFT_STATIC_MAX_ROWS 1000000u
+/* Token ids: a vocabulary (tokenizer.json's model.vocab, added_tokens; the
+ * "weights" and "mapping" tensors, one entry per id) holds at most this
+ * many tokens. With "mapping" the matrix may have fewer rows than that. */
+#define TSIFT_STATIC_MAX_VOCAB 1000000u
 #define TSIFT_STATIC_MAX_HEADER (16u << 20)         /* safetensors JSON header */
 #define TSIFT_STATIC_MAX_MATRIX (1024u << 20)       /* the matrix's bytes */
 #define TSIFT_STATIC_MAX_TOKENIZER (256u << 20)     /* tokenizer.json */
@@ -44,6 +48,16 @@ typedef enum tsift_st_dtype {
   TSIFT_ST_I8
 } tsift_st_dtype;
 
+/* A 1-D tensor beside the matrix (model2vec 0.7+): `n` elements of `size`
+ * bytes at `data` (in the caller's bytes), of `dtype` (weights) or signed
+ * integers (mapping); data NULL when the file has none. */
+typedef struct tsift_st_1d {
+  const uint8_t *data;
+  size_t n;
+  unsigned char size;
+  tsift_st_dtype dtype;
+} tsift_st_1d;
+
 /* The embedding matrix found in a safetensors file: `data` points into the
  * caller's bytes (rows × cols elements of `dtype`, little-endian, row-major,
  * not necessarily aligned). `name` is the tensor's name (NUL-terminated,
@@ -55,6 +69,9 @@ typedef struct tsift_st_matrix {
   tsift_st_dtype dtype;
   char name[64];
   char meta_name[33];
+  /* "weights": one finite scale per token id (F32, F16, BF16, F64);
+   * "mapping": token id -> row (I32, I64), every entry below rows. */
+  tsift_st_1d weights, mapping;
 } tsift_st_matrix;
 
 /* Read the file's header and pick the matrix: the tensor "embeddings"
@@ -68,8 +85,10 @@ typedef struct tsift_st_matrix {
  * _NOMEM) with "safetensors: …" messages. Nothing is kept allocated. */
 tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matrix *m, tsift_error *err);
 
-/* Element (r, c) of the matrix as a double (exact for every dtype). */
+/* Element (r, c) of the matrix as a double (exact for every dtype); one
+ * element of a dtype at p. */
 double tsift_st_value(const tsift_st_matrix *m, const uint8_t *data, size_t r, size_t c);
+double tsift_st_at(tsift_st_dtype dtype, const uint8_t *p);
 
 /* ---- the tokenizer: WordPiece (static_model_tok.c) or Unigram
  * (static_model_uni.c), one struct for both ------------------------------- */
@@ -94,8 +113,10 @@ typedef struct tsift_wordpiece {
   uint32_t unk_id;
   size_t rows;          /* ids are < rows */
   size_t count;         /* tokens in the vocabulary */
+  size_t nids;          /* the highest token id + 1 (added tokens too): the vocabulary's size */
   size_t max_token_len; /* bytes of the longest token */
   char *arena;          /* every token's bytes, back to back */
+  size_t used;          /* arena bytes filled */
   uint32_t *off, *len;  /* by id: the token's bytes in arena (len 0 + off 0: no token) */
   uint32_t *slots;      /* open addressing: id + 1, 0 = empty */
   size_t nslots;        /* a power of two */
@@ -123,6 +144,15 @@ typedef struct tsift_cps {
 } tsift_cps;
 int tsift_cps_push(tsift_cps *a, int32_t c); /* -1: out of memory */
 
+/* The vocabulary table of either model: allocate it (wp->rows and
+ * wp->unigram set; scores too for Unigram), then add each token under its id
+ * (the id of an equal token already there is returned instead, nothing
+ * added; else -1). */
+tsift_status tsift_vocab_alloc(tsift_wordpiece *wp, size_t count, size_t bytes, tsift_error *err);
+long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n);
+/* A vocabulary of n tokens under TSIFT_STATIC_MAX_VOCAB, else a limit error naming key. */
+tsift_status tsift_vocab_limit(size_t n, const char *key, tsift_error *err);
+
 /* The id of token s[0..n) whose hash is h, or -1. */
 long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n, uint32_t h);
 
@@ -130,6 +160,12 @@ long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n,
  * clean_text, chinese_chars, strip_accents and lowercase, appended to out
  * (lowercase alone is the Lowercase normalizer). -1: out of memory. */
 int tsift_bert_normalize_char(const tsift_wordpiece *wp, int32_t c, tsift_cps *out);
+
+/* static_model_chars.c: a boolean option of a JSON object (absent: dflt; -1
+ * when it is not a boolean), and BertNormalizer's four options read into
+ * wp (each malformed one a model error). */
+int tsift_bool_opt(const struct cJSON *o, const char *key, int dflt, int *out);
+tsift_status tsift_read_bert(const struct cJSON *n, tsift_wordpiece *wp, tsift_error *err);
 
 /* Rust's char::is_whitespace. */
 int tsift_is_white_space(int32_t c);
@@ -170,6 +206,11 @@ const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t
  * already copied the file into linear memory: one copy of the matrix, not two. */
 tsift_status tsift_static_model_load_take(uint8_t *safetensors, size_t safetensors_len, const char *tokenizer_json,
                                           size_t tokenizer_len, tsift_static_model **out, tsift_error *err);
+
+/* tsift_static_model_load_take with flags (tsift_static_model_load_flags). */
+tsift_status tsift_static_model_load_take_flags(uint8_t *safetensors, size_t safetensors_len,
+                                                const char *tokenizer_json, size_t tokenizer_len, unsigned flags,
+                                                tsift_static_model **out, tsift_error *err);
 
 /* ---- calibrated fusion parameters (static_model_config.c) -------------- */
 

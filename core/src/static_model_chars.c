@@ -1,11 +1,12 @@
 /* static_model_chars.c — what the two tokenizers of the static-embedding
  * model share (static_model_tok.c: WordPiece and the reading of
  * tokenizer.json; static_model_uni.c: Unigram): the vocabulary's lookup,
- * Rust's White_Space, a growing code-point array, and BertNormalizer's
- * treatment of one character. Below both, so neither calls the other back. */
+ * Rust's White_Space, a growing code-point array, BertNormalizer's options
+ * and its treatment of one character. Below both, so neither calls the other back. */
 #include <string.h>
 
 #include "alloc.h"
+#include "cJSON.h"
 #include "static_model.h"
 #include "utf8proc.h"
 
@@ -17,6 +18,71 @@ long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n,
     if (wp->len[id] == n && memcmp(wp->arena + wp->off[id], s, n) == 0) return (long)id;
   }
   return -1;
+}
+
+/* Room for `count` tokens of `bytes` bytes in all, ids below wp->rows (and
+ * their scores for a Unigram model): both readers build the same table. */
+tsift_status tsift_vocab_alloc(tsift_wordpiece *wp, size_t count, size_t bytes, tsift_error *err) {
+  size_t nslots = 16;
+  while (nslots < count * 2) nslots *= 2;
+  wp->arena = tsift_alloc_bytes(bytes + 1);
+  wp->off = tsift_calloc_array(wp->rows, sizeof *wp->off);
+  wp->len = tsift_calloc_array(wp->rows, sizeof *wp->len);
+  wp->slots = tsift_calloc_array(nslots, sizeof *wp->slots);
+  if (wp->unigram) wp->scores = tsift_calloc_array(count, sizeof *wp->scores);
+  if (!wp->arena || !wp->off || !wp->len || !wp->slots || (wp->unigram && !wp->scores))
+    return tsift_nomem(err, "reading the vocabulary");
+  wp->nslots = nslots;
+  wp->count = count;
+  return TSIFT_OK;
+}
+
+tsift_status tsift_vocab_limit(size_t n, const char *key, tsift_error *err) {
+  if (n <= TSIFT_STATIC_MAX_VOCAB) return TSIFT_OK;
+  return tsift_fail(err, TSIFT_E_LIMIT, "tokenizer.json: %s: %zu tokens is over the limit of %u", key, n,
+                    TSIFT_STATIC_MAX_VOCAB);
+}
+
+long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n) {
+  uint32_t h = TSIFT_FNV_BASIS;
+  for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
+  if (n > wp->max_token_len) wp->max_token_len = n;
+  long dup = tsift_vocab_find_hashed(wp, s, n, h);
+  if (dup >= 0) return dup;
+  memcpy(wp->arena + wp->used, s, n);
+  wp->off[id] = (uint32_t)wp->used;
+  wp->len[id] = (uint32_t)n;
+  wp->used += n;
+  if (id >= wp->nids) wp->nids = (size_t)id + 1;
+  size_t mask = wp->nslots - 1, i = h & mask;
+  while (wp->slots[i]) i = (i + 1) & mask;
+  wp->slots[i] = id + 1;
+  return -1;
+}
+
+/* ---- options both readers parse -------------------------------------------- */
+
+int tsift_bool_opt(const cJSON *o, const char *key, int dflt, int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!v) *out = dflt;
+  else if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
+  else return -1;
+  return 0;
+}
+
+tsift_status tsift_read_bert(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
+  int clean, chinese, lower;
+  const cJSON *sa = cJSON_GetObjectItemCaseSensitive(n, "strip_accents");
+  if (tsift_bool_opt(n, "clean_text", 1, &clean) || tsift_bool_opt(n, "handle_chinese_chars", 1, &chinese) ||
+      tsift_bool_opt(n, "lowercase", 1, &lower) || (sa && !cJSON_IsNull(sa) && !cJSON_IsBool(sa)))
+    return tsift_fail(err, TSIFT_E_MODEL,
+                      "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
+                      "booleans, strip_accents a boolean or null");
+  wp->clean_text = (unsigned char)clean;
+  wp->chinese_chars = (unsigned char)chinese;
+  wp->lowercase = (unsigned char)lower;
+  wp->strip_accents = (unsigned char)(cJSON_IsBool(sa) ? cJSON_IsTrue(sa) : lower); /* null: as lowercase */
+  return TSIFT_OK;
 }
 
 /* ---- character classes (BERT's definitions) ----------------------------- */

@@ -97,14 +97,10 @@ static tsift_status read_metadata(const cJSON *meta, tsift_st_matrix *m, tsift_e
 }
 
 /* Which entry is the matrix: "embeddings", "embedding.weight", else the only
- * 2-D one. Vocabulary-quantised model2vec files ("mapping", "weights") map
- * token ids to rows and scale them: refused, not half-read. */
+ * 2-D one. */
 static tsift_status pick(const cJSON *root, const cJSON **chosen, tsift_error *err) {
   const cJSON *named = cJSON_GetObjectItemCaseSensitive(root, "embeddings");
   if (!named) named = cJSON_GetObjectItemCaseSensitive(root, "embedding.weight");
-  if (cJSON_GetObjectItemCaseSensitive(root, "mapping") || cJSON_GetObjectItemCaseSensitive(root, "weights"))
-    return tsift_fail(err, TSIFT_E_MODEL, "safetensors: a vocabulary-quantised model (tensor \"%s\") is not supported",
-                      cJSON_GetObjectItemCaseSensitive(root, "mapping") ? "mapping" : "weights");
   if (named) {
     *chosen = named;
     return TSIFT_OK;
@@ -186,6 +182,52 @@ static tsift_status check_layout(const cJSON *root, const cJSON *meta, size_t da
   return st;
 }
 
+static uint64_t le(const uint8_t *p, size_t n) {
+  uint64_t v = 0;
+  for (size_t i = n; i-- > 0;) v = (v << 8) | p[i];
+  return v;
+}
+
+double tsift_st_at(tsift_st_dtype dtype, const uint8_t *p);
+
+/* "weights" or "mapping" (model2vec 0.7+), when the header has it: 1-D, of
+ * a float dtype (weights: each finite) or I32/I64 (mapping: each a row of
+ * the matrix), at most TSIFT_STATIC_MAX_VOCAB entries. Whether it has one
+ * entry per token id is checked against the tokenizer (static_model.c). */
+static tsift_status read_1d(const cJSON *root, const char *name, const uint8_t *data, size_t data_len,
+                            tsift_st_matrix *m, tsift_st_1d *t, tsift_error *err) {
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, name);
+  if (!e) return TSIFT_OK;
+  int dtype = 0, map = name[0] == 'm';
+  size_t dims = 0, shape[2] = {0, 0}, begin = 0;
+  check_entry(e, data_len, &dtype, &dims, shape, &begin, err); /* checked: its numbers again */
+  if (dims != 1)
+    return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%s\" has %zu dimensions, expected 1 ([vocab])", name, dims);
+  if (map ? dtype != 11 && dtype != 13 : dtype >= N_MATRIX_DTYPES - 1)
+    return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%s\": dtype %s is not supported (%s)", name,
+                      DTYPES[dtype].name, map ? "I32, I64" : "F32, F16, BF16, F64");
+  if (shape[0] > TSIFT_STATIC_MAX_VOCAB)
+    return tsift_fail(err, TSIFT_E_LIMIT, "safetensors: tensor \"%s\": %zu entries is over the limit of %u tokens", name,
+                      shape[0], TSIFT_STATIC_MAX_VOCAB);
+  *t = (tsift_st_1d){data + begin, shape[0], DTYPES[dtype].size, (tsift_st_dtype)dtype};
+  for (size_t i = 0; i < t->n; i++) {
+    const uint8_t *p = t->data + i * t->size;
+    if (map) {
+      int64_t v = (int64_t)le(p, t->size);
+      if (t->size == 4) v = (int32_t)v;
+      if (v < 0 || (uint64_t)v >= m->rows)
+        return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"mapping\": entry %zu is %lld, not a row of \"%s\" (0 to %zu)",
+                          i, (long long)v, m->name, m->rows - 1);
+    } else {
+      double v = tsift_st_at(t->dtype, p);
+      if (v != v || v - v != 0)
+        return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"weights\": entry %zu is %s", i,
+                          v != v ? "NaN" : "infinite");
+    }
+  }
+  return TSIFT_OK;
+}
+
 /* long: the header's checks in file order, each with its own message. */
 tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matrix *m, tsift_error *err) {
   memset(m, 0, sizeof *m);
@@ -253,16 +295,12 @@ tsift_status tsift_st_read_matrix(const uint8_t *bytes, size_t n, tsift_st_matri
     m->cols = shape[1];
     m->elem_size = DTYPES[dtype].size;
     m->dtype = (tsift_st_dtype)dtype;
+    st = read_1d(root, "weights", data, data_len, m, &m->weights, err);
+    if (!st) st = read_1d(root, "mapping", data, data_len, m, &m->mapping, err);
   }
 done:
   cJSON_Delete(root);
   return st;
-}
-
-static uint64_t le(const uint8_t *p, size_t n) {
-  uint64_t v = 0;
-  for (size_t i = n; i-- > 0;) v = (v << 8) | p[i];
-  return v;
 }
 
 /* IEEE half → double by its fields: exact (every half is a double). */
@@ -281,8 +319,11 @@ static double half_value(uint32_t h) {
 }
 
 double tsift_st_value(const tsift_st_matrix *m, const uint8_t *data, size_t r, size_t c) {
-  const uint8_t *p = data + (r * m->cols + c) * m->elem_size;
-  switch (m->dtype) {
+  return tsift_st_at(m->dtype, data + (r * m->cols + c) * m->elem_size);
+}
+
+double tsift_st_at(tsift_st_dtype dtype, const uint8_t *p) {
+  switch (dtype) {
     case TSIFT_ST_F32: {
       uint32_t u = (uint32_t)le(p, 4);
       float f;

@@ -56,7 +56,8 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab must be an object {token: id}, got %s",
                       tsift_json_type_name(vocab));
   size_t count = 0, bytes = 0;
-  for (const cJSON *t = vocab->child; t; t = t->next) {
+  tsift_status st = tsift_vocab_limit((size_t)cJSON_GetArraySize(vocab), "model.vocab", err);
+  for (const cJSON *t = st ? NULL : vocab->child; t; t = t->next) {
     if (!tsift_json_integral(t, 0, (double)wp->rows - 1))
       return tsift_fail(err, TSIFT_E_MODEL,
                         "tokenizer.json: model.vocab \"%.60s\": the id must be an integer from 0 to %zu (the matrix has %zu rows)",
@@ -65,21 +66,11 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     count++;
     bytes += strlen(t->string);
   }
+  if (st) return st;
   if (count == 0) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab is empty");
-  size_t nslots = 16;
-  while (nslots < count * 2) nslots *= 2;
-  wp->arena = tsift_alloc_bytes(bytes);
-  wp->off = tsift_calloc_array(wp->rows, sizeof *wp->off);
-  wp->len = tsift_calloc_array(wp->rows, sizeof *wp->len);
-  wp->slots = tsift_calloc_array(nslots, sizeof *wp->slots);
-  if (!wp->arena || !wp->off || !wp->len || !wp->slots) return tsift_nomem(err, "reading the vocabulary");
-  wp->nslots = nslots;
-  wp->count = count;
-  size_t at = 0;
-  tsift_status st = TSIFT_OK;
-  for (const cJSON *t = vocab->child; t; t = t->next) {
+  st = tsift_vocab_alloc(wp, count, bytes, err);
+  for (const cJSON *t = vocab->child; t && !st; t = t->next) {
     uint32_t id = (uint32_t)t->valuedouble;
-    size_t n = strlen(t->string);
     if (wp->len[id]) { /* no token is empty: a length marks the id taken */
       char first[61]; /* the arena's tokens are not NUL-terminated */
       size_t k = tsift_utf8_cut(wp->arena + wp->off[id], wp->len[id], 60);
@@ -87,28 +78,11 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
       first[k] = 0;
       st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab: \"%s\" and \"%.60s\" both have id %u", first,
                       t->string, (unsigned)id);
-      break;
+    } else {
+      tsift_vocab_add(wp, id, t->string, strlen(t->string)); /* keys are unique: the JSON reader refuses a repeated key */
     }
-    memcpy(wp->arena + at, t->string, n);
-    wp->off[id] = (uint32_t)at;
-    wp->len[id] = (uint32_t)n;
-    at += n;
-    if (n > wp->max_token_len) wp->max_token_len = n;
-    size_t mask = nslots - 1, i = fnv1a(t->string, n) & mask;
-    while (wp->slots[i]) i = (i + 1) & mask;
-    wp->slots[i] = id + 1; /* keys are unique: the JSON reader refuses a repeated key */
   }
   return st;
-}
-
-/* A boolean option of an object: absent → dflt; null → -1 (strip_accents). */
-static int bool_opt(const cJSON *o, const char *key, int dflt, int allow_null, int *out) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (!v) *out = dflt;
-  else if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
-  else if (allow_null && cJSON_IsNull(v)) *out = -1;
-  else return -1;
-  return 0;
 }
 
 static tsift_status read_normalizer(const cJSON *n, tsift_wordpiece *wp, tsift_error *err) {
@@ -123,17 +97,7 @@ static tsift_status read_normalizer(const cJSON *n, tsift_wordpiece *wp, tsift_e
     return tsift_fail(err, TSIFT_E_MODEL,
                       "tokenizer.json: normalizer type \"%.40s\" is not supported (BertNormalizer, Lowercase or null)",
                       type->valuestring);
-  int clean, chinese, strip, lower;
-  if (bool_opt(n, "clean_text", 1, 0, &clean) || bool_opt(n, "handle_chinese_chars", 1, 0, &chinese) ||
-      bool_opt(n, "strip_accents", -1, 1, &strip) || bool_opt(n, "lowercase", 1, 0, &lower))
-    return tsift_fail(err, TSIFT_E_MODEL,
-                      "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
-                      "booleans, strip_accents a boolean or null");
-  wp->clean_text = (unsigned char)clean;
-  wp->chinese_chars = (unsigned char)chinese;
-  wp->lowercase = (unsigned char)lower;
-  wp->strip_accents = (unsigned char)(strip < 0 ? lower : strip); /* null: as lowercase */
-  return TSIFT_OK;
+  return tsift_read_bert(n, wp, err);
 }
 
 static tsift_status read_pretokenizer(const cJSON *p, tsift_wordpiece *wp, tsift_error *err) {
@@ -186,6 +150,28 @@ static tsift_status read_model(const cJSON *model, tsift_wordpiece *wp, tsift_er
   return TSIFT_OK;
 }
 
+/* added_tokens: each must name a token of the model's vocabulary (BERT's
+ * [PAD], [UNK], …: written in a text they are not matched, the model reads
+ * them). One outside it — model2vec 0.8's multi-word entries, which the
+ * library matches in the text before pre-tokenising — is refused by name
+ * rather than never matched (docs/semantic.md, "added_tokens"). */
+static tsift_status check_added(const cJSON *added, const tsift_wordpiece *wp, tsift_error *err) {
+  if (!added || cJSON_IsNull(added)) return TSIFT_OK;
+  size_t i = 0;
+  for (const cJSON *a = cJSON_IsArray(added) ? added->child : NULL; a; a = a->next, i++) {
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "content");
+    if (!cJSON_IsString(c)) break;
+    if (vocab_find(wp, c->valuestring, strlen(c->valuestring)) < 0)
+      return tsift_fail(err, TSIFT_E_MODEL,
+                        "tokenizer.json: added_tokens[%zu] \"%.60s\" is not in model.vocab: added tokens outside the "
+                        "vocabulary (model2vec's multi-word entries) are not supported, only tokens of model.vocab",
+                        i, c->valuestring);
+  }
+  if (!cJSON_IsArray(added) || i != (size_t)cJSON_GetArraySize(added))
+    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array of {\"content\": string, …}");
+  return TSIFT_OK;
+}
+
 tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift_wordpiece *wp, tsift_error *err) {
   memset(wp, 0, sizeof *wp);
   wp->rows = rows;
@@ -200,6 +186,7 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
   if (!st && cJSON_IsString(mtype) && strcmp(mtype->valuestring, "Unigram") == 0) {
     /* The Unigram model's own reader, with its normalizers and pre-tokenizer. */
     st = tsift_unigram_read(root, wp, err);
+    if (!st) st = check_added(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, err);
     cJSON_Delete(root);
     if (st) tsift_wordpiece_free(wp);
     return st;
@@ -207,6 +194,7 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
   if (!st) st = read_normalizer(cJSON_GetObjectItemCaseSensitive(root, "normalizer"), wp, err);
   if (!st) st = read_pretokenizer(cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), wp, err);
   if (!st) st = read_model(cJSON_GetObjectItemCaseSensitive(root, "model"), wp, err);
+  if (!st) st = check_added(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, err);
   cJSON_Delete(root);
   if (st) tsift_wordpiece_free(wp);
   return st;

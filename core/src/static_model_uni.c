@@ -25,6 +25,7 @@
 #include "static_model.h"
 #include "text.h"
 #include "utf8proc.h"
+#include "vectors.h"
 
 enum { N_BERT, N_REPLACE, N_SPACES, N_STRIP, N_UNICODE, N_PRECOMPILED };
 
@@ -91,13 +92,7 @@ static struct tsift_norm_step *add_step(tsift_wordpiece *wp, unsigned char kind,
   return s;
 }
 
-static int get_bool(const cJSON *o, const char *key, int dflt, int *out) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (!v) *out = dflt;
-  else if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
-  else return -1;
-  return 0;
-}
+#define get_bool tsift_bool_opt
 
 /* Replace: {"pattern": {"String": s} | {"Regex": r}, "content": c}. */
 static tsift_status read_replace(const cJSON *n, tsift_wordpiece *wp, size_t *cap, tsift_error *err) {
@@ -141,36 +136,21 @@ static tsift_status read_replace(const cJSON *n, tsift_wordpiece *wp, size_t *ca
 }
 
 /* Precompiled: sentencepiece's precompiled_charsmap, base64 of
- * [u32 LE trie bytes][trie: u32 LE units][replacements, NUL-separated, UTF-8]. */
-static int b64(int c) {
-  return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-         : c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
+ * [u32 LE trie bytes][trie: u32 LE units][replacements, NUL-separated, UTF-8].
+ * Padded base64 only: a multiple of 4 characters, at most two '=' at the end. */
 static tsift_status read_precompiled(const cJSON *n, tsift_wordpiece *wp, size_t *cap, tsift_error *err) {
   const cJSON *map = cJSON_GetObjectItemCaseSensitive(n, "precompiled_charsmap");
   if (!cJSON_IsString(map))
     return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: normalizer Precompiled: \"precompiled_charsmap\" must be a string");
   const char *t = map->valuestring;
   size_t len = strlen(t);
-  if (len % 4 || len < 8)
+  if (len % 4 || len < 8 || t[len - 3] == '=')
     return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: normalizer Precompiled: \"precompiled_charsmap\" is not base64 of a charsmap");
-  uint8_t *raw = tsift_alloc_bytes(len / 4 * 3);
+  uint8_t *raw = tsift_alloc_bytes(len / 4 * 3 + 3);
   if (!raw) return tsift_nomem(err, "reading the normalizer");
-  size_t nb = 0;
-  int bad = 0;
-  for (size_t i = 0; i < len && !bad; i += 4) {
-    int q[4];
-    for (int k = 0; k < 4; k++) q[k] = b64((unsigned char)t[i + k]);
-    int pad = (t[i + 3] == '=') + (t[i + 2] == '=' && t[i + 3] == '=');
-    if (pad && i + 4 != len) bad = 1;
-    if (q[0] < 0 || q[1] < 0 || (q[2] < 0 && pad < 2) || (q[3] < 0 && pad < 1)) bad = 1;
-    if (bad) break;
-    uint32_t v = (uint32_t)q[0] << 18 | (uint32_t)q[1] << 12 | (uint32_t)(pad < 2 ? q[2] : 0) << 6 | (uint32_t)(pad < 1 ? q[3] : 0);
-    raw[nb++] = (uint8_t)(v >> 16);
-    if (pad < 2) raw[nb++] = (uint8_t)(v >> 8);
-    if (pad < 1) raw[nb++] = (uint8_t)v;
-  }
+  long got = tsift_b64_decode(t, len, raw);
+  int bad = got < 0;
+  size_t nb = bad ? 0 : (size_t)got;
   size_t trie = nb >= 4 ? (size_t)raw[0] | (size_t)raw[1] << 8 | (size_t)raw[2] << 16 | (size_t)raw[3] << 24 : 0;
   if (bad || nb < 4 || trie % 4 || trie == 0 || trie > nb - 4 ||
       !tsift_utf8_valid((const char *)raw + 4 + trie, nb - 4 - trie, &(size_t){0})) {
@@ -253,21 +233,8 @@ static tsift_status read_normalizer(const cJSON *n, tsift_wordpiece *wp, size_t 
     return TSIFT_OK;
   }
   if (strcmp(t, "BertNormalizer") == 0) {
-    int clean, chinese, lower, strip = -1;
-    const cJSON *sa = cJSON_GetObjectItemCaseSensitive(n, "strip_accents");
-    if (get_bool(n, "clean_text", 1, &clean) || get_bool(n, "handle_chinese_chars", 1, &chinese) ||
-        get_bool(n, "lowercase", 1, &lower) || (sa && !cJSON_IsNull(sa) && !cJSON_IsBool(sa)))
-      return tsift_fail(err, TSIFT_E_MODEL,
-                        "tokenizer.json: normalizer BertNormalizer: clean_text, handle_chinese_chars and lowercase must be "
-                        "booleans, strip_accents a boolean or null");
-    if (cJSON_IsBool(sa)) strip = cJSON_IsTrue(sa);
     struct tsift_norm_step *s = add_step(wp, N_BERT, cap, err);
-    if (!s) return err->status;
-    s->bert.clean_text = (unsigned char)clean;
-    s->bert.chinese_chars = (unsigned char)chinese;
-    s->bert.lowercase = (unsigned char)lower;
-    s->bert.strip_accents = (unsigned char)(strip < 0 ? lower : strip);
-    return TSIFT_OK;
+    return s ? tsift_read_bert(n, &s->bert, err) : err->status;
   }
   return tsift_fail(err, TSIFT_E_MODEL,
                     "tokenizer.json: normalizer type \"%.40s\" is not supported with a Unigram model (" NORMALIZERS ")", t);
@@ -394,6 +361,8 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
                       tsift_json_type_name(vocab));
   size_t count = 0, bytes = 0;
   double min = 0;
+  tsift_status st = tsift_vocab_limit((size_t)cJSON_GetArraySize(vocab), "model.vocab", err);
+  if (st) return st;
   for (const cJSON *e = vocab->child; e; e = e->next, count++) {
     const cJSON *piece = cJSON_IsArray(e) ? e->child : NULL;
     const cJSON *score = piece ? piece->next : NULL;
@@ -414,35 +383,16 @@ static tsift_status read_vocab(const cJSON *vocab, tsift_wordpiece *wp, tsift_er
     bytes += n;
   }
   if (count == 0) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab is empty");
-  size_t nslots = 16;
-  while (nslots < count * 2) nslots *= 2;
-  wp->arena = tsift_alloc_bytes(bytes);
-  wp->off = tsift_calloc_array(wp->rows, sizeof *wp->off);
-  wp->len = tsift_calloc_array(wp->rows, sizeof *wp->len);
-  wp->slots = tsift_calloc_array(nslots, sizeof *wp->slots);
-  wp->scores = tsift_calloc_array(count, sizeof *wp->scores);
-  if (!wp->arena || !wp->off || !wp->len || !wp->slots || !wp->scores) return tsift_nomem(err, "reading the vocabulary");
-  wp->nslots = nslots;
-  wp->count = count;
+  st = tsift_vocab_alloc(wp, count, bytes, err);
+  if (st) return st;
   wp->unk_score = min - 10.0; /* the library's K_UNK_PENALTY */
-  size_t at = 0, id = 0;
+  size_t id = 0;
   for (const cJSON *e = vocab->child; e; e = e->next, id++) {
     const char *s = e->child->valuestring;
-    size_t n = strlen(s);
-    uint32_t h = TSIFT_FNV_BASIS;
-    for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
-    if (n > wp->max_token_len) wp->max_token_len = n;
-    long dup = tsift_vocab_find_hashed(wp, s, n, h);
+    long dup = tsift_vocab_add(wp, (uint32_t)id, s, strlen(s));
     if (dup >= 0)
       return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: model.vocab: \"%.60s\" is both id %ld and id %zu", s, dup, id);
-    memcpy(wp->arena + at, s, n);
-    wp->off[id] = (uint32_t)at;
-    wp->len[id] = (uint32_t)n;
     wp->scores[id] = score_of(e->child->next);
-    at += n;
-    size_t mask = nslots - 1, i = h & mask;
-    while (wp->slots[i]) i = (i + 1) & mask;
-    wp->slots[i] = (uint32_t)id + 1;
   }
   return TSIFT_OK;
 }

@@ -29,9 +29,7 @@ static int b64_value(unsigned char c) {
   return -1;
 }
 
-/* Decode base64 s[0..n) (standard alphabet, '=' padding optional) into
- * out (room for n / 4 * 3 + 3 bytes); returns the bytes or -1. */
-static long b64_decode(const char *s, size_t n, unsigned char *out) {
+long tsift_b64_decode(const char *s, size_t n, unsigned char *out) {
   while (n && s[n - 1] == '=') n--;
   if (n % 4 == 1) return -1;
   unsigned long acc = 0;
@@ -63,7 +61,7 @@ static tsift_status read_b64(const char *s, const char *where, double **x, uint3
     return tsift_fail(err, TSIFT_E_LIMIT, "%s: more than %d components", where, TSIFT_VEC_MAX_DIM);
   unsigned char *bytes = tsift_alloc_bytes(n / 4 * 3 + 4);
   if (!bytes) return tsift_nomem(err, "reading a vector");
-  long len = b64_decode(s, n, bytes);
+  long len = tsift_b64_decode(s, n, bytes);
   if (len < 0 || len % 4) {
     tsift_free(bytes);
     return tsift_fail(err, TSIFT_E_CONFIG, "%s: expected base64 of float32 little-endian (4 bytes a component)",

@@ -62,4 +62,9 @@ tsift_status tsift_vectors_alloc(struct tsift_index *ix, const char *model, size
 #define TSIFT_RANKER_KIND_MAX 96
 void tsift_vec_ranker_kind(const struct tsift_index *ix, char out[TSIFT_RANKER_KIND_MAX]);
 
+/* Decode base64 s[0..n) (standard alphabet, '=' padding optional) into
+ * out (room for n / 4 * 3 + 3 bytes); returns the bytes or -1. Also the
+ * static model's Precompiled charsmap (static_model_uni.c). */
+long tsift_b64_decode(const char *s, size_t n, unsigned char *out);
+
 #endif

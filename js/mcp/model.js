@@ -17,7 +17,8 @@ export function loadGatewayModel(toolsift, model) {
     throw new GatewayConfigError(`search.model: ${e.message}`);
   }
   try {
-    return toolsift.loadStaticModel(files.bytes.safetensors, files.bytes.tokenizer, files.bytes.config);
+    return toolsift.loadStaticModel(files.bytes.safetensors, files.bytes.tokenizer, files.bytes.config,
+      { sentenceTransformers: files.layout === 'sentence-transformers' });
   } catch (e) {
     throw new GatewayConfigError(`search.model: ${model.dir}: ${e.message}`);
   }

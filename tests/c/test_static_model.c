@@ -398,7 +398,7 @@ static void test_bad_safetensors(void) {
             "is empty");
   expect_header("{\"embeddings\":{\"dtype\":\"F32\",\"shape\":[19,4],\"data_offsets\":[0,304]},"
                 "\"mapping\":{\"dtype\":\"I8\",\"shape\":[0],\"data_offsets\":[0,0]}}",
-                TSIFT_E_MODEL, "vocabulary-quantised model (tensor \"mapping\")");
+                TSIFT_E_MODEL, "safetensors: tensor \"mapping\": dtype I8 is not supported (I32, I64)");
   expect_header("{\"__metadata__\":{\"name\":5},\"embeddings\":{\"dtype\":\"F32\",\"shape\":[19,4],\"data_offsets\":[0,304]}}",
                 TSIFT_E_MODEL, "\"__metadata__\" value \"name\" is not a string");
   expect_header("{\"embeddings\":{\"dtype\":\"F32\",\"shape\":[19,4],\"data_offsets\":[0,304]},"
@@ -503,6 +503,13 @@ static void expect_tok(const char *tok, tsift_status status, const char *needle)
 #define MODEL(vocab, extra) \
   "{\"normalizer\":null,\"pre_tokenizer\":null,\"model\":{\"type\":\"WordPiece\",\"unk_token\":\"[UNK]\"" extra ",\"vocab\":" vocab "}}"
 
+/* {"added_tokens": added, …the keys of tokenizer json…} (one static buffer). */
+static const char *with_added(const char *added, const char *json) {
+  static char buf[1024];
+  snprintf(buf, sizeof buf, "{\"added_tokens\":%s,%s", added, json + 1);
+  return buf;
+}
+
 static void test_bad_tokenizer(void) {
   expect_tok("{\"model\":", TSIFT_E_JSON, "tokenizer.json: malformed JSON at byte 9");
   expect_tok("[]", TSIFT_E_MODEL, "tokenizer.json: expected a JSON object");
@@ -531,6 +538,30 @@ static void test_bad_tokenizer(void) {
              "model.continuing_subword_prefix must be a string");
   expect_tok("{\"model\":\"WordPiece\"}", TSIFT_E_MODEL, "\"model\" must be an object");
   expect_tok("{\"model\":{\"type\":\"WordPiece\",\"vocab\":{\"\xFF\":0}}}", TSIFT_E_UTF8, "tokenizer.json: invalid UTF-8 at byte");
+  /* added_tokens: tokens of the vocabulary are fine (the loads above list
+   * none; here [UNK] and [CLS]); one outside it is refused by name */
+  char *ok = tokenizer(BERT, BERT_PRE, "");
+  memcpy(strstr(ok, "\"added_tokens\":[]"), "\"added_tokens\":0 ", 17);
+  expect_tok(ok, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array of {\"content\": string");
+  free(ok);
+  expect_tok(with_added("[{\"id\":1,\"content\":\"[UNK]\"},{\"id\":5}]", MODEL("{\"[UNK]\":1}", "")), TSIFT_E_MODEL,
+             "tokenizer.json: added_tokens must be an array of {\"content\": string, …}");
+  expect_tok(with_added("[{\"id\":1,\"content\":\"[UNK]\"},{\"id\":2,\"content\":\"new york\",\"normalized\":true}]",
+                        MODEL("{\"[UNK]\":1,\"x\":0}", "")),
+             TSIFT_E_MODEL,
+             "tokenizer.json: added_tokens[1] \"new york\" is not in model.vocab: added tokens outside the vocabulary "
+             "(model2vec's multi-word entries) are not supported, only tokens of model.vocab");
+  {
+    blob st = matrix("F32");
+    const char *tok = with_added("[{\"id\":1,\"content\":\"[UNK]\",\"special\":true},{\"id\":2,\"content\":\"[CLS]\"}]",
+                                 MODEL("{\"[UNK]\":1,\"[CLS]\":2,\"x\":0}", ""));
+    tsift_error e;
+    tsift_static_model *m = load(st, tok, &e);
+    CHECK(m != NULL);
+    if (m) check_tokens(m, "x", 1, "[\"x\"]");
+    tsift_static_model_free(m);
+    free(st.b);
+  }
   /* NULL arguments */
   tsift_error err;
   tsift_static_model *m = NULL;

@@ -41,6 +41,8 @@ function folder(name, { sub = '', extra = {} } = {}) {
 // The model id from the files alone (docs/semantic.md, "Identity"): sha256
 // over each file preceded by its length as 8 little-endian bytes; the name
 // is the generator's __metadata__ name.
+// docs/semantic.md's model id: SHA-256 over each file preceded by its
+// length, then "S" for StaticEmbedding's pooling (a 0_StaticEmbedding/ folder).
 function idOf(d) {
   const h = createHash('sha256');
   for (const f of ['model.safetensors', 'tokenizer.json']) {
@@ -49,6 +51,7 @@ function idOf(d) {
     len.writeBigUInt64LE(BigInt(b.length));
     h.update(len).update(b);
   }
+  if (path.basename(d) === '0_StaticEmbedding') h.update('S');
   return h.digest('hex').slice(0, 12);
 }
 
