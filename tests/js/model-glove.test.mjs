@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 import { load } from '../../js/toolsift.js';
-import { buildGlove, DEFAULT_OUT, DEFAULTS, ModelBuildError, PACKAGE } from '../../scripts/model-glove.mjs';
+import { buildGlove, DEFAULT_OUT, DEFAULTS, GLOVE_CONFIG, ModelBuildError, PACKAGE } from '../../scripts/model-glove.mjs';
+import { loadStaticModelDir } from '../../js/model-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
@@ -114,4 +115,33 @@ test('--model glove in the native CLI: the same bytes and the same error', (t) =
   const [nm, wm] = both(gone, 'embed', '--model', 'glove', 'x');
   assert.equal(nm.status, 1);
   assert.deepEqual([nm.status, nm.stdout, nm.stderr], [wm.status, wm.stdout, wm.stderr]);
+});
+
+// The issue's floors on corpus/mcp with the real model and its calibrated
+// config.json (docs/semantic.md, "Calibrating a model"): nDCG@10 at least
+// lexical + 0.01, primary shown not lower, precision and no-match clean at
+// most 0.03 lower (the loop's load: strong). Through the binding, with the
+// folder as every host loads it (js/model-dir.js).
+test('with its calibrated config.json, glove meets the floors on corpus/mcp', async (t) => {
+  if (skip) return t.skip(skip);
+  const catalogFile = path.resolve(ROOT, '../shared/catalogs/all.json');
+  if (!existsSync(catalogFile)) return t.skip('../shared/catalogs/all.json is not here');
+  assert.equal(readFileSync(path.join(built.out, 'config.json'), 'utf8'), GLOVE_CONFIG);
+  const ts = await load(WASM);
+  const model = loadStaticModelDir(ts, built.out);
+  try {
+    const catalog = readFileSync(catalogFile);
+    const queries = readFileSync(path.join(ROOT, 'corpus/mcp/queries.jsonl'));
+    const lexical = JSON.parse(ts.evalJSON(catalog, queries, { loop: true, worst: 0 }));
+    const fused = JSON.parse(ts.evalJSON(catalog, queries, { loop: true, worst: 0 }, model));
+    const [l, f] = [lexical.loop.overall[1], fused.loop.overall[1]];
+    t.diagnostic(`nDCG@10 ${lexical.toolsift.ndcg10} -> ${fused.toolsift.ndcg10}; primary shown ${l.primaryShown} -> ${f.primaryShown}; ` +
+      `precision ${l.precision} -> ${f.precision}; no-match clean ${l.noMatchClean} -> ${f.noMatchClean}`);
+    assert.ok(fused.toolsift.ndcg10 >= lexical.toolsift.ndcg10 + 0.01);
+    assert.ok(f.primaryShown >= l.primaryShown);
+    assert.ok(f.precision >= l.precision - 0.03);
+    assert.ok(f.noMatchClean >= l.noMatchClean - 0.03);
+  } finally {
+    model.free();
+  }
 });
