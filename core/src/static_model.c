@@ -78,16 +78,34 @@ const tsift_fusion_params *tsift_static_model_fusion(const tsift_static_model *m
   return model && model->has_fusion ? &model->fusion : NULL;
 }
 
-/* Every value finite: a NaN or infinity would poison every sum it enters. */
-static tsift_status check_finite(const tsift_st_matrix *m, tsift_error *err) {
+/* Every value finite: a NaN or infinity would poison every sum it enters.
+ * *max gets the largest magnitude (for the overflow bound below). */
+static tsift_status check_finite(const tsift_st_matrix *m, double *max, tsift_error *err) {
+  *max = 128.0; /* I8 */
   if (m->dtype == TSIFT_ST_I8) return TSIFT_OK;
+  *max = 0.0;
   for (size_t r = 0; r < m->rows; r++)
     for (size_t c = 0; c < m->cols; c++) {
       double v = tsift_st_value(m, m->data, r, c);
       if (v != v || v - v != 0)
         return tsift_fail(err, TSIFT_E_MODEL, "safetensors: tensor \"%s\": row %zu, column %zu is %s", m->name, r, c,
                           v != v ? "NaN" : "infinite");
+      if (__builtin_fabs(v) > *max) *max = __builtin_fabs(v);
     }
+  return TSIFT_OK;
+}
+
+/* A pooled sum must not overflow: at most 65,536 tokens of a value times
+ * its weight, then squared over 4,096 dimensions. Values times weights of
+ * at most TSIFT_STATIC_MAX_MAGNITUDE keep every sum and its norm finite
+ * (real models stay under 100). */
+static tsift_status check_magnitude(const tsift_static_model *model, double max_value, tsift_error *err) {
+  double max_weight = model->weight ? 0.0 : 1.0;
+  for (size_t i = 0; model->weight && i < model->wp.nids; i++)
+    if (__builtin_fabs(model->weight[i]) > max_weight) max_weight = __builtin_fabs(model->weight[i]);
+  if (max_value * max_weight > TSIFT_STATIC_MAX_MAGNITUDE)
+    return tsift_fail(err, TSIFT_E_LIMIT, "safetensors: a value (up to %g) times its weight (up to %g) is over %g",
+                      max_value, max_weight, TSIFT_STATIC_MAX_MAGNITUDE);
   return TSIFT_OK;
 }
 
@@ -125,11 +143,13 @@ static tsift_status load(const uint8_t *safetensors, size_t safetensors_len, con
   model->data = take; /* freed with the model from here on */
   model->all = (flags & TSIFT_STATIC_SENTENCE_TRANSFORMERS) != 0;
   tsift_status st = tsift_st_read_matrix(safetensors, safetensors_len, &model->m, err);
-  if (!st) st = check_finite(&model->m, err);
+  double max_value = 0.0;
+  if (!st) st = check_finite(&model->m, &max_value, err);
   /* with a mapping, token ids index it, not the matrix */
   if (!st) st = tsift_wordpiece_load(tokenizer_json, tokenizer_len,
                                      model->m.mapping.data ? model->m.mapping.n : model->m.rows, &model->wp, err);
   if (!st) st = read_per_token(model, err);
+  if (!st) st = check_magnitude(model, max_value, err);
   if (!st && !take) {
     size_t bytes = model->m.rows * model->m.cols * model->m.elem_size;
     model->data = tsift_alloc_bytes(bytes);

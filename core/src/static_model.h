@@ -36,6 +36,9 @@
 /* model2vec's encode(max_length=512): at most this many tokens are pooled
  * (after [UNK] is dropped); the text is read up to this many bytes. */
 #define TSIFT_STATIC_MAX_POOLED 512u
+/* A matrix value times its token's weight, in magnitude (static_model.c,
+ * check_magnitude): no pooled sum can overflow. */
+#define TSIFT_STATIC_MAX_MAGNITUDE 1e100
 #define TSIFT_STATIC_TEXT_MAX_BYTES 65536u
 
 /* ---- safetensors (static_model_st.c) ------------------------------------ */

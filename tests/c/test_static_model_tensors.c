@@ -302,6 +302,17 @@ static void test_malformed(void) {
   for (int i = 7; i >= 0; i--) hlen = (hlen << 8) | f.b[i];
   put_le(f.b + 8 + hlen + 4 * 6, 0xFF800000u, 4);
   expect(f, tok, TSIFT_E_MODEL, "safetensors: tensor \"weights\": entry 6 is infinite");
+  /* a weight so large that value x weight could overflow a pooled sum (a
+   * fuzzer's find: 1e252 x 4 pooled, squared, was infinite) */
+  f = model_file("F64", NTOK, "embeddings", "I32", NTOK);
+  for (int i = 7; i >= 0; i--) hlen = (hlen << 8) | f.b[i];
+  {
+    double huge = 1e100;
+    uint64_t u;
+    memcpy(&u, &huge, 8);
+    put_le(f.b + 8 + hlen + 8 * 3, u, 8);
+  }
+  expect(f, tok, TSIFT_E_LIMIT, "safetensors: a value (up to 4) times its weight (up to 1e+100) is over 1e+100");
   /* the vocabulary bound: a per-token tensor of 1,000,001 entries */
   f = model_file("F32", TSIFT_STATIC_MAX_VOCAB + 1, "embeddings", "I32", NTOK);
   expect(f, tok, TSIFT_E_LIMIT, "safetensors: tensor \"weights\": 1000001 entries is over the limit of 1000000 tokens");
