@@ -69,26 +69,28 @@ const planes16 = (vals) => [...vals.map((v) => v & 255), ...vals.map((v) => v >>
 const col = (i) => props.map((p) => p[i]);
 
 // The uint16 property fields (sequence and combination indices, UINT16_MAX
-// for none) mostly count up from row to row: each is stored as the
-// difference from the field's previous value other than UINT16_MAX, and
-// UINT16_MAX as an escape, the largest 16-bit value no difference of that
-// field is. The sequences are stored as differences from the value two
-// before (mappings come in UTF-16 pairs and runs). Both shrink the planes by
-// gzip -9 by ~8 KB.
-const escapes = [];
+// for none) mostly count up from row to row: each is stored as code 0 for
+// UINT16_MAX, else 1 + the difference from the field's previous value other
+// than UINT16_MAX, one little-endian base-128 varint stream per field (see
+// varint). The sequences are stored as differences from the value two
+// before (mappings come in UTF-16 pairs and runs), zigzagged. Each shrinks
+// the module by gzip -9 by 2 KB or more over plain byte planes.
+const varint = (codes) => codes.flatMap((c) => {
+  const out = [];
+  do {
+    out.push((c & 127) | (c > 127 ? 128 : 0));
+    c >>= 7;
+  } while (c);
+  return out;
+});
 const skipDelta = (vals) => {
   let last = 0;
-  const d = vals.map((v) => {
-    if (v === 65535) return -1;
-    const x = (v - last) & 65535;
+  return vals.map((v) => {
+    if (v === 65535) return 0;
+    const x = ((v - last) & 65535) + 1;
     last = v;
     return x;
   });
-  const used = new Set(d);
-  let esc = 65535;
-  while (used.has(esc)) esc--;
-  escapes.push(esc);
-  return d.map((x) => (x < 0 ? esc : x));
 };
 const delta2 = (vals) => vals.map((v, i) => (v - (i >= 2 ? vals[i - 2] : 0)) & 65535);
 // A difference as a small unsigned number: 0, -1, 1, -2, 2, … as 0, 1, 2, 3, 4, …
@@ -101,16 +103,11 @@ const zigzag = (vals) => vals.map((d) => (d < 32768 ? 2 * d : 2 * (65536 - d) - 
 // bytes). ~3 KB smaller by gzip -9 than the table's byte planes.
 const stage2Codes = (vals) => {
   let next = 0;
-  const out = [];
-  vals.forEach((v, i) => {
-    let c = v === next ? 0 : i > 0 && v === vals[i - 1] ? 1 : v + 2;
+  return varint(vals.map((v, i) => {
+    const c = v === next ? 0 : i > 0 && v === vals[i - 1] ? 1 : v + 2;
     next = Math.max(next, v + 1);
-    do {
-      out.push((c & 127) | (c > 127 ? 128 : 0));
-      c >>= 7;
-    } while (c);
-  });
-  return out;
+    return c;
+  }));
 };
 const seq = numbers(tables[0].body);
 const stage2 = numbers(tables[2].body);
@@ -118,10 +115,13 @@ const P = props.length;
 const propPlanes = [
   ...u8(col(0), 'category'), ...u8(col(1), 'combining_class'), ...u8(col(2), 'bidi_class'),
   ...u8(col(3), 'decomp_type'),
-  ...[4, 5, 6, 7, 8, 9].flatMap((i) => planes16(skipDelta(col(i)))),
   ...props.map((p) => p[10] | p[11] << 1 | p[12] << 2 | p[13] << 3 | p[14] << 4 | p[15] << 6),
   ...u8(col(16), 'boundclass'),
 ];
+const propStreams = [4, 5, 6, 7, 8, 9].map((i) => varint(skipDelta(col(i))));
+const propStreamAt = propStreams.map((_, k) => propPlanes.length +
+  propStreams.slice(0, k).reduce((n, st) => n + st.length, 0));
+propPlanes.push(...propStreams.flat());
 
 // A table and its planes share storage: the planes are the initial bytes
 // of a union with the table, and the constructor rebuilds the table in
@@ -159,6 +159,15 @@ static void tsift_u8p_unplane16(utf8proc_uint16_t *dst, const unsigned char *lo,
   for (int i = 0; i < n; i++) dst[i] = (utf8proc_uint16_t)(lo[i] | lo[n + i] << 8);
 }
 
+/* The next little-endian base-128 varint at *s. */
+static unsigned tsift_u8p_varint(const unsigned char **s) {
+  unsigned c = 0;
+  for (int sh = 0;; sh += 7) {
+    c |= (unsigned)(**s & 127) << sh;
+    if (!(*(*s)++ & 128)) return c;
+  }
+}
+
 __attribute__((constructor)) static void tsift_u8p_unpack(void) {
   unsigned char b[${scratch}];
   memcpy(b, tsift_u8p_sequences.planes, ${2 * seq.length});
@@ -170,25 +179,21 @@ __attribute__((constructor)) static void tsift_u8p_unpack(void) {
   memcpy(b, tsift_u8p_stage2table.planes, ${stage2Bytes.length});
   const unsigned char *s = b;
   for (unsigned i = 0, next = 0; i < ${stage2.length}; i++) { /* codes: new row, left's, v + 2 */
-    unsigned c = 0;
-    for (int sh = 0;; sh += 7) {
-      c |= (unsigned)(*s & 127) << sh;
-      if (!(*s++ & 128)) break;
-    }
+    unsigned c = tsift_u8p_varint(&s);
     unsigned v = c == 0 ? next : c == 1 ? utf8proc_stage2table[i - 1] : c - 2;
     utf8proc_stage2table[i] = (utf8proc_uint16_t)v;
     if (v >= next) next = v + 1;
   }
   memcpy(b, tsift_u8p_properties.planes, ${propBytes});
   enum { N = ${P} };
-  static const unsigned short esc[6] = {${escapes.join(', ')}};
+  const unsigned char *field[6] = {${propStreamAt.map((at) => `b + ${at}`).join(', ')}};
   unsigned last[6] = {0}, v[6];
   for (int i = 0; i < N; i++) {
     utf8proc_property_t *p = &utf8proc_properties[i];
-    unsigned f = b[16 * N + i];
-    for (int k = 0; k < 6; k++) { /* the uint16 fields: a lo and a hi plane each */
-      unsigned d = b[(4 + 2 * k) * N + i] | b[(5 + 2 * k) * N + i] << 8;
-      v[k] = d == esc[k] ? 0xFFFF : (last[k] = (last[k] + d) & 0xFFFF);
+    unsigned f = b[4 * N + i];
+    for (int k = 0; k < 6; k++) { /* the uint16 fields: 0 for none, else 1 + the step */
+      unsigned c = tsift_u8p_varint(&field[k]);
+      v[k] = c ? (last[k] = (last[k] + c - 1) & 0xFFFF) : 0xFFFF;
     }
     /* Every byte of the entry, padding included, as a static initialiser
      * leaves it; the planes were where it is. */
@@ -209,7 +214,7 @@ __attribute__((constructor)) static void tsift_u8p_unpack(void) {
     p->control_boundary = f >> 3 & 1;
     p->charwidth = f >> 4 & 3;
     p->pad = f >> 6 & 3;
-    p->boundclass = b[17 * N + i];
+    p->boundclass = b[5 * N + i];
   }
 }
 `;
