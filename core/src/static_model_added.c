@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "catalog.h"
+#include "fmt.h"
 #include "static_model.h"
 #include "utf8proc.h"
 
@@ -54,30 +55,25 @@ static uint32_t hash(const char *s, size_t n) {
   return h;
 }
 
-/* Entry i checked: an object with a non-empty string "content" of at most
- * TSIFT_STATIC_MAX_PIECE bytes, boolean options, an integer "id". */
-static tsift_status check_entry(const cJSON *a, size_t i, unsigned char *opt, int *norm, int *special, tsift_error *err) {
+/* Entry i's content (NULL when the entry is malformed: an object with a
+ * "content" of 1 to TSIFT_STATIC_MAX_PIECE bytes, an integer "id", boolean
+ * options), its options and whether it is normalized. */
+static const char *entry(const cJSON *a, unsigned char *opt, int *norm) {
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "content");
-  if (!cJSON_IsObject(a) || !cJSON_IsString(c) || !c->valuestring[0])
-    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens[%zu]: \"content\" must be a non-empty string", i);
-  if (strlen(c->valuestring) > TSIFT_STATIC_MAX_PIECE)
-    return tsift_fail(err, TSIFT_E_LIMIT, "tokenizer.json: added_tokens[%zu]: \"content\" is over the limit of %u bytes", i,
-                      TSIFT_STATIC_MAX_PIECE);
-  int s, l, r;
-  if (tsift_bool_opt(a, "single_word", 0, &s) || tsift_bool_opt(a, "lstrip", 0, &l) ||
-      tsift_bool_opt(a, "rstrip", 0, &r) || tsift_bool_opt(a, "normalized", 1, norm) ||
-      tsift_bool_opt(a, "special", 0, special))
-    return tsift_fail(err, TSIFT_E_MODEL,
-                      "tokenizer.json: added_tokens[%zu]: single_word, lstrip, rstrip, normalized and special must be booleans", i);
-  if (!tsift_json_integral(cJSON_GetObjectItemCaseSensitive(a, "id"), 0, 4294967295.0))
-    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens[%zu]: \"id\" must be a non-negative integer", i);
+  int s, l, r, sp;
+  if (!cJSON_IsString(c) || !c->valuestring[0] || strlen(c->valuestring) > TSIFT_STATIC_MAX_PIECE ||
+      tsift_bool_opt(a, "single_word", 0, &s) || tsift_bool_opt(a, "lstrip", 0, &l) || tsift_bool_opt(a, "rstrip", 0, &r) ||
+      tsift_bool_opt(a, "normalized", 1, norm) || tsift_bool_opt(a, "special", 0, &sp) ||
+      !tsift_json_integral(cJSON_GetObjectItemCaseSensitive(a, "id"), 0, 4294967295.0))
+    return NULL;
   *opt = (unsigned char)(s * A_SINGLE | l * A_LSTRIP | r * A_RSTRIP);
-  return TSIFT_OK;
+  return c->valuestring;
 }
 
-/* The pattern of a normalized token: its content through the model's normalizer, as UTF-8. */
-static tsift_status pattern(const char *content, const tsift_wordpiece *wp, tsift_added_norm norm, char *out,
-                            size_t *n, size_t i, tsift_error *err) {
+/* The pattern of a normalized token: its content through the model's
+ * normalizer, as UTF-8 in out; its length, 0 when empty or too long, or -1
+ * when out of memory. */
+static long pattern(const char *content, const tsift_wordpiece *wp, tsift_added_norm norm, char *out) {
   tsift_cps a = {0}, b = {0};
   size_t len = strlen(content), zero = 1, k = 0;
   int bad = 0;
@@ -92,23 +88,15 @@ static tsift_status pattern(const char *content, const tsift_wordpiece *wp, tsif
     k += (size_t)utf8proc_encode_char(a.v[j], (utf8proc_uint8_t *)out + k);
   tsift_free(a.v);
   tsift_free(b.v);
-  *n = k;
-  if (bad) return tsift_nomem(err, "reading added_tokens");
-  if (k == 0 || k > TSIFT_STATIC_MAX_PIECE)
-    return tsift_fail(err, k ? TSIFT_E_LIMIT : TSIFT_E_MODEL, "tokenizer.json: added_tokens[%zu] \"%.60s\" is %s once normalized",
-                      i, content, k ? "over the limit of 1024 bytes" : "empty");
-  return TSIFT_OK;
+  return bad ? -1 : k > TSIFT_STATIC_MAX_PIECE ? 0 : (long)k;
 }
 
-/* Room for the sets (n patterns; their bytes grow as they come), the
- * names of the tokens outside the vocabulary (`extra` bytes more in its
- * arena) and a table of the contents (to refuse one written twice). */
-static tsift_status alloc_sets(tsift_wordpiece *wp, tsift_wordpiece *names, size_t n, size_t extra, tsift_error *err) {
+/* Room for the sets (n patterns; their bytes grow as they come) and the
+ * names of the tokens outside the vocabulary (`extra` bytes more in its arena). */
+static tsift_status alloc_sets(tsift_wordpiece *wp, size_t n, size_t extra, tsift_error *err) {
   wp->added = tsift_calloc_array(1, sizeof *wp->added);
   char *arena = wp->added ? tsift_realloc_bytes(wp->arena, wp->used + extra + 1) : NULL;
   if (arena) wp->arena = arena;
-  names->rows = n;
-  if (arena && tsift_vocab_alloc(names, n, extra, err)) arena = NULL;
   for (int s = 0; s < 2 && arena; s++) {
     added_set *set = &wp->added->set[s];
     set->pat.rows = n;
@@ -120,42 +108,38 @@ static tsift_status alloc_sets(tsift_wordpiece *wp, tsift_wordpiece *names, size
   return arena ? TSIFT_OK : tsift_nomem(err, "reading added_tokens");
 }
 
-/* Entry i's id as the library gives it (its model.vocab id, else the next
- * after the vocabulary's, in file order); the name of a token outside the
- * vocabulary is kept by id, outside the lookup table. */
-static long token_id(tsift_wordpiece *wp, const char *c, size_t i, size_t *next, tsift_error *err) {
-  size_t len = strlen(c);
-  long id = tsift_vocab_find_hashed(wp, c, len, hash(c, len));
-  if (id >= 0) return id;
-  id = (long)(*next)++;
-  if ((size_t)id >= wp->rows || wp->len[id]) {
-    tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens[%zu] \"%.60s\" gets id %ld, %s", i, c, id,
-               (size_t)id >= wp->rows ? "past the matrix's rows" : "which model.vocab gives another token");
-    return -1;
-  }
-  memcpy(wp->arena + wp->used, c, len);
-  wp->off[id] = (uint32_t)wp->used;
-  wp->len[id] = (uint32_t)len;
-  wp->used += len;
-  if ((size_t)id >= wp->nids) wp->nids = (size_t)id + 1;
-  return id;
-}
-
-/* Entry i's pattern (content c, normalised when nz) in its set; a pattern
- * already there keeps its first token, as the library's matching does. */
-static tsift_status add_pattern(tsift_wordpiece *wp, const char *c, size_t i, uint32_t id, unsigned char opt, int nz,
-                                tsift_added_norm norm, size_t *cap, tsift_error *err) {
+/* Entry i (content c): its pattern (c, normalised when nz) into its set, a
+ * pattern already there keeping its first token as the library's matching
+ * does; its id as the library gives it (its model.vocab id, else the next
+ * after the vocabulary's size, in file order), the name of a token outside
+ * the vocabulary kept by id, outside the lookup table. */
+static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, unsigned char opt, int nz,
+                              tsift_added_norm norm, size_t *next, size_t *cap, tsift_error *err) {
   char buf[TSIFT_STATIC_MAX_PIECE + 8];
-  const char *p = c;
-  size_t plen = strlen(c);
-  if (nz) {
-    if (pattern(c, wp, norm, buf, &plen, i, err)) return err->status;
-    p = buf;
-  }
+  size_t len = strlen(c);
+  long plen = nz ? pattern(c, wp, norm, buf) : (long)len, id = tsift_vocab_find_hashed(wp, c, len, hash(c, len));
+  const char *p = nz ? buf : c, *why = NULL;
   added_set *set = &wp->added->set[nz];
-  if (tsift_grow((void **)&set->pat.arena, cap, set->pat.used + plen + 1, 1)) return tsift_nomem(err, "reading added_tokens");
-  if (tsift_vocab_add(&set->pat, (uint32_t)set->pat.count, p, plen) < 0) {
-    set->id[set->pat.count] = id;
+  if (plen < 0 || tsift_grow((void **)&set->pat.arena, cap, set->pat.used + (size_t)plen + 1, 1))
+    return tsift_nomem(err, "reading added_tokens");
+  long dup = plen ? tsift_vocab_find_hashed(&set->pat, p, (size_t)plen, hash(p, (size_t)plen)) : -1;
+  if (!plen) why = "is empty or over 1024 bytes once normalized";
+  else if (dup >= 0 && wp->len[set->id[dup]] == len && memcmp(wp->arena + wp->off[set->id[dup]], c, len) == 0)
+    why = "is there twice";
+  else if (id < 0 && (*next >= wp->rows || wp->len[*next]))
+    why = *next >= wp->rows ? "gets an id past the matrix's rows" : "gets the id of another token of model.vocab";
+  if (why) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens[%zu] \"%.60s\" %s", i, c, why);
+  if (id < 0) {
+    id = (long)(*next)++;
+    memcpy(wp->arena + wp->used, c, len);
+    wp->off[id] = (uint32_t)wp->used;
+    wp->len[id] = (uint32_t)len;
+    wp->used += len;
+    if ((size_t)id >= wp->nids) wp->nids = (size_t)id + 1;
+  }
+  if (dup < 0) {
+    tsift_vocab_add(&set->pat, (uint32_t)set->pat.count, p, (size_t)plen);
+    set->id[set->pat.count] = (uint32_t)id;
     set->opt[set->pat.count++] = opt;
   }
   return TSIFT_OK;
@@ -163,43 +147,30 @@ static tsift_status add_pattern(tsift_wordpiece *wp, const char *c, size_t i, ui
 
 tsift_status tsift_added_read(const cJSON *list, tsift_wordpiece *wp, tsift_added_norm norm, tsift_error *err) {
   if (!list || cJSON_IsNull(list)) return TSIFT_OK;
-  if (!cJSON_IsArray(list))
-    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array of {\"content\": string, …}");
-  size_t n = (size_t)cJSON_GetArraySize(list), i = 0, extra = 0;
-  tsift_status st = tsift_vocab_limit(n, "added_tokens", err);
+  size_t n = (size_t)cJSON_GetArraySize(list), i = 0, extra = 0, next = wp->count, cap[2] = {1, 1};
   unsigned char opt;
-  int nz, sp;
-  for (const cJSON *a = list->child; a && !st; a = a->next, i++) {
-    st = check_entry(a, i, &opt, &nz, &sp, err);
-    if (!st) extra += strlen(cJSON_GetObjectItemCaseSensitive(a, "content")->valuestring);
+  int nz;
+  const char *c = NULL;
+  tsift_status st = tsift_vocab_limit(n, "added_tokens", err);
+  for (const cJSON *a = cJSON_IsArray(list) ? list->child : NULL; a && !st; a = a->next, i++) {
+    if (!(c = entry(a, &opt, &nz))) break;
+    extra += strlen(c);
+  }
+  if (!st && (!cJSON_IsArray(list) || i < n)) {
+    char at[32] = "";
+    if (cJSON_IsArray(list)) tsift_snprintf(at, sizeof at, "[%zu]", i);
+    return tsift_fail(err, TSIFT_E_MODEL,
+                      "tokenizer.json: added_tokens%s must be %s{\"id\": integer, \"content\": 1 to 1024 bytes, "
+                      "single_word, lstrip, rstrip, normalized, special: booleans}",
+                      at, at[0] ? "" : "an array of ");
   }
   if (st || n == 0) return st;
-  tsift_wordpiece names = {0};
-  size_t next = wp->count, cap[2] = {1, 1}; /* the library's first id after the model's vocabulary */
-  uint32_t *ids = tsift_calloc_array(n, sizeof *ids);
-  st = ids ? alloc_sets(wp, &names, n, extra, err) : tsift_nomem(err, "reading added_tokens");
+  if (alloc_sets(wp, n, extra, err)) return err->status;
   i = 0;
   for (const cJSON *a = list->child; a && !st; a = a->next, i++) {
-    const char *c = cJSON_GetObjectItemCaseSensitive(a, "content")->valuestring;
-    long dup = tsift_vocab_add(&names, (uint32_t)i, c, strlen(c)), id = dup < 0 ? token_id(wp, c, i, &next, err) : -1;
-    if (dup >= 0) st = tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens[%zu] \"%.60s\" repeats added_tokens[%ld]", i, c, dup);
-    else if (id < 0) st = err->status;
-    else ids[i] = (uint32_t)id;
+    c = entry(a, &opt, &nz);
+    st = add_entry(wp, c, i, opt, nz, norm, &next, &cap[nz], err);
   }
-  /* special tokens first, as the library orders its matching */
-  for (int pass = 0; pass < 2 && !st; pass++) {
-    i = 0;
-    for (const cJSON *a = list->child; a && !st; a = a->next, i++) {
-      check_entry(a, i, &opt, &nz, &sp, err);
-      if (sp == (pass == 0))
-        st = add_pattern(wp, cJSON_GetObjectItemCaseSensitive(a, "content")->valuestring, i, ids[i], opt, nz, norm, &cap[nz], err);
-    }
-  }
-  tsift_free(ids);
-  tsift_free(names.arena);
-  tsift_free(names.off);
-  tsift_free(names.len);
-  tsift_free(names.slots);
   return st;
 }
 
