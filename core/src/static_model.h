@@ -145,6 +145,8 @@ typedef struct tsift_cps {
   size_t n, cap;
 } tsift_cps;
 int tsift_cps_push(tsift_cps *a, int32_t c); /* -1: out of memory */
+/* s[0..len) decoded and appended to a (invalid UTF-8 reads as U+FFFD). -1: out of memory. */
+int tsift_cps_decode(tsift_cps *a, const char *s, size_t len);
 
 /* The vocabulary table of either model: allocate it (wp->rows and
  * wp->unigram set; scores too for Unigram), then add each token under its id

@@ -18,14 +18,17 @@
 #include "static_model.h"
 #include "utf8proc.h"
 
-enum { A_SINGLE = 1, A_LSTRIP = 2, A_RSTRIP = 4 };
+/* A pattern's options, above its token id (ids are below 2^24: TSIFT_STATIC_MAX_VOCAB). */
+#define A_SINGLE (1u << 24)
+#define A_LSTRIP (2u << 24)
+#define A_RSTRIP (4u << 24)
+#define A_ID 0xFFFFFFu
 
 /* One matching set: the patterns (a vocabulary table whose ids are
  * positions here), each with its token id and options. */
 typedef struct added_set {
   tsift_wordpiece pat;
   uint32_t *id;
-  unsigned char *opt;
 } added_set;
 
 struct tsift_added {
@@ -38,7 +41,6 @@ static void set_free(added_set *s) {
   tsift_free(s->pat.len);
   tsift_free(s->pat.slots);
   tsift_free(s->id);
-  tsift_free(s->opt);
 }
 
 void tsift_added_free(tsift_wordpiece *wp) {
@@ -58,7 +60,7 @@ static uint32_t hash(const char *s, size_t n) {
 /* Entry i's content (NULL when the entry is malformed: an object with a
  * "content" of 1 to TSIFT_STATIC_MAX_PIECE bytes, an integer "id", boolean
  * options), its options and whether it is normalized. */
-static const char *entry(const cJSON *a, unsigned char *opt, int *norm) {
+static const char *entry(const cJSON *a, uint32_t *opt, int *norm) {
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "content");
   int s, l, r, sp;
   if (!cJSON_IsString(c) || !c->valuestring[0] || strlen(c->valuestring) > TSIFT_STATIC_MAX_PIECE ||
@@ -66,7 +68,7 @@ static const char *entry(const cJSON *a, unsigned char *opt, int *norm) {
       tsift_bool_opt(a, "normalized", 1, norm) || tsift_bool_opt(a, "special", 0, &sp) ||
       !tsift_json_integral(cJSON_GetObjectItemCaseSensitive(a, "id"), 0, 4294967295.0))
     return NULL;
-  *opt = (unsigned char)(s * A_SINGLE | l * A_LSTRIP | r * A_RSTRIP);
+  *opt = (uint32_t)s * A_SINGLE | (uint32_t)l * A_LSTRIP | (uint32_t)r * A_RSTRIP;
   return c->valuestring;
 }
 
@@ -75,14 +77,8 @@ static const char *entry(const cJSON *a, unsigned char *opt, int *norm) {
  * when out of memory. */
 static long pattern(const char *content, const tsift_wordpiece *wp, tsift_added_norm norm, char *out) {
   tsift_cps a = {0}, b = {0};
-  size_t len = strlen(content), zero = 1, k = 0;
-  int bad = 0;
-  for (size_t j = 0; j < len && !bad;) {
-    utf8proc_int32_t c = 0xFFFD;
-    utf8proc_ssize_t m = utf8proc_iterate((const utf8proc_uint8_t *)content + j, (utf8proc_ssize_t)(len - j), &c);
-    j += m < 1 ? 1 : (size_t)m;
-    bad = tsift_cps_push(&a, c);
-  }
+  size_t zero = 1, k = 0;
+  int bad = tsift_cps_decode(&a, content, strlen(content));
   if (!bad) bad = norm(wp, &a, &b, &zero);
   for (size_t j = 0; j < a.n && !bad && k <= TSIFT_STATIC_MAX_PIECE; j++)
     k += (size_t)utf8proc_encode_char(a.v[j], (utf8proc_uint8_t *)out + k);
@@ -101,8 +97,7 @@ static tsift_status alloc_sets(tsift_wordpiece *wp, size_t n, size_t extra, tsif
     added_set *set = &wp->added->set[s];
     set->pat.rows = n;
     set->id = tsift_calloc_array(n, sizeof *set->id);
-    set->opt = tsift_calloc_array(n, 1);
-    if (!set->id || !set->opt || tsift_vocab_alloc(&set->pat, n, 0, err)) arena = NULL;
+    if (!set->id || tsift_vocab_alloc(&set->pat, n, 0, err)) arena = NULL;
     set->pat.count = 0; /* counts the patterns added */
   }
   return arena ? TSIFT_OK : tsift_nomem(err, "reading added_tokens");
@@ -113,7 +108,7 @@ static tsift_status alloc_sets(tsift_wordpiece *wp, size_t n, size_t extra, tsif
  * does; its id as the library gives it (its model.vocab id, else the next
  * after the vocabulary's size, in file order), the name of a token outside
  * the vocabulary kept by id, outside the lookup table. */
-static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, unsigned char opt, int nz,
+static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, uint32_t opt, int nz,
                               tsift_added_norm norm, size_t *next, size_t *cap, tsift_error *err) {
   char buf[TSIFT_STATIC_MAX_PIECE + 8];
   size_t len = strlen(c);
@@ -123,11 +118,12 @@ static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, unsi
   if (plen < 0 || tsift_grow((void **)&set->pat.arena, cap, set->pat.used + (size_t)plen + 1, 1))
     return tsift_nomem(err, "reading added_tokens");
   long dup = plen ? tsift_vocab_find_hashed(&set->pat, p, (size_t)plen, hash(p, (size_t)plen)) : -1;
-  if (!plen) why = "is empty or over 1024 bytes once normalized";
-  else if (dup >= 0 && wp->len[set->id[dup]] == len && memcmp(wp->arena + wp->off[set->id[dup]], c, len) == 0)
+  uint32_t was = dup >= 0 ? set->id[dup] & A_ID : 0;
+  if (!plen) why = "normalizes to nothing or over 1024 bytes";
+  else if (dup >= 0 && wp->len[was] == len && memcmp(wp->arena + wp->off[was], c, len) == 0)
     why = "is there twice";
   else if (id < 0 && (*next >= wp->rows || wp->len[*next]))
-    why = *next >= wp->rows ? "gets an id past the matrix's rows" : "gets the id of another token of model.vocab";
+    why = "gets an id past the matrix's rows or of model.vocab";
   if (why) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens[%zu] \"%.60s\" %s", i, c, why);
   if (id < 0) {
     id = (long)(*next)++;
@@ -139,8 +135,7 @@ static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, unsi
   }
   if (dup < 0) {
     tsift_vocab_add(&set->pat, (uint32_t)set->pat.count, p, (size_t)plen);
-    set->id[set->pat.count] = (uint32_t)id;
-    set->opt[set->pat.count++] = opt;
+    set->id[set->pat.count++] = (uint32_t)id | opt;
   }
   return TSIFT_OK;
 }
@@ -148,7 +143,7 @@ static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, unsi
 tsift_status tsift_added_read(const cJSON *list, tsift_wordpiece *wp, tsift_added_norm norm, tsift_error *err) {
   if (!list || cJSON_IsNull(list)) return TSIFT_OK;
   size_t n = (size_t)cJSON_GetArraySize(list), i = 0, extra = 0, next = wp->count, cap[2] = {1, 1};
-  unsigned char opt;
+  uint32_t opt;
   int nz;
   const char *c = NULL;
   tsift_status st = tsift_vocab_limit(n, "added_tokens", err);
@@ -160,8 +155,7 @@ tsift_status tsift_added_read(const cJSON *list, tsift_wordpiece *wp, tsift_adde
     char at[32] = "";
     if (cJSON_IsArray(list)) tsift_snprintf(at, sizeof at, "[%zu]", i);
     return tsift_fail(err, TSIFT_E_MODEL,
-                      "tokenizer.json: added_tokens%s must be %s{\"id\": integer, \"content\": 1 to 1024 bytes, "
-                      "single_word, lstrip, rstrip, normalized, special: booleans}",
+                      "tokenizer.json: added_tokens%s must be %s{\"id\", \"content\" (1 to 1024 bytes), boolean options}",
                       at, at[0] ? "" : "an array of ");
   }
   if (st || n == 0) return st;
@@ -219,7 +213,7 @@ int tsift_added_split(const tsift_wordpiece *wp, int which, const int32_t *v, si
     for (; start < n && (k = longest_at(set, v, n, start, &stop)) < 0; start++) {}
     if (k < 0) break;
     at = stop; /* the next match starts after this one, taken or not */
-    unsigned char o = set->opt[k];
+    uint32_t o = set->id[k];
     if ((o & A_SINGLE) && ((start > 0 && is_word(v[start - 1])) || (stop < n && is_word(v[stop])))) continue;
     if (o & A_LSTRIP) {
       while (start > 0 && tsift_is_white_space(v[start - 1])) start--;
@@ -227,7 +221,7 @@ int tsift_added_split(const tsift_wordpiece *wp, int which, const int32_t *v, si
     }
     if (o & A_RSTRIP)
       while (stop < n && tsift_is_white_space(v[stop])) stop++;
-    if ((from < start && push(out, count, cap, from, start, UINT32_MAX)) || push(out, count, cap, start, stop, set->id[k]))
+    if ((from < start && push(out, count, cap, from, start, UINT32_MAX)) || push(out, count, cap, start, stop, o & A_ID))
       return -1;
     from = stop;
   }

@@ -318,14 +318,7 @@ tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text,
                                     tsift_wordpiece_emit emit, void *user, tsift_error *err) {
   if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = tsift_utf8_cut(text, len, TSIFT_STATIC_TEXT_MAX_BYTES);
   cps a = {0}, p = {0}, b = {0};
-  int r = 0;
-  for (size_t i = 0; i < len && !r;) {
-    utf8proc_int32_t c = 0xFFFD;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)text + i, (utf8proc_ssize_t)(len - i), &c);
-    if (k < 1) k = 1, c = 0xFFFD;
-    i += (size_t)k;
-    r = cps_push(&a, c);
-  }
+  int r = tsift_cps_decode(&a, text, len);
   tsift_added_seg *raw = NULL, *segs = NULL;
   size_t count = 0, rcap = 0, cap = 0;
   if (!r && !wp->added) r = normalized_piece(wp, &a, &b, 1, &segs, &cap, emit, user);

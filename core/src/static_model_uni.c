@@ -63,18 +63,11 @@ void tsift_unigram_free(tsift_wordpiece *wp) {
 
 /* A JSON string as code points (valid UTF-8: the JSON reader checked it). */
 static int to_cps(const char *s, int32_t **out, size_t *n) {
-  size_t len = strlen(s), k = 0;
-  *out = tsift_calloc_array(len + 1, sizeof **out);
-  if (!*out) return -1;
-  for (size_t i = 0; i < len;) {
-    utf8proc_int32_t c = 0xFFFD;
-    utf8proc_ssize_t m = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &c);
-    if (m < 1) m = 1, c = 0xFFFD;
-    i += (size_t)m;
-    (*out)[k++] = c;
-  }
-  *n = k;
-  return 0;
+  tsift_cps a = {0};
+  int r = tsift_cps_decode(&a, s, strlen(s));
+  *out = a.v;
+  *n = a.n;
+  return r;
 }
 
 static struct tsift_norm_step *add_step(tsift_wordpiece *wp, unsigned char kind, size_t *cap, tsift_error *err) {

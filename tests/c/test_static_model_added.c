@@ -174,7 +174,7 @@ static void expect(const char *tok, size_t rows, tsift_status status, const char
   free(st.b);
 }
 
-#define SHAPE "{\"id\": integer, \"content\": 1 to 1024 bytes, single_word, lstrip, rstrip, normalized, special: booleans}"
+#define SHAPE "{\"id\", \"content\" (1 to 1024 bytes), boolean options}"
 
 static void test_bad_added(void) {
   expect(with_added(WP, "{}"), ROWS, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array of " SHAPE);
@@ -189,14 +189,14 @@ static void test_bad_added(void) {
          "tokenizer.json: added_tokens[1] \"a b\" is there twice");
   /* ids 23 and 24 fit 25 rows, the third does not */
   expect(with_added(WP, "[{\"id\":23,\"content\":\"a b\"},{\"id\":24,\"content\":\"c d\"},{\"id\":25,\"content\":\"e f\"}]"), 25,
-         TSIFT_E_MODEL, "tokenizer.json: added_tokens[2] \"e f\" gets an id past the matrix's rows");
+         TSIFT_E_MODEL, "tokenizer.json: added_tokens[2] \"e f\" gets an id past the matrix's rows or of model.vocab");
   /* a vocabulary with a gap: the library's next id (its size) is a vocabulary token's */
   expect("{\"added_tokens\":[{\"id\":2,\"content\":\"a b\"}],\"model\":{\"type\":\"WordPiece\",\"unk_token\":\"[UNK]\","
          "\"vocab\":{\"[UNK]\":0,\"x\":2}}}",
-         ROWS, TSIFT_E_MODEL, "tokenizer.json: added_tokens[0] \"a b\" gets the id of another token of model.vocab");
+         ROWS, TSIFT_E_MODEL, "tokenizer.json: added_tokens[0] \"a b\" gets an id past the matrix's rows or of model.vocab");
   /* normalised to nothing (Strip), and too long */
   expect(with_added(UNI, "[{\"id\":18,\"content\":\"  \"}]"), ROWS, TSIFT_E_MODEL,
-         "tokenizer.json: added_tokens[0] \"  \" is empty or over 1024 bytes once normalized");
+         "tokenizer.json: added_tokens[0] \"  \" normalizes to nothing or over 1024 bytes");
   char *big = malloc(1100), *added = malloc(1200);
   memset(big, 'a', 1025);
   big[1025] = 0;
