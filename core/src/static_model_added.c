@@ -14,7 +14,6 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "catalog.h"
-#include "fmt.h"
 #include "static_model.h"
 #include "utf8proc.h"
 
@@ -59,13 +58,14 @@ static uint32_t hash(const char *s, size_t n) {
 
 /* Entry i's content (NULL when the entry is malformed: an object with a
  * "content" of 1 to TSIFT_STATIC_MAX_PIECE bytes, an integer "id", boolean
- * options), its options and whether it is normalized. */
+ * options; "special" only matters to decoding, so it is not read), its
+ * options and whether it is normalized. */
 static const char *entry(const cJSON *a, uint32_t *opt, int *norm) {
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "content");
-  int s, l, r, sp;
+  int s, l, r;
   if (!cJSON_IsString(c) || !c->valuestring[0] || strlen(c->valuestring) > TSIFT_STATIC_MAX_PIECE ||
       tsift_bool_opt(a, "single_word", 0, &s) || tsift_bool_opt(a, "lstrip", 0, &l) || tsift_bool_opt(a, "rstrip", 0, &r) ||
-      tsift_bool_opt(a, "normalized", 1, norm) || tsift_bool_opt(a, "special", 0, &sp) ||
+      tsift_bool_opt(a, "normalized", 1, norm) ||
       !tsift_json_integral(cJSON_GetObjectItemCaseSensitive(a, "id"), 0, 4294967295.0))
     return NULL;
   *opt = (uint32_t)s * A_SINGLE | (uint32_t)l * A_LSTRIP | (uint32_t)r * A_RSTRIP;
@@ -87,20 +87,18 @@ static long pattern(const char *content, const tsift_wordpiece *wp, tsift_added_
   return bad ? -1 : k > TSIFT_STATIC_MAX_PIECE ? 0 : (long)k;
 }
 
-/* Room for the sets (n patterns; their bytes grow as they come) and the
- * names of the tokens outside the vocabulary (`extra` bytes more in its arena). */
-static tsift_status alloc_sets(tsift_wordpiece *wp, size_t n, size_t extra, tsift_error *err) {
+/* Room for the sets: n patterns each (their bytes grow as they come). */
+static tsift_status alloc_sets(tsift_wordpiece *wp, size_t n, tsift_error *err) {
   wp->added = tsift_calloc_array(1, sizeof *wp->added);
-  char *arena = wp->added ? tsift_realloc_bytes(wp->arena, wp->used + extra + 1) : NULL;
-  if (arena) wp->arena = arena;
-  for (int s = 0; s < 2 && arena; s++) {
+  int bad = !wp->added;
+  for (int s = 0; s < 2 && !bad; s++) {
     added_set *set = &wp->added->set[s];
     set->pat.rows = n;
     set->id = tsift_calloc_array(n, sizeof *set->id);
-    if (!set->id || tsift_vocab_alloc(&set->pat, n, 0, err)) arena = NULL;
+    bad = !set->id || tsift_vocab_alloc(&set->pat, n, 0, err);
     set->pat.count = 0; /* counts the patterns added */
   }
-  return arena ? TSIFT_OK : tsift_nomem(err, "reading added_tokens");
+  return bad ? tsift_nomem(err, "reading added_tokens") : TSIFT_OK;
 }
 
 /* Entry i (content c): its pattern (c, normalised when nz) into its set, a
@@ -110,12 +108,14 @@ static tsift_status alloc_sets(tsift_wordpiece *wp, size_t n, size_t extra, tsif
  * the vocabulary kept by id, outside the lookup table. */
 static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, uint32_t opt, int nz,
                               tsift_added_norm norm, size_t *next, size_t *cap, tsift_error *err) {
+  /* cap[0..1]: the sets' arenas; cap[2]: the vocabulary's */
   char buf[TSIFT_STATIC_MAX_PIECE + 8];
   size_t len = strlen(c);
   long plen = nz ? pattern(c, wp, norm, buf) : (long)len, id = tsift_vocab_find_hashed(wp, c, len, hash(c, len));
   const char *p = nz ? buf : c, *why = NULL;
   added_set *set = &wp->added->set[nz];
-  if (plen < 0 || tsift_grow((void **)&set->pat.arena, cap, set->pat.used + (size_t)plen + 1, 1))
+  if (plen < 0 || tsift_grow((void **)&set->pat.arena, &cap[nz], set->pat.used + (size_t)plen + 1, 1) ||
+      tsift_grow((void **)&wp->arena, &cap[2], wp->used + len + 1, 1))
     return tsift_nomem(err, "reading added_tokens");
   long dup = plen ? tsift_vocab_find_hashed(&set->pat, p, (size_t)plen, hash(p, (size_t)plen)) : -1;
   uint32_t was = dup >= 0 ? set->id[dup] & A_ID : 0;
@@ -142,28 +142,18 @@ static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, uint
 
 tsift_status tsift_added_read(const cJSON *list, tsift_wordpiece *wp, tsift_added_norm norm, tsift_error *err) {
   if (!list || cJSON_IsNull(list)) return TSIFT_OK;
-  size_t n = (size_t)cJSON_GetArraySize(list), i = 0, extra = 0, next = wp->count, cap[2] = {1, 1};
+  if (!cJSON_IsArray(list)) return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array");
+  /* the vocabulary's arena holds its tokens exactly (+1): it grows for the names */
+  size_t n = (size_t)cJSON_GetArraySize(list), i = 0, next = wp->count, cap[3] = {1, 1, wp->used + 1};
   uint32_t opt;
   int nz;
-  const char *c = NULL;
   tsift_status st = tsift_vocab_limit(n, "added_tokens", err);
-  for (const cJSON *a = cJSON_IsArray(list) ? list->child : NULL; a && !st; a = a->next, i++) {
-    if (!(c = entry(a, &opt, &nz))) break;
-    extra += strlen(c);
-  }
-  if (!st && (!cJSON_IsArray(list) || i < n)) {
-    char at[32] = "";
-    if (cJSON_IsArray(list)) tsift_snprintf(at, sizeof at, "[%zu]", i);
-    return tsift_fail(err, TSIFT_E_MODEL,
-                      "tokenizer.json: added_tokens%s must be %s{\"id\", \"content\" (1 to 1024 bytes), boolean options}",
-                      at, at[0] ? "" : "an array of ");
-  }
-  if (st || n == 0) return st;
-  if (alloc_sets(wp, n, extra, err)) return err->status;
-  i = 0;
+  if (!st && n) st = alloc_sets(wp, n, err);
   for (const cJSON *a = list->child; a && !st; a = a->next, i++) {
-    c = entry(a, &opt, &nz);
-    st = add_entry(wp, c, i, opt, nz, norm, &next, &cap[nz], err);
+    const char *c = entry(a, &opt, &nz);
+    st = c ? add_entry(wp, c, i, opt, nz, norm, &next, cap, err)
+           : tsift_fail(err, TSIFT_E_MODEL,
+                        "tokenizer.json: added_tokens[%zu] must be {\"id\", \"content\" (1 to 1024 bytes), boolean options}", i);
   }
   return st;
 }
