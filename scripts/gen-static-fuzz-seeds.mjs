@@ -4,7 +4,9 @@
 // writes ("weights" F64/F16 [vocab], "embeddings" [clusters, dim], "mapping"
 // I32/I64 [vocab], in that data order, as model2vec-rs's
 // test-model-vocab-quantized fixture has them) and sentence-transformers'
-// StaticEmbedding ("embedding.weight"). Each seed: a 4-byte little-endian
+// StaticEmbedding ("embedding.weight"); and added_tokens in every form
+// (model2vec 0.8's multi-word entries outside model.vocab, raw and
+// normalized, single_word, lstrip, rstrip, a malformed entry). Each seed: a 4-byte little-endian
 // length L, L bytes of safetensors, then tokenizer.json
 // (tests/fuzz/fuzz_static_model.c). Deterministic: the same bytes every run.
 //
@@ -85,3 +87,13 @@ seed('quant-weights-mapping.bin', safetensors([['weights', 'F64', [8], WEIGHT], 
 seed('quant-f16-i64.bin', safetensors([['weights', 'F16', [8], WEIGHT], ['embeddings', 'F32', [4, 3], rows(4, 3)], ['mapping', 'I64', [8], MAP]]), wordpiece);
 seed('quant-unigram.bin', safetensors([['weights', 'F64', [8], WEIGHT], ['embeddings', 'F32', [4, 3], rows(4, 3)], ['mapping', 'I32', [8], MAP]]), unigram);
 seed('st-embedding-weight.bin', safetensors([['embedding.weight', 'F32', [8, 3], rows(8, 3)]]), wordpiece);
+
+// added_tokens (static_model_added.c): ids after the vocabulary's 8, as the library assigns them
+const A = (id, content, o = {}) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: true, special: false, ...o });
+const ADDED = [A(1, '[UNK]', { normalized: false, special: true }), A(8, 'New York', { lstrip: true, rstrip: true }), A(9, 'york city'),
+  A(5, 'repo', { single_word: true }), A(10, '<x>', { normalized: false, lstrip: true, rstrip: true }), A(11, '  ', { normalized: false })];
+const withAdded = (json, added) => JSON.stringify({ ...JSON.parse(json), added_tokens: added });
+seed('added-wordpiece.bin', safetensors([['embeddings', 'F32', [12, 3], rows(12, 3)]]), withAdded(wordpiece, ADDED));
+seed('added-unigram.bin', safetensors([['embeddings', 'F32', [14, 3], rows(14, 3)]]),
+  withAdded(unigram, [A(0, '<unk>', { normalized: false, special: true }), ...ADDED.slice(1).map((t) => ({ ...t, id: t.id === 5 ? 8 : t.id }))]));
+seed('added-bad-entry.bin', safetensors([['embeddings', 'F32', [12, 3], rows(12, 3)]]), withAdded(wordpiece, [A(8, 'New York'), { id: 9, content: 'x', lstrip: 'yes' }]));

@@ -103,6 +103,7 @@ double tsift_st_at(tsift_st_dtype dtype, const uint8_t *p);
 #define TSIFT_STATIC_MAX_NORM_STEPS 256u
 
 struct tsift_norm_step; /* static_model_uni.c */
+struct tsift_added;     /* static_model_added.c */
 struct cJSON;
 
 typedef struct tsift_wordpiece {
@@ -134,6 +135,7 @@ typedef struct tsift_wordpiece {
   double unk_score;          /* the lowest score minus 10 */
   struct tsift_norm_step *steps; /* the normalizer, flattened */
   size_t nsteps;
+  struct tsift_added *added; /* added_tokens matched in the text; NULL: none */
 } tsift_wordpiece;
 
 /* FNV-1a, the vocabulary's hash, one byte at a time. */
@@ -146,6 +148,8 @@ typedef struct tsift_cps {
   size_t n, cap;
 } tsift_cps;
 int tsift_cps_push(tsift_cps *a, int32_t c); /* -1: out of memory */
+/* s[0..len) decoded and appended to a (invalid UTF-8 reads as U+FFFD). -1: out of memory. */
+int tsift_cps_decode(tsift_cps *a, const char *s, size_t len);
 
 /* The vocabulary table of either model: allocate it (wp->rows and
  * wp->unigram set; scores too for Unigram), then add each token under its id
@@ -174,12 +178,33 @@ tsift_status tsift_read_bert(const struct cJSON *n, tsift_wordpiece *wp, tsift_e
 int tsift_is_white_space(int32_t c);
 
 /* static_model_uni.c: read a parsed tokenizer.json whose model.type is
- * "Unigram" into wp (wp->rows set; on failure the caller frees wp);
- * tokenise with it; free its parts. */
+ * "Unigram" into wp (wp->rows set; on failure the caller frees wp); free
+ * its parts. */
 tsift_status tsift_unigram_read(const struct cJSON *root, tsift_wordpiece *wp, tsift_error *err);
-tsift_status tsift_unigram_encode(const tsift_wordpiece *wp, const char *text, size_t len,
-                                  int (*emit)(void *user, uint32_t id), void *user, tsift_error *err);
 void tsift_unigram_free(tsift_wordpiece *wp);
+/* The Unigram model's two halves: the normalizer over a (b: scratch; *zero
+ * as static_model_uni.c says), and Metaspace + Unigram over a normalised
+ * piece (first: the piece starts at the text's first character). -1: out of
+ * memory; the pieces' 1: emit asked to stop. */
+int tsift_unigram_normalize(const tsift_wordpiece *wp, tsift_cps *a, tsift_cps *b, size_t *zero);
+int tsift_unigram_pieces(const tsift_wordpiece *wp, const int32_t *v, size_t n, int first,
+                         int (*emit)(void *user, uint32_t id), void *user);
+
+/* static_model_added.c: tokenizer.json's added_tokens (read after the
+ * model, with the model's normalizer `norm` for the normalized ones; into
+ * wp->added, freed with wp), and a text split by them as the library does:
+ * segments covering v[0..n) (id UINT32_MAX: text for the model; they may
+ * overlap where the library's do), by the raw (which 0) or the normalized
+ * (which 1) tokens. -1: out of memory. */
+typedef int (*tsift_added_norm)(const tsift_wordpiece *wp, tsift_cps *a, tsift_cps *b, size_t *zero);
+typedef struct tsift_added_seg {
+  size_t start, end;
+  uint32_t id;
+} tsift_added_seg;
+tsift_status tsift_added_read(const struct cJSON *list, tsift_wordpiece *wp, tsift_added_norm norm, tsift_error *err);
+int tsift_added_split(const tsift_wordpiece *wp, int which, const int32_t *v, size_t n, tsift_added_seg **out,
+                      size_t *count, size_t *cap);
+void tsift_added_free(tsift_wordpiece *wp);
 
 /* Read a Hugging Face tokenizer.json (model WordPiece or Unigram) whose ids must all be
  * below `rows`. Errors name the key ("tokenizer.json: model.vocab: …"). On

@@ -123,6 +123,17 @@ int tsift_cps_push(tsift_cps *a, int32_t c) {
   return 0;
 }
 
+int tsift_cps_decode(tsift_cps *a, const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    utf8proc_int32_t c = 0xFFFD;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &c);
+    if (k < 1) k = 1, c = 0xFFFD;
+    i += (size_t)k;
+    if (tsift_cps_push(a, c)) return -1;
+  }
+  return 0;
+}
+
 /* One input character through the normalizer, appended to out. */
 int tsift_bert_normalize_char(const tsift_wordpiece *wp, int32_t c, cps *out) {
   if (wp->clean_text) {

@@ -43,6 +43,7 @@ const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t
 
 void tsift_wordpiece_free(tsift_wordpiece *wp) {
   tsift_unigram_free(wp);
+  tsift_added_free(wp);
   tsift_free(wp->arena);
   tsift_free(wp->off);
   tsift_free(wp->len);
@@ -150,26 +151,18 @@ static tsift_status read_model(const cJSON *model, tsift_wordpiece *wp, tsift_er
   return TSIFT_OK;
 }
 
-/* added_tokens: each must name a token of the model's vocabulary (BERT's
- * [PAD], [UNK], …: written in a text they are not matched, the model reads
- * them). One outside it — model2vec 0.8's multi-word entries, which the
- * library matches in the text before pre-tokenising — is refused by name
- * rather than never matched (docs/semantic.md, "added_tokens"). */
-static tsift_status check_added(const cJSON *added, const tsift_wordpiece *wp, tsift_error *err) {
-  if (!added || cJSON_IsNull(added)) return TSIFT_OK;
-  size_t i = 0;
-  for (const cJSON *a = cJSON_IsArray(added) ? added->child : NULL; a; a = a->next, i++) {
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "content");
-    if (!cJSON_IsString(c)) break;
-    if (vocab_find(wp, c->valuestring, strlen(c->valuestring)) < 0)
-      return tsift_fail(err, TSIFT_E_MODEL,
-                        "tokenizer.json: added_tokens[%zu] \"%.60s\" is not in model.vocab: added tokens outside the "
-                        "vocabulary (model2vec's multi-word entries) are not supported, only tokens of model.vocab",
-                        i, c->valuestring);
-  }
-  if (!cJSON_IsArray(added) || i != (size_t)cJSON_GetArraySize(added))
-    return tsift_fail(err, TSIFT_E_MODEL, "tokenizer.json: added_tokens must be an array of {\"content\": string, …}");
-  return TSIFT_OK;
+/* The model's normalizer over a (b: scratch): BertNormalizer (or
+ * Lowercase) per character, or the Unigram model's steps. Also what the
+ * normalized added tokens' patterns go through. -1: out of memory. */
+static int normalize(const tsift_wordpiece *wp, tsift_cps *a, tsift_cps *b, size_t *zero) {
+  if (wp->unigram) return tsift_unigram_normalize(wp, a, b, zero);
+  b->n = 0;
+  for (size_t i = 0; i < a->n; i++)
+    if (tsift_bert_normalize_char(wp, a->v[i], b)) return -1;
+  tsift_cps t = *a;
+  *a = *b;
+  *b = t;
+  return 0;
 }
 
 tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift_wordpiece *wp, tsift_error *err) {
@@ -186,7 +179,7 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
   if (!st && cJSON_IsString(mtype) && strcmp(mtype->valuestring, "Unigram") == 0) {
     /* The Unigram model's own reader, with its normalizers and pre-tokenizer. */
     st = tsift_unigram_read(root, wp, err);
-    if (!st) st = check_added(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, err);
+    if (!st) st = tsift_added_read(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, normalize, err);
     cJSON_Delete(root);
     if (st) tsift_wordpiece_free(wp);
     return st;
@@ -194,7 +187,7 @@ tsift_status tsift_wordpiece_load(const char *json, size_t n, size_t rows, tsift
   if (!st) st = read_normalizer(cJSON_GetObjectItemCaseSensitive(root, "normalizer"), wp, err);
   if (!st) st = read_pretokenizer(cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), wp, err);
   if (!st) st = read_model(cJSON_GetObjectItemCaseSensitive(root, "model"), wp, err);
-  if (!st) st = check_added(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, err);
+  if (!st) st = tsift_added_read(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), wp, normalize, err);
   cJSON_Delete(root);
   if (st) tsift_wordpiece_free(wp);
   return st;
@@ -263,44 +256,22 @@ static int wordpiece_word(const tsift_wordpiece *wp, const char *w, const uint32
   return 0;
 }
 
-/* long: decode, normalise, then one pass over the characters cutting words. */
-tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text, size_t len,
-                                    tsift_wordpiece_emit emit, void *user, tsift_error *err) {
-  if (wp->unigram) return tsift_unigram_encode(wp, text, len, emit, user, err);
-  if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = tsift_utf8_cut(text, len, TSIFT_STATIC_TEXT_MAX_BYTES);
-  cps norm = {0};
-  for (size_t i = 0; i < len;) {
-    utf8proc_int32_t c = 0xFFFD;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)text + i, (utf8proc_ssize_t)(len - i), &c);
-    if (k < 1) {
-      k = 1;
-      c = 0xFFFD;
-    }
-    i += (size_t)k;
-    if (tsift_bert_normalize_char(wp, c, &norm)) {
-      tsift_free(norm.v);
-      return tsift_nomem(err, "normalising a text");
-    }
-  }
+/* BertPreTokenizer (or WhitespaceSplit, or none) and WordPiece over the
+ * normalised piece v[0..n). -1: out of memory; 1: emit asked to stop. */
+static int wordpiece_pieces(const tsift_wordpiece *wp, const int32_t *v, size_t n, tsift_wordpiece_emit emit,
+                            void *user) {
   /* Scratch: a word's bytes (at most 4 per character) after the prefix,
    * and its character starts. */
-  char *bytes = tsift_alloc_bytes(norm.n * 4 + 1);
-  char *buf = tsift_alloc_bytes(wp->prefix_len + norm.n * 4 + 1);
-  uint32_t *at = tsift_calloc_array(norm.n + 1, sizeof *at);
-  if (!bytes || !buf || !at) {
-    tsift_free(norm.v);
-    tsift_free(bytes);
-    tsift_free(buf);
-    tsift_free(at);
-    return tsift_nomem(err, "tokenising a text");
-  }
-  memcpy(buf, wp->prefix, wp->prefix_len);
+  char *bytes = tsift_alloc_bytes(n * 4 + 1);
+  char *buf = tsift_alloc_bytes(wp->prefix_len + n * 4 + 1);
+  uint32_t *at = tsift_calloc_array(n + 1, sizeof *at);
+  int stop = !bytes || !buf || !at ? -1 : 0;
+  if (buf) memcpy(buf, wp->prefix, wp->prefix_len);
   size_t chars = 0, nb = 0;
-  int stop = 0;
-  for (size_t i = 0; i <= norm.n && !stop; i++) {
-    int32_t c = i < norm.n ? norm.v[i] : ' ';
-    int space = wp->pretok ? is_space(c) : (i == norm.n);
-    int punct = wp->pretok == 1 && i < norm.n && is_punct(c);
+  for (size_t i = 0; i <= n && !stop; i++) {
+    int32_t c = i < n ? v[i] : ' ';
+    int space = wp->pretok ? is_space(c) : (i == n);
+    int punct = wp->pretok == 1 && i < n && is_punct(c);
     if (space || punct) {
       if (chars) stop = wordpiece_word(wp, bytes, at, chars, buf, emit, user);
       chars = nb = 0;
@@ -314,9 +285,57 @@ tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text,
       chars = nb = 0;
     }
   }
-  tsift_free(norm.v);
   tsift_free(bytes);
   tsift_free(buf);
   tsift_free(at);
-  return TSIFT_OK;
+  return stop;
+}
+
+/* A text piece (in a; b scratch) the raw added tokens left, from the text's
+ * start when at0: normalised, split by the normalized added tokens, the rest
+ * pre-tokenised and tokenised by the model. -1: out of memory; 1: stop. */
+static int normalized_piece(const tsift_wordpiece *wp, tsift_cps *a, tsift_cps *b, int at0, tsift_added_seg **segs,
+                            size_t *cap, tsift_wordpiece_emit emit, void *user) {
+  size_t zero = at0 && a->n > 0, count = 1; /* leading characters aligned to the text's first */
+  if (normalize(wp, a, b, &zero)) return -1;
+  tsift_added_seg whole = {0, a->n, UINT32_MAX}, *s = &whole;
+  if (wp->added) {
+    if (tsift_added_split(wp, 1, a->v, a->n, segs, &count, cap)) return -1;
+    s = *segs;
+  }
+  int r = 0;
+  for (size_t k = 0; k < count && !r; k++) {
+    if (s[k].id != UINT32_MAX) r = emit(user, s[k].id) != 0;
+    else if (wp->unigram) r = tsift_unigram_pieces(wp, a->v + s[k].start, s[k].end - s[k].start, s[k].start < zero, emit, user);
+    else r = wordpiece_pieces(wp, a->v + s[k].start, s[k].end - s[k].start, emit, user);
+  }
+  return r;
+}
+
+/* Decode; split by the raw added tokens; each piece between them through
+ * normalized_piece. */
+tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text, size_t len,
+                                    tsift_wordpiece_emit emit, void *user, tsift_error *err) {
+  if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = tsift_utf8_cut(text, len, TSIFT_STATIC_TEXT_MAX_BYTES);
+  cps a = {0}, p = {0}, b = {0};
+  int r = tsift_cps_decode(&a, text, len);
+  tsift_added_seg *raw = NULL, *segs = NULL;
+  size_t count = 0, rcap = 0, cap = 0;
+  if (!r && !wp->added) r = normalized_piece(wp, &a, &b, 1, &segs, &cap, emit, user);
+  else if (!r) r = tsift_added_split(wp, 0, a.v, a.n, &raw, &count, &rcap);
+  for (size_t k = 0; k < count && !r; k++) {
+    if (raw[k].id != UINT32_MAX) {
+      r = emit(user, raw[k].id) != 0;
+      continue;
+    }
+    p.n = 0;
+    for (size_t i = raw[k].start; i < raw[k].end && !r; i++) r = cps_push(&p, a.v[i]);
+    if (!r) r = normalized_piece(wp, &p, &b, raw[k].start == 0, &segs, &cap, emit, user);
+  }
+  tsift_free(a.v);
+  tsift_free(p.v);
+  tsift_free(b.v);
+  tsift_free(raw);
+  tsift_free(segs);
+  return r < 0 ? tsift_nomem(err, "tokenising a text") : TSIFT_OK;
 }

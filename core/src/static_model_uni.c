@@ -63,18 +63,11 @@ void tsift_unigram_free(tsift_wordpiece *wp) {
 
 /* A JSON string as code points (valid UTF-8: the JSON reader checked it). */
 static int to_cps(const char *s, int32_t **out, size_t *n) {
-  size_t len = strlen(s), k = 0;
-  *out = tsift_calloc_array(len + 1, sizeof **out);
-  if (!*out) return -1;
-  for (size_t i = 0; i < len;) {
-    utf8proc_int32_t c = 0xFFFD;
-    utf8proc_ssize_t m = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &c);
-    if (m < 1) m = 1, c = 0xFFFD;
-    i += (size_t)m;
-    (*out)[k++] = c;
-  }
-  *n = k;
-  return 0;
+  tsift_cps a = {0};
+  int r = tsift_cps_decode(&a, s, strlen(s));
+  *out = a.v;
+  *n = a.n;
+  return r;
 }
 
 static struct tsift_norm_step *add_step(tsift_wordpiece *wp, unsigned char kind, size_t *cap, tsift_error *err) {
@@ -674,65 +667,44 @@ static int unigram_piece(const tsift_wordpiece *wp, const char *p, size_t n, vit
   return 0;
 }
 
-tsift_status tsift_unigram_encode(const tsift_wordpiece *wp, const char *text, size_t len,
-                                  int (*emit)(void *user, uint32_t id), void *user, tsift_error *err) {
-  if (len > TSIFT_STATIC_TEXT_MAX_BYTES) len = tsift_utf8_cut(text, len, TSIFT_STATIC_TEXT_MAX_BYTES);
-  tsift_cps a = {0}, b = {0};
-  char *bytes = NULL;
-  viterbi v = {0};
-  int bad = 0;
-  for (size_t i = 0; i < len && !bad;) {
-    utf8proc_int32_t c = 0xFFFD;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)text + i, (utf8proc_ssize_t)(len - i), &c);
-    if (k < 1) k = 1, c = 0xFFFD;
-    i += (size_t)k;
-    bad = tsift_cps_push(&a, c);
+int tsift_unigram_normalize(const tsift_wordpiece *wp, tsift_cps *a, tsift_cps *b, size_t *zero) {
+  for (size_t s = 0; s < wp->nsteps; s++) {
+    if (apply_step(&wp->steps[s], a, b, zero)) return -1;
+    tsift_cps t = *a;
+    *a = *b;
+    *b = t;
   }
-  size_t zero = a.n > 0; /* leading characters aligned to the text's first */
-  for (size_t s = 0; s < wp->nsteps && !bad; s++) {
-    bad = apply_step(&wp->steps[s], &a, &b, &zero);
-    tsift_cps t = a;
-    a = b;
-    b = t;
-  }
-  /* Metaspace: spaces become the replacement, one is prepended (unless the
-   * text starts with it; "first": only when the normalised text still starts
-   * at the text's first character, as the library reads its alignment), and
-   * with split every replacement starts a new piece. */
-  size_t n = 0;
-  int prepend = wp->metaspace && wp->prepend && a.n > 0 && a.v[0] != ' ' && a.v[0] != wp->replacement &&
-                !(wp->prepend == 2 && zero == 0);
-  if (!bad) {
-    bytes = tsift_alloc_bytes(a.n * 4 + 5);
-    size_t cap = a.n + 2;
-    v.best = tsift_calloc_array(cap * 4 + 1, sizeof *v.best);
-    v.from = tsift_calloc_array(cap * 4 + 1, sizeof *v.from);
-    v.id = tsift_calloc_array(cap * 4 + 1, sizeof *v.id);
-    v.seg = tsift_calloc_array(cap * 4 + 1, sizeof *v.seg);
-    bad = !bytes || !v.best || !v.from || !v.id || !v.seg;
-  }
-  if (!bad) {
-    size_t start = 0;
-    int stop = 0;
-    if (prepend) n += (size_t)utf8proc_encode_char(wp->replacement, (utf8proc_uint8_t *)bytes);
-    for (size_t i = 0; i <= a.n && !stop; i++) {
-      int32_t c = i < a.n ? a.v[i] : 0;
-      if (wp->metaspace && c == ' ') c = wp->replacement;
-      int cut = i == a.n || (wp->metaspace && wp->split && c == wp->replacement);
-      if (cut && n > start) {
-        stop = unigram_piece(wp, bytes + start, n - start, &v, emit, user);
-        start = n;
-      }
-      if (i < a.n) n += (size_t)utf8proc_encode_char(c, (utf8proc_uint8_t *)bytes + n);
+  return 0;
+}
+
+/* Metaspace: spaces become the replacement, one is prepended (unless the
+ * piece starts with it; "first": only when the piece starts at the text's
+ * first character, as the library reads its alignment), and with split
+ * every replacement starts a new piece; then Unigram over each. */
+int tsift_unigram_pieces(const tsift_wordpiece *wp, const int32_t *v, size_t len, int first,
+                         int (*emit)(void *user, uint32_t id), void *user) {
+  size_t n = 0, cap = len + 2, start = 0;
+  int prepend = wp->metaspace && wp->prepend && len > 0 && v[0] != ' ' && v[0] != wp->replacement &&
+                !(wp->prepend == 2 && !first);
+  char *bytes = tsift_alloc_bytes(len * 4 + 5);
+  viterbi vt = {tsift_calloc_array(cap * 4 + 1, sizeof *vt.best), tsift_calloc_array(cap * 4 + 1, sizeof *vt.from),
+                tsift_calloc_array(cap * 4 + 1, sizeof *vt.id), tsift_calloc_array(cap * 4 + 1, sizeof *vt.seg)};
+  int stop = !bytes || !vt.best || !vt.from || !vt.id || !vt.seg ? -1 : 0;
+  if (prepend && !stop) n += (size_t)utf8proc_encode_char(wp->replacement, (utf8proc_uint8_t *)bytes);
+  for (size_t i = 0; i <= len && !stop; i++) {
+    int32_t c = i < len ? v[i] : 0;
+    if (wp->metaspace && c == ' ') c = wp->replacement;
+    int cut = i == len || (wp->metaspace && wp->split && c == wp->replacement);
+    if (cut && n > start) {
+      stop = unigram_piece(wp, bytes + start, n - start, &vt, emit, user);
+      start = n;
     }
+    if (i < len) n += (size_t)utf8proc_encode_char(c, (utf8proc_uint8_t *)bytes + n);
   }
-  tsift_free(a.v);
-  tsift_free(b.v);
   tsift_free(bytes);
-  tsift_free(v.best);
-  tsift_free(v.from);
-  tsift_free(v.id);
-  tsift_free(v.seg);
-  if (bad) return tsift_nomem(err, "tokenising a text");
-  return TSIFT_OK;
+  tsift_free(vt.best);
+  tsift_free(vt.from);
+  tsift_free(vt.id);
+  tsift_free(vt.seg);
+  return stop;
 }
