@@ -305,9 +305,10 @@ static int normalized_piece(const tsift_wordpiece *wp, tsift_cps *a, tsift_cps *
   }
   int r = 0;
   for (size_t k = 0; k < count && !r; k++) {
+    const int32_t *v = a->v ? a->v + s[k].start : a->v; /* (an empty text has no buffer: no offset on NULL) */
     if (s[k].id != UINT32_MAX) r = emit(user, s[k].id) != 0;
-    else if (wp->unigram) r = tsift_unigram_pieces(wp, a->v + s[k].start, s[k].end - s[k].start, s[k].start < zero, emit, user);
-    else r = wordpiece_pieces(wp, a->v + s[k].start, s[k].end - s[k].start, emit, user);
+    else if (wp->unigram) r = tsift_unigram_pieces(wp, v, s[k].end - s[k].start, s[k].start < zero, emit, user);
+    else r = wordpiece_pieces(wp, v, s[k].end - s[k].start, emit, user);
   }
   return r;
 }
