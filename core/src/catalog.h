@@ -137,21 +137,4 @@ long tsift_catalog_find(const tsift_catalog *c, const char *id);
 tsift_status tsift_catalog_add_vocabulary(tsift_catalog *c, const struct cJSON *ann, const char *where,
                                           size_t *unknown, tsift_error *err);
 
-/* cJSON_PrintUnformatted, except that a number tsift_json_parse kept the
- * text of (a fraction, an exponent, -0, more than 15 characters) is printed
- * as that text: what re-reads a sub-document, and snapshots, keep the
- * author's numbers (SPEC S5). cJSON_free the result; NULL = out of memory. */
-char *tsift_json_print(const struct cJSON *v);
-
-/* 1 when v is a number with an integral value in [lo, hi] (checked before
- * any conversion, so huge values are never cast). */
-int tsift_json_integral(const struct cJSON *v, double lo, double hi);
-
-/* "a string", "a number", "an array", … for messages ("nothing" for NULL). */
-const char *tsift_json_type_name(const struct cJSON *v);
-/* Parse JSON with a precise error position ("at line L, column C"). `what`
- * names the document in messages. The tree is owned by the caller. */
-tsift_status tsift_json_parse(const char *json, size_t len, const char *what, struct cJSON **out,
-                              tsift_error *err);
-
 #endif

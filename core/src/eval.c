@@ -18,6 +18,7 @@
 #include "json_out.h"
 #include "jsonl.h"
 #include "mathx.h"
+#include "json_read.h"
 
 #define EVAL_K 10
 #define MAX_CLASSES 64

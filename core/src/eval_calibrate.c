@@ -20,6 +20,7 @@
 #include "index.h"
 #include "json_out.h"
 #include "jsonl.h"
+#include "json_read.h"
 
 /* The grid: margins from the most conservative down, weights from the
  * lightest up, so among equal rows the first (safest) stays chosen. */

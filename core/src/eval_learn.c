@@ -21,6 +21,7 @@
 #include "learn.h"
 #include "rank.h"
 #include "simulate.h"
+#include "json_read.h"
 
 #define FOLDS_DEFAULT 5
 #define FOLDS_MAX 20

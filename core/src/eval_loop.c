@@ -15,6 +15,7 @@
 #include "ids.h"
 #include "json_check.h"
 #include "session_internal.h"
+#include "json_read.h"
 
 #define LOOP_MAX_CLASSES 64
 #define LOOP_POLICIES 2

@@ -15,6 +15,7 @@
 #include "jsonl.h"
 #include "static_model.h"
 #include "vectors.h"
+#include "json_read.h"
 
 typedef struct query_vec {
   char *id; /* the query's "id", as compact JSON */

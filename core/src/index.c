@@ -13,6 +13,7 @@
 #include "json_canonical.h"
 #include "textpack.h"
 #include "vectors.h"
+#include "json_read.h"
 
 /* name, aliases, tags, description (SPEC S4) and the two schema fields,
  * whose weights were chosen on the relevance corpus (docs/relevance.md). */

@@ -6,6 +6,7 @@
 
 #include "catalog.h"
 #include "sha256.h"
+#include "json_read.h"
 
 static int write_value(tsift_buf *b, const cJSON *v, int depth, int max_depth, const char *skip) {
   if (depth > max_depth) return 0;

@@ -26,6 +26,7 @@
 #include "fmt.h"
 #include "json_check.h"
 #include "json_out.h"
+#include "json_read.h"
 
 /* ---- the learner ------------------------------------------------------ */
 

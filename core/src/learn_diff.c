@@ -12,6 +12,7 @@
 #include "json_out.h"
 #include "text.h"
 #include "toolsift.h"
+#include "json_read.h"
 
 static const char *const k_lists[] = {"aliases", "tags"};
 

@@ -30,6 +30,7 @@
 #include "json_check.h"
 #include "jsonl.h"
 #include "learn.h"
+#include "json_read.h"
 
 #define SEGMENT_SOURCE "toolsift-mcp-segment" /* the gateway's line before each segment (js/mcp) */
 

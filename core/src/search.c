@@ -14,6 +14,7 @@
 #include "vector_rank.h"
 #include "vectors.h"
 #include "vocab.h"
+#include "json_read.h"
 
 /* ---- options ---------------------------------------------------------- */
 

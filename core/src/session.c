@@ -15,6 +15,7 @@
 #include "session_internal.h"
 #include "overview.h"
 #include "spec.h"
+#include "json_read.h"
 
 /* ---- small helpers ---------------------------------------------------- */
 

@@ -21,6 +21,7 @@
 #include "fmt.h"
 #include "session_internal.h"
 #include "spec.h"
+#include "json_read.h"
 
 #define AUTO_MAX_TOOLS_DEFAULT 30
 #define AUTO_MAX_TOOLS_CEILING 1000

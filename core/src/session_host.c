@@ -11,6 +11,7 @@
 #include "json_check.h"
 #include "jsonl.h"
 #include "session_internal.h"
+#include "json_read.h"
 
 tsift_status tsift_session_config_catalog(const char *config_json, size_t config_len, char **file,
                                           size_t *file_len, tsift_error *err) {

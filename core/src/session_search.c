@@ -13,6 +13,7 @@
 #include "spec.h"
 #include "vector_rank.h"
 #include "vectors.h"
+#include "json_read.h"
 
 /* A pre-search reads as much of the host's text as a query's analysis does. */
 #define PRE_SEARCH_MAX_BYTES 512

@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "fmt.h"
 #include "session_internal.h"
+#include "json_read.h"
 
 /* The verdict on delivering skill k's current text, or NULL when it may be
  * delivered. */

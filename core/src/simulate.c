@@ -11,6 +11,7 @@
 #include "json_check.h"
 #include "json_out.h"
 #include "session_internal.h"
+#include "json_read.h"
 
 typedef struct sim {
   tsift_session *s;

@@ -16,6 +16,7 @@
 #include "sha256.h"
 #include "text.h"
 #include "utf8proc.h"
+#include "json_read.h"
 
 static int tsift_skills_listed(const tsift_skills *sk, size_t k);
 

@@ -68,6 +68,7 @@
 #include "textpack.h"
 #include "vectors.h"
 #include "utf8proc.h"
+#include "json_read.h"
 
 #define SNAPSHOT_MAGIC "TSIFTIDX"
 #define SNAPSHOT_VERSION 6u

@@ -10,6 +10,7 @@
 #include "docs.h"
 #include "index.h"
 #include "text.h"
+#include "json_read.h"
 
 /* The description a model sees for `tool`: withheld text for un-vouched or
  * tainted tools, otherwise cut at 1000 characters. Caller frees. */

@@ -16,6 +16,7 @@
 #include "catalog.h"
 #include "static_model.h"
 #include "utf8proc.h"
+#include "json_read.h"
 
 /* A pattern's options, above its token id (ids are below 2^24: TSIFT_STATIC_MAX_VOCAB). */
 #define A_SINGLE (1u << 24)

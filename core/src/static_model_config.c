@@ -7,6 +7,7 @@
 #include "catalog.h"
 #include "fusion.h"
 #include "static_model.h"
+#include "json_read.h"
 
 /* One number of "toolsift.fusion" into *to when given: in [lo, hi], or
  * null where null means off (agree). */

@@ -10,6 +10,7 @@
 #include "cJSON.h"
 #include "catalog.h"
 #include "static_model.h"
+#include "json_read.h"
 
 /* Element sizes of the dtypes safetensors defines; the matrix may only be
  * one of the first five (tsift_st_dtype order). */

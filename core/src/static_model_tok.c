@@ -20,6 +20,7 @@
 #include "static_model.h"
 #include "text.h"
 #include "utf8proc.h"
+#include "json_read.h"
 
 /* ---- the vocabulary: ids by token (open addressing) and tokens by id ---- */
 

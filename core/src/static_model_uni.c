@@ -26,6 +26,7 @@
 #include "text.h"
 #include "utf8proc.h"
 #include "vectors.h"
+#include "json_read.h"
 
 enum { N_BERT, N_REPLACE, N_SPACES, N_STRIP, N_UNICODE, N_PRECOMPILED };
 

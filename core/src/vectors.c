@@ -10,6 +10,7 @@
 #include "docs.h"
 #include "fmt.h"
 #include "index.h"
+#include "json_read.h"
 
 int tsift_model_id_valid(const char *s, size_t n) {
   if (!s || n < 1 || n > TSIFT_VEC_MODEL_MAX) return 0;
