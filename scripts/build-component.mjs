@@ -9,7 +9,8 @@
 //        -> build/component/toolsift.core.wasm
 //   2. check the core module: its only imports are the canonical resource
 //      intrinsics ([export]toolsift:toolsift/engine@0.1.0 [resource-new]…),
-//      it exports memory, cabi_realloc and every function of the WIT
+//      it exports memory, cabi_realloc, _initialize and exactly the
+//      functions of the TSIFT_CM_* lines of wasm/exports.def
 //   3. embed wasm/toolsift.wit (passed as text to jco's componentEmbed) and
 //      make the component with componentNew
 //        -> build/component/toolsift.component.wasm
@@ -31,6 +32,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const at = (p) => path.join(ROOT, p);
 const WIT = at('wasm/toolsift.wit');
 const GLUE = at('wasm/component.c');
+const TABLE = at('wasm/exports.def'); // the export table (its TSIFT_CM_* lines)
 const LIB = at('build/wasm-wasi/libtoolsift_core.a');
 const CACHE = at('build/wasm-wasi/CMakeCache.txt');
 const OUT_DIR = at('build/component');
@@ -79,11 +81,15 @@ function linkCore() {
 
 // ---- 2. check the core module ---------------------------------------------------
 
-/** The core export names the WIT asks for, from wasm/component.c's EXPORT_FN lines. */
-function expectedExports(glue) {
-  const names = new Set(['memory', 'cabi_realloc']);
-  for (const m of glue.matchAll(/EXPORT_FN\("([^"]+)"\)/g)) names.add(`${IFACE}#${m[1]}`);
-  for (const m of glue.matchAll(/POST\("([^"]+)"/g)) names.add(`cabi_post_${IFACE}#${m[1]}`);
+/** The core export names the WIT asks for, from the TSIFT_CM_* lines of
+ * wasm/exports.def (BYTES and OWN_POST also have a cabi_post_ export). */
+function expectedExports(table) {
+  const names = new Set(['memory', 'cabi_realloc', '_initialize']);
+  const src = table.replace(/\/\*[\s\S]*?\*\//g, '');
+  for (const m of src.matchAll(/^\s*TSIFT_CM_(BYTES|OWN_POST|OWN)\(\s*"([^"]+)"/gm)) {
+    names.add(`${IFACE}#${m[2]}`);
+    if (m[1] !== 'OWN') names.add(`cabi_post_${IFACE}#${m[2]}`);
+  }
   return names;
 }
 
@@ -101,8 +107,13 @@ function checkCore(bytes) {
     }
   }
   const exported = new Set(WebAssembly.Module.exports(mod).map((e) => e.name));
-  for (const name of expectedExports(readFileSync(GLUE, 'utf8'))) {
+  const expected = expectedExports(readFileSync(TABLE, 'utf8'));
+  if (expected.size < 10) problems.push(`${path.relative(ROOT, TABLE)} lists no component export`);
+  for (const name of expected) {
     if (!exported.has(name)) problems.push(`missing export ${name}`);
+  }
+  for (const name of exported) {
+    if (!expected.has(name)) problems.push(`export ${name} is not in ${path.relative(ROOT, TABLE)}`);
   }
   if (problems.length) fail('check', problems.join('; '));
 }
@@ -149,7 +160,7 @@ function sizeLine(file) {
 async function main() {
   const force = process.argv.includes('--force');
   mkdirSync(OUT_DIR, { recursive: true });
-  const inputs = [WIT, GLUE, LIB, fileURLToPath(import.meta.url)];
+  const inputs = [WIT, GLUE, TABLE, LIB, fileURLToPath(import.meta.url)];
   const newest = Math.max(...inputs.map(mtime));
   if (!force && mtime(COMPONENT) > newest) {
     console.log(sizeLine(COMPONENT) + ' (up to date)');

@@ -3,14 +3,15 @@
 //
 // Fails (exit 1) unless the module
 //   * imports nothing beyond the --allow-import=module.name entries given,
-//   * exports its memory and every function wasm/abi.c marks with
-//     export_name / EXPORT (when --abi=FILE is given),
+//   * exports its memory and exactly the tsift_wasm_* functions of the
+//     export table (when --abi=wasm/exports.def is given; read by
+//     scripts/wasm-exports.mjs),
 //   * instantiates with a minimal import object (allowed imports as no-ops)
 //     and, if it exports _initialize, survives calling it.
 // Prints one line per module: "NAME: N bytes raw, N gzip (...)" plus its imports
 // (gzip sizes: scripts/gzip-size.mjs).
 //
-//   node scripts/check-wasm.mjs FILE.wasm [--allow-import=env.x]... [--abi=wasm/abi.c]
+//   node scripts/check-wasm.mjs FILE.wasm [--allow-import=env.x]... [--abi=wasm/exports.def]
 //        [--reject-on-failure]   rename a failing FILE to FILE.rejected so the
 //                                next build relinks instead of trusting it
 //        [--max-gzip=BYTES]      fail when the module is larger than BYTES by
@@ -20,13 +21,14 @@
 import { readFileSync, renameSync, existsSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { gzipSize, nodeZlibSize } from './gzip-size.mjs';
+import { wasmExports } from './wasm-exports.mjs';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
 const opt = (name) => args.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
 const flag = (name) => args.includes(`--${name}`);
 if (!file) {
-  console.error('usage: check-wasm.mjs FILE.wasm [--allow-import=mod.name]... [--abi=abi.c]');
+  console.error('usage: check-wasm.mjs FILE.wasm [--allow-import=mod.name]... [--abi=exports.def]');
   process.exit(2);
 }
 
@@ -68,13 +70,17 @@ if (mod) {
   const exported = new Map(exports.map((e) => [e.name, e.kind]));
   if (exported.get('memory') !== 'memory') problems.push('memory is not exported as "memory"');
   for (const abi of opt('abi')) {
-    if (!existsSync(abi)) continue;
-    const src = readFileSync(abi, 'utf8');
-    const wanted = new Set();
-    for (const m of src.matchAll(/export_name\(\s*"([A-Za-z_][\w]*)"\s*\)/g)) wanted.add(m[1]);
-    for (const m of src.matchAll(/^\s*EXPORT\(\s*([A-Za-z_]\w*)\s*\)/gm)) wanted.add(m[1]);
+    if (!existsSync(abi)) {
+      problems.push(`export table ${abi} not found`);
+      continue;
+    }
+    const wanted = new Set(wasmExports(abi).map((e) => e.name));
+    if (!wanted.size) problems.push(`export table ${abi} lists no export`);
     for (const w of wanted) {
       if (exported.get(w) !== 'function') problems.push(`ABI function ${w} is not exported`);
+    }
+    for (const [n, kind] of exported) {
+      if (n.startsWith('tsift_wasm_') && !wanted.has(n)) problems.push(`${kind} ${n} is exported but not in ${abi}`);
     }
   }
   const fns = exports.filter((e) => e.kind === 'function').map((e) => e.name);

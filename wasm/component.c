@@ -6,6 +6,8 @@
  * library into a core module, embeds the WIT and turns it into a component
  * (jco's componentEmbed + componentNew). The core is untouched: everything
  * here goes through core/include/toolsift.h.
+ * Its exports are the TSIFT_CM_* lines of wasm/exports.def (the one table
+ * of wasm exports), which also generates the bodies of the simple methods.
  *
  * The canonical ABI in the few lines this file needs (wasm32, UTF-8):
  *  - Parameters are flattened to i32s: a string or list is (ptr, len), an
@@ -187,18 +189,6 @@ static void post_result(int32_t area) {
   r[1] = 0;
 }
 
-#define POST(fn, cname) \
-  EXPORT_POST(fn) void cname(int32_t area) { post_result(area); }
-
-/* ---- version ------------------------------------------------------------ */
-
-EXPORT_FN("version") int32_t tsift_cm_version(void) {
-  const char *v = tsift_version();
-  ret_area[0] = (uint32_t)(uintptr_t)v;
-  ret_area[1] = (uint32_t)strlen(v);
-  return (int32_t)(uintptr_t)ret_area;
-}
-
 /* ---- index -------------------------------------------------------------- */
 
 /* The rep of an index handle: the core index and its fingerprint, read once
@@ -207,6 +197,55 @@ typedef struct cm_index {
   tsift_index *ix;
   char fingerprint[65];
 } cm_index;
+
+/* ---- the table: wasm/exports.def ---------------------------------------- */
+
+#define INDEX(self) (((cm_index *)(uintptr_t)(self))->ix)
+#define SESSION(self) ((tsift_session *)(uintptr_t)(self))
+
+/* Every TSIFT_CM_* line declares its core export (the definition inherits
+ * the attribute); BYTES lines get their body, and both BYTES and OWN_POST
+ * their cabi_post_ export. The module's TSIFT_WASM_* lines are wasm/abi.c's. */
+#define TSIFT_CM_POST(wit, cname) \
+  EXPORT_POST(wit) void cname##_post(int32_t area) { post_result(area); }
+
+#define TSIFT_CM_OWN(wit, cname, ret, params) EXPORT_FN(wit) ret cname params;
+
+#define TSIFT_CM_OWN_POST(wit, cname, params) \
+  EXPORT_FN(wit) int32_t cname params;        \
+  TSIFT_CM_POST(wit, cname)
+
+#define TSIFT_CM_BYTES(wit, cname, call, text, what)  \
+  EXPORT_FN(wit) int32_t cname(int32_t self) {        \
+    char *out = NULL;                                 \
+    size_t out_len = 0;                               \
+    tsift_status st = call;                           \
+    return ret_bytes(st, out, out_len, text, what);   \
+  }                                                   \
+  TSIFT_CM_POST(wit, cname)
+
+#define TSIFT_WASM_OWN(name, ret, params)
+#define TSIFT_WASM_BYTES(name, params, call)
+#define TSIFT_WASM_UNIT(name, params, call)
+#define TSIFT_WASM_HANDLE(name, params, type, call)
+
+#include "exports.def"
+
+#undef TSIFT_WASM_OWN
+#undef TSIFT_WASM_BYTES
+#undef TSIFT_WASM_UNIT
+#undef TSIFT_WASM_HANDLE
+
+/* ---- version ------------------------------------------------------------ */
+
+int32_t tsift_cm_version(void) {
+  const char *v = tsift_version();
+  ret_area[0] = (uint32_t)(uintptr_t)v;
+  ret_area[1] = (uint32_t)strlen(v);
+  return (int32_t)(uintptr_t)ret_area;
+}
+
+/* ---- index: the hand-written methods ------------------------------------ */
 
 static tsift_status read_fingerprint(cm_index *c) {
   char *info = NULL;
@@ -230,7 +269,6 @@ static tsift_status read_fingerprint(cm_index *c) {
 /* constructor(source: source) -> result<index, error>
  * source: disc 0 = catalog {json, options: option<string>} (a..e),
  *         disc 1 = snapshot list<u8> (a, b). */
-EXPORT_FN("[constructor]index")
 int32_t tsift_cm_index_ctor(int32_t disc, int32_t a, int32_t b, int32_t c, int32_t d, int32_t e) {
   const char *p1 = (const char *)(uintptr_t)a;
   size_t n1 = (size_t)(uint32_t)b;
@@ -261,7 +299,7 @@ int32_t tsift_cm_index_ctor(int32_t disc, int32_t a, int32_t b, int32_t c, int32
   return ret_handle(tsift_cm_index_new_handle((int32_t)(uintptr_t)ci));
 }
 
-EXPORT_FN("[dtor]index") void tsift_cm_index_dtor(int32_t rep) {
+void tsift_cm_index_dtor(int32_t rep) {
   cm_index *ci = (cm_index *)(uintptr_t)rep;
   if (!ci) return;
   tsift_index_free(ci->ix);
@@ -295,7 +333,6 @@ static size_t search_options(char *buf, size_t cap, int has_limit, uint32_t limi
 }
 
 /* search(query: string, options: {limit: option<u32>, explain: bool}) */
-EXPORT_FN("[method]index.search")
 int32_t tsift_cm_index_search(int32_t self, int32_t q, int32_t q_len, int32_t has_limit,
                               int32_t limit, int32_t explain) {
   cm_index *ci = (cm_index *)(uintptr_t)self;
@@ -309,9 +346,7 @@ int32_t tsift_cm_index_search(int32_t self, int32_t q, int32_t q_len, int32_t ha
   drop_param((const void *)(uintptr_t)q, (size_t)(uint32_t)q_len);
   return ret_bytes(st, out, out_len, 1, "search");
 }
-POST("[method]index.search", tsift_cm_post_index_search)
 
-EXPORT_FN("[method]index.rank")
 int32_t tsift_cm_index_rank(int32_t self, int32_t p, int32_t len, int32_t k) {
   cm_index *ci = (cm_index *)(uintptr_t)self;
   char *out = NULL;
@@ -321,33 +356,14 @@ int32_t tsift_cm_index_rank(int32_t self, int32_t p, int32_t len, int32_t k) {
   drop_param((const void *)(uintptr_t)p, (size_t)(uint32_t)len);
   return ret_bytes(st, out, out_len, 1, "rank");
 }
-POST("[method]index.rank", tsift_cm_post_index_rank)
-
-EXPORT_FN("[method]index.info") int32_t tsift_cm_index_info(int32_t self) {
-  cm_index *ci = (cm_index *)(uintptr_t)self;
-  char *out = NULL;
-  size_t out_len = 0;
-  tsift_status st = tsift_index_info_json(ci->ix, &out, &out_len, &last_err);
-  return ret_bytes(st, out, out_len, 1, "info");
-}
-POST("[method]index.info", tsift_cm_post_index_info)
 
 /* fingerprint() -> string: points into the rep, which outlives the call. */
-EXPORT_FN("[method]index.fingerprint") int32_t tsift_cm_index_fingerprint(int32_t self) {
+int32_t tsift_cm_index_fingerprint(int32_t self) {
   cm_index *ci = (cm_index *)(uintptr_t)self;
   ret_area[0] = (uint32_t)(uintptr_t)ci->fingerprint;
   ret_area[1] = (uint32_t)strlen(ci->fingerprint);
   return (int32_t)(uintptr_t)ret_area;
 }
-
-EXPORT_FN("[method]index.snapshot") int32_t tsift_cm_index_snapshot(int32_t self) {
-  cm_index *ci = (cm_index *)(uintptr_t)self;
-  char *out = NULL;
-  size_t out_len = 0;
-  tsift_status st = tsift_index_snapshot(ci->ix, &out, &out_len, &last_err);
-  return ret_bytes(st, out, out_len, 0, "snapshot");
-}
-POST("[method]index.snapshot", tsift_cm_post_index_snapshot)
 
 /* ---- session ------------------------------------------------------------ */
 
@@ -384,7 +400,6 @@ static int32_t session_result(tsift_status st, tsift_session *s) {
 
 /* constructor(config: string, journal: option<string>, divergence: divergence,
  * journal-key: option<string>) */
-EXPORT_FN("[constructor]session")
 int32_t tsift_cm_session_ctor(int32_t cfg, int32_t cfg_len, int32_t has_j, int32_t j, int32_t j_len,
                               int32_t divergence, int32_t has_k, int32_t k, int32_t k_len) {
   /* some("") is an empty journal (replay nothing), none is a live run: the
@@ -407,7 +422,6 @@ int32_t tsift_cm_session_ctor(int32_t cfg, int32_t cfg_len, int32_t has_j, int32
 
 /* from-snapshot(config: string, snapshot: list<u8>, journal: option<string>, divergence,
  * journal-key: option<string>) */
-EXPORT_FN("[static]session.from-snapshot")
 int32_t tsift_cm_session_from_snapshot(int32_t cfg, int32_t cfg_len, int32_t snap, int32_t snap_len,
                                        int32_t has_j, int32_t j, int32_t j_len, int32_t divergence, int32_t has_k,
                                        int32_t k, int32_t k_len) {
@@ -430,13 +444,10 @@ int32_t tsift_cm_session_from_snapshot(int32_t cfg, int32_t cfg_len, int32_t sna
   return session_result(st, s);
 }
 
-EXPORT_FN("[dtor]session") void tsift_cm_session_dtor(int32_t rep) {
+void tsift_cm_session_dtor(int32_t rep) {
   tsift_session_free((tsift_session *)(uintptr_t)rep);
 }
 
-#define SESSION(self) ((tsift_session *)(uintptr_t)(self))
-
-EXPORT_FN("[method]session.call")
 int32_t tsift_cm_session_call(int32_t self, int32_t turn, int32_t call, int32_t tool, int32_t tool_len,
                               int32_t args, int32_t args_len) {
   char *out = NULL;
@@ -449,9 +460,8 @@ int32_t tsift_cm_session_call(int32_t self, int32_t turn, int32_t call, int32_t 
   drop_param((const void *)(uintptr_t)args, (size_t)(uint32_t)args_len);
   return ret_bytes(st, out, out_len, 1, "session call");
 }
-POST("[method]session.call", tsift_cm_post_session_call)
 
-EXPORT_FN("[method]session.menu") int32_t tsift_cm_session_menu(int32_t self, int32_t format) {
+int32_t tsift_cm_session_menu(int32_t self, int32_t format) {
   static const char *const FORMATS[] = {"mcp", "openai", "anthropic"};
   if ((uint32_t)format >= 3) return ret_error_msg(TSIFT_E_ARG, "menu: unknown format");
   char *out = NULL;
@@ -459,51 +469,10 @@ EXPORT_FN("[method]session.menu") int32_t tsift_cm_session_menu(int32_t self, in
   tsift_status st = tsift_session_menu_json(SESSION(self), FORMATS[format], &out, &out_len, &last_err);
   return ret_bytes(st, out, out_len, 1, "menu");
 }
-POST("[method]session.menu", tsift_cm_post_session_menu)
 
-EXPORT_FN("[method]session.journal") int32_t tsift_cm_session_journal(int32_t self) {
-  char *out = NULL;
-  size_t out_len = 0;
-  tsift_status st = tsift_session_journal_jsonl(SESSION(self), &out, &out_len, &last_err);
-  return ret_bytes(st, out, out_len, 1, "journal");
-}
-POST("[method]session.journal", tsift_cm_post_session_journal)
-
-EXPORT_FN("[method]session.verify") int32_t tsift_cm_session_verify(int32_t self) {
-  char *out = NULL;
-  size_t out_len = 0;
-  tsift_status st = tsift_session_verify_json(SESSION(self), &out, &out_len, &last_err);
-  return ret_bytes(st, out, out_len, 1, "verify");
-}
-POST("[method]session.verify", tsift_cm_post_session_verify)
-
-EXPORT_FN("[method]session.apply-journal") int32_t tsift_cm_session_apply_journal(int32_t self) {
+int32_t tsift_cm_session_apply_journal(int32_t self) {
   return ret_unit(tsift_session_apply_journal(SESSION(self), &last_err));
 }
-
-EXPORT_FN("[method]session.finish") int32_t tsift_cm_session_finish(int32_t self) {
-  char *out = NULL;
-  size_t out_len = 0;
-  tsift_status st = tsift_session_finish(SESSION(self), &out, &out_len, &last_err);
-  return ret_bytes(st, out, out_len, 1, "finish");
-}
-POST("[method]session.finish", tsift_cm_post_session_finish)
-
-EXPORT_FN("[method]session.metrics") int32_t tsift_cm_session_metrics(int32_t self) {
-  char *out = NULL;
-  size_t out_len = 0;
-  tsift_status st = tsift_session_metrics_json(SESSION(self), &out, &out_len, &last_err);
-  return ret_bytes(st, out, out_len, 1, "metrics");
-}
-POST("[method]session.metrics", tsift_cm_post_session_metrics)
-
-EXPORT_FN("[method]session.skill-index") int32_t tsift_cm_session_skill_index(int32_t self) {
-  char *out = NULL;
-  size_t out_len = 0;
-  tsift_status st = tsift_session_skill_index(SESSION(self), &out, &out_len, &last_err);
-  return ret_bytes(st, out, out_len, 1, "skill index");
-}
-POST("[method]session.skill-index", tsift_cm_post_session_skill_index)
 
 /* A kind as a NUL-terminated copy (the C API takes a C string); *bad is set
  * when the copy failed or the kind holds a NUL byte. */
@@ -538,17 +507,14 @@ static int32_t set_ranker(set_ranker_fn fn, int32_t self, int32_t has, int32_t p
   return ret_unit(st);
 }
 
-EXPORT_FN("[method]session.set-ranker")
 int32_t tsift_cm_session_set_ranker(int32_t self, int32_t has, int32_t p, int32_t len) {
   return set_ranker(tsift_session_set_ranker, self, has, p, len);
 }
 
-EXPORT_FN("[method]session.set-skill-ranker")
 int32_t tsift_cm_session_set_skill_ranker(int32_t self, int32_t has, int32_t p, int32_t len) {
   return set_ranker(tsift_session_set_skill_ranker, self, has, p, len);
 }
 
-EXPORT_FN("[method]session.ranked")
 int32_t tsift_cm_session_ranked(int32_t self, int32_t has, int32_t p, int32_t len) {
   const char *ids = has == 1 ? (const char *)(uintptr_t)p : NULL;
   size_t n = ids ? (size_t)(uint32_t)len : 0;
@@ -559,4 +525,3 @@ int32_t tsift_cm_session_ranked(int32_t self, int32_t has, int32_t p, int32_t le
   drop_param(ids, n);
   return ret_bytes(st, out, out_len, 1, "ranked");
 }
-POST("[method]session.ranked", tsift_cm_post_session_ranked)
