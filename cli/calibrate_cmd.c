@@ -44,7 +44,7 @@ int cli_calibrate(int argc, char **argv) {
     size_t len = 0;
     tsift_error err;
     if (tsift_calibrate_json(ctext, clen, qtext, qlen, model, !json, &out, &len, &err)) {
-      fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+      cli_report(&err);
       rc = 1;
     } else {
       fwrite(out, 1, len, stdout);

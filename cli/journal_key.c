@@ -29,7 +29,7 @@ int cli_journal_key(const char *key_file, const char *bytes, size_t len, char ou
   }
   tsift_error err;
   if (tsift_journal_key_check(text, len, where, &err) != TSIFT_OK) {
-    fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+    cli_report(&err);
     return 1;
   }
   memcpy(out, text, len); /* checked: at most CLI_JOURNAL_KEY_MAX hex digits */

@@ -31,11 +31,6 @@ static int usage(const char *msg) {
   return 2;
 }
 
-static int report(const tsift_error *err) {
-  fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err->status), err->message);
-  return 1;
-}
-
 static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Feed one journal file to the learner; 0, or 1 after a message. */
@@ -44,7 +39,7 @@ static int add_journal(tsift_learner *l, const char *path) {
   char *text = cli_read_file(path, &len);
   if (!text) return 1;
   tsift_error err;
-  int rc = tsift_learner_add_journal(l, path, text, len, &err) ? report(&err) : 0;
+  int rc = tsift_learner_add_journal(l, path, text, len, &err) ? cli_report(&err) : 0;
   free(text);
   return rc;
 }
@@ -113,7 +108,7 @@ static int diff(const char *old_path, const char *new_path) {
     char *out = NULL;
     size_t len = 0;
     tsift_error err;
-    if (tsift_learn_diff_json(a, ol, b, nl, &out, &len, &err)) rc = report(&err);
+    if (tsift_learn_diff_json(a, ol, b, nl, &out, &len, &err)) rc = cli_report(&err);
     else {
       fwrite(out, 1, len, stdout);
       fputc('\n', stdout);
@@ -218,7 +213,7 @@ int cli_learn(int argc, char **argv) {
   }
   tsift_learner *l = NULL;
   tsift_error err;
-  int rc = tsift_learner_new(ctext, clen, opts, strlen(opts), &l, &err) ? report(&err) : 0;
+  int rc = tsift_learner_new(ctext, clen, opts, strlen(opts), &l, &err) ? cli_report(&err) : 0;
   free(ctext);
   free(opts);
   for (size_t i = 0; i < nj && !rc; i++) rc = add_journals(l, journals[i]);
@@ -226,12 +221,12 @@ int cli_learn(int argc, char **argv) {
     size_t len = 0;
     char *text = cli_read_file(examples[i], &len);
     if (!text) rc = 1;
-    else if (tsift_learner_add_examples(l, examples[i], text, len, &err)) rc = report(&err);
+    else if (tsift_learner_add_examples(l, examples[i], text, len, &err)) rc = cli_report(&err);
     free(text);
   }
   char *out = NULL;
   size_t len = 0;
-  if (!rc && tsift_learner_finish(l, &out, &len, &err)) rc = report(&err);
+  if (!rc && tsift_learner_finish(l, &out, &len, &err)) rc = cli_report(&err);
   if (!rc) {
     if (output) rc = write_private(output, out, len);
     else {

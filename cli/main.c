@@ -1,7 +1,6 @@
 /* main.c — the native `toolsift` command line. A thin shell over the public
  * API: it reads files, calls the core and prints the core's JSON unchanged,
  * so its stdout is byte-identical to the wasm CLI (js/cli.js). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,50 +70,6 @@ static int usage_error(const char *msg) {
   if (msg) fprintf(stderr, "toolsift: %s\n", msg);
   fputs(USAGE, stderr);
   return 2;
-}
-
-char *cli_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "toolsift: io: cannot read %s: %s\n", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (n < cap) break;
-    char *bigger = realloc(buf, cap * 2);
-    if (!bigger) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = bigger;
-    cap *= 2;
-  }
-  int failed = ferror(f);
-  fclose(f);
-  if (!buf || failed) {
-    fprintf(stderr, "toolsift: io: cannot read %s\n", path);
-    free(buf);
-    return NULL;
-  }
-  *len = n;
-  return buf;
-}
-
-static int report(const tsift_error *err) {
-  fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err->status), err->message);
-  return 1;
-}
-
-static int print_and_free(char *out, size_t len, int newline) {
-  fwrite(out, 1, len, stdout);
-  if (newline) fputc('\n', stdout);
-  tsift_free(out);
-  return fflush(stdout) == 0 ? 0 : 1;
 }
 
 typedef struct args {
@@ -239,7 +194,7 @@ static tsift_index *open_index(const char *catalog, const char *snapshot, const 
     if (!bytes) return NULL;
     tsift_error err;
     tsift_index *ix = NULL;
-    if (tsift_index_from_snapshot(bytes, len, &ix, &err) != TSIFT_OK) report(&err);
+    if (tsift_index_from_snapshot(bytes, len, &ix, &err) != TSIFT_OK) cli_report(&err);
     free(bytes);
     return ix;
   }
@@ -254,7 +209,7 @@ static tsift_index *open_index(const char *catalog, const char *snapshot, const 
   tsift_error err;
   tsift_index *ix = NULL;
   if (json && tsift_index_build(json, len, opts, opts ? strlen(opts) : 0, &ix, &err) != TSIFT_OK)
-    report(&err);
+    cli_report(&err);
   free(json);
   free(owned);
   return ix;
@@ -389,16 +344,16 @@ static int cli_eval(const args *a) {
     int model_failed = a->model && !m;
     tsift_static_model_free(m);
     if (st) {
-      rc = model_failed ? 1 : report(&err);
+      rc = model_failed ? 1 : cli_report(&err);
     } else {
       int passed = strstr(out, "\"passed\":true}") != NULL;
       if (json) {
-        rc = print_and_free(out, out_len, 1);
+        rc = cli_print_and_free(out, out_len, 1);
         out = NULL;
       } else if (tsift_eval_report(out, out_len, corpus ? corpus : queries, &text, &rlen, &err)) {
-        rc = report(&err);
+        rc = cli_report(&err);
       } else {
-        rc = print_and_free(text, rlen, 0);
+        rc = cli_print_and_free(text, rlen, 0);
       }
       tsift_free(out);
       if (!passed) rc = 1;
@@ -432,7 +387,7 @@ static int cli_build(const char *catalog, const char *options, const char *annot
   tsift_error err;
   int rc = 0;
   if (tsift_index_snapshot(ix, &blob, &len, &err) != TSIFT_OK) {
-    rc = report(&err);
+    rc = cli_report(&err);
   } else {
     FILE *f = fopen(output, "wb");
     if (!f || fwrite(blob, 1, len, f) != len || fclose(f) != 0) {
@@ -474,9 +429,9 @@ int main(int argc, char **argv) {
   size_t out_len = 0;
   if (strcmp(cmd, "analyze") == 0) {
     if (tsift_analyze_query_json(a.query, strlen(a.query), NULL, 0, &out, &out_len, &err))
-      rc = report(&err);
+      rc = cli_report(&err);
     else
-      rc = print_and_free(out, out_len, 1);
+      rc = cli_print_and_free(out, out_len, 1);
   } else if (strcmp(cmd, "eval") == 0) {
     rc = cli_eval(&a);
   } else if (strcmp(cmd, "build") == 0) {
@@ -504,9 +459,9 @@ int main(int argc, char **argv) {
         if (rc) {
         } else if (tsift_index_search_json(ix, a.query, strlen(a.query), opts[0] ? opts : NULL,
                                     strlen(opts), &out, &out_len, &err))
-          rc = report(&err);
+          rc = cli_report(&err);
         else
-          rc = print_and_free(out, out_len, 1);
+          rc = cli_print_and_free(out, out_len, 1);
         free(opts);
       } else if (strcmp(cmd, "rank") == 0) {
         size_t qlen = 0;
@@ -514,22 +469,22 @@ int main(int argc, char **argv) {
         if (!queries) rc = 1;
         else if (tsift_index_rank_jsonl(ix, queries, qlen, (unsigned)(k > 100000 ? 100000 : k), &out,
                                         &out_len, &err))
-          rc = report(&err);
+          rc = cli_report(&err);
         else
-          rc = print_and_free(out, out_len, 0);
+          rc = cli_print_and_free(out, out_len, 0);
         free(queries);
       } else if (strcmp(cmd, "info") == 0 || strcmp(cmd, "verify") == 0) {
         if ((strcmp(cmd, "verify") == 0 && tsift_index_verify(ix, &err)) ||
             tsift_index_info_json(ix, &out, &out_len, &err))
-          rc = report(&err);
+          rc = cli_report(&err);
         else
-          rc = print_and_free(out, out_len, 1);
+          rc = cli_print_and_free(out, out_len, 1);
       } else if (strcmp(cmd, "texts") == 0) {
-        if (tsift_index_embed_texts_json(ix, &out, &out_len, &err)) rc = report(&err);
-        else rc = print_and_free(out, out_len, 1);
+        if (tsift_index_embed_texts_json(ix, &out, &out_len, &err)) rc = cli_report(&err);
+        else rc = cli_print_and_free(out, out_len, 1);
       } else {
-        if (tsift_index_documents_json(ix, &out, &out_len, &err)) rc = report(&err);
-        else rc = print_and_free(out, out_len, 1);
+        if (tsift_index_documents_json(ix, &out, &out_len, &err)) rc = cli_report(&err);
+        else rc = cli_print_and_free(out, out_len, 1);
       }
       tsift_index_free(ix);
     }

@@ -91,6 +91,119 @@ static int run_calls(tsift_session *s, const char *calls, size_t len) {
   return rc;
 }
 
+/* What the subcommand asks to be printed and written. */
+typedef struct session_outs {
+  int is_verify, is_menu, is_prompt, is_replay;
+  const char *format, *journal_out;
+} session_outs;
+
+/* The session options of the command line: --divergence and the journal
+ * key, then --client NAME (a JSON string; the core checks the name) and
+ * --annotations FILE (its bytes verbatim) joined to them. malloc'd, or NULL
+ * when there are none (or out of memory). */
+static char *session_options(const char *divergence, const char *key, const char *client, const char *atext,
+                             size_t alen) {
+  char base[256] = "";
+  if (divergence || key[0])
+    snprintf(base, sizeof base, "{\"divergence\":\"%s\"%s%s%s}", divergence ? divergence : "fail",
+             key[0] ? ",\"journalKey\":\"" : "", key, key[0] ? "\"" : "");
+  char *opts = NULL, quoted[200] = "";
+  if (client) {
+    size_t o = 0;
+    quoted[o++] = '"';
+    for (const char *c = client; *c && o + 3 < sizeof quoted; c++) {
+      if (*c == '"' || *c == '\\') quoted[o++] = '\\';
+      quoted[o++] = *c;
+    }
+    quoted[o++] = '"';
+    quoted[o] = 0;
+  }
+  {
+    char *o1 = client ? cli_json_with(base[0] ? base : NULL, "client", quoted, strlen(quoted)) : NULL;
+    const char *b1 = o1 ? o1 : base[0] ? base : NULL;
+    opts = atext ? cli_json_with(b1, "annotations", atext, alen) : NULL;
+    if (opts) free(o1);
+    else if (o1) opts = o1;
+    else if (base[0]) {
+      opts = malloc(strlen(base) + 1);
+      if (opts) strcpy(opts, base);
+    }
+  }
+  return opts;
+}
+
+/* What a session command prints and writes once the session is open:
+ * verify's verdict, the calls' outputs, the skill index (prompt), the menu,
+ * the unasked warning of a replay, the journal (--journal-out). Returns the
+ * exit status. */
+static int session_outputs(tsift_session *s, const session_outs *o, const char *jtext, const char *ctext,
+                           size_t calls_len) {
+  int rc = 0;
+  int is_verify = o->is_verify, is_menu = o->is_menu, is_prompt = o->is_prompt, is_replay = o->is_replay;
+  const char *format = o->format, *journal_out = o->journal_out;
+  tsift_error err;
+  if (is_verify) { /* the chain's verdict; exit 1 unless the journal verifies */
+    char *v = NULL;
+    size_t v_len = 0;
+    if (tsift_session_verify_json(s, &v, &v_len, &err)) {
+      cli_report(&err);
+      rc = 1;
+    } else {
+      fwrite(v, 1, v_len, stdout);
+      fputc('\n', stdout);
+      rc = strncmp(v, "{\"verified\":true", 16) != 0;
+    }
+    tsift_free(v);
+  }
+  if (ctext) rc = run_calls(s, ctext, calls_len);
+  else if (is_menu && jtext && tsift_session_apply_journal(s, &err)) {
+    cli_report(&err);
+    rc = 1;
+  }
+  char *out = NULL;
+  size_t out_len = 0;
+  if (is_prompt) { /* the skill index, as the host puts it in the system prompt */
+    if (tsift_session_skill_index(s, &out, &out_len, &err)) {
+      cli_report(&err);
+      rc = 1;
+    } else {
+      fwrite(out, 1, out_len, stdout);
+    }
+    tsift_free(out);
+    out = NULL;
+  }
+  if (is_menu) {
+    if (tsift_session_menu_json(s, format, &out, &out_len, &err)) {
+      cli_report(&err);
+      rc = 1;
+    } else {
+      fwrite(out, 1, out_len, stdout);
+      fputc('\n', stdout);
+    }
+    tsift_free(out);
+  }
+  if (is_replay || (is_menu && jtext)) {
+    out = NULL;
+    if (tsift_session_finish(s, &out, &out_len, &err)) {
+      cli_report(&err);
+      rc = 1;
+    } else if (out && strcmp(out, "{\"unasked\":[]}") != 0) {
+      fprintf(stderr, "toolsift: warning: %s\n", out);
+    }
+    tsift_free(out);
+  }
+  /* The journal is written even when a call failed: nothing accepted is lost. */
+  if (journal_out) {
+    out = NULL;
+    if (tsift_session_journal_jsonl(s, &out, &out_len, &err) == TSIFT_OK)
+      rc |= write_file(journal_out, out, out_len);
+    else
+      rc = 1;
+    tsift_free(out);
+  }
+  return rc;
+}
+
 int cli_session(int argc, char **argv) {
   if (argc < 3) {
     fputs("usage: toolsift session run|replay|menu|prompt|verify --config CONFIG.json [options]\n", stderr);
@@ -163,34 +276,7 @@ int cli_session(int argc, char **argv) {
     free(atext);
     return 1;
   }
-  char base[256] = "";
-  if (divergence || key[0])
-    snprintf(base, sizeof base, "{\"divergence\":\"%s\"%s%s%s}", divergence ? divergence : "fail",
-             key[0] ? ",\"journalKey\":\"" : "", key, key[0] ? "\"" : "");
-  /* --client NAME (a JSON string; the core checks the name) and
-   * --annotations FILE (its bytes verbatim) join the session options. */
-  char *opts = NULL, quoted[200] = "";
-  if (client) {
-    size_t o = 0;
-    quoted[o++] = '"';
-    for (const char *c = client; *c && o + 3 < sizeof quoted; c++) {
-      if (*c == '"' || *c == '\\') quoted[o++] = '\\';
-      quoted[o++] = *c;
-    }
-    quoted[o++] = '"';
-    quoted[o] = 0;
-  }
-  {
-    char *o1 = client ? cli_json_with(base[0] ? base : NULL, "client", quoted, strlen(quoted)) : NULL;
-    const char *b1 = o1 ? o1 : base[0] ? base : NULL;
-    opts = atext ? cli_json_with(b1, "annotations", atext, alen) : NULL;
-    if (opts) free(o1);
-    else if (o1) opts = o1;
-    else if (base[0]) {
-      opts = malloc(strlen(base) + 1);
-      if (opts) strcpy(opts, base);
-    }
-  }
+  char *opts = session_options(divergence, key, client, atext, alen);
   free(atext);
   tsift_session *s = NULL;
   tsift_error err;
@@ -205,7 +291,7 @@ int cli_session(int argc, char **argv) {
   if (!created && model_dir) {
     model = cli_load_model(model_dir, NULL, NULL);
     if (!model || tsift_session_set_embedder(s, model, -2.0, &err)) {
-      if (model) fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
+      if (model) cli_report(&err);
       tsift_session_free(s);
       tsift_static_model_free(model);
       free(cfg);
@@ -218,65 +304,8 @@ int cli_session(int argc, char **argv) {
     report(config, &err);
     rc = 1;
   } else {
-    if (is_verify) { /* the chain's verdict; exit 1 unless the journal verifies */
-      char *v = NULL;
-      size_t v_len = 0;
-      if (tsift_session_verify_json(s, &v, &v_len, &err)) {
-        fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
-        rc = 1;
-      } else {
-        fwrite(v, 1, v_len, stdout);
-        fputc('\n', stdout);
-        rc = strncmp(v, "{\"verified\":true", 16) != 0;
-      }
-      tsift_free(v);
-    }
-    if (ctext) rc = run_calls(s, ctext, calls_len);
-    else if (is_menu && jtext && tsift_session_apply_journal(s, &err)) {
-      fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
-      rc = 1;
-    }
-    char *out = NULL;
-    size_t out_len = 0;
-    if (is_prompt) { /* the skill index, as the host puts it in the system prompt */
-      if (tsift_session_skill_index(s, &out, &out_len, &err)) {
-        fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
-        rc = 1;
-      } else {
-        fwrite(out, 1, out_len, stdout);
-      }
-      tsift_free(out);
-      out = NULL;
-    }
-    if (is_menu) {
-      if (tsift_session_menu_json(s, format, &out, &out_len, &err)) {
-        fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
-        rc = 1;
-      } else {
-        fwrite(out, 1, out_len, stdout);
-        fputc('\n', stdout);
-      }
-      tsift_free(out);
-    }
-    if (is_replay || (is_menu && jtext)) {
-      out = NULL;
-      if (tsift_session_finish(s, &out, &out_len, &err)) {
-        fprintf(stderr, "toolsift: %s: %s\n", tsift_status_name(err.status), err.message);
-        rc = 1;
-      } else if (out && strcmp(out, "{\"unasked\":[]}") != 0) {
-        fprintf(stderr, "toolsift: warning: %s\n", out);
-      }
-      tsift_free(out);
-    }
-    /* The journal is written even when a call failed: nothing accepted is lost. */
-    if (journal_out) {
-      out = NULL;
-      if (tsift_session_journal_jsonl(s, &out, &out_len, &err) == TSIFT_OK)
-        rc |= write_file(journal_out, out, out_len);
-      else
-        rc = 1;
-      tsift_free(out);
-    }
+    session_outs o = {is_verify, is_menu, is_prompt, is_replay, format, journal_out};
+    rc = session_outputs(s, &o, jtext, ctext, calls_len);
   }
   tsift_session_free(s);
   tsift_static_model_free(model);

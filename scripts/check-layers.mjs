@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// check-layers.mjs — fails when the files of core/src call each other in a
-// circle, or when a function grows past the length limit without a comment
-// that says why. The call graph comes from the native objects' symbols
+// check-layers.mjs — fails when the files of core/src and of the native CLI
+// (cli/, named cli/<file>) call each other in a circle, or when a function
+// grows past the length limit without a comment that says why. The call graph comes from the native objects' symbols
 // (`nm`: what each object defines and what it needs), so it is what the
 // linker sees, not a guess from the text.
 //
@@ -13,7 +13,11 @@ import path from 'node:path';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const BUILD = path.resolve(ROOT, process.argv[2] ?? 'build/native');
 const OBJ_DIR = path.join(BUILD, 'CMakeFiles/toolsift_core.dir/core/src');
-const SRC_DIR = path.join(ROOT, 'core/src');
+// The CLI's objects, one graph with the core's: the core never calls the
+// CLI, so a circle is within one of them. Its files are keyed cli/<file>.
+const CLI_OBJ_DIR = path.join(BUILD, 'CMakeFiles/toolsift.dir/cli');
+const OBJ_DIRS = [[OBJ_DIR, ''], [CLI_OBJ_DIR, 'cli/']];
+const SRC_DIRS = [[path.join(ROOT, 'core/src'), ''], [path.join(ROOT, 'cli'), 'cli/']];
 const MAX_LINES = 120; // a longer function needs a comment containing "long:" before it
 
 let failed = false;
@@ -22,17 +26,18 @@ const fail = (msg) => {
   failed = true;
 };
 
-if (!existsSync(OBJ_DIR)) {
-  console.error(`check-layers: ${OBJ_DIR} not found (build native first)`);
-  process.exit(1);
-}
+for (const [dir] of OBJ_DIRS)
+  if (!existsSync(dir)) {
+    console.error(`check-layers: ${dir} not found (build native first)`);
+    process.exit(1);
+  }
 
 // ---- file-level call graph ----
 const defines = new Map(); // symbol -> file
 const needs = new Map(); // file -> Set(symbol)
-for (const o of readdirSync(OBJ_DIR).filter((f) => f.endsWith('.c.o'))) {
-  const file = o.replace(/\.o$/, '');
-  const out = execFileSync('nm', [path.join(OBJ_DIR, o)], { encoding: 'utf8' });
+for (const [dir, prefix] of OBJ_DIRS) for (const o of readdirSync(dir).filter((f) => f.endsWith('.c.o'))) {
+  const file = prefix + o.replace(/\.o$/, '');
+  const out = execFileSync('nm', [path.join(dir, o)], { encoding: 'utf8' });
   const need = new Set();
   for (const line of out.split('\n')) {
     const m = /^\s*(?:[0-9a-f]+\s+)?([A-Za-z])\s+(\S+)$/.exec(line);
@@ -86,8 +91,9 @@ for (const c of circles) {
 // ---- function length ----
 // A definition starts at column 0 with a name and "(" and ends its
 // signature with "{" (within a few lines); its body ends at "}" in column 0.
-for (const f of readdirSync(SRC_DIR).filter((f) => f.endsWith('.c'))) {
-  const lines = readFileSync(path.join(SRC_DIR, f), 'utf8').split('\n');
+for (const [dir, prefix] of SRC_DIRS) for (const name of readdirSync(dir).filter((f) => f.endsWith('.c'))) {
+  const f = prefix + name;
+  const lines = readFileSync(path.join(dir, name), 'utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!/^[A-Za-z_][^;=]*\(/.test(lines[i]) || /^(typedef|struct|enum)\b/.test(lines[i])) continue;
     let open = i;

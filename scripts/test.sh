@@ -10,7 +10,8 @@
 #              concern, with the `limits` tests (pathological inputs with
 #              time bounds, allocation-failure sweeps) and the fuzz corpus
 #              replays
-#   layers     scripts/check-layers.mjs: no call circles between core files,
+#   layers     scripts/check-layers.mjs: no call circles between core files
+#              or between the native CLI's files,
 #              no function over 120 lines without a "long:" reason
 #   sanitize   the whole ctest suite again under ASan + UBSan + LeakSanitizer
 #              (scripts/sanitize.sh, build/sanitize)

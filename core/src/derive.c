@@ -1,7 +1,8 @@
 /* derive.c — what the ranker derives from an index at build and at snapshot
  * load and never stores (index.h: the scoring tables of bm25f.c and the
- * exact-match chains), so snapshots keep their format: both end with
- * tsift_dict_letters, which calls tsift_index_derive. */
+ * exact-match chains), so snapshots keep their format: the index builder
+ * (index.c) and the snapshot loader (snapshot.c) both end with
+ * tsift_dict_letters and then tsift_index_derive. */
 #include <string.h>
 
 #include "alloc.h"

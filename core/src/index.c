@@ -333,7 +333,8 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
   }
   if (!st) st = tsift_index_fingerprint(ix, ix->fingerprint, err);
   if (!st) st = tsift_vectors_from_catalog(ix, model[0] ? model : NULL, err);
-  if (!st && tsift_dict_letters(ix)) st = tsift_nomem(err, "indexing");
+  /* the terms by letter, then the ranker's tables (derive.c), as a snapshot load does */
+  if (!st && (tsift_dict_letters(ix) || tsift_index_derive(ix))) st = tsift_nomem(err, "indexing");
   if (st) {
     tsift_index_free(ix);
     return st;

@@ -229,8 +229,8 @@ void tsift_index_count_fields(tsift_index *ix);
 /* ---- derive.c ---- */
 /* Derive the ranker's tables (field_norm_w, term_max_tfn, the exact-match
  * chains; see above) once the documents and postings are in place; -1 when
- * out of memory. tsift_dict_letters ends with it, so a build and a snapshot
- * load both derive them. */
+ * out of memory. A build (index.c) and a snapshot load (snapshot.c) both
+ * call it last, after tsift_dict_letters. */
 int tsift_index_derive(tsift_index *ix);
 
 /* The hash of an exact-match sequence (name or id term ids), term by term
@@ -259,8 +259,8 @@ long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 long tsift_dict_intern(tsift_index *ix, const char *s, size_t n);
 /* Rebuild the term hash table with `nslots` (a power of two) slots. */
 int tsift_index_rehash(tsift_index *ix, size_t nslots);
-/* Fill ix->by_letter and ix->letter_off, then tsift_index_derive (the last
- * step of a build and of a snapshot load); -1 when out of memory. */
+/* Fill ix->by_letter and ix->letter_off (a build's and a snapshot load's
+ * step before tsift_index_derive); -1 when out of memory. */
 int tsift_dict_letters(tsift_index *ix);
 
 /* ---- fingerprint.c ---- */

@@ -1,9 +1,10 @@
 /* session_internal.h — the session object and what its files share:
- * session.c (configuration, calls, the menu and journal as outputs, replay
- * of a whole journal), session_search.c (search_tools: the universe,
- * ranking, host rankers, loading, re-admission of recorded decisions),
- * session_skill.c (activate_skill) and session_common.c (what all three
- * use). Calls go one way: session.c -> session_search.c, session_skill.c ->
+ * session.c (life cycle, calls, the menu and journal as outputs, replay
+ * of a whole journal), session_config.c (reading the configuration),
+ * session_search.c (search_tools: the universe, ranking, host rankers,
+ * loading, re-admission of recorded decisions), session_skill.c
+ * (activate_skill) and session_common.c (what all three use). Calls go one
+ * way: session.c -> session_config.c, session_search.c, session_skill.c ->
  * session_common.c. */
 #ifndef TSIFT_SESSION_INTERNAL_H
 #define TSIFT_SESSION_INTERNAL_H
@@ -175,6 +176,12 @@ struct tsift_session {
 
 
 /* ---- session.c ---- */
+/* ---- session_config.c ---- */
+/* Read the configuration cfg into s (session_new, before the options'
+ * checks and the fingerprint); *file (may be NULL) is the parsed catalog
+ * file that stands for "catalog", taken over by the index (then set NULL). */
+tsift_status tsift_session_read_config(tsift_session *s, const cJSON *cfg, cJSON **file, const cJSON *vocabulary,
+                                       tsift_error *err);
 /* ---- session_vector.c ---- */
 /* The next search's query vector: a copy of qv (NULL clears it). */
 tsift_status tsift_session_use_qvec(tsift_session *s, const struct tsift_qvec *qv, tsift_error *err);

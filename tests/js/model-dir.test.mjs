@@ -1,5 +1,5 @@
 // The one rule turning a model's name or folder into its files
-// (js/model-dir.js; cli/embed_cmd.c natively): "glove" (env
+// (js/model-dir.js; cli/model_load.c natively): "glove" (env
 // TOOLSIFT_GLOVE_DIR or build/models/glove, and the error when it is not
 // built), a model2vec folder, a sentence-transformers folder
 // (modules.json + 0_StaticEmbedding/), the optional config.json and its

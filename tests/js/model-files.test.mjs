@@ -1,6 +1,6 @@
 // Model files bounded before they are read (issue 34, item 4): the one JS
 // rule (js/model-dir.js readModelFile) that the wasm CLI and the gateway's
-// search.model share, the native CLI's (cli/embed_cmd.c) giving the same
+// search.model share, the native CLI's (cli/model_load.c) giving the same
 // errors, and the core's safetensors layout (no overlap, no gap, no trailing
 // bytes) through the module named by env TOOLSIFT_WASM. Large files are
 // sparse (truncate): nothing here allocates more than a few KB for them, and

@@ -954,7 +954,7 @@ function addStaticModelCases() {
 
 // The GloVe model `npm run model` builds (scripts/model-glove.mjs) into
 // build/models/glove, or env TOOLSIFT_GLOVE_DIR: `--model glove` in both CLIs
-// (js/model-dir.js, cli/embed_cmd.c) over embed, search, build, eval on a
+// (js/model-dir.js, cli/model_load.c) over embed, search, build, eval on a
 // small labelled set (every 7th corpus query, no-match ones included) and a
 // session run; and the sentence-transformers folder layout. Never built
 // here (that fetches an npm package): skipped, saying so, when absent.
