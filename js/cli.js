@@ -621,7 +621,7 @@ async function withModel(dir, fn, st, tok) {
 
 // The model itself (the caller frees it): cli_load_model. DIR is a name
 // ("glove") or a folder, resolved by the rule every JS host shares
-// (js/model-dir.js; cli/embed_cmd.c natively); --safetensors / --tokenizer
+// (js/model-dir.js; cli/model_load.c natively); --safetensors / --tokenizer
 // replace its files. The files are read before the module loads, within
 // their bounds, and an error names the file in strerror's words, as natively.
 async function openModel(dir, st, tok) {
@@ -640,13 +640,13 @@ async function openModel(dir, st, tok) {
     { sentenceTransformers: r.layout === 'sentence-transformers' }));
 }
 
-// The tools' vectors from the model, with cli/embed_cmd.c's note.
+// The tools' vectors from the model, with cli/model_load.c's note.
 function embedIndex(index, model) {
   const without = call(() => index.embedStatic(model));
   if (without) process.stderr.write(`toolsift: note: ${without} tool(s) have no token the model knows: no vector (BM25F only)\n`);
 }
 
-// embed: a static-embedding model's JSON for a text, as cli/embed_cmd.c.
+// embed: a static-embedding model's JSON for a text, as cli/model_load.c.
 async function embed(argv) {
   let dir, st, tok;
   const words = [];

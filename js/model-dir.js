@@ -2,7 +2,7 @@
 // search.model, the binding helper the SDK adapters take a model from) uses
 // to turn a model's name or folder into its files, and to read them within
 // their bounds. Node only (node:fs): the binding itself (toolsift.js) stays
-// free of file access so it runs in browsers and workers. cli/embed_cmd.c
+// free of file access so it runs in browsers and workers. cli/model_load.c
 // follows the same rule natively (docs/semantic.md, "Model folders").
 //
 // A name or a folder:
@@ -56,7 +56,7 @@ function kindOf(s) {
   return 'not a file';
 }
 
-// ToolsiftError 'io' or 'limit': "cannot read FILE: REASON" (cli/embed_cmd.c's
+// ToolsiftError 'io' or 'limit': "cannot read FILE: REASON" (cli/model_load.c's
 // words). An operating-system error keeps its code in .errno (ENOENT, …).
 function fail(code, file, reason, errno) {
   const e = new ToolsiftError(code, `cannot read ${file}: ${reason}`, code === 'limit' ? 5 : -1);
@@ -78,7 +78,7 @@ function refuse(file, s, kind) {
 /**
  * A model file's bytes, read whole within its bound — kind 'safetensors',
  * 'tokenizer' or 'config' (MODEL_FILE_LIMITS); the same rule as the native
- * CLI's read_model_file (cli/embed_cmd.c). The path is stat'ed first, so a
+ * CLI's read_model_file (cli/model_load.c). The path is stat'ed first, so a
  * FIFO (whose open for reading would block), a device such as /dev/zero or
  * a directory is refused by its type, and a file over the bound by its size,
  * before it is opened; then it is opened without blocking, checked again on

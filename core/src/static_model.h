@@ -28,7 +28,7 @@
  * largest matrix (1,090,519,048 bytes; the largest real static models weigh
  * about half of it). The reader refuses a longer buffer, and the hosts check
  * a file's size against it (and tokenizer.json's against
- * TSIFT_STATIC_MAX_TOKENIZER) before reading a byte: cli/embed_cmd.c,
+ * TSIFT_STATIC_MAX_TOKENIZER) before reading a byte: cli/model_load.c,
  * js/mcp/model.js. */
 #define TSIFT_STATIC_MAX_FILE (8u + TSIFT_STATIC_MAX_HEADER + TSIFT_STATIC_MAX_MATRIX)
 #define TSIFT_STATIC_MAX_WORD_CHARS 1000u           /* max_input_chars_per_word */
