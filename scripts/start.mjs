@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // start.mjs — serve the playground (playground/) on 127.0.0.1 and print its
 // URL. A tiny static server with no dependencies and no server-side logic:
-// it serves only what the page loads — playground/, js/toolsift.js,
-// build/wasm/toolsift.wasm and corpus/catalog.json — read from disk on every
-// request. `npm start` (scripts/start.sh) builds first.
+// it serves only what the page loads — playground/, js/toolsift.js and
+// js/binding/, build/wasm/toolsift.wasm and corpus/catalog.json — read from
+// disk on every request. `npm start` (scripts/start.sh) builds first.
 //
 // Usage: node scripts/start.mjs [--port N]
 //   --port N   the port to try first (default 8420, env PORT); when it is
@@ -32,7 +32,7 @@ const TYPES = {
 };
 
 // What the page may load: folders (every file under them) and single files.
-const ALLOWED_DIRS = ['playground/'];
+const ALLOWED_DIRS = ['playground/', 'js/binding/'];
 const ALLOWED_FILES = ['js/toolsift.js', 'build/wasm/toolsift.wasm', 'corpus/catalog.json'];
 
 function resolve(root, urlPath) {

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // build.mjs — the edge worker's build step: snapshot the catalog and copy the
-// package's binding and module next to it, into dist/ (what config.capnp
-// embeds; with wrangler, the same three files are the bundle's modules).
+// package's binding (toolsift.js and its binding/ folder) and module next to
+// it, into dist/ (what config.capnp embeds; with wrangler, the same files are
+// the bundle's modules).
 //   node build.mjs [--catalog CATALOG.json] [--out DIR]
 // Default catalog: the toolsift repository's corpus/catalog.json.
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { load } from 'toolsift';
@@ -35,5 +36,6 @@ index.free();
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'index.tsi'), snapshot);
 copyFileSync(binding, path.join(out, 'toolsift.js'));
+cpSync(path.join(path.dirname(binding), 'binding'), path.join(out, 'binding'), { recursive: true }); // its files, one per class
 copyFileSync(wasm, path.join(out, 'toolsift.wasm'));
 console.log(`edge-worker: ${out}/index.tsi (${snapshot.length} bytes, ${tools} tools, fingerprint ${fingerprint.slice(0, 12)}…)`);

@@ -26,7 +26,9 @@ test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP 
     [...packed.files].sort(),
     [
       'LICENSE', 'README.md', 'dist/toolsift.wasm',
-      'js/cli.js', 'js/integrations/ai-sdk.d.ts', 'js/integrations/ai-sdk.js',
+      'js/binding/bytes.js', 'js/binding/error.js', 'js/binding/handle.js', 'js/binding/index.js',
+      'js/binding/learner.js', 'js/binding/load.js', 'js/binding/module.js', 'js/binding/session.js',
+      'js/binding/static-model.js', 'js/cli.js', 'js/integrations/ai-sdk.d.ts', 'js/integrations/ai-sdk.js',
       'js/integrations/anthropic.d.ts', 'js/integrations/anthropic.js', 'js/integrations/common.d.ts',
       'js/integrations/common.js', 'js/integrations/openai.d.ts', 'js/integrations/openai.js',
       'js/mcp/auth.js', 'js/mcp/catalog.js', 'js/mcp/cli.js', 'js/mcp/config.js',
@@ -40,8 +42,9 @@ test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP 
   // postpack removed the staging copy: a checkout loads build/wasm again.
   assert.equal(existsSync(path.join(ROOT, 'dist')), false);
   // The wasm is a file, never inlined: the binding has no base64 blob.
-  const binding = readFileSync(path.join(ROOT, 'js/toolsift.js'), 'utf8');
-  assert.doesNotMatch(binding, /[A-Za-z0-9+/]{2000}/);
+  for (const file of [...packed.files].filter((f) => f.startsWith('js/binding/') || f === 'js/toolsift.js')) {
+    assert.doesNotMatch(readFileSync(path.join(ROOT, file), 'utf8'), /[A-Za-z0-9+/]{2000}/, file);
+  }
 });
 
 test('installs into an empty project (npm cache first)', () => {

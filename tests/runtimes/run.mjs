@@ -23,7 +23,7 @@
 //      TOOLSIFT_KEEP=1  keep the temporary folder.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -155,6 +155,11 @@ function stage(tmp) {
 
 // ---- the runtimes -----------------------------------------------------------
 
+// workerd lists every module: the binding's files under js/binding/ too
+// (toolsift.js imports them as ./binding/<file>).
+const BINDING_MODULES = readdirSync(path.join(ROOT, 'js/binding')).filter((f) => f.endsWith('.js')).sort()
+  .map((f) => `    (name = "binding/${f}", esModule = embed "node_modules/toolsift/js/binding/${f}"),`).join('\n');
+
 const WORKER_CONFIG = `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -166,6 +171,7 @@ const smoke :Workerd.Worker = (
   modules = [
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "toolsift.js", esModule = embed "node_modules/toolsift/js/toolsift.js"),
+${BINDING_MODULES}
     (name = "toolsift.wasm", wasm = embed "node_modules/toolsift/dist/toolsift.wasm"),
     (name = "scenario.mjs", esModule = embed "scenario.mjs"),
     (name = "inputs/catalog.json", text = embed "inputs/catalog.json"),
