@@ -220,31 +220,21 @@ static void eval_free(evaluation *e) {
   tsift_index_free(e->ix);
 }
 
-/* One number of the eval option "fusion" into *to, when given and in [lo, hi]. */
-static tsift_status fusion_number(const cJSON *f, const char *key, double lo, double hi, double *to,
-                                  tsift_error *err) {
-  const cJSON *n = cJSON_GetObjectItemCaseSensitive(f, key);
-  if (!n) return TSIFT_OK;
-  if (!cJSON_IsNumber(n) || !(n->valuedouble >= lo && n->valuedouble <= hi))
-    return tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.%s must be a number from %g to %g", key, lo, hi);
-  *to = n->valuedouble;
-  return TSIFT_OK;
-}
-
 /* The eval option "fusion": {"margin": -10..10, "weight": 0..100,
- * "strong": -10..10, "agree": -10..10, "minSimilarity": -1..1}, other
+ * "strong": -10..10, "agree": -10..10 | null, read by fusion_params.c;
+ * "minSimilarity": -1..1}, other
  * parameters of the fusion rule and the grade's use of similarity to
  * measure (fusion.h, grade.c). */
 static tsift_status eval_fusion_options(eval_vectors *v, const cJSON *f, tsift_error *err) {
   if (!f) return TSIFT_OK;
   tsift_fusion_params p;
   tsift_eval_vectors_params(v, &p); /* a model's calibrated ones, else the defaults */
+  tsift_status st = tsift_fusion_read(f, "eval options: fusion", TSIFT_E_CONFIG, &p, err);
+  const cJSON *ms = cJSON_GetObjectItemCaseSensitive(f, "minSimilarity");
   double floor = TSIFT_VEC_MIN_SIMILARITY_OFF;
-  tsift_status st = fusion_number(f, "margin", -10, 10, &p.margin, err);
-  if (!st) st = fusion_number(f, "weight", 0, 100, &p.weight, err);
-  if (!st) st = fusion_number(f, "strong", -10, 10, &p.strong, err);
-  if (!st) st = fusion_number(f, "agree", -10, 10, &p.agree, err);
-  if (!st) st = fusion_number(f, "minSimilarity", -1, 1, &floor, err);
+  if (!st && ms && !(cJSON_IsNumber(ms) && ms->valuedouble >= -1 && ms->valuedouble <= 1))
+    st = tsift_fail(err, TSIFT_E_CONFIG, "eval options: fusion.minSimilarity must be a number from -1 to 1");
+  if (!st && ms) floor = ms->valuedouble;
   if (!st) tsift_eval_vectors_tune(v, &p, floor);
   return st;
 }

@@ -66,14 +66,12 @@ static double num(const cJSON *o, const char *key) {
 
 /* One evaluation (with the model when r is not the lexical row) into r. */
 static tsift_status measure(calib *c, row *r, int lexical, tsift_error *err) {
-  char opts[256];
+  char opts[256], agree[48] = "";
+  if (r->agree > -1e9) tsift_snprintf(agree, sizeof agree, ",\"agree\":%g", r->agree);
   if (lexical) tsift_snprintf(opts, sizeof opts, "{\"loop\":true,\"worst\":0}");
-  else if (r->agree > -1e9)
-    tsift_snprintf(opts, sizeof opts, "{\"loop\":true,\"worst\":0,\"fusion\":{\"margin\":%g,\"weight\":%g,\"agree\":%g}}",
-                   r->margin, r->weight, r->agree);
   else
-    tsift_snprintf(opts, sizeof opts, "{\"loop\":true,\"worst\":0,\"fusion\":{\"margin\":%g,\"weight\":%g}}",
-                   r->margin, r->weight);
+    tsift_snprintf(opts, sizeof opts, "{\"loop\":true,\"worst\":0,\"fusion\":{\"margin\":%g,\"weight\":%g%s}}",
+                   r->margin, r->weight, agree);
   char *out = NULL;
   size_t len = 0;
   tsift_status st = lexical ? tsift_eval_json(c->catalog, c->catalog_len, c->queries, c->queries_len, opts,

@@ -1,9 +1,12 @@
 /* fusion_params.h — the parameters of the fusion rule and of the grade's
  * use of similarity, on their own: a query vector carries them
  * (vector_rank.h) and a static model may bring calibrated ones from its
- * config.json (static_model_config.c), below the ranker that reads them. */
+ * config.json (static_model_config.c), below the ranker that reads them.
+ * fusion_params.c: the defaults and the one reader. */
 #ifndef TSIFT_FUSION_PARAMS_H
 #define TSIFT_FUSION_PARAMS_H
+
+#include "toolsift.h"
 
 /* The parameters of the fusion rule and of the grade's use of similarity
  * (fusion.h, grade.c): the defaults there unless an evaluation measures
@@ -15,7 +18,16 @@ typedef struct tsift_fusion_params {
   double agree;   /* a hit the words make strong stays strong only at z >= agree */
 } tsift_fusion_params;
 
-/* The defaults (fusion.h's TSIFT_FUSION_*; vector_rank.c). */
+/* The defaults (fusion.h's TSIFT_FUSION_*). */
 void tsift_fusion_defaults(tsift_fusion_params *p);
+
+/* The one reader of a fusion object ({"margin": -10..10, "weight": 0..100,
+ * "strong": -10..10, "agree": -10..10 | null (off)}, each key optional:
+ * an absent one keeps *p's value), for eval's "fusion" option and a
+ * model's config.json alike. A bad value is `bad` (the caller's status)
+ * with the message "WHERE.KEY must be …"; other keys are the caller's. */
+struct cJSON;
+tsift_status tsift_fusion_read(const struct cJSON *f, const char *where, tsift_status bad, tsift_fusion_params *p,
+                               tsift_error *err);
 
 #endif

@@ -29,15 +29,6 @@ static tsift_status as_arg(tsift_status st, tsift_error *err) {
   return TSIFT_E_ARG;
 }
 
-/* (here, not in fusion.c: the query vectors start from them, and fusion.c
- * calls this file) */
-void tsift_fusion_defaults(tsift_fusion_params *p) {
-  p->margin = TSIFT_FUSION_MARGIN;
-  p->weight = TSIFT_FUSION_WEIGHT;
-  p->strong = TSIFT_FUSION_STRONG;
-  p->agree = TSIFT_FUSION_AGREE_OFF;
-}
-
 tsift_status tsift_qvec_from_doubles(const tsift_index *ix, const double *x, uint32_t dim, tsift_qvec *out,
                                      tsift_error *err) {
   memset(out, 0, sizeof *out);
