@@ -40,6 +40,8 @@ tsift_trust tsift_trust_of(const tsift_tool *t);
 tsift_trust tsift_label_class(const tsift_tool *t);
 /* 1 when the tool's description may be shown and indexed. */
 int tsift_description_visible(const tsift_tool *t);
+/* What results and specs show in place of a withheld description. */
+#define TSIFT_WITHHELD_DESCRIPTION "Third-party tool; description withheld"
 
 /* Schema walk bounds (SPEC S5). */
 #define TSIFT_SCHEMA_MAX_DEPTH 8

@@ -21,18 +21,7 @@
 #include "rank_internal.h"
 #include "vector_rank.h"
 
-#define TSIFT_FUSION_MARGIN (-0.5)
-#define TSIFT_FUSION_WEIGHT 2.0
-/* The grade (grade.c; measured in docs/relevance.md): a hit whose z-score
- * stands at least sqrt(2 ln N) + TSIFT_FUSION_STRONG above the query's
- * distribution is strong when its fused score is within the rule's
- * `relative` of the best, even if it matches few words of the query. The
- * strong floor does not move with the margin: a lower margin lets weaker
- * similarity reorder the page, never load. */
-#define TSIFT_FUSION_STRONG 1.5
-/* A hit the query's words make strong stays strong only when its z-score
- * is at least `agree` (meaning agrees with the words); off by default. */
-#define TSIFT_FUSION_AGREE_OFF (-1e300)
+/* The default parameters, TSIFT_FUSION_*, are fusion_params.h's. */
 
 
 /* F(n) above with the given margin; a universe of fewer than 2 tools with

@@ -7,7 +7,6 @@
 
 #include "alloc.h"
 #include "cJSON.h"
-#include "fusion.h"
 
 void tsift_fusion_defaults(tsift_fusion_params *p) {
   p->margin = TSIFT_FUSION_MARGIN;

@@ -8,6 +8,20 @@
 
 #include "toolsift.h"
 
+/* The defaults (the rule is fusion.h's). */
+#define TSIFT_FUSION_MARGIN (-0.5)
+#define TSIFT_FUSION_WEIGHT 2.0
+/* The grade (grade.c; measured in docs/relevance.md): a hit whose z-score
+ * stands at least sqrt(2 ln N) + TSIFT_FUSION_STRONG above the query's
+ * distribution is strong when its fused score is within the rule's
+ * `relative` of the best, even if it matches few words of the query. The
+ * strong floor does not move with the margin: a lower margin lets weaker
+ * similarity reorder the page, never load. */
+#define TSIFT_FUSION_STRONG 1.5
+/* A hit the query's words make strong stays strong only when its z-score
+ * is at least `agree` (meaning agrees with the words); off by default. */
+#define TSIFT_FUSION_AGREE_OFF (-1e300)
+
 /* The parameters of the fusion rule and of the grade's use of similarity
  * (fusion.h, grade.c): the defaults there unless an evaluation measures
  * others or a model's config.json carries calibrated ones. */
@@ -18,7 +32,7 @@ typedef struct tsift_fusion_params {
   double agree;   /* a hit the words make strong stays strong only at z >= agree */
 } tsift_fusion_params;
 
-/* The defaults (fusion.h's TSIFT_FUSION_*). */
+/* The defaults above. */
 void tsift_fusion_defaults(tsift_fusion_params *p);
 
 /* The one reader of a fusion object ({"margin": -10..10, "weight": 0..100,

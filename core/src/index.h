@@ -276,7 +276,6 @@ void tsift_sort_docs_by_menu_name(const tsift_index *ix, uint32_t *a, uint32_t *
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160
 /* Names in search results: at most this many characters, then "…" (S12). */
 #define TSIFT_RESULT_NAME_CHARS 128
-#define TSIFT_WITHHELD_DESCRIPTION "Third-party tool; description withheld"
 char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len);
 
 #endif

@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "catalog.h"
 #include "sha256.h"
 #include "json_read.h"
 

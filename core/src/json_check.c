@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "text.h"
+#include "utf8.h"
 
 typedef struct cursor {
   const char *s;

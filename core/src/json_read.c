@@ -15,7 +15,7 @@
 #include "fmt.h"
 #include "json_check.h"
 #include "json_tree.h"
-#include "text.h"
+#include "utf8.h"
 #include "utf8proc.h"
 
 /* ---- JSON parsing with positions -------------------------------------- */

@@ -8,7 +8,6 @@
 #include "alloc.h"
 #include "cJSON.h"
 #include "docs.h"
-#include "index.h"
 #include "text.h"
 #include "json_read.h"
 

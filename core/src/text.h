@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "toolsift.h"
+#include "utf8.h"
 
 #define TSIFT_TOKEN_MAX_BYTES 32
 #define TSIFT_FIELD_MAX_BYTES 2000
@@ -34,15 +35,6 @@ static inline const char *tsift_token(const tsift_tokens *t, size_t i) { return 
 /* Index of the token equal to s[0..n) or -1. Linear: lists are short. */
 long tsift_tokens_find(const tsift_tokens *t, const char *s, size_t n);
 
-/* 1 when s[0..n) is valid UTF-8 (no overlongs, surrogates or > U+10FFFF);
- * otherwise 0 and *bad = offset of the first bad byte. */
-int tsift_utf8_valid(const char *s, size_t n, size_t *bad);
-/* Length of the valid UTF-8 sequence at s[0..n) (n >= 1), or 0 if invalid. */
-size_t tsift_utf8_seq(const unsigned char *s, size_t n);
-
-/* Length of the longest prefix of s[0..n) of at most max bytes that does not
- * split a UTF-8 sequence. */
-size_t tsift_utf8_cut(const char *s, size_t n, size_t max);
 /* The codepoints of s[0..n) into a new array (*out, *out_n) when NFKC (and
  * case folding, when `fold`) leaves every character as it is, so that the
  * analysis can skip utf8proc's passes: 1 = done, 0 = some character would
@@ -50,25 +42,10 @@ size_t tsift_utf8_cut(const char *s, size_t n, size_t max);
  * tests/c/test_text.c checks the claim against utf8proc. */
 int tsift_inert_cps(const char *s, size_t n, int fold, int32_t **out, size_t *out_n);
 
-/* Length in bytes of the first `chars` characters of s[0..n) (a character:
- * a byte that is not a continuation byte, and the continuation bytes after
- * it), the whole of s when it is shorter. */
-size_t tsift_utf8_prefix_chars(const char *s, size_t n, size_t chars);
-
-/* The characters of s[0..n) (UTF-8: the bytes that start one). */
-size_t tsift_utf8_chars(const char *s, size_t n);
-
 /* s[0..n) is one of the words of `list`, a string with '|' before and
  * after every word ("|how|what|"), the words in order of their first byte:
  * word lists without pointer tables. */
 int tsift_word_listed(const char *list, const char *s, size_t n);
-
-/* "…", what a text cut for display ends with. */
-#define TSIFT_ELLIPSIS "\xE2\x80\xA6"
-
-/* Copy of s[0..n) with each invalid UTF-8 sequence replaced by U+FFFD,
- * NUL-terminated; NULL when out of memory. */
-char *tsift_utf8_sanitize(const char *s, size_t n, size_t *out_len);
 
 /*
  * Analyse s[0..n) and append its tokens to `out` until `out` holds
