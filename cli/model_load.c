@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "static_model.h" /* the core's bounds: TSIFT_STATIC_MAX_FILE, _MAX_TOKENIZER */
+#include "model/static_model.h" /* the core's bounds: TSIFT_STATIC_MAX_FILE, _MAX_TOKENIZER */
 #include "toolsift.h"
 
 /* What a path that is not a regular file is, for the message. */

@@ -23,7 +23,7 @@ import { ToolsiftError } from './toolsift.js';
 
 /**
  * The largest file of each kind, in bytes. safetensors and tokenizer are the
- * core's own bounds (core/src/static_model.h): an 8-byte length, a header of
+ * core's own bounds (core/src/model/static_model.h): an 8-byte length, a header of
  * at most 16 MiB and a matrix of at most 1 GiB; tokenizer.json at most 256
  * MiB. config.json (model2vec writes a few hundred bytes) at most 1 MiB, the
  * native CLI's CLI_MODEL_MAX_CONFIG. docs/semantic.md, "Reading model files".

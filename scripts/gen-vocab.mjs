@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// gen-vocab.mjs — generate core/src/vocab_table.h from core/src/vocab.txt
+// gen-vocab.mjs — generate core/src/text/vocab_table.h from core/src/text/vocab.txt
 // (the table of tool vocabulary: cross-lingual concepts and English synonym
 // groups, docs/relevance.md).
 //
@@ -9,7 +9,7 @@
 // by one space, keys in scripts without spaces as the characters their
 // overlapping bigrams spell.
 //
-//   node scripts/gen-vocab.mjs            write core/src/vocab_table.h
+//   node scripts/gen-vocab.mjs            write core/src/text/vocab_table.h
 //   node scripts/gen-vocab.mjs --check    exit 1 if the header is stale
 //   node scripts/gen-vocab.mjs --english  also list keys that are words (or
 //       stems that begin words) of English tool catalogs and queries:
@@ -34,8 +34,8 @@ import { fileURLToPath } from 'node:url';
 import { load } from '../js/toolsift.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SRC = path.join(ROOT, 'core/src/vocab.txt');
-const OUT = path.join(ROOT, 'core/src/vocab_table.h');
+const SRC = path.join(ROOT, 'core/src/text/vocab.txt');
+const OUT = path.join(ROOT, 'core/src/text/vocab_table.h');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const english = args.includes('--english');
@@ -224,7 +224,7 @@ ${cstr(keys)}
 const sizes = `keys ${Buffer.byteLength(keys)} bytes (gzip ${gzipSync(keys, { level: 9 }).length}), targets ${Buffer.byteLength(targets)} bytes (gzip ${gzipSync(targets, { level: 9 }).length}), both gzip ${gzipSync(targets + keys, { level: 9 }).length}`;
 if (check) {
   const cur = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
-  if (cur !== header) fail('core/src/vocab_table.h is stale: run node scripts/gen-vocab.mjs');
+  if (cur !== header) fail('core/src/text/vocab_table.h is stale: run node scripts/gen-vocab.mjs');
   console.log(`gen-vocab: up to date; ${sizes}`);
 } else {
   fs.writeFileSync(OUT, header);

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "toolsift.h"
-#include "alloc.h"
-#include "index.h"
-#include "json_out.h"
-#include "static_model.h"
+#include "base/alloc.h"
+#include "index/index.h"
+#include "json/json_out.h"
+#include "model/static_model.h"
 
 static void put_out(uint32_t *out, const void *ptr, size_t len) {
   out[0] = (uint32_t)(uintptr_t)ptr;

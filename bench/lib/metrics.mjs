@@ -1,5 +1,5 @@
 // metrics.mjs — latency percentiles and nDCG@10 with the definition of
-// core/src/eval.c (SPEC S10): gain 2^grade − 1, discount log2(rank + 2), the
+// core/src/eval/eval.c (SPEC S10): gain 2^grade − 1, discount log2(rank + 2), the
 // ideal list from the judged grades sorted descending (top 10), averaged over
 // the queries that have at least one judged tool (no-match queries, with an
 // empty relevance object, are not part of nDCG).

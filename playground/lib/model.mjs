@@ -205,7 +205,7 @@ export const PRE_SEARCH_SOURCE = 'host-pre-search';
  */
 export const isPreSearch = (c) => isObject(c) && typeof c.preSearch === 'string';
 
-/** The source of a chained journal's header record (core/src/journal_chain.c). */
+/** The source of a chained journal's header record (core/src/session/journal_chain.c). */
 export const JOURNAL_HEADER_SOURCE = 'toolsift-journal';
 
 /** Whether a journal record is a chain header (the core tells it by its source, as here). */

@@ -91,7 +91,7 @@ export function vocabularyView(value, known = () => true) {
  * word the hit matched, in its order) with the list that holds it and its
  * evidence, looked up in the vocabulary file by the exact string. The core
  * returns a label in its normalised form (case folded, width and spaces
- * unified: core/src/text.c tsift_label_normalize), so a label a host wrote
+ * unified: core/src/text/text.c tsift_label_normalize), so a label a host wrote
  * otherwise is not found: list and evidence are then null — the page says
  * so rather than normalising here.
  */

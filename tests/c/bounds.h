@@ -1,5 +1,5 @@
 /* bounds.h — time bounds and known bugs for the hazard tests
- * (test_json_input.c, test_scale.c, test_alloc_failures.c, test_docs.c;
+ * (test_json_input.c, test_scale.c, test_alloc_failures.c, test_tool_text.c;
  * ctest label `limits`). Every pathological input must give a typed error or
  * a bounded result within a documented time (docs/reliability.md lists each
  * case with its measured time). Bounds are generous for a 2-core machine and

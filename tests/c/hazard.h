@@ -1,5 +1,5 @@
 /* hazard.h — what the pathological-input tests share (test_json_input.c,
- * test_scale.c, test_alloc_failures.c, test_docs.c, test_search.c): a
+ * test_scale.c, test_alloc_failures.c, test_tool_text.c, test_search.c): a
  * growable string, API wrappers that check a failed constructor hands out
  * NULL, a small catalog and a session configuration around a catalog. */
 #ifndef TSIFT_HAZARD_H

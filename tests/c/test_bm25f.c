@@ -3,7 +3,7 @@
  * have the field, soft terms at half weight, and (over random catalogs from
  * fixed seeds, issue 8) repetition worth at most the tf clamp. Term
  * selection and exact matches: test_rank.c; the order of hits:
- * test_topk.c; the proximity bonus: test_proximity.c. */
+ * test_step_topk.c; the proximity bonus: test_step_proximity.c. */
 #include <stdint.h>
 #include <stdlib.h>
 

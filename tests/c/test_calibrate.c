@@ -1,6 +1,6 @@
 /* test_calibrate.c — a model's calibrated fusion parameters
  * (tsift_static_model_configure: config.json's "toolsift" member) and
- * tsift_calibrate_json (core/src/eval_calibrate.c) on a small model built
+ * tsift_calibrate_json (core/src/eval/eval_calibrate.c) on a small model built
  * here: a configured model evaluates exactly as the same eval "fusion"
  * option, a malformed config.json is a typed error naming the key and
  * leaves the model as it was, the calibration's table and proposal hold
@@ -13,7 +13,7 @@
 
 #include "cJSON.h"
 #include "harness.h"
-#include "static_model.h"
+#include "model/static_model.h"
 #include "toolsift.h"
 
 #include "fail_alloc.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "index.h"
+#include "index/index.h"
 #include "toolsift.h"
 
 static void test_fingerprints(void) {

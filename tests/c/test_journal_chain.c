@@ -9,7 +9,7 @@
 #include "cJSON.h"
 #include "harness.h"
 #include "session_fixture.h"
-#include "sha256.h"
+#include "base/sha256.h"
 #include "toolsift.h"
 
 /* RFC 4231 test case 2 (a key shorter than the block) and 6 (longer). */

@@ -16,8 +16,8 @@
 #include "cJSON.h"
 #include "fail_alloc.h"
 #include "harness.h"
-#include "json_check.h"
-#include "json_tree.h"
+#include "json/json_check.h"
+#include "json/json_tree.h"
 #include "toolsift.h"
 
 static int same_number(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }

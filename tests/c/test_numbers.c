@@ -13,10 +13,10 @@
 #include <stdlib.h>
 
 #include "cJSON.h"
-#include "fmt.h"
+#include "base/fmt.h"
 #include "harness.h"
-#include "numfmt.h"
-#include "numparse.h"
+#include "base/numfmt.h"
+#include "base/numparse.h"
 #include "toolsift.h"
 
 static int shown; /* mismatches printed so far (the first 20 only) */

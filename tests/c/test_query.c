@@ -10,7 +10,7 @@
 #include "harness.h"
 #include "index_helpers.h"
 #include "largest_alloc.h"
-#include "text.h"
+#include "text/text.h"
 #include "toolsift.h"
 
 /* Full query analysis JSON. */

@@ -10,7 +10,7 @@
 #include "harness.h"
 #include "largest_alloc.h"
 #include "session_fixture.h"
-#include "text.h"
+#include "text/text.h"
 #include "toolsift.h"
 
 static void test_menu_order_and_growth(void) {

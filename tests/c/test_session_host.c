@@ -1,5 +1,5 @@
 /* test_session_host.c — sessions from files, as the CLIs open them
- * (core/src/session_host.c): the catalog file a configuration names,
+ * (core/src/session/session_host.c): the catalog file a configuration names,
  * tsift_session_open over that file's bytes (the same session as with the
  * catalog inline; errors that name the file), tsift_session_call_next over a
  * calls file (line numbers, blank lines, strict lines, the arguments' own
@@ -10,8 +10,8 @@
 #include "cJSON.h"
 #include "fail_alloc.h"
 #include "harness.h"
-#include "json_check.h"
-#include "jsonl.h"
+#include "json/json_check.h"
+#include "json/jsonl.h"
 #include "toolsift.h"
 
 static const char CATALOG[] =

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "rank.h"
+#include "rank/rank.h"
 #include "session_fixture.h"
 #include "toolsift.h"
 

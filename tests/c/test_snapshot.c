@@ -3,9 +3,9 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "alloc.h"
-#include "checksum.h"
-#include "index.h"
+#include "base/alloc.h"
+#include "base/checksum.h"
+#include "index/index.h"
 #include "toolsift.h"
 
 static char *read_all(const char *path, size_t *len) {

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "harness.h"
-#include "session_internal.h"
+#include "session/session_internal.h"
 #include "toolsift.h"
 
 #include "fail_alloc.h"

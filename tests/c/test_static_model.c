@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "harness.h"
-#include "static_model.h"
+#include "model/static_model.h"
 #include "toolsift.h"
 
 #include "fail_alloc.h"

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "harness.h"
-#include "static_model.h"
+#include "model/static_model.h"
 #include "toolsift.h"
 
 #include "fail_alloc.h"

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "harness.h"
-#include "text.h"
+#include "text/text.h"
 #include "toolsift.h"
 #include "utf8proc.h"
 

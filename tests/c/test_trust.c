@@ -1,9 +1,9 @@
 /* test_trust.c — the trust policy (SPEC S2) end to end. It spans modules on
- * purpose: the policy is decided in one place (docs.c), but it must hold
+ * purpose: the policy is decided in one place (tool_text.c), but it must hold
  * wherever a tool's text could reach a score, a result or a menu:
  *
  *   1. Which text of each class reaches which field, as a hand-written table
- *      (docs.c): one row per class, every field the policy decides.
+ *      (tool_text.c): one row per class, every field the policy decides.
  *   2. Results withhold remote and tainted text and mark the page
  *      (describe.c, search.c).
  *   3. Stuffing is worth nothing (issue 8; S2, S4). A remote un-vouched tool

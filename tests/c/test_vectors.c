@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checksum.h"
+#include "base/checksum.h"
 #include "fail_alloc.h"
 #include "harness.h"
-#include "index.h"
+#include "index/index.h"
 #include "toolsift.h"
-#include "vector_rank.h"
-#include "vectors.h"
+#include "rank/vector_rank.h"
+#include "index/vectors.h"
 
 #define NT 60
 #define DIM 64

@@ -8,7 +8,7 @@
 #include "cJSON.h"
 #include "harness.h"
 #include "toolsift.h"
-#include "vocab_table.h"
+#include "text/vocab_table.h"
 
 static char *analyze(const char *text) {
   char *out = NULL;

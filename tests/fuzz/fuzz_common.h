@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_check.h"
-#include "text.h"
+#include "json/json_check.h"
+#include "text/text.h"
 #include "toolsift.h"
 
 #define FUZZ_ASSERT(cond)                                                          \

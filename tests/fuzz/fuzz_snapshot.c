@@ -10,8 +10,8 @@
  * schema that is no JSON is a typed error, never a crash). */
 #include "fuzz_common.h"
 #include "cJSON.h"
-#include "checksum.h"
-#include "index.h"
+#include "base/checksum.h"
+#include "index/index.h"
 
 static char *search(const tsift_index *ix, const char *q) {
   char *out = NULL;

@@ -1,4 +1,4 @@
-// checksum64.mjs — the snapshot checksum (core/src/checksum.c) written again
+// checksum64.mjs — the snapshot checksum (core/src/base/checksum.c) written again
 // in JavaScript with BigInt, so tests can re-seal an edited blob (a crafted
 // snapshot with a valid checksum) and check the two implementations agree.
 const M = (1n << 64n) - 1n;

@@ -1,6 +1,6 @@
 // The ranker's diversity rule (docs/relevance.md, index.h) against a plain
 // re-implementation: for a request of two sentences with 13+ scored terms the
-// engine picks hits lazily (core/src/index.c); here the same greedy pick is
+// engine picks hits lazily (core/src/index/index.c); here the same greedy pick is
 // computed the slow way from the explain contributions of the one-sentence
 // form of the query (same terms, BM25F order), and the two must agree.
 // Proximity pairs (index.h) are part of a hit's value; the random worlds

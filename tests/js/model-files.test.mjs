@@ -24,7 +24,7 @@ const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsif
 const NATIVE = path.join(ROOT, 'build/native/toolsift');
 const CLI = path.join(ROOT, 'js/cli.js');
 
-const ST_MAX = 8 + 16 * 2 ** 20 + 2 ** 30; // core/src/static_model.h TSIFT_STATIC_MAX_FILE
+const ST_MAX = 8 + 16 * 2 ** 20 + 2 ** 30; // core/src/model/static_model.h TSIFT_STATIC_MAX_FILE
 const TOK_MAX = 256 * 2 ** 20; // TSIFT_STATIC_MAX_TOKENIZER
 
 let dir, ts;

@@ -1,6 +1,6 @@
-// The cross-lingual vocabulary (core/src/vocab.c) through the binding, against
+// The cross-lingual vocabulary (core/src/text/vocab.c) through the binding, against
 // the module named by env TOOLSIFT_WASM: the generated table matches its
-// source (core/src/vocab.txt, analysed by this module), and a German,
+// source (core/src/text/vocab.txt, analysed by this module), and a German,
 // Japanese or Chinese query finds the English tool.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
 const ts = await load(WASM);
 
-test('core/src/vocab_table.h is what scripts/gen-vocab.mjs makes of vocab.txt', () => {
+test('core/src/text/vocab_table.h is what scripts/gen-vocab.mjs makes of vocab.txt', () => {
   const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-vocab.mjs'), '--check'], {
     encoding: 'utf8',
     env: { ...process.env, TOOLSIFT_WASM: WASM },

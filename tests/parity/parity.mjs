@@ -102,7 +102,7 @@ const ODD = [
   '翻译文本',
   '文本',
   'ファイルを検索する',
-  // the cross-lingual vocabulary (core/src/vocab.c): stems, phrases, bigram runs
+  // the cross-lingual vocabulary (core/src/text/vocab.c): stems, phrases, bigram runs
   'Datei löschen und Nachrichten senden',
   'mettre à jour la base de données',
   'buscar archivos y enviar un correo',
@@ -1376,7 +1376,7 @@ cases.push({ name: 'search --json --corpus --gates (ignored)',
   args: ['search', '--json', '--catalog', CATALOG, '--corpus', 'x', '--gates', 'y', 'create', 'issue'],
   mustSucceed: true });
 // Issue 34, crowding: the corpus with 1,000 un-vouched look-alikes of one
-// server named after a request (crowd.c: they leave the search's universe).
+// server named after a request (step_crowd.c: they leave the search's universe).
 {
   const corpus = JSON.parse(readFileSync(CATALOG, 'utf8'));
   for (let i = 0; i < 1000; i++) {

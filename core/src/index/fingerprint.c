@@ -1,0 +1,129 @@
+/* fingerprint.c — the index fingerprint (SPEC S4, S11): sha256 over the
+ * effective documents and configuration in id order; and the id sort it
+ * needs, which sessions use for their id lookups too. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/fmt.h"
+#include "index/index.h"
+#include "base/sha256.h"
+
+/* The bytes to hash gathered in a buffer and given to sha256 eight blocks
+ * at a time: the fingerprint is two short pieces a token (its length, its
+ * bytes), and an update per piece cost more than the copy. The same bytes
+ * are hashed in the same order. */
+typedef struct feed {
+  tsift_sha256 sha;
+  size_t n;
+  uint8_t buf[512];
+} feed;
+
+static void feed_flush(feed *f) {
+  tsift_sha256_update(&f->sha, f->buf, f->n);
+  f->n = 0;
+}
+
+static void feed_bytes(feed *f, const void *p, size_t n) {
+  if (f->n + n > sizeof f->buf) {
+    feed_flush(f);
+    if (n > sizeof f->buf) {
+      tsift_sha256_update(&f->sha, p, n);
+      return;
+    }
+  }
+  const uint8_t *b = p;
+  for (size_t i = 0; i < n; i++) f->buf[f->n + i] = b[i]; /* tokens are short */
+  f->n += n;
+}
+
+static void hash_str(feed *s, const char *p, size_t n) {
+  uint8_t len[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
+  feed_bytes(s, len, 4);
+  feed_bytes(s, p, n);
+}
+
+/* A merge sort of doc numbers by a string of each tool (stable). */
+static void sort_docs(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n, int menu) {
+  if (n < 2) return;
+  size_t h = n / 2;
+  sort_docs(ix, a, tmp, h, menu);
+  sort_docs(ix, a + h, tmp, n - h, menu);
+  const tsift_tool *t = ix->catalog.tools;
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n)
+    tmp[k++] = strcmp(menu ? t[a[i]].menu_name : t[a[i]].id, menu ? t[a[j]].menu_name : t[a[j]].id) <= 0 ? a[i++]
+                                                                                                       : a[j++];
+  while (i < h) tmp[k++] = a[i++];
+  while (j < n) tmp[k++] = a[j++];
+  memcpy(a, tmp, n * sizeof *a);
+}
+
+void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) { sort_docs(ix, a, tmp, n, 0); }
+
+void tsift_sort_docs_by_menu_name(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
+  sort_docs(ix, a, tmp, n, 1);
+}
+
+/* sha256 over a canonical form of the effective documents and configuration:
+ * documents in id order, each as id, trust class and its fields' tokens;
+ * then ranker version, weights and stopwords. Tool and key order in the
+ * catalog cannot change it. */
+tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err) {
+  uint32_t *order = tsift_calloc_array(ix->n + 1, sizeof *order);
+  uint32_t *tmp = tsift_calloc_array(ix->n + 1, sizeof *tmp);
+  if (!order || !tmp) {
+    tsift_free(order);
+    tsift_free(tmp);
+    return tsift_nomem(err, "fingerprinting the catalog");
+  }
+  for (size_t i = 0; i < ix->n; i++) order[i] = (uint32_t)i;
+  tsift_sort_docs_by_id(ix, order, tmp, ix->n);
+  feed s;
+  s.n = 0;
+  tsift_sha256_init(&s.sha);
+  hash_str(&s, "toolsift-fingerprint-1", 22);
+  hash_str(&s, TSIFT_RANKER_VERSION, strlen(TSIFT_RANKER_VERSION));
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+    char w[16];
+    int milli = (int)(ix->weights[f] * 1000.0 + 0.5);
+    size_t n = 0;
+    do {
+      w[n++] = (char)('0' + milli % 10);
+      milli /= 10;
+    } while (milli && n < sizeof w);
+    hash_str(&s, tsift_field_names[f], strlen(tsift_field_names[f]));
+    hash_str(&s, w, n);
+  }
+  {
+    char mc[24];
+    int n = tsift_snprintf(mc, sizeof mc, "minCoverage=%ld", (long)(ix->min_coverage * 1000.0 + 0.5));
+    hash_str(&s, mc, (size_t)n);
+  }
+  for (size_t i = 0; i < ix->stopwords.words.count; i++)
+    hash_str(&s, tsift_token(&ix->stopwords.words, i), ix->stopwords.words.len[i]);
+  if (ix->vocabulary[0]) { /* only with one: indexes without keep their fingerprint */
+    hash_str(&s, "vocabulary", 10);
+    hash_str(&s, ix->vocabulary, 64);
+  }
+  for (size_t k = 0; k < ix->n; k++) {
+    uint32_t d = order[k];
+    const char *id = ix->catalog.tools[d].id;
+    hash_str(&s, id, strlen(id));
+    const char *tr = tsift_trust_name((tsift_trust)ix->trust[d]);
+    hash_str(&s, tr, strlen(tr));
+    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+      uint32_t tok[TSIFT_FIELD_TOKENS_MAX];
+      size_t n = tsift_field_tokens(ix, d, f, tok);
+      uint8_t cnt[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
+      feed_bytes(&s, cnt, 4);
+      for (size_t i = 0; i < n; i++) hash_str(&s, ix->term_bytes + ix->term_off[tok[i]], ix->term_len[tok[i]]);
+    }
+  }
+  uint8_t digest[32];
+  feed_flush(&s);
+  tsift_sha256_final(&s.sha, digest);
+  tsift_sha256_hex(digest, out);
+  tsift_free(order);
+  tsift_free(tmp);
+  return TSIFT_OK;
+}
