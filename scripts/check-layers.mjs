@@ -197,13 +197,15 @@ for (const f of [...coreFiles, ...cliFiles].filter((k) => k.endsWith('.c'))) {
 // ---- the map ----
 // Every core file and every wasm export is named in docs/architecture.md,
 // as a word of its own (a file by its name, without the folder). A header
-// with a source of the same name is that source's interface: naming either
-// names both; a header on its own (shared types, a table) is named itself.
+// and a source of the same name are one file's interface and body: naming
+// either names both; a header on its own (shared types, a table) is named
+// itself.
 const MAP_DOC = 'docs/architecture.md';
 const map = readFileSync(path.join(ROOT, MAP_DOC), 'utf8');
 const named = (word) => new RegExp(`(^|[^A-Za-z0-9_.])${word.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_])`).test(map);
+const partner = (key) => key.replace(/\.[ch]$/, (e) => (e === '.c' ? '.h' : '.c'));
 const isNamed = (key) =>
-  named(path.basename(key)) || (key.endsWith('.h') && coreFiles.includes(key.replace(/\.h$/, '.c')) && named(path.basename(key, '.h') + '.c'));
+  named(path.basename(key)) || (/\.[ch]$/.test(key) && coreFiles.includes(partner(key)) && named(path.basename(partner(key))));
 for (const key of coreFiles) if (!isNamed(key)) fail(`${MAP_DOC} does not name core/src/${key}`);
 for (const { name } of wasmExports()) if (!named(name)) fail(`${MAP_DOC} does not list the wasm export ${name}`);
 

@@ -5,50 +5,30 @@
 
 #include "base/alloc.h"
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
+/* An id's bytes, for the table (hash.h). */
+static const char *key(const void *owner, uint32_t id, size_t *len) {
+  const tsift_strtab *t = owner;
+  *len = t->len[id];
+  return t->pool + t->off[id];
 }
 
 void tsift_strtab_free(tsift_strtab *t) {
   tsift_free(t->pool);
   tsift_free(t->off);
   tsift_free(t->len);
-  tsift_free(t->slots);
+  tsift_hash_free(&t->hash);
   memset(t, 0, sizeof *t);
 }
 
-static int rehash(tsift_strtab *t, size_t nslots) {
-  uint32_t *slots = tsift_calloc_array(nslots, sizeof *slots);
-  if (!slots) return -1;
-  for (size_t i = 0; i < t->n; i++) {
-    size_t at = hash_bytes(t->pool + t->off[i], t->len[i]) & (nslots - 1);
-    while (slots[at]) at = (at + 1) & (nslots - 1);
-    slots[at] = (uint32_t)i + 1;
-  }
-  tsift_free(t->slots);
-  t->slots = slots;
-  t->nslots = nslots;
-  return 0;
-}
-
 int tsift_strtab_reserve(tsift_strtab *t, size_t n) {
-  size_t nslots = t->nslots ? t->nslots : 1024;
-  while ((t->n + n) * 2 > nslots) nslots *= 2;
-  return nslots == t->nslots ? 0 : rehash(t, nslots);
+  return tsift_hash_room(&t->hash, t->n + n, t->n, TSIFT_STRTAB_FIRST_SLOTS, key, t);
 }
 
 uint32_t tsift_strtab_intern(tsift_strtab *t, const char *s, size_t n) {
-  if ((t->n + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 1024)) return UINT32_MAX;
-  size_t at = hash_bytes(s, n) & (t->nslots - 1);
-  for (; t->slots[at]; at = (at + 1) & (t->nslots - 1)) {
-    uint32_t e = t->slots[at] - 1;
-    if (t->len[e] == n && memcmp(t->pool + t->off[e], s, n) == 0) return e;
-  }
+  uint32_t h = tsift_fnv1a(s, n);
+  long found = tsift_hash_find(&t->hash, h, s, n, key, t, NULL);
+  if (found >= 0) return (uint32_t)found;
+  if (tsift_hash_room(&t->hash, t->n + 1, t->n, TSIFT_STRTAB_FIRST_SLOTS, key, t)) return UINT32_MAX;
   if (t->n == t->cap) {
     size_t cap = t->cap;
     if (tsift_grow((void **)&t->off, &cap, t->n + 1, sizeof *t->off)) return UINT32_MAX;
@@ -63,6 +43,6 @@ uint32_t tsift_strtab_intern(tsift_strtab *t, const char *s, size_t n) {
   t->off[t->n] = (uint32_t)t->pool_len;
   t->len[t->n] = (uint32_t)n;
   t->pool_len += n + 1;
-  t->slots[at] = (uint32_t)t->n + 1;
+  tsift_hash_add(&t->hash, h, (uint32_t)t->n);
   return (uint32_t)t->n++;
 }

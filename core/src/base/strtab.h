@@ -1,23 +1,23 @@
 /* strtab.h — a table of byte strings interned to dense ids (0, 1, 2… in
- * the order first seen): one pool of NUL-terminated copies and an
- * open-addressing hash over them (FNV-1a, linear probing, kept at most half
- * full). The one such table written for general use (strtab.c); learning
- * interns its words and clients with it. Older tables of the same shape
- * (dict.c, textpack.c, baseline.c, static_model_tok.c) are candidates to
- * move onto it (issue 36). */
+ * the order first seen): one pool of NUL-terminated copies and the core's
+ * hash table over them (hash.h). Learning interns its words and clients
+ * with it (strtab.c). */
 #ifndef TSIFT_STRTAB_H
 #define TSIFT_STRTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hash.h"
+
+#define TSIFT_STRTAB_FIRST_SLOTS 1024
+
 typedef struct tsift_strtab {
   char *pool; /* the strings, each NUL-terminated, one after the other */
   size_t pool_len, pool_cap;
   uint32_t *off, *len; /* per id: where in the pool, how many bytes */
   size_t n, cap;
-  uint32_t *slots; /* id + 1, or 0 for an empty slot */
-  size_t nslots;
+  tsift_hash hash;
 } tsift_strtab;
 
 /* The id of s[0..n), added when new; UINT32_MAX when out of memory (the

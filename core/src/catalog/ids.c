@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/hash.h"
 #include "base/strtab.h"
 #include "base/fmt.h"
 #include "text/text.h"
@@ -116,13 +117,10 @@ static int fold_ascii(const char *id, size_t n, char *buf, size_t cap, int *mode
   return 1;
 }
 
-static uint32_t fnv1a(const char *s, size_t n, unsigned salt) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  if (salt) {
-    h = (h ^ 0u) * 16777619u;
-    h = (h ^ (salt & 0xffu)) * 16777619u;
-  }
+/* FNV-1a of the id, then of a 0 byte and the salt's low byte when salted. */
+static uint32_t salted_hash(const char *s, size_t n, unsigned salt) {
+  uint32_t h = tsift_fnv1a(s, n);
+  if (salt) h = tsift_fnv_step(tsift_fnv_step(h, 0), (unsigned char)(salt & 0xffu));
   return h;
 }
 
@@ -170,7 +168,7 @@ static tsift_status rename_tool(tsift_catalog *c, size_t d, names *nm, tsift_err
   size_t bl = strlen(base);
   for (unsigned salt = 0; salt <= SAFE_SALT_MAX; salt++) {
     char cand[SAFE_BASE_MAX + 10], key[SAFE_BASE_MAX + 10];
-    tsift_snprintf(cand, sizeof cand, "%s_%08x", base, (unsigned)fnv1a(t->id, strlen(t->id), salt));
+    tsift_snprintf(cand, sizeof cand, "%s_%08x", base, (unsigned)salted_hash(t->id, strlen(t->id), salt));
     size_t n = bl + 9;
     for (size_t i = 0; i <= n; i++) key[i] = (char)(cand[i] >= 'A' && cand[i] <= 'Z' ? cand[i] + 32 : cand[i]);
     size_t before = nm->folded.n;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/hash.h"
 #include "cJSON.h"
 #include "base/mathx.h"
 
@@ -24,58 +25,33 @@ struct tsift_baseline {
   double avg_len;
   bterm *terms;
   size_t nterms, terms_cap;
-  uint32_t *slots;
-  size_t nslots;
+  tsift_hash hash; /* the terms by their text */
   const tsift_catalog *catalog;
 };
 
-static uint32_t fnv(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
+/* A term's text, for the table (hash.h). */
+static const char *term_key(const void *owner, uint32_t t, size_t *len) {
+  const bterm *term = &((const tsift_baseline *)owner)->terms[t];
+  *len = term->len;
+  return term->text;
 }
 
 static long lookup(const tsift_baseline *b, const char *s, size_t n) {
-  if (!b->nslots) return -1;
-  for (size_t i = fnv(s, n) & (b->nslots - 1);; i = (i + 1) & (b->nslots - 1)) {
-    uint32_t v = b->slots[i];
-    if (!v) return -1;
-    const bterm *t = &b->terms[v - 1];
-    if (t->len == n && memcmp(t->text, s, n) == 0) return (long)(v - 1);
-  }
-}
-
-static int rehash(tsift_baseline *b, size_t nslots) {
-  uint32_t *slots = tsift_calloc_array(nslots, sizeof *slots);
-  if (!slots) return -1;
-  for (size_t t = 0; t < b->nterms; t++) {
-    size_t i = fnv(b->terms[t].text, b->terms[t].len) & (nslots - 1);
-    while (slots[i]) i = (i + 1) & (nslots - 1);
-    slots[i] = (uint32_t)t + 1;
-  }
-  tsift_free(b->slots);
-  b->slots = slots;
-  b->nslots = nslots;
-  return 0;
+  return tsift_hash_find(&b->hash, tsift_fnv1a(s, n), s, n, term_key, b, NULL);
 }
 
 /* Count one occurrence of s in doc d (docs arrive in order). */
 static int add_token(tsift_baseline *b, uint32_t d, const char *s, size_t n) {
   long t = lookup(b, s, n);
   if (t < 0) {
-    if ((b->nterms + 1) * 2 > b->nslots && rehash(b, b->nslots ? b->nslots * 2 : 1024)) return -1;
+    if (tsift_hash_room(&b->hash, b->nterms + 1, b->nterms, 1024, term_key, b)) return -1;
     if (tsift_grow((void **)&b->terms, &b->terms_cap, b->nterms + 1, sizeof *b->terms)) return -1;
     bterm *nt = &b->terms[b->nterms];
     memset(nt, 0, sizeof *nt);
     if (!(nt->text = tsift_strndup(s, n))) return -1;
     nt->len = (uint32_t)n;
     t = (long)b->nterms++;
-    size_t i = fnv(s, n) & (b->nslots - 1);
-    while (b->slots[i]) i = (i + 1) & (b->nslots - 1);
-    b->slots[i] = (uint32_t)t + 1;
+    tsift_hash_add(&b->hash, tsift_fnv1a(s, n), (uint32_t)t);
   }
   bterm *bt = &b->terms[t];
   if (bt->n && bt->docs[bt->n - 1] == d) {
@@ -150,7 +126,7 @@ void tsift_baseline_free(tsift_baseline *b) {
     tsift_free(b->terms[t].tfs);
   }
   tsift_free(b->terms);
-  tsift_free(b->slots);
+  tsift_hash_free(&b->hash);
   tsift_free(b->doc_len);
   tsift_free(b);
 }

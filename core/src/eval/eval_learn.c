@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/hash.h"
 #include "base/fmt.h"
 #include "json/json_check.h"
 #include "json/jsonl.h"
@@ -42,24 +43,16 @@ void tsift_eval_learn_free(eval_learn *el) {
   tsift_free(el);
 }
 
-static uint32_t fnv(const char *s, size_t n, uint32_t h) {
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
-}
-
 /* A query's key: its id (a string's bytes, else its JSON), else its line. */
 static uint32_t query_hash(const cJSON *q, size_t line_no, const char *salt) {
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(q, "id");
   char buf[64];
-  uint32_t h = fnv(salt, strlen(salt), 2166136261u);
-  if (cJSON_IsString(id)) return fnv(id->valuestring, strlen(id->valuestring), h);
+  uint32_t h = tsift_fnv1a(salt, strlen(salt));
+  if (cJSON_IsString(id)) return tsift_fnv_more(h, id->valuestring, strlen(id->valuestring));
   int n = cJSON_IsNumber(id) && tsift_json_integral(id, -9007199254740992.0, 9007199254740992.0)
               ? tsift_snprintf(buf, sizeof buf, "%lld", (long long)id->valuedouble)
               : tsift_snprintf(buf, sizeof buf, "line %zu", line_no);
-  return fnv(buf, n > 0 ? (size_t)n : 0, h);
+  return tsift_fnv_more(h, buf, n > 0 ? (size_t)n : 0);
 }
 
 static unsigned fold_of(const eval_learn *el, const cJSON *q, size_t line_no) {

@@ -1,5 +1,5 @@
 /* dict.c — the index's term dictionary: term bytes, an open-addressing hash
- * table over term ids + 1 (FNV-1a), lookup, interning and the terms by first
+ * table over term ids (hash.h), lookup, interning and the terms by first
  * letter. It calls nothing above it: the index builder (index.c) and the
  * snapshot loader (snapshot.c) derive the ranker's tables themselves. */
 #include <string.h>
@@ -7,44 +7,26 @@
 #include "base/alloc.h"
 #include "index/index.h"
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u; /* FNV-1a */
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
+/* A term's bytes, for the table (hash.h). */
+static const char *term_key(const void *owner, uint32_t t, size_t *len) {
+  const tsift_index *ix = owner;
+  *len = ix->term_len[t];
+  return ix->term_bytes + ix->term_off[t];
 }
 
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n) {
-  if (!ix->nslots) return -1;
-  size_t mask = ix->nslots - 1;
-  for (size_t i = hash_bytes(s, n) & mask;; i = (i + 1) & mask) {
-    uint32_t v = ix->slots[i];
-    if (!v) return -1;
-    uint32_t t = v - 1;
-    if (ix->term_len[t] == n && memcmp(ix->term_bytes + ix->term_off[t], s, n) == 0) return t;
-  }
+  return tsift_hash_find(&ix->term_hash, tsift_fnv1a(s, n), s, n, term_key, ix, NULL);
 }
 
-int tsift_index_rehash(tsift_index *ix, size_t nslots) {
-  uint32_t *slots = tsift_calloc_array(nslots, sizeof *slots);
-  if (!slots) return -1;
-  for (size_t t = 0; t < ix->nterms; t++) {
-    size_t i = hash_bytes(ix->term_bytes + ix->term_off[t], ix->term_len[t]) & (nslots - 1);
-    while (slots[i]) i = (i + 1) & (nslots - 1);
-    slots[i] = (uint32_t)t + 1;
-  }
-  tsift_free(ix->slots);
-  ix->slots = slots;
-  ix->nslots = nslots;
-  return 0;
+int tsift_dict_hash(tsift_index *ix) {
+  return tsift_hash_room(&ix->term_hash, ix->nterms + 1, ix->nterms, TSIFT_DICT_FIRST_SLOTS, term_key, ix);
 }
 
 long tsift_dict_intern(tsift_index *ix, const char *s, size_t n) {
-  long found = tsift_term_lookup(ix, s, n);
+  uint32_t h = tsift_fnv1a(s, n);
+  long found = tsift_hash_find(&ix->term_hash, h, s, n, term_key, ix, NULL);
   if (found >= 0) return found;
-  if ((ix->nterms + 1) * 2 > ix->nslots && tsift_index_rehash(ix, ix->nslots ? ix->nslots * 2 : 1024)) return -1;
+  if (tsift_dict_hash(ix)) return -1;
   if (ix->nterms == ix->terms_cap) {
     size_t c1 = ix->terms_cap, c2 = ix->terms_cap;
     if (tsift_grow((void **)&ix->term_off, &c1, ix->nterms + 1, sizeof *ix->term_off)) return -1;
@@ -59,9 +41,7 @@ long tsift_dict_intern(tsift_index *ix, const char *s, size_t n) {
   ix->term_off[t] = (uint32_t)ix->term_bytes_len;
   ix->term_len[t] = (uint8_t)n;
   ix->term_bytes_len += n + 1;
-  size_t i = hash_bytes(s, n) & (ix->nslots - 1);
-  while (ix->slots[i]) i = (i + 1) & (ix->nslots - 1);
-  ix->slots[i] = (uint32_t)t + 1;
+  tsift_hash_add(&ix->term_hash, h, (uint32_t)t);
   return (long)t;
 }
 

@@ -25,7 +25,7 @@ void tsift_index_free(tsift_index *ix) {
   if (!ix) return;
   tsift_catalog_free(&ix->catalog);
   tsift_free(ix->trust);
-  tsift_free(ix->slots);
+  tsift_hash_free(&ix->term_hash);
   tsift_free(ix->by_letter);
   tsift_free(ix->len_norm_w);
   tsift_free(ix->term_max_tfn);

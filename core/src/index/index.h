@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "catalog/catalog.h"
 #include "catalog/tool_text.h"
 #include "text/text.h"
@@ -74,14 +75,13 @@ struct tsift_index {
   const unsigned char *seq_bytes;
   unsigned char *seq_own;
 
-  /* Term dictionary (open addressing over term ids + 1). */
+  /* Term dictionary: the terms' bytes and their hash table (hash.h). */
   char *term_bytes;
   size_t term_bytes_len, term_bytes_cap;
   uint32_t *term_off;
   uint8_t *term_len;
   size_t nterms, terms_cap;
-  uint32_t *slots;
-  size_t nslots;
+  tsift_hash term_hash;
   /* The term ids by first byte, then id: the terms starting
    * with byte c are by_letter[letter_off[c] .. letter_off[c + 1]) (step_typo.c
    * scans only those of the right first letter and length). Derived at build
@@ -234,8 +234,11 @@ void tsift_index_count_fields(tsift_index *ix);
 int tsift_index_derive(tsift_index *ix);
 
 /* The hash of an exact-match sequence (name or id term ids), term by term
- * from TSIFT_SEQ_HASH_SEED. */
-#define TSIFT_SEQ_HASH_SEED 2166136261u
+ * from TSIFT_SEQ_HASH_SEED: FNV-1a's basis and prime over whole term ids,
+ * each step folded (h ^ h >> 15) because ids are small numbers. The exact
+ * chains are a multimap from this hash to docs (several tools can share a
+ * name), not a table of strings, so they are not hash.h's. */
+#define TSIFT_SEQ_HASH_SEED TSIFT_FNV_BASIS
 static inline uint32_t tsift_seq_hash_add(uint32_t h, uint32_t term) {
   h ^= term;
   h *= 16777619u;
@@ -257,8 +260,11 @@ tsift_status tsift_index_build_tree(struct cJSON *catalog, const char *options_j
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n);
 /* Term id of s[0..n), adding it when new; -1 when out of memory. */
 long tsift_dict_intern(tsift_index *ix, const char *s, size_t n);
-/* Rebuild the term hash table with `nslots` (a power of two) slots. */
-int tsift_index_rehash(tsift_index *ix, size_t nslots);
+/* The term hash table's first size, in slots. */
+#define TSIFT_DICT_FIRST_SLOTS 1024
+/* Room in the term hash table for one more term than there are (at a
+ * snapshot load: the table for all of them); -1 when out of memory. */
+int tsift_dict_hash(tsift_index *ix);
 /* Fill ix->by_letter and ix->letter_off (a build's and a snapshot load's
  * step before tsift_index_derive); -1 when out of memory. */
 int tsift_dict_letters(tsift_index *ix);

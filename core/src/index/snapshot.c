@@ -793,10 +793,8 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
       ix->vec_q = (int8_t *)(ix->blob + kept + ntok);
     }
     tsift_index_count_fields(ix); /* derived, not stored */
-    size_t slots = 1024;
-    while (slots < ix->nterms * 2 + 2) slots *= 2;
     if (shrink_blob(ix, kept + ntok + nvec, x.nlabels) || tsift_index_postings(ix) ||
-        tsift_index_rehash(ix, slots) || tsift_dict_letters(ix) || tsift_index_derive(ix))
+        tsift_dict_hash(ix) || tsift_dict_letters(ix) || tsift_index_derive(ix))
       st = tsift_nomem(err, "loading a snapshot");
   }
   /* menu names are made again by the build's rule, not stored (once the

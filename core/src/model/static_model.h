@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hash.h"
 #include "model/fusion_params.h"
 #include "toolsift.h"
 
@@ -122,8 +123,7 @@ typedef struct tsift_wordpiece {
   char *arena;          /* every token's bytes, back to back */
   size_t used;          /* arena bytes filled */
   uint32_t *off, *len;  /* by id: the token's bytes in arena (len 0 + off 0: no token) */
-  uint32_t *slots;      /* open addressing: id + 1, 0 = empty */
-  size_t nslots;        /* a power of two */
+  tsift_hash hash;      /* the tokens by their bytes (hash.h), sized once */
   /* model.type Unigram (static_model_uni.c); the fields above hold its
    * vocabulary the same way (unk_id UINT32_MAX: no unk_id) */
   unsigned char unigram, has_unk, byte_fallback;
@@ -138,9 +138,8 @@ typedef struct tsift_wordpiece {
   struct tsift_added *added; /* added_tokens matched in the text; NULL: none */
 } tsift_wordpiece;
 
-/* FNV-1a, the vocabulary's hash, one byte at a time. */
-#define TSIFT_FNV_BASIS 2166136261u
-static inline uint32_t tsift_fnv_step(uint32_t h, unsigned char b) { return (h ^ b) * 16777619u; }
+/* The vocabulary's hash is FNV-1a (hash.h): the tokenizers hash a token
+ * one byte at a time with tsift_fnv_step as they scan. */
 
 /* A growable array of code points. */
 typedef struct tsift_cps {

@@ -39,7 +39,7 @@ static void set_free(added_set *s) {
   tsift_free(s->pat.arena);
   tsift_free(s->pat.off);
   tsift_free(s->pat.len);
-  tsift_free(s->pat.slots);
+  tsift_hash_free(&s->pat.hash);
   tsift_free(s->id);
 }
 
@@ -49,12 +49,6 @@ void tsift_added_free(tsift_wordpiece *wp) {
   set_free(&wp->added->set[1]);
   tsift_free(wp->added);
   wp->added = NULL;
-}
-
-static uint32_t hash(const char *s, size_t n) {
-  uint32_t h = TSIFT_FNV_BASIS;
-  for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
-  return h;
 }
 
 /* Entry i's content (NULL when the entry is malformed: an object with a
@@ -112,13 +106,14 @@ static tsift_status add_entry(tsift_wordpiece *wp, const char *c, size_t i, uint
   /* cap[0..1]: the sets' arenas; cap[2]: the vocabulary's */
   char buf[TSIFT_STATIC_MAX_PIECE + 8];
   size_t len = strlen(c);
-  long plen = nz ? pattern(c, wp, norm, buf) : (long)len, id = tsift_vocab_find_hashed(wp, c, len, hash(c, len));
+  long plen = nz ? pattern(c, wp, norm, buf) : (long)len;
+  long id = tsift_vocab_find_hashed(wp, c, len, tsift_fnv1a(c, len));
   const char *p = nz ? buf : c, *why = NULL;
   added_set *set = &wp->added->set[nz];
   if (plen < 0 || tsift_grow((void **)&set->pat.arena, &cap[nz], set->pat.used + (size_t)plen + 1, 1) ||
       tsift_grow((void **)&wp->arena, &cap[2], wp->used + len + 1, 1))
     return tsift_nomem(err, "reading added_tokens");
-  long dup = plen ? tsift_vocab_find_hashed(&set->pat, p, (size_t)plen, hash(p, (size_t)plen)) : -1;
+  long dup = plen ? tsift_vocab_find_hashed(&set->pat, p, (size_t)plen, tsift_fnv1a(p, (size_t)plen)) : -1;
   uint32_t was = dup >= 0 ? set->id[dup] & A_ID : 0;
   if (!plen) why = "normalizes to nothing or over 1024 bytes";
   else if (dup >= 0 && wp->len[was] == len && memcmp(wp->arena + wp->off[was], c, len) == 0)

@@ -10,29 +10,29 @@
 #include "model/static_model.h"
 #include "utf8proc.h"
 
+/* A token's bytes, for the table (hash.h). */
+static const char *token_key(const void *owner, uint32_t id, size_t *len) {
+  const tsift_wordpiece *wp = owner;
+  *len = wp->len[id];
+  return wp->arena + wp->off[id];
+}
+
 long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n, uint32_t h) {
   if (n > wp->max_token_len) return -1;
-  size_t mask = wp->nslots - 1, i = h & mask;
-  for (; wp->slots[i]; i = (i + 1) & mask) {
-    uint32_t id = wp->slots[i] - 1;
-    if (wp->len[id] == n && memcmp(wp->arena + wp->off[id], s, n) == 0) return (long)id;
-  }
-  return -1;
+  return tsift_hash_find(&wp->hash, h, s, n, token_key, wp, NULL);
 }
 
 /* Room for `count` tokens of `bytes` bytes in all, ids below wp->rows (and
  * their scores for a Unigram model): both readers build the same table. */
 tsift_status tsift_vocab_alloc(tsift_wordpiece *wp, size_t count, size_t bytes, tsift_error *err) {
-  size_t nslots = 16;
-  while (nslots < count * 2) nslots *= 2;
   wp->arena = tsift_alloc_bytes(bytes + 1);
   wp->off = tsift_calloc_array(wp->rows, sizeof *wp->off);
   wp->len = tsift_calloc_array(wp->rows, sizeof *wp->len);
-  wp->slots = tsift_calloc_array(nslots, sizeof *wp->slots);
   if (wp->unigram) wp->scores = tsift_calloc_array(count, sizeof *wp->scores);
-  if (!wp->arena || !wp->off || !wp->len || !wp->slots || (wp->unigram && !wp->scores))
+  /* sized once: the table never grows (no ids to add again, so none named) */
+  if (!wp->arena || !wp->off || !wp->len || (wp->unigram && !wp->scores) ||
+      tsift_hash_room(&wp->hash, count, 0, 16, token_key, wp))
     return tsift_nomem(err, "reading the vocabulary");
-  wp->nslots = nslots;
   wp->count = count;
   return TSIFT_OK;
 }
@@ -44,8 +44,7 @@ tsift_status tsift_vocab_limit(size_t n, const char *key, tsift_error *err) {
 }
 
 long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n) {
-  uint32_t h = TSIFT_FNV_BASIS;
-  for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
+  uint32_t h = tsift_fnv1a(s, n);
   if (n > wp->max_token_len) wp->max_token_len = n;
   long dup = tsift_vocab_find_hashed(wp, s, n, h);
   if (dup >= 0) return dup;
@@ -54,9 +53,7 @@ long tsift_vocab_add(tsift_wordpiece *wp, uint32_t id, const char *s, size_t n) 
   wp->len[id] = (uint32_t)n;
   wp->used += n;
   if (id >= wp->nids) wp->nids = (size_t)id + 1;
-  size_t mask = wp->nslots - 1, i = h & mask;
-  while (wp->slots[i]) i = (i + 1) & mask;
-  wp->slots[i] = id + 1;
+  tsift_hash_add(&wp->hash, h, id);
   return -1;
 }
 

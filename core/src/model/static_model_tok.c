@@ -22,18 +22,12 @@
 #include "utf8proc.h"
 #include "json/json_read.h"
 
-/* ---- the vocabulary: ids by token (open addressing) and tokens by id ---- */
-
-static uint32_t fnv1a(const char *s, size_t n) {
-  uint32_t h = TSIFT_FNV_BASIS;
-  for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
-  return h;
-}
+/* ---- the vocabulary: ids by token (hash.h) and tokens by id ---- */
 
 /* The id of token s[0..n), or -1. */
 static long vocab_find(const tsift_wordpiece *wp, const char *s, size_t n) {
   if (n > wp->max_token_len) return -1;
-  return tsift_vocab_find_hashed(wp, s, n, fnv1a(s, n));
+  return tsift_vocab_find_hashed(wp, s, n, tsift_fnv1a(s, n));
 }
 
 const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t *len) {
@@ -48,7 +42,7 @@ void tsift_wordpiece_free(tsift_wordpiece *wp) {
   tsift_free(wp->arena);
   tsift_free(wp->off);
   tsift_free(wp->len);
-  tsift_free(wp->slots);
+  tsift_hash_free(&wp->hash);
   memset(wp, 0, sizeof *wp);
 }
 

@@ -587,8 +587,7 @@ static int emit_id(uint32_t id, int (*emit)(void *, uint32_t), void *user) {
 /* An unknown run s[0..n): the piece if it is one, else its bytes as <0xXX>
  * pieces with byte_fallback when all exist, else unk_id. */
 static int emit_unknown(const tsift_wordpiece *wp, const char *s, size_t n, int (*emit)(void *, uint32_t), void *user) {
-  uint32_t h = TSIFT_FNV_BASIS;
-  for (size_t i = 0; i < n; i++) h = tsift_fnv_step(h, (unsigned char)s[i]);
+  uint32_t h = tsift_fnv1a(s, n);
   long id = tsift_vocab_find_hashed(wp, s, n, h);
   if (id >= 0) return emit(user, (uint32_t)id);
   if (wp->byte_fallback) {
@@ -597,8 +596,7 @@ static int emit_unknown(const tsift_wordpiece *wp, const char *s, size_t n, int 
     for (int pass = 0; pass < 2 && all; pass++)
       for (size_t i = 0; i < n && all; i++) {
         char b[6] = {'<', '0', 'x', HEX[(unsigned char)s[i] >> 4], HEX[(unsigned char)s[i] & 15], '>'};
-        uint32_t hb = TSIFT_FNV_BASIS;
-        for (int k = 0; k < 6; k++) hb = tsift_fnv_step(hb, (unsigned char)b[k]);
+        uint32_t hb = tsift_fnv1a(b, 6);
         long bid = tsift_vocab_find_hashed(wp, b, 6, hb);
         if (bid < 0) all = 0;
         else if (pass == 1 && emit(user, (uint32_t)bid)) return 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/hash.h"
 #include "text/text.h"
 
 void tsift_put_varint(tsift_buf *b, uint32_t v) {
@@ -50,28 +51,15 @@ struct tsift_textpack_writer {
   tsift_buf bytes; /* the distinct tokens */
   entry *e;
   size_t n, cap;
-  uint32_t *slots; /* entry index + 1 */
-  size_t nslots;
+  tsift_hash hash; /* the entries by their token */
   uint32_t *order; /* the dictionary: entry indexes by rank */
   size_t ndict;
 };
-
-static uint32_t hash(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h;
-}
 
 tsift_textpack_writer *tsift_textpack_writer_new(void) {
   tsift_textpack_writer *w = tsift_calloc_array(1, sizeof *w);
   if (!w) return NULL;
   tsift_buf_init(&w->bytes);
-  w->nslots = 1024;
-  w->slots = tsift_calloc_array(w->nslots, sizeof *w->slots);
-  if (!w->slots) {
-    tsift_textpack_writer_free(w);
-    return NULL;
-  }
   return w;
 }
 
@@ -79,44 +67,28 @@ void tsift_textpack_writer_free(tsift_textpack_writer *w) {
   if (!w) return;
   tsift_buf_free(&w->bytes);
   tsift_free(w->e);
-  tsift_free(w->slots);
+  tsift_hash_free(&w->hash);
   tsift_free(w->order);
   tsift_free(w);
 }
 
-static long find(const tsift_textpack_writer *w, const char *s, size_t n) {
-  size_t mask = w->nslots - 1;
-  for (size_t i = hash(s, n) & mask;; i = (i + 1) & mask) {
-    uint32_t v = w->slots[i];
-    if (!v) return -(long)i - 1;
-    const entry *e = &w->e[v - 1];
-    if (e->len == n && memcmp(w->bytes.data + e->off, s, n) == 0) return v - 1;
-  }
-}
-
-static int rehash(tsift_textpack_writer *w) {
-  size_t nslots = w->nslots * 2;
-  uint32_t *slots = tsift_calloc_array(nslots, sizeof *slots);
-  if (!slots) return -1;
-  for (size_t k = 0; k < w->n; k++) {
-    size_t i = hash(w->bytes.data + w->e[k].off, w->e[k].len) & (nslots - 1);
-    while (slots[i]) i = (i + 1) & (nslots - 1);
-    slots[i] = (uint32_t)k + 1;
-  }
-  tsift_free(w->slots);
-  w->slots = slots;
-  w->nslots = nslots;
-  return 0;
+/* An entry's token, for the table (hash.h). */
+static const char *entry_key(const void *owner, uint32_t k, size_t *len) {
+  const tsift_textpack_writer *w = owner;
+  *len = w->e[k].len;
+  return w->bytes.data + w->e[k].off;
 }
 
 int tsift_textpack_count(tsift_textpack_writer *w, const char *s, size_t n) {
   for (size_t at = 0; at < n;) {
     size_t len = token_len(s + at, n - at);
     if (len <= TSIFT_TEXTPACK_TOKEN_MAX) {
-      long k = find(w, s + at, len);
+      uint32_t h = tsift_fnv1a(s + at, len);
+      long k = tsift_hash_find(&w->hash, h, s + at, len, entry_key, w, NULL);
       if (k >= 0) {
         w->e[k].count++;
       } else {
+        if (tsift_hash_room(&w->hash, w->n + 1, w->n, 1024, entry_key, w)) return -1;
         if (tsift_grow((void **)&w->e, &w->cap, w->n + 1, sizeof *w->e)) return -1;
         entry *e = &w->e[w->n];
         e->off = (uint32_t)w->bytes.len;
@@ -125,8 +97,7 @@ int tsift_textpack_count(tsift_textpack_writer *w, const char *s, size_t n) {
         e->rank = 0;
         tsift_buf_append(&w->bytes, s + at, len);
         if (w->bytes.failed) return -1;
-        w->slots[-k - 1] = (uint32_t)++w->n;
-        if (w->n * 2 > w->nslots && rehash(w)) return -1;
+        tsift_hash_add(&w->hash, h, (uint32_t)w->n++);
       }
     }
     at += len;
@@ -188,7 +159,9 @@ void tsift_textpack_write_dict(const tsift_textpack_writer *w, tsift_buf *b) {
 void tsift_textpack_encode(const tsift_textpack_writer *w, const char *s, size_t n, tsift_buf *b) {
   for (size_t at = 0; at < n;) {
     size_t len = token_len(s + at, n - at);
-    long k = len <= TSIFT_TEXTPACK_TOKEN_MAX ? find(w, s + at, len) : -1;
+    long k = len <= TSIFT_TEXTPACK_TOKEN_MAX
+                 ? tsift_hash_find(&w->hash, tsift_fnv1a(s + at, len), s + at, len, entry_key, w, NULL)
+                 : -1;
     if (k >= 0 && w->e[k].rank) {
       tsift_put_varint(b, w->e[k].rank);
     } else {
