@@ -14,11 +14,7 @@
 static const char CALIBRATE_USAGE[] =
     "usage: toolsift calibrate --model DIR --catalog FILE [--queries Q.jsonl] [--json]\n";
 
-static int usage(const char *msg) {
-  if (msg) fprintf(stderr, "toolsift: calibrate: %s\n", msg);
-  fputs(CALIBRATE_USAGE, stderr);
-  return 2;
-}
+static int usage(const char *msg) { return cli_usage("calibrate", msg, CALIBRATE_USAGE); }
 
 int cli_calibrate(int argc, char **argv) {
   const char *model_dir = NULL, *catalog = NULL, *queries = NULL;

@@ -13,6 +13,10 @@ struct tsift_error;
 /* ---- common.c ---- */
 /* Whole file (malloc'd; caller frees) or NULL after printing an io error. */
 char *cli_read_file(const char *path, size_t *len);
+/* A usage error: "toolsift: <command>: <msg>" (command NULL: the top
+ * level's "toolsift: <msg>"; msg NULL: no such line), then the usage text,
+ * on stderr; returns 2 (the exit status). */
+int cli_usage(const char *command, const char *msg, const char *usage);
 /* Print a core error as "toolsift: <status>: <message>"; returns 1 (the exit status). */
 int cli_report(const struct tsift_error *err);
 /* Write the core's output (len bytes, a newline after when asked) to stdout

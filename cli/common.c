@@ -1,8 +1,8 @@
 /* common.c — what every command file of the native CLI shares, below
- * them all: reading a whole file, printing a core error, printing the core's
- * output. Apart from main.c so that the command files (session_cmd.c,
- * learn_cmd.c, calibrate_cmd.c, ...) call down into it, never back up into
- * the file that dispatches to them. */
+ * them all: reading a whole file, printing a usage error or a core error,
+ * printing the core's output. Apart from main.c so that the command files
+ * (session_cmd.c, learn_cmd.c, calibrate_cmd.c, ...) call down into it,
+ * never back up into the file that dispatches to them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +41,13 @@ char *cli_read_file(const char *path, size_t *len) {
   }
   *len = n;
   return buf;
+}
+
+int cli_usage(const char *command, const char *msg, const char *usage) {
+  if (msg && command) fprintf(stderr, "toolsift: %s: %s\n", command, msg);
+  else if (msg) fprintf(stderr, "toolsift: %s\n", msg);
+  fputs(usage, stderr);
+  return 2;
 }
 
 int cli_report(const tsift_error *err) {

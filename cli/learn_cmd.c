@@ -25,11 +25,7 @@ static const char LEARN_USAGE[] =
     "                      [--journal-key-file KEY]\n"
     "       toolsift learn --diff OLD.json NEW.json\n";
 
-static int usage(const char *msg) {
-  if (msg) fprintf(stderr, "toolsift: learn: %s\n", msg);
-  fputs(LEARN_USAGE, stderr);
-  return 2;
-}
+static int usage(const char *msg) { return cli_usage("learn", msg, LEARN_USAGE); }
 
 static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 

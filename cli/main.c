@@ -66,11 +66,7 @@ static const char USAGE[] =
     "   session run and replay take --annotations FILE (a vocabulary) and --client NAME (who the run\n"
     "   serves, in the journal header))\n";
 
-static int usage_error(const char *msg) {
-  if (msg) fprintf(stderr, "toolsift: %s\n", msg);
-  fputs(USAGE, stderr);
-  return 2;
-}
+static int usage_error(const char *msg) { return cli_usage(NULL, msg, USAGE); }
 
 typedef struct args {
   const char *catalog, *queries;
@@ -94,45 +90,43 @@ typedef struct args {
 
 static int parse_args(int argc, char **argv, args *a) {
   memset(a, 0, sizeof *a);
+  /* The options that take a value, each with the field it sets (js/cli.js
+   * VALUE_OPTIONS), and the flags, each with the field it sets to 1: one
+   * table each, so that an option is one line and the loop one rule. */
+  const struct {
+    const char *name;
+    const char **slot;
+  } values[] = {
+      {"--catalog", &a->catalog}, {"--queries", &a->queries}, {"--limit", &a->limit}, {"--k", &a->k},
+      {"--options", &a->options}, {"--index", &a->index}, {"-o", &a->output}, {"--output", &a->output},
+      {"--corpus", &a->corpus}, {"--gates", &a->gates}, {"--vector", &a->vector}, {"--vectors", &a->vectors},
+      {"--fusion", &a->fusion}, {"--model", &a->model}, {"--annotations", &a->annotations},
+      {"--folds", &a->folds}, {"--noise", &a->noise}, {"--learn-from", &a->learn_from},
+  };
+  const struct {
+    const char *name;
+    int *flag;
+  } flags[] = {
+      {"--learn", &a->learn}, {"--loop", &a->loop}, {"--json", &a->json},
+      {"--explain", &a->explain}, {"--strict-ids", &a->strict_ids},
+  };
   size_t qlen = 0;
   a->query = calloc(1, 1);
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
     const char **slot = NULL;
-    if (strcmp(s, "--catalog") == 0) slot = &a->catalog;
-    else if (strcmp(s, "--queries") == 0) slot = &a->queries;
-    else if (strcmp(s, "--limit") == 0) slot = &a->limit;
-    else if (strcmp(s, "--k") == 0) slot = &a->k;
-    else if (strcmp(s, "--options") == 0) slot = &a->options;
-    else if (strcmp(s, "--index") == 0) slot = &a->index;
-    else if (strcmp(s, "--corpus") == 0) slot = &a->corpus;
-    else if (strcmp(s, "--gates") == 0) slot = &a->gates;
-    else if (strcmp(s, "--vector") == 0) slot = &a->vector;
-    else if (strcmp(s, "--vectors") == 0) slot = &a->vectors;
-    else if (strcmp(s, "--fusion") == 0) slot = &a->fusion;
-    else if (strcmp(s, "--model") == 0) slot = &a->model;
-    else if (strcmp(s, "--annotations") == 0) slot = &a->annotations;
-    else if (strcmp(s, "--folds") == 0) slot = &a->folds;
-    else if (strcmp(s, "--noise") == 0) slot = &a->noise;
-    else if (strcmp(s, "--learn-from") == 0) slot = &a->learn_from;
-    else if (strcmp(s, "--learn") == 0) {
-      a->learn = 1;
-      continue;
-    } else if (strcmp(s, "--loop") == 0) {
-      a->loop = 1;
-      continue;
-    } else if (strcmp(s, "--json") == 0) {
-      a->json = 1;
+    int *flag = NULL;
+    for (size_t k = 0; !slot && k < sizeof values / sizeof values[0]; k++) {
+      if (strcmp(s, values[k].name) == 0) slot = values[k].slot;
+    }
+    for (size_t k = 0; !flag && k < sizeof flags / sizeof flags[0]; k++) {
+      if (strcmp(s, flags[k].name) == 0) flag = flags[k].flag;
+    }
+    if (flag) {
+      *flag = 1;
       continue;
     }
-    else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) slot = &a->output;
-    else if (strcmp(s, "--explain") == 0) {
-      a->explain = 1;
-      continue;
-    } else if (strcmp(s, "--strict-ids") == 0) {
-      a->strict_ids = 1;
-      continue;
-    } else if (strncmp(s, "--", 2) == 0 && s[2]) {
+    if (!slot && strncmp(s, "--", 2) == 0 && s[2]) {
       fprintf(stderr, "toolsift: unknown option %s\n", s);
       return -1;
     }

@@ -204,11 +204,11 @@ static int session_outputs(tsift_session *s, const session_outs *o, const char *
   return rc;
 }
 
+static const char SESSION_USAGE[] =
+    "usage: toolsift session run|replay|menu|prompt|verify --config CONFIG.json [options]\n";
+
 int cli_session(int argc, char **argv) {
-  if (argc < 3) {
-    fputs("usage: toolsift session run|replay|menu|prompt|verify --config CONFIG.json [options]\n", stderr);
-    return 2;
-  }
+  if (argc < 3) return cli_usage(NULL, NULL, SESSION_USAGE);
   const char *sub = argv[2];
   const char *config = NULL, *calls = NULL, *journal = NULL, *journal_out = NULL, *divergence = NULL,
              *format = "mcp", *index = NULL, *key_file = NULL, *model_dir = NULL, *annotations = NULL,

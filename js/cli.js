@@ -194,6 +194,8 @@ async function loadModule() {
   }
 }
 
+// A core call: its ToolsiftError is reported and ends the run with exit
+// status 1 (the native CLI's cli_report), whatever the command.
 function call(fn) {
   try {
     return fn();
@@ -724,7 +726,7 @@ function learnUsage(message) {
 // add_journals: a journal file, or every *.jsonl entry of a folder (not its
 // subfolders' entries), each as "<folder>/<name>", in strcmp order of those
 // paths (names as bytes); the learner names each in its errors. 0, or 1
-// after a message; the first failure ends it.
+// after a message; the first failure ends it (the learner's, by call()).
 async function learnJournals(learner, file) {
   let isDir = false;
   try {
@@ -753,13 +755,7 @@ async function learnJournals(learner, file) {
     const name = p.toString('utf8');
     const bytes = await readOrReport(isDir ? p : file);
     if (!bytes) return 1;
-    try {
-      learner.addJournal(name, bytes);
-    } catch (e) {
-      if (!(e instanceof ToolsiftError)) throw e;
-      report(e);
-      return 1;
-    }
+    call(() => learner.addJournal(name, bytes));
   }
   return 0;
 }
@@ -796,14 +792,7 @@ async function learnDiff(oldFile, newFile) {
   const b = a ? await readOrReport(newFile) : null;
   if (!b) return 1;
   const ts = await loadModule();
-  let out;
-  try {
-    out = ts.learnDiffJSON(a, b);
-  } catch (e) {
-    if (!(e instanceof ToolsiftError)) throw e;
-    report(e);
-    return 1;
-  }
+  const out = call(() => ts.learnDiffJSON(a, b));
   process.stdout.write(Buffer.concat([text(out), NEWLINE]));
   return 0;
 }
@@ -864,15 +853,8 @@ async function learnCommand(argv) {
   const catalog = await readOrReport(o.catalog);
   if (!catalog) return 1;
   const ts = await loadModule();
-  let learner;
-  try {
-    // An empty options text is no options, for the core and for the export.
-    learner = ts.createLearner(catalog, opts.length ? opts : null);
-  } catch (e) {
-    if (!(e instanceof ToolsiftError)) throw e;
-    report(e);
-    return 1;
-  }
+  // An empty options text is no options, for the core and for the export.
+  const learner = call(() => ts.createLearner(catalog, opts.length ? opts : null));
   try {
     let rc = 0;
     for (const j of journals) {
@@ -882,22 +864,9 @@ async function learnCommand(argv) {
     for (const file of examples) {
       const bytes = await readOrReport(file);
       if (!bytes) return 1;
-      try {
-        learner.addExamples(file, bytes);
-      } catch (e) {
-        if (!(e instanceof ToolsiftError)) throw e;
-        report(e);
-        return 1;
-      }
+      call(() => learner.addExamples(file, bytes));
     }
-    let out;
-    try {
-      out = text(learner.finishJSON());
-    } catch (e) {
-      if (!(e instanceof ToolsiftError)) throw e;
-      report(e);
-      return 1;
-    }
+    const out = text(call(() => learner.finishJSON()));
     if (o.output !== undefined) return writePrivate(o.output, out);
     process.stdout.write(Buffer.concat([out, NEWLINE]));
     return 0;

@@ -398,26 +398,40 @@ static int32_t session_result(tsift_status st, tsift_session *s) {
   return ret_handle(tsift_cm_session_new_handle((int32_t)(uintptr_t)s));
 }
 
+/* The two session constructors' one body: the configuration, with a
+ * snapshot (from_snapshot) or without (its catalog), the journal (some("")
+ * is an empty journal, replay nothing; none is a live run: the C API's
+ * meaning, as in the JS binding), the options from divergence and
+ * journal-key; every parameter is dropped whatever the outcome. */
+static int32_t session_open(int32_t cfg, int32_t cfg_len, int from_snapshot, int32_t snap, int32_t snap_len,
+                            int32_t has_j, int32_t j, int32_t j_len, int32_t divergence, int32_t has_k, int32_t k,
+                            int32_t k_len) {
+  const char *cp = (const char *)(uintptr_t)cfg, *sp = (const char *)(uintptr_t)snap;
+  size_t cn = (size_t)(uint32_t)cfg_len, sn = (size_t)(uint32_t)snap_len;
+  const char *jp = has_j == 1 ? (const char *)(uintptr_t)j : NULL;
+  size_t jn = jp ? (size_t)(uint32_t)j_len : 0;
+  const char *journal = jp ? (jn ? jp : "") : NULL;
+  char opt[200];
+  tsift_session *s = NULL;
+  int ok = session_options(opt, divergence, has_k, k, k_len);
+  tsift_status st = TSIFT_OK;
+  if (ok && from_snapshot) {
+    st = tsift_session_new_from_snapshot(cp, cn, sp, sn, journal, jn, opt, strlen(opt), &s, &last_err);
+  } else if (ok) {
+    st = tsift_session_new(cp, cn, journal, jn, opt, strlen(opt), &s, &last_err);
+  }
+  drop_param(cp, cn);
+  if (from_snapshot) drop_param(sp, sn);
+  drop_param(jp, jn);
+  if (!ok) return ret_error_msg(TSIFT_E_CONFIG, "journal-key: expected lowercase hex digits");
+  return session_result(st, s);
+}
+
 /* constructor(config: string, journal: option<string>, divergence: divergence,
  * journal-key: option<string>) */
 int32_t tsift_cm_session_ctor(int32_t cfg, int32_t cfg_len, int32_t has_j, int32_t j, int32_t j_len,
                               int32_t divergence, int32_t has_k, int32_t k, int32_t k_len) {
-  /* some("") is an empty journal (replay nothing), none is a live run: the
-   * C API's meaning, as in the JS binding. */
-  const char *jp = has_j == 1 ? (const char *)(uintptr_t)j : NULL;
-  size_t jn = jp ? (size_t)(uint32_t)j_len : 0;
-  char opt[200];
-  tsift_session *s = NULL;
-  if (!session_options(opt, divergence, has_k, k, k_len)) {
-    drop_param((const void *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len);
-    drop_param(jp, jn);
-    return ret_error_msg(TSIFT_E_CONFIG, "journal-key: expected lowercase hex digits");
-  }
-  tsift_status st = tsift_session_new((const char *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len,
-                                      jp ? (jn ? jp : "") : NULL, jn, opt, strlen(opt), &s, &last_err);
-  drop_param((const void *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len);
-  drop_param(jp, jn);
-  return session_result(st, s);
+  return session_open(cfg, cfg_len, 0, 0, 0, has_j, j, j_len, divergence, has_k, k, k_len);
 }
 
 /* from-snapshot(config: string, snapshot: list<u8>, journal: option<string>, divergence,
@@ -425,23 +439,7 @@ int32_t tsift_cm_session_ctor(int32_t cfg, int32_t cfg_len, int32_t has_j, int32
 int32_t tsift_cm_session_from_snapshot(int32_t cfg, int32_t cfg_len, int32_t snap, int32_t snap_len,
                                        int32_t has_j, int32_t j, int32_t j_len, int32_t divergence, int32_t has_k,
                                        int32_t k, int32_t k_len) {
-  const char *jp = has_j == 1 ? (const char *)(uintptr_t)j : NULL;
-  size_t jn = jp ? (size_t)(uint32_t)j_len : 0;
-  char opt[200];
-  tsift_session *s = NULL;
-  if (!session_options(opt, divergence, has_k, k, k_len)) {
-    drop_param((const void *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len);
-    drop_param((const void *)(uintptr_t)snap, (size_t)(uint32_t)snap_len);
-    drop_param(jp, jn);
-    return ret_error_msg(TSIFT_E_CONFIG, "journal-key: expected lowercase hex digits");
-  }
-  tsift_status st = tsift_session_new_from_snapshot(
-      (const char *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len, (const char *)(uintptr_t)snap,
-      (size_t)(uint32_t)snap_len, jp ? (jn ? jp : "") : NULL, jn, opt, strlen(opt), &s, &last_err);
-  drop_param((const void *)(uintptr_t)cfg, (size_t)(uint32_t)cfg_len);
-  drop_param((const void *)(uintptr_t)snap, (size_t)(uint32_t)snap_len);
-  drop_param(jp, jn);
-  return session_result(st, s);
+  return session_open(cfg, cfg_len, 1, snap, snap_len, has_j, j, j_len, divergence, has_k, k, k_len);
 }
 
 void tsift_cm_session_dtor(int32_t rep) {

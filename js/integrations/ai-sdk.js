@@ -28,8 +28,8 @@
 // loads something (as it does after each search that loads something).
 
 import {
-  checkOptions, fail, menuNames, openSession, parseArgs, preSearcher, refusalText, SEARCH_ARGUMENTS, searchDescription,
-  searchToolName, ToolsiftIntegrationError,
+  checkOptions, fail, importPeer, menuNames, openSession, parseArgs, preSearcher, refusalText, SEARCH_ARGUMENTS,
+  searchDescription, searchToolName, ToolsiftIntegrationError,
 } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
@@ -37,21 +37,13 @@ export { ToolsiftIntegrationError } from './common.js';
 // `ai` is an optional peer dependency of toolsift: without it, importing
 // this module says what to install instead of Node's bare "Cannot find
 // package 'ai'" (tests/front-door/newcomer.test.mjs).
-let ai;
-try {
-  ai = await import('ai');
-} catch (e) {
-  if (/Cannot find (package|module) ['"]ai['"]/.test(String(e?.message))) {
-    const error = new ToolsiftIntegrationError(
-      "toolsift/ai-sdk needs the Vercel AI SDK ('ai'), an optional peer dependency of toolsift: npm install ai@^7",
-    );
-    error.code = e.code ?? 'ERR_MODULE_NOT_FOUND'; // what a host that checks the code expects
-    error.cause = e;
-    throw error;
-  }
-  throw e;
-}
-const { asSchema, jsonSchema, NoSuchToolError } = ai;
+const { asSchema, jsonSchema, NoSuchToolError } = await importPeer(
+  () => import('ai'),
+  /Cannot find (package|module) ['"]ai['"]/,
+  () => new ToolsiftIntegrationError(
+    "toolsift/ai-sdk needs the Vercel AI SDK ('ai'), an optional peer dependency of toolsift: npm install ai@^7",
+  ),
+);
 
 const W = 'toolsift/ai-sdk';
 

@@ -30,10 +30,7 @@
 // That is the trade-off: the model can call the tool in its first response
 // instead of after a search round trip.
 
-import {
-  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, preSearchedIds, preSearcher, refusalText,
-  searchToolName,
-} from './common.js';
+import { SEARCH_ARGUMENTS, checkOptions, fail, loadedIds, openConversation, refusalText } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
 
@@ -67,21 +64,14 @@ export function createToolSearch(options) {
     if (typeof t.name !== 'string' || !t.name) fail(W, `tools[${i}]: a tool needs a name`);
     entries.push({ id: t.name, tool: { name: t.name, description: t.description ?? '', input_schema: t.input_schema ?? { type: 'object' } } });
   });
-  const { session, config, turn: firstTurn, mode, upFront } = openSession(W, options, entries);
-  const searchName = searchToolName(config);
-  // The names sent loaded (without defer_loading): what the menu held from
-  // the start (the agent's tools, alwaysLoaded; every tool in mode 'all')
-  // and what pre-searches loaded, a resumed run's included. Tools the
-  // model's own searches load are not added: they arrive as tool_reference.
-  const sentLoaded = new Set([...upFront, ...preSearchedIds(session)]);
-  // `turn` is the turn the next assistant message is handled at (handle()
-  // advances it), so it is also the turn a pre-search comes before.
-  let turn = firstTurn;
-  const pre = preSearcher(W, session, mode);
+  // The conversation's turn (an assistant message is one) and the names
+  // sent loaded; the model's searches load tools as tool_reference blocks.
+  const c = openConversation(W, options, entries);
+  const { session, mode, searchName, sentLoaded } = c;
 
   const searchTool = mode === 'all' ? null : {
     name: searchName,
-    description: options.description ?? searchDescription(session, searchName),
+    description: c.description(),
     input_schema: SEARCH_INPUT_SCHEMA,
   };
 
@@ -99,12 +89,6 @@ export function createToolSearch(options) {
     return out;
   }
 
-  function preSearch(text) {
-    const ids = pre.preSearch(turn, text);
-    for (const id of ids) sentLoaded.add(id);
-    return ids;
-  }
-
   async function handle(message, { execute } = {}) {
     const content = message?.content;
     if (!Array.isArray(content)) fail(W, 'handle(message): message must be an assistant message with a content array');
@@ -114,7 +98,7 @@ export function createToolSearch(options) {
       if (block?.type !== 'tool_use') continue;
       const args = block.input ?? {};
       if (block.name === searchName) {
-        const out = session.call(turn, callIndex++, searchName, args);
+        const out = session.call(c.turn, callIndex++, searchName, args);
         const ids = loadedIds(out.result);
         results.push(
           ids.length > 0
@@ -128,7 +112,7 @@ export function createToolSearch(options) {
         );
         continue;
       }
-      const out = session.call(turn, callIndex++, block.name, args);
+      const out = session.call(c.turn, callIndex++, block.name, args);
       if (out.result.allowed !== true) {
         results.push({ type: 'tool_result', tool_use_id: block.id, content: refusalText(out.result), is_error: true });
         continue;
@@ -137,20 +121,9 @@ export function createToolSearch(options) {
       const value = await execute({ name: block.name, input: args, block });
       results.push({ type: 'tool_result', tool_use_id: block.id, content: typeof value === 'string' ? value : JSON.stringify(value ?? null) });
     }
-    turn += 1;
+    c.turn += 1;
     return results.length ? { role: 'user', content: results } : null;
   }
 
-  return {
-    session,
-    tools,
-    handle,
-    preSearch,
-    get turn() {
-      return turn;
-    },
-    get mode() {
-      return mode;
-    },
-  };
+  return c.api(tools, handle);
 }

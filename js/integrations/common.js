@@ -1,7 +1,9 @@
 // common.js — what the three SDK adapters share: a session over the host's
 // own tool list, the turn/call counter that names each model tool call for
 // the session (SPEC S7: decisions advance in (turn, call)), resuming a
-// conversation from its journal, pre-search, and refusal text for the model.
+// conversation from its journal, pre-search, and refusal text for the model;
+// and the import of an optional peer (the SDK), which the gateway's entry
+// (js/mcp/index.js) shares.
 //
 // The session does the work (ranking, caps, the append-only menu, the
 // journal, replay, auto mode, pre-search); an adapter only translates one
@@ -36,6 +38,26 @@ export class ToolsiftIntegrationError extends Error {
 
 export function fail(where, message) {
   throw new ToolsiftIntegrationError(`${where}: ${message}`);
+}
+
+/**
+ * Import an optional peer dependency of toolsift (`load`, the import): when
+ * it is not installed (its error's message matches `missing`), throw
+ * `missingError()`, which says what to install, instead of Node's bare
+ * "Cannot find package", with the code a host that checks it expects and
+ * the import's error as its cause (tests/front-door/newcomer.test.mjs).
+ * toolsift/ai-sdk and toolsift/mcp (the gateway) guard their peers with it.
+ */
+export async function importPeer(load, missing, missingError) {
+  try {
+    return await load();
+  } catch (e) {
+    if (!missing.test(String(e?.message))) throw e;
+    const error = missingError();
+    error.code = e.code ?? 'ERR_MODULE_NOT_FOUND';
+    error.cause = e;
+    throw error;
+  }
 }
 
 const SESSION_KEYS = new Set([
@@ -131,6 +153,56 @@ export function openSession(where, options, entries) {
     turn = nextTurn(session.journal());
   }
   return { session, config, turn, mode, upFront };
+}
+
+/**
+ * What the two adapters whose host hands each model response to handle()
+ * (toolsift/openai, toolsift/anthropic) keep across a conversation, and
+ * their public object: one home for the session, the search tool's name,
+ * the names sent loaded, the turn and the pre-search that adds to them.
+ *
+ * `turn` is the turn the next model response is handled at (the adapter's
+ * handle() advances it), so it is also the turn a pre-search comes before.
+ * `sentLoaded` holds the names sent loaded (without defer_loading): what the
+ * menu held from the start (the agent's tools, alwaysLoaded; every tool in
+ * mode 'all') and what pre-searches loaded, a resumed run's included. Tools
+ * the model's own searches load are not added: the adapter answers them in
+ * the conversation (a tool_reference, a tool_search_output), so the tools
+ * array, and with it the prompt prefix, stays the same for them.
+ */
+export function openConversation(where, options, entries) {
+  const { session, config, turn, mode, upFront } = openSession(where, options, entries);
+  const searchName = searchToolName(config);
+  const pre = preSearcher(where, session, mode);
+  const c = {
+    session,
+    mode,
+    searchName,
+    sentLoaded: new Set([...upFront, ...preSearchedIds(session)]),
+    turn,
+    /** The search tool's description: the host's, else the core's. */
+    description: () => options.description ?? searchDescription(session, searchName),
+    preSearch(text) {
+      const ids = pre.preSearch(c.turn, text);
+      for (const id of ids) c.sentLoaded.add(id);
+      return ids;
+    },
+    /** The adapter's public object (AdapterBase and the adapter's own `extra`). */
+    api: (tools, handle, extra = {}) => ({
+      session,
+      tools,
+      handle,
+      preSearch: c.preSearch,
+      get turn() {
+        return c.turn;
+      },
+      get mode() {
+        return mode;
+      },
+      ...extra,
+    }),
+  };
+  return c;
 }
 
 /** The decision source of the host's pre-search (the core's name). */

@@ -31,10 +31,7 @@
 // trade-off: the model can call the tool in its first response instead of
 // after a tool_search round trip.
 
-import {
-  SEARCH_ARGUMENTS, searchDescription, checkOptions, fail, loadedIds, openSession, parseArgs, preSearchedIds, preSearcher,
-  refusalText, searchToolName,
-} from './common.js';
+import { SEARCH_ARGUMENTS, checkOptions, fail, loadedIds, openConversation, parseArgs, refusalText } from './common.js';
 
 export { ToolsiftIntegrationError } from './common.js';
 
@@ -94,22 +91,15 @@ export function createToolSearch(options) {
     }
     // Other tool types (web_search, mcp, …) are passed through untouched and not searched.
   });
-  const { session, config, turn: firstTurn, mode, upFront } = openSession(W, options, entries);
-  const searchName = searchToolName(config);
-  // The ids sent loaded (without defer_loading): what the menu held from the
-  // start (the agent's tools, alwaysLoaded; every tool in mode 'all') and
-  // what pre-searches loaded, a resumed run's included. Tools the model's
-  // own searches load are not added: they arrive as tool_search_output.
-  const sentLoaded = new Set([...upFront, ...preSearchedIds(session)]);
-  // `turn` is the turn the next response's output is handled at (handle()
-  // advances it), so it is also the turn a pre-search comes before.
-  let turn = firstTurn;
-  const pre = preSearcher(W, session, mode);
+  // The conversation's turn (a response's output is one) and the ids sent
+  // loaded; the model's searches load tools as tool_search_output items.
+  const c = openConversation(W, options, entries);
+  const { session, mode, searchName, sentLoaded } = c;
 
   const searchTool = mode === 'all' ? null : {
     type: 'tool_search',
     execution: 'client',
-    description: options.description ?? searchDescription(session, searchName),
+    description: c.description(),
     parameters: SEARCH_PARAMETERS,
   };
 
@@ -156,12 +146,6 @@ export function createToolSearch(options) {
     return out;
   }
 
-  function preSearch(text) {
-    const ids = pre.preSearch(turn, text);
-    for (const id of ids) sentLoaded.add(id);
-    return ids;
-  }
-
   async function handle(output, { execute } = {}) {
     if (!Array.isArray(output)) fail(W, 'handle(output): output must be a response\'s output array');
     const items = [];
@@ -169,7 +153,7 @@ export function createToolSearch(options) {
     for (const item of output) {
       if (item?.type === 'tool_search_call') {
         if (item.execution === 'server') continue; // run by OpenAI: nothing to answer
-        const out = session.call(turn, callIndex++, searchName, parseArgs(item.arguments));
+        const out = session.call(c.turn, callIndex++, searchName, parseArgs(item.arguments));
         items.push({
           type: 'tool_search_output',
           call_id: item.call_id ?? null,
@@ -180,7 +164,7 @@ export function createToolSearch(options) {
       } else if (item?.type === 'function_call') {
         const id = item.namespace ? `${item.namespace}${SEP}${item.name}` : item.name;
         const args = parseArgs(item.arguments);
-        const out = session.call(turn, callIndex++, id, args);
+        const out = session.call(c.turn, callIndex++, id, args);
         let text;
         if (out.result.allowed === true) {
           if (typeof execute !== 'function') fail(W, `handle(): ${id} is allowed but no execute function was given`);
@@ -192,22 +176,12 @@ export function createToolSearch(options) {
         items.push({ type: 'function_call_output', call_id: item.call_id, output: text });
       }
     }
-    turn += 1;
+    c.turn += 1;
     return items;
   }
 
-  return {
-    session,
-    tools,
-    handle,
-    preSearch,
-    get turn() {
-      return turn;
-    },
-    get mode() {
-      return mode;
-    },
+  return c.api(tools, handle, {
     /** The catalog id of a namespace member or a top-level function. */
     idOf: (name, namespace) => (namespace ? `${namespace}${SEP}${name}` : name),
-  };
+  });
 }
