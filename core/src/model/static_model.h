@@ -3,8 +3,10 @@
  * tokenizer — WordPiece (static_model_tok.c) and Unigram (static_model_uni.c,
  * issue 35) behind one struct and one entry point — and the model itself
  * (static_model.c, the public tsift_static_model_* API). static_model.c uses
- * the reader and tsift_wordpiece_*; tok.c hands a Unigram file and text to
- * uni.c, which borrows tok.c's vocabulary lookup and BERT normalizer. */
+ * the reader and tsift_wordpiece_*; static_model_tok.c hands a Unigram file
+ * and text to static_model_uni.c; both use static_model_chars.c's
+ * vocabulary table and BERT normalizer, and static_model_added.c's
+ * added_tokens. */
 #ifndef TSIFT_STATIC_MODEL_H
 #define TSIFT_STATIC_MODEL_H
 
