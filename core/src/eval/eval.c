@@ -206,9 +206,7 @@ typedef struct evaluation {
 static void eval_free(evaluation *e) {
   for (size_t i = 0; i < e->nw; i++) {
     cJSON_free(e->worsts[i].id);
-    tsift_free(e->worsts[i].query);
-    tsift_free(e->worsts[i].expected);
-    tsift_free(e->worsts[i].got);
+    TSIFT_FREE_ALL(e->worsts[i].query, e->worsts[i].expected, e->worsts[i].got);
   }
   tsift_free(e->worsts);
   tsift_free(e->rows);
@@ -348,9 +346,7 @@ static void keep_worst(evaluation *e, const cJSON *q, size_t line_no, double ndc
   if (e->nw == e->nworst) {
     worst *last = &e->worsts[e->nworst - 1];
     cJSON_free(last->id);
-    tsift_free(last->query);
-    tsift_free(last->expected);
-    tsift_free(last->got);
+    TSIFT_FREE_ALL(last->query, last->expected, last->got);
   }
   size_t top = e->nw < e->nworst ? e->nw : e->nworst - 1;
   memmove(&e->worsts[at + 1], &e->worsts[at], (top - at) * sizeof *e->worsts);

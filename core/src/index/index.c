@@ -24,28 +24,14 @@ const double tsift_default_field_weights[TSIFT_FIELD_COUNT] = {3.0, 2.0, 2.0, 1.
 void tsift_index_free(tsift_index *ix) {
   if (!ix) return;
   tsift_catalog_free(&ix->catalog);
-  tsift_free(ix->trust);
   tsift_hash_free(&ix->term_hash);
-  tsift_free(ix->by_letter);
-  tsift_free(ix->len_norm_w);
-  tsift_free(ix->term_max_tfn);
-  tsift_free(ix->exact_head);
-  tsift_free(ix->exact_next);
-  tsift_free(ix->doc_common);
+  TSIFT_FREE_ALL(ix->trust, ix->by_letter, ix->len_norm_w, ix->term_max_tfn, ix->exact_head, ix->exact_next,
+                 ix->doc_common);
   /* A loaded index's term bytes and tools' strings live in its blob. */
   tsift_free(ix->blob ? ix->blob : ix->term_bytes);
   tsift_textpack_free(&ix->pack);
-  tsift_free(ix->field_lens);
-  tsift_free(ix->tok_at);
-  tsift_free(ix->tok_own);
-  tsift_free(ix->by_rank);
-  tsift_free(ix->rank_of);
-  tsift_free(ix->seq_at);
-  tsift_free(ix->seq_own);
-  tsift_free(ix->term_off);
-  tsift_free(ix->term_len);
-  tsift_free(ix->post_off);
-  tsift_free(ix->post);
+  TSIFT_FREE_ALL(ix->field_lens, ix->tok_at, ix->tok_own, ix->by_rank, ix->rank_of, ix->seq_at, ix->seq_own,
+                 ix->term_off, ix->term_len, ix->post_off, ix->post);
   tsift_vectors_free(ix);
   tsift_stopwords_free(&ix->stopwords);
   tsift_free(ix);
@@ -321,10 +307,7 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
   tsift_document_free(&doc);
   tsift_doc_ids doc_ids = {field_off, terms.v, seq_off, seqs.v};
   if (!st && tsift_forward_encode(ix, &doc_ids)) st = tsift_nomem(err, "indexing");
-  tsift_free(field_off);
-  tsift_free(terms.v);
-  tsift_free(seq_off);
-  tsift_free(seqs.v);
+  TSIFT_FREE_ALL(field_off, terms.v, seq_off, seqs.v);
   if (!st) {
     for (size_t d = 0; d < ix->n; d++)
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_len_sum[f] += tsift_field_len(ix, (uint32_t)d, f);

@@ -432,11 +432,7 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
   tsift_buf b;
   tsift_buf_init(&b);
   if (!st) write_learned(l, keep, nkeep, surface, nclients, &b);
-  tsift_free(used);
-  tsift_free(keep);
-  tsift_free(rank);
-  tsift_free(tmp);
-  tsift_free(surface);
+  TSIFT_FREE_ALL(used, keep, rank, tmp, surface);
   if (st) return st;
   return tsift_buf_finish(&b, out, out_len, "writing the learned vocabulary", err);
 }

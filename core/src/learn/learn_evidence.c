@@ -212,11 +212,7 @@ tsift_status tsift_learn_evidence_open(tsift_learner *l, tsift_error *err) {
 
 void tsift_learn_evidence_free(tsift_learner *l) {
   for (size_t d = 0; l->own && d < (l->ix ? l->ix->n : 0); d++) tsift_free(l->own[d]);
-  tsift_free(l->own);
-  tsift_free(l->nown);
-  tsift_free(l->by_name);
+  TSIFT_FREE_ALL(l->own, l->nown, l->by_name);
   words_free(&l->words);
-  tsift_free(l->ev);
-  tsift_free(l->surf);
-  tsift_free(l->session_client);
+  TSIFT_FREE_ALL(l->ev, l->surf, l->session_client);
 }

@@ -30,10 +30,7 @@ struct tsift_static_model {
 void tsift_static_model_free(tsift_static_model *model) {
   if (!model) return;
   tsift_wordpiece_free(&model->wp);
-  tsift_free(model->data);
-  tsift_free(model->weight);
-  tsift_free(model->row);
-  tsift_free(model);
+  TSIFT_FREE_ALL(model->data, model->weight, model->row, model);
 }
 
 /* "weights" and "mapping" (checked by the reader: finite, rows of the

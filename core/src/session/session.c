@@ -34,11 +34,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_free(s->tool_name);
   tsift_chain_free(s);
   for (size_t i = 0; i < s->nnamespaces; i++) tsift_free(s->namespaces[i]);
-  tsift_free(s->namespaces);
-  tsift_free(s->by_name);
-  tsift_free(s->ns_allowed);
-  tsift_free(s->on_menu);
-  tsift_free(s->menu);
+  TSIFT_FREE_ALL(s->namespaces, s->by_name, s->ns_allowed, s->on_menu, s->menu);
   tsift_buf_free(&s->journal);
   cJSON_Delete(s->replay);
   tsift_free(s->replay_items);
@@ -47,9 +43,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_session_drop_qvec(s);
   tsift_free(s->overview);
   tsift_skills_free(s->skills);
-  tsift_free(s->calls);
-  tsift_free(s->client);
-  tsift_free(s);
+  TSIFT_FREE_ALL(s->calls, s->client, s);
 }
 
 /* ---- the fingerprint -------------------------------------------------- */

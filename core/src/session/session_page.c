@@ -26,10 +26,7 @@ static const char *const k_grade_names[] = {"", "partial", "strong", "selected"}
 void tsift_page_init(search_page *p) { memset(p, 0, sizeof *p); }
 
 void tsift_page_free(search_page *p) {
-  tsift_free(p->hits);
-  tsift_free(p->grade);
-  tsift_free(p->permit);
-  tsift_free(p->words_end);
+  TSIFT_FREE_ALL(p->hits, p->grade, p->permit, p->words_end);
   tsift_tokens_free(&p->words);
   tsift_tokens_free(&p->unmatched);
   tsift_tokens_free(&p->unknown);

@@ -269,9 +269,7 @@ static pending_search *new_pending(tsift_session *s, const call_ref *c, const ch
   if (p && w->n) p->divergence_warning = tsift_strndup(w->items[0], strlen(w->items[0]));
   if (!p || !p->query || (w->n && !p->divergence_warning)) {
     if (p) {
-      tsift_free(p->query);
-      tsift_free(p->divergence_warning);
-      tsift_free(p);
+      TSIFT_FREE_ALL(p->query, p->divergence_warning, p);
     }
     return NULL;
   }
