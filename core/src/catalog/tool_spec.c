@@ -130,15 +130,12 @@ static void write_parts(tsift_buf *b, const char *name, const char *desc, size_t
                                                               : "parameters";
   tsift_json_begin_object(b);
   if (format == TSIFT_FORMAT_OPENAI) {
-    tsift_json_key(b, "type");
-    tsift_json_cstr(b, "function");
+    tsift_json_key_cstr(b, "type", "function");
     tsift_json_key(b, "function");
     tsift_json_begin_object(b);
   }
-  tsift_json_key(b, "name");
-  tsift_json_cstr(b, name);
-  tsift_json_key(b, "description");
-  tsift_json_str(b, desc, desc_len);
+  tsift_json_key_cstr(b, "name", name);
+  tsift_json_key_str(b, "description", desc, desc_len);
   tsift_json_key(b, schema_key);
   if (tool) write_schema(b, tool);
   else tsift_json_raw(b, schema_json, strlen(schema_json));

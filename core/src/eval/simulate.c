@@ -35,8 +35,7 @@ static tsift_status sim_search(sim *m, const char *query, cJSON **o) {
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "query");
-  tsift_json_cstr(&b, query);
+  tsift_json_key_cstr(&b, "query", query);
   tsift_json_end_object(&b);
   if (b.failed) {
     tsift_buf_free(&b);
@@ -103,8 +102,7 @@ tsift_status tsift_simulate_run(tsift_index *ix, const sim_run *run, char **jour
   tsift_buf opts;
   tsift_buf_init(&opts);
   tsift_json_begin_object(&opts);
-  tsift_json_key(&opts, "client");
-  tsift_json_cstr(&opts, run->client);
+  tsift_json_key_cstr(&opts, "client", run->client);
   tsift_json_end_object(&opts);
   if (opts.failed) {
     tsift_buf_free(&opts);

@@ -185,6 +185,31 @@ void tsift_json_score(tsift_buf *b, double v) {
   tsift_buf_append(b, frac, 7);
 }
 
+void tsift_json_key_str(tsift_buf *b, const char *key, const char *s, size_t n) {
+  tsift_json_key(b, key);
+  tsift_json_str(b, s, n);
+}
+
+void tsift_json_key_cstr(tsift_buf *b, const char *key, const char *s) {
+  tsift_json_key(b, key);
+  tsift_json_cstr(b, s);
+}
+
+void tsift_json_key_int(tsift_buf *b, const char *key, long long v) {
+  tsift_json_key(b, key);
+  tsift_json_int(b, v);
+}
+
+void tsift_json_key_bool(tsift_buf *b, const char *key, int v) {
+  tsift_json_key(b, key);
+  tsift_json_bool(b, v);
+}
+
+void tsift_json_key_score(tsift_buf *b, const char *key, double v) {
+  tsift_json_key(b, key);
+  tsift_json_score(b, v);
+}
+
 void tsift_json_raw(tsift_buf *b, const char *s, size_t n) {
   before_value(b);
   tsift_buf_append(b, s, n);

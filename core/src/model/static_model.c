@@ -262,10 +262,8 @@ tsift_status tsift_static_model_embed_json(const tsift_static_model *model, cons
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "model");
-  tsift_json_cstr(&b, model->id);
-  tsift_json_key(&b, "dim");
-  tsift_json_int(&b, (long long)dim);
+  tsift_json_key_cstr(&b, "model", model->id);
+  tsift_json_key_int(&b, "dim", (long long)dim);
   tsift_json_key(&b, "tokens");
   tsift_json_begin_array(&b);
   tsift_status st = embed(model, text, len, v, &pooled, &b, err);
@@ -275,8 +273,7 @@ tsift_status tsift_static_model_embed_json(const tsift_static_model *model, cons
     return st;
   }
   tsift_json_end_array(&b);
-  tsift_json_key(&b, "pooled");
-  tsift_json_int(&b, (long long)pooled);
+  tsift_json_key_int(&b, "pooled", (long long)pooled);
   tsift_json_key(&b, "vector");
   if (!pooled) tsift_json_null(&b);
   else {

@@ -91,18 +91,14 @@ void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
   tsift_json_begin_object(b);
   tsift_json_key(b, "call");
   tsift_json_begin_object(b);
-  tsift_json_key(b, "turn");
-  tsift_json_int(b, c->turn);
+  tsift_json_key_int(b, "turn", c->turn);
   if (c->pre) { /* the host's, not a model's call */
-    tsift_json_key(b, "preSearch");
-    tsift_json_bool(b, 1);
+    tsift_json_key_bool(b, "preSearch", 1);
     tsift_json_end_object(b);
     return;
   }
-  tsift_json_key(b, "call");
-  tsift_json_int(b, c->call);
-  tsift_json_key(b, "tool");
-  tsift_json_str(b, c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
+  tsift_json_key_int(b, "call", c->call);
+  tsift_json_key_str(b, "tool", c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
   tsift_json_end_object(b);
 }
 
@@ -114,14 +110,9 @@ tsift_status tsift_session_refuse_echo(tsift_session *s, const call_ref *c, cons
   tsift_session_begin_output(&b, c);
   tsift_json_key(&b, "result");
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "error");
-  tsift_json_cstr(&b, code);
-  tsift_json_key(&b, "message");
-  tsift_json_cstr(&b, message);
-  if (name) {
-    tsift_json_key(&b, key);
-    tsift_json_str(&b, name, tsift_utf8_cut(name, strlen(name), NAME_ECHO_BYTES));
-  }
+  tsift_json_key_cstr(&b, "error", code);
+  tsift_json_key_cstr(&b, "message", message);
+  if (name) tsift_json_key_str(&b, key, name, tsift_utf8_cut(name, strlen(name), NAME_ECHO_BYTES));
   tsift_json_end_object(&b);
   tsift_json_key(&b, "decision");
   tsift_json_null(&b);
