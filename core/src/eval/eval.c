@@ -591,11 +591,7 @@ static tsift_status eval_run(const char *catalog, size_t catalog_len, const char
   if (!st) st = eval_write(&e, cJSON_GetObjectItemCaseSensitive(opts, "gates"), &b, err);
   eval_free(&e);
   cJSON_Delete(opts);
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "writing the evaluation", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "writing the evaluation", err);
 }
 
 /* ---- the text report -------------------------------------------------- */

@@ -333,9 +333,5 @@ tsift_status tsift_calibrate_json(const char *catalog, size_t catalog_len, const
   cJSON_free(own_cat);
   tsift_free(own_q);
   tsift_free(c);
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "writing the calibration", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "writing the calibration", err);
 }

@@ -96,11 +96,7 @@ tsift_status tsift_index_embed_texts_json(const tsift_index *ix, char **out, siz
   }
   tsift_json_end_array(&b);
   tsift_json_end_object(&b);
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "writing the texts to embed", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "writing the texts to embed", err);
 }
 
 tsift_status tsift_index_set_vectors(tsift_index *ix, const char *model, size_t model_len, uint32_t dim,

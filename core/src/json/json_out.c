@@ -34,6 +34,13 @@ tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const c
   return TSIFT_OK;
 }
 
+tsift_status tsift_buf_finish_unless(tsift_status st, tsift_buf *b, char **out, size_t *out_len, const char *what,
+                                     tsift_error *err) {
+  if (!st) return tsift_buf_finish(b, out, out_len, what, err);
+  tsift_buf_free(b);
+  return st;
+}
+
 char *tsift_buf_take(tsift_buf *b, size_t *len) {
   if (!b->failed && !b->data) tsift_buf_append(b, "", 0);
   if (b->failed) {

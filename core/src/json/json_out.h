@@ -30,6 +30,10 @@ char *tsift_buf_take(tsift_buf *b, size_t *len);
  * result is TSIFT_OK, or TSIFT_E_NOMEM "out of memory while <what>" when
  * writing failed (the buffer is freed either way). */
 tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const char *what, tsift_error *err);
+/* tsift_buf_finish for output whose making may have failed: when `st` is
+ * an error the buffer is freed and `st` returned (the error already set). */
+tsift_status tsift_buf_finish_unless(tsift_status st, tsift_buf *b, char **out, size_t *out_len, const char *what,
+                                     tsift_error *err);
 
 void tsift_json_begin_object(tsift_buf *b);
 void tsift_json_end_object(tsift_buf *b);

@@ -158,9 +158,5 @@ tsift_status tsift_learn_diff_json(const char *old_json, size_t old_len, const c
   tsift_free(ids);
   cJSON_Delete(a);
   cJSON_Delete(b);
-  if (st) {
-    tsift_buf_free(&o);
-    return st;
-  }
-  return tsift_buf_finish(&o, out, out_len, "comparing vocabularies", err);
+  return tsift_buf_finish_unless(st, &o, out, out_len, "comparing vocabularies", err);
 }

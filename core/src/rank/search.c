@@ -495,11 +495,7 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
     tsift_ranking_free(&r);
     cJSON_Delete(obj);
   }
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "ranking", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "ranking", err);
 }
 
 /* ---- index facts and documents ---------------------------------------- */
