@@ -104,17 +104,7 @@ static tsift_status sort_ids(tsift_learner *l, tsift_error *err) {
   return TSIFT_OK;
 }
 
-long tsift_learn_tool(const tsift_learner *l, const char *id) {
-  size_t lo = 0, hi = l->ix->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(l->ix->catalog.tools[l->by_name[mid]].menu_name, id);
-    if (c == 0) return (long)l->by_name[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return -1;
-}
+long tsift_learn_tool(const tsift_learner *l, const char *id) { return tsift_find_doc_by_menu_name(l->ix, l->by_name, id); }
 
 static int owns_word(const tsift_learner *l, uint32_t d, uint32_t w) {
   return bsearch(&w, l->own[d], l->nown[d], sizeof w, tsift_learn_u32_cmp) != NULL;

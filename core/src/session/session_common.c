@@ -15,15 +15,8 @@
  * of a renamed tool (what an operator's configuration may say); no name is
  * both (ids.c). */
 long tsift_session_find_doc(const tsift_session *s, const char *id) {
-  size_t lo = 0, hi = s->index->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(s->index->catalog.tools[s->by_name[mid]].menu_name, id);
-    if (c == 0) return (long)s->by_name[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return tsift_catalog_find_renamed(&s->index->catalog, id, 0);
+  long d = tsift_find_doc_by_menu_name(s->index, s->by_name, id);
+  return d >= 0 ? d : tsift_catalog_find_renamed(&s->index->catalog, id, 0);
 }
 
 void tsift_session_menu_add(tsift_session *s, uint32_t d) {
