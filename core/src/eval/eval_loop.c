@@ -13,6 +13,7 @@
 #include "base/alloc.h"
 #include "base/fmt.h"
 #include "catalog/ids.h"
+#include "eval/simulate.h"
 #include "json/json_check.h"
 #include "session/session_internal.h"
 #include "json/json_read.h"
@@ -164,15 +165,8 @@ tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct
     tsift_snprintf(row->name, sizeof row->name, "%s", cls);
   }
   tsift_buf args;
-  tsift_buf_init(&args);
-  tsift_json_begin_object(&args);
-  tsift_json_key_cstr(&args, "query", query);
-  tsift_json_end_object(&args);
-  if (args.failed) {
-    tsift_buf_free(&args);
-    return tsift_nomem(err, "evaluating the loop");
-  }
-  tsift_status st = TSIFT_OK;
+  tsift_status st = tsift_sim_search_args(&args, query, "evaluating the loop", err);
+  if (st) return st;
   for (int p = 0; p < LOOP_POLICIES && !st; p++) {
     tsift_session *s = NULL;
     char *out = NULL;
