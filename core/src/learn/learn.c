@@ -64,10 +64,7 @@ static tsift_status read_options(tsift_learner *l, const cJSON *o, tsift_error *
   cJSON_ArrayForEach(item, o) {
     size_t k = 0;
     while (keys[k] && strcmp(keys[k], item->string) != 0) k++;
-    if (!keys[k]) {
-      size_t n = tsift_utf8_cut(item->string, strlen(item->string), 40);
-      return tsift_fail(err, TSIFT_E_CONFIG, "learn options: unknown key \"%.*s\"", (int)n, item->string);
-    }
+    if (!keys[k]) return tsift_json_unknown_key(err, TSIFT_E_CONFIG, "learn options", item->string);
   }
   tsift_status st;
   if ((st = read_count(o, "minSessions", 1, 1000000, &l->min_sessions, err)) ||

@@ -85,12 +85,9 @@ static tsift_status read_search_options(const tsift_index *ix, const char *json,
     } else if (strcmp(item->string, "vector") == 0 || strcmp(item->string, "minSimilarity") == 0) {
       continue; /* read_vector_options */
     } else {
-      char key[64];
-      size_t n = tsift_utf8_cut(item->string, strlen(item->string), 40);
-      memcpy(key, item->string, n);
-      key[n] = 0;
+      st = tsift_json_unknown_key(err, TSIFT_E_ARG, "search options", item->string);
       cJSON_Delete(opts);
-      return tsift_fail(err, TSIFT_E_ARG, "search options: unknown key \"%s\"", key);
+      return st;
     }
   }
   st = read_vector_options(ix, opts, o, err);
