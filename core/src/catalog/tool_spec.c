@@ -14,14 +14,10 @@
 /* The description a model sees for `tool`: withheld text for un-vouched or
  * tainted tools, otherwise cut at 1000 characters. Caller frees. */
 static char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
-  if (!tsift_description_visible(tool)) {
-    *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
-    return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);
-  }
   const char *d;
   size_t n;
   char *owned;
-  if (tsift_tool_description(tool, &d, &n, &owned)) return NULL;
+  if (tsift_shown_description(tool, &d, &n, &owned)) return NULL;
   *len = d ? tsift_utf8_prefix_chars(d, n, TSIFT_SPEC_DESCRIPTION_CHARS) : 0;
   char *out = tsift_strndup(d ? d : "", *len);
   tsift_free(owned);
