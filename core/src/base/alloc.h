@@ -12,6 +12,15 @@ void *tsift_alloc_bytes(size_t size);
 void *tsift_realloc_bytes(void *ptr, size_t size);
 /* Zeroed array of n elements of `size`, NULL on overflow or out of memory. */
 void *tsift_calloc_array(size_t n, size_t size);
+/* Free each of n pointers, in order (any may be NULL): the arrays a struct
+ * owns, freed as one list rather than a call a member. Inline, so that a
+ * short list costs what its calls did (tokens and queries free often). */
+static inline void tsift_free_all(void *const *ptrs, size_t n) {
+  for (size_t i = 0; i < n; i++) tsift_free(ptrs[i]);
+}
+/* tsift_free_all over its arguments: TSIFT_FREE_ALL(s->a, s->b, s->c). */
+#define TSIFT_FREE_ALL(...) \
+  tsift_free_all((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 /* Copy of s[0..len) with a NUL appended; NULL when out of memory. */
 char *tsift_strndup(const char *s, size_t len);
 

@@ -13,9 +13,7 @@ static const char *key(const void *owner, uint32_t id, size_t *len) {
 }
 
 void tsift_strtab_free(tsift_strtab *t) {
-  tsift_free(t->pool);
-  tsift_free(t->off);
-  tsift_free(t->len);
+  TSIFT_FREE_ALL(t->pool, t->off, t->len);
   tsift_hash_free(&t->hash);
   memset(t, 0, sizeof *t);
 }

@@ -19,10 +19,7 @@
 #include "json/json_read.h"
 
 static void tool_free(tsift_tool *t) {
-  tsift_free(t->id);
-  tsift_free(t->name);
-  tsift_free(t->title);
-  tsift_free(t->desc);
+  TSIFT_FREE_ALL(t->id, t->name, t->title, t->desc);
   for (size_t i = 0, n = (size_t)t->nlabels[0] + t->nlabels[1] + t->nlabels[2] + t->nlabels[3]; i < n; i++)
     tsift_free(t->labels[i]);
   tsift_free(t->labels);
@@ -34,10 +31,7 @@ void tsift_catalog_free(tsift_catalog *c) {
     if (c->tools[i].menu_name != c->tools[i].id) tsift_free(c->tools[i].menu_name);
   if (!c->borrowed)
     for (size_t i = 0; i < c->count; i++) tool_free(&c->tools[i]);
-  tsift_free(c->label_pool);
-  tsift_free(c->embeddings);
-  tsift_free(c->vocab);
-  tsift_free(c->tools);
+  TSIFT_FREE_ALL(c->label_pool, c->embeddings, c->vocab, c->tools);
   if (c->arena) tsift_json_arena_free(c->arena); /* the tree is in it */
   else cJSON_Delete(c->root);
   memset(c, 0, sizeof *c);

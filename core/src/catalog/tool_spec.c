@@ -14,14 +14,10 @@
 /* The description a model sees for `tool`: withheld text for un-vouched or
  * tainted tools, otherwise cut at 1000 characters. Caller frees. */
 static char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
-  if (!tsift_description_visible(tool)) {
-    *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
-    return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);
-  }
   const char *d;
   size_t n;
   char *owned;
-  if (tsift_tool_description(tool, &d, &n, &owned)) return NULL;
+  if (tsift_shown_description(tool, &d, &n, &owned)) return NULL;
   *len = d ? tsift_utf8_prefix_chars(d, n, TSIFT_SPEC_DESCRIPTION_CHARS) : 0;
   char *out = tsift_strndup(d ? d : "", *len);
   tsift_free(owned);
@@ -130,15 +126,12 @@ static void write_parts(tsift_buf *b, const char *name, const char *desc, size_t
                                                               : "parameters";
   tsift_json_begin_object(b);
   if (format == TSIFT_FORMAT_OPENAI) {
-    tsift_json_key(b, "type");
-    tsift_json_cstr(b, "function");
+    tsift_json_key_cstr(b, "type", "function");
     tsift_json_key(b, "function");
     tsift_json_begin_object(b);
   }
-  tsift_json_key(b, "name");
-  tsift_json_cstr(b, name);
-  tsift_json_key(b, "description");
-  tsift_json_str(b, desc, desc_len);
+  tsift_json_key_cstr(b, "name", name);
+  tsift_json_key_str(b, "description", desc, desc_len);
   tsift_json_key(b, schema_key);
   if (tool) write_schema(b, tool);
   else tsift_json_raw(b, schema_json, strlen(schema_json));

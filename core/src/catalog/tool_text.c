@@ -33,6 +33,14 @@ int tsift_description_visible(const tsift_tool *t) {
   return tr == TSIFT_TRUST_FIRST_PARTY || tr == TSIFT_TRUST_VOUCHED;
 }
 
+int tsift_shown_description(const tsift_tool *t, const char **text, size_t *len, char **owned) {
+  if (tsift_description_visible(t)) return tsift_tool_description(t, text, len, owned);
+  *text = TSIFT_WITHHELD_DESCRIPTION;
+  *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
+  *owned = NULL;
+  return 0;
+}
+
 tsift_trust tsift_label_class(const tsift_tool *t) {
   tsift_trust trust = tsift_trust_of(t);
   if (trust != TSIFT_TRUST_TAINTED) return trust;

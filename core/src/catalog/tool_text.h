@@ -42,6 +42,10 @@ tsift_trust tsift_label_class(const tsift_tool *t);
 int tsift_description_visible(const tsift_tool *t);
 /* What results and specs show in place of a withheld description. */
 #define TSIFT_WITHHELD_DESCRIPTION "Third-party tool; description withheld"
+/* The description results and specs show: TSIFT_WITHHELD_DESCRIPTION when
+ * it is not visible, else the tool's own (tsift_tool_description: *text may
+ * be NULL, *owned is freed by the caller). -1 when out of memory. */
+int tsift_shown_description(const tsift_tool *t, const char **text, size_t *len, char **owned);
 
 /* Schema walk bounds (SPEC S5). */
 #define TSIFT_SCHEMA_MAX_DEPTH 8

@@ -121,9 +121,7 @@ static int schema_text(const cJSON *node, int depth, doc_ctx *c) {
 void tsift_baseline_free(tsift_baseline *b) {
   if (!b) return;
   for (size_t t = 0; t < b->nterms; t++) {
-    tsift_free(b->terms[t].text);
-    tsift_free(b->terms[t].docs);
-    tsift_free(b->terms[t].tfs);
+    TSIFT_FREE_ALL(b->terms[t].text, b->terms[t].docs, b->terms[t].tfs);
   }
   tsift_free(b->terms);
   tsift_hash_free(&b->hash);
@@ -196,9 +194,7 @@ tsift_status tsift_baseline_rank(const tsift_baseline *b, const char *query, siz
   q.lens = tsift_calloc_array(q.cap, sizeof *q.lens);
   double *acc = tsift_calloc_array(b->ndocs + 1, sizeof *acc);
   if (!acc || !q.terms || !q.lens) {
-    tsift_free(acc);
-    tsift_free(q.terms);
-    tsift_free(q.lens);
+    TSIFT_FREE_ALL(acc, q.terms, q.lens);
     return tsift_nomem(err, "ranking the baseline");
   }
   each_token(query, query_token, &q);
@@ -232,9 +228,7 @@ tsift_status tsift_baseline_rank(const tsift_baseline *b, const char *query, siz
     if (pos < k) out[pos] = (uint32_t)d;
     if (n < k) n++;
   }
-  tsift_free(acc);
-  tsift_free(q.terms);
-  tsift_free(q.lens);
+  TSIFT_FREE_ALL(acc, q.terms, q.lens);
   *nout = n;
   return TSIFT_OK;
 }

@@ -99,20 +99,13 @@ static void score_query(const cJSON *rel, const tsift_catalog *cat, const uint32
 static void write_metrics(tsift_buf *b, const metrics *m) {
   double j = m->judged ? (double)m->judged : 1.0;
   tsift_json_begin_object(b);
-  tsift_json_key(b, "judged");
-  tsift_json_int(b, (long long)m->judged);
-  tsift_json_key(b, "r1");
-  tsift_json_score(b, m->r1 / j);
-  tsift_json_key(b, "r5");
-  tsift_json_score(b, m->r5 / j);
-  tsift_json_key(b, "r10");
-  tsift_json_score(b, m->r10 / j);
-  tsift_json_key(b, "mrr");
-  tsift_json_score(b, m->mrr / j);
-  tsift_json_key(b, "ndcg10");
-  tsift_json_score(b, m->ndcg / j);
-  tsift_json_key(b, "noMatchQueries");
-  tsift_json_int(b, (long long)m->nomatch);
+  tsift_json_key_int(b, "judged", (long long)m->judged);
+  tsift_json_key_score(b, "r1", m->r1 / j);
+  tsift_json_key_score(b, "r5", m->r5 / j);
+  tsift_json_key_score(b, "r10", m->r10 / j);
+  tsift_json_key_score(b, "mrr", m->mrr / j);
+  tsift_json_key_score(b, "ndcg10", m->ndcg / j);
+  tsift_json_key_int(b, "noMatchQueries", (long long)m->nomatch);
   tsift_json_key(b, "noMatch");
   if (m->nomatch) tsift_json_score(b, (double)m->nomatch_ok / (double)m->nomatch);
   else tsift_json_null(b);
@@ -206,9 +199,7 @@ typedef struct evaluation {
 static void eval_free(evaluation *e) {
   for (size_t i = 0; i < e->nw; i++) {
     cJSON_free(e->worsts[i].id);
-    tsift_free(e->worsts[i].query);
-    tsift_free(e->worsts[i].expected);
-    tsift_free(e->worsts[i].got);
+    TSIFT_FREE_ALL(e->worsts[i].query, e->worsts[i].expected, e->worsts[i].got);
   }
   tsift_free(e->worsts);
   tsift_free(e->rows);
@@ -348,9 +339,7 @@ static void keep_worst(evaluation *e, const cJSON *q, size_t line_no, double ndc
   if (e->nw == e->nworst) {
     worst *last = &e->worsts[e->nworst - 1];
     cJSON_free(last->id);
-    tsift_free(last->query);
-    tsift_free(last->expected);
-    tsift_free(last->got);
+    TSIFT_FREE_ALL(last->query, last->expected, last->got);
   }
   size_t top = e->nw < e->nworst ? e->nw : e->nworst - 1;
   memmove(&e->worsts[at + 1], &e->worsts[at], (top - at) * sizeof *e->worsts);
@@ -468,10 +457,8 @@ static void write_worst(tsift_buf *b, const worst *w) {
   tsift_json_key(b, "id");
   if (w->id) tsift_json_raw(b, w->id, strlen(w->id));
   else tsift_json_null(b);
-  tsift_json_key(b, "query");
-  tsift_json_cstr(b, w->query ? w->query : "");
-  tsift_json_key(b, "ndcg10");
-  tsift_json_score(b, w->ndcg);
+  tsift_json_key_cstr(b, "query", w->query ? w->query : "");
+  tsift_json_key_score(b, "ndcg10", w->ndcg);
   tsift_json_key(b, "expected");
   if (w->expected) tsift_json_raw(b, w->expected, strlen(w->expected));
   else tsift_json_null(b);
@@ -484,17 +471,13 @@ static void write_worst(tsift_buf *b, const worst *w) {
 /* The metrics JSON, the gates checked last. */
 static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_buf *b, tsift_error *err) {
   tsift_json_begin_object(b);
-  tsift_json_key(b, "queries");
-  tsift_json_int(b, (long long)e->nqueries);
-  tsift_json_key(b, "tools");
-  tsift_json_int(b, (long long)e->ix->n);
+  tsift_json_key_int(b, "queries", (long long)e->nqueries);
+  tsift_json_key_int(b, "tools", (long long)e->ix->n);
   char kind[TSIFT_RANKER_KIND_MAX];
   if (e->vecs) tsift_vec_ranker_kind(e->ix, kind);
-  tsift_json_key(b, "ranker");
-  tsift_json_cstr(b, e->vecs ? kind : TSIFT_RANKER_VERSION);
+  tsift_json_key_cstr(b, "ranker", e->vecs ? kind : TSIFT_RANKER_VERSION);
   if (e->vecs) { /* how many queries had a vector (the others ranked lexically) */
-    tsift_json_key(b, "queryVectors");
-    tsift_json_int(b, (long long)tsift_eval_vectors_used(e->vecs));
+    tsift_json_key_int(b, "queryVectors", (long long)tsift_eval_vectors_used(e->vecs));
   }
   tsift_json_key(b, "toolsift");
   write_metrics(b, &e->ours);
@@ -550,8 +533,7 @@ static tsift_status eval_write(const evaluation *e, const cJSON *gates, tsift_bu
   loop_gates = cJSON_GetObjectItemCaseSensitive(learned, "loop");
   if (!st && learned && loop_gates) st = tsift_eval_loop_gates(e->loop_learned, loop_gates, "learned ", b, &nfail, err);
   tsift_json_end_array(b);
-  tsift_json_key(b, "passed");
-  tsift_json_bool(b, nfail == 0);
+  tsift_json_key_bool(b, "passed", nfail == 0);
   tsift_json_end_object(b);
   tsift_json_end_object(b);
   return st;
@@ -609,11 +591,7 @@ static tsift_status eval_run(const char *catalog, size_t catalog_len, const char
   if (!st) st = eval_write(&e, cJSON_GetObjectItemCaseSensitive(opts, "gates"), &b, err);
   eval_free(&e);
   cJSON_Delete(opts);
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "writing the evaluation", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "writing the evaluation", err);
 }
 
 /* ---- the text report -------------------------------------------------- */

@@ -195,14 +195,11 @@ static tsift_status catalog_queries(const char *catalog, size_t len, char **cat,
     if (!desc[i] || seen++ % stride) continue;
     size_t words, end = first_sentence(desc[i], &words);
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, "id");
-    tsift_json_cstr(&b, ix->catalog.tools[i].id);
-    tsift_json_key(&b, "query");
-    tsift_json_str(&b, desc[i], end);
+    tsift_json_key_cstr(&b, "id", ix->catalog.tools[i].id);
+    tsift_json_key_str(&b, "query", desc[i], end);
     tsift_json_key(&b, "relevance");
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, ix->catalog.tools[i].id);
-    tsift_json_int(&b, 1);
+    tsift_json_key_int(&b, ix->catalog.tools[i].id, 1);
     tsift_json_end_object(&b);
     tsift_json_end_object(&b);
     tsift_buf_putc(&b, '\n');
@@ -225,12 +222,9 @@ static tsift_status catalog_queries(const char *catalog, size_t len, char **cat,
 
 static void write_params(tsift_buf *b, const row *r) {
   tsift_json_begin_object(b);
-  tsift_json_key(b, "margin");
-  tsift_json_score(b, r->margin);
-  tsift_json_key(b, "weight");
-  tsift_json_score(b, r->weight);
-  tsift_json_key(b, "strong");
-  tsift_json_score(b, TSIFT_FUSION_STRONG);
+  tsift_json_key_score(b, "margin", r->margin);
+  tsift_json_key_score(b, "weight", r->weight);
+  tsift_json_key_score(b, "strong", TSIFT_FUSION_STRONG);
   tsift_json_key(b, "agree");
   if (r->agree > -1e9) tsift_json_score(b, r->agree);
   else tsift_json_null(b);
@@ -245,27 +239,17 @@ static void write_row(tsift_buf *b, const row *r, int params) {
   }
   const char *keys[] = {"ndcg10", "primaryLoaded", "primaryShown", "precision", "junkPerSearch", "noMatchClean"};
   const double vals[] = {r->ndcg, r->loaded, r->shown, r->precision, r->junk, r->clean};
-  for (size_t i = 0; i < 6; i++) {
-    tsift_json_key(b, keys[i]);
-    tsift_json_score(b, vals[i]);
-  }
-  if (params) {
-    tsift_json_key(b, "meets");
-    tsift_json_bool(b, r->meets);
-  }
+  for (size_t i = 0; i < 6; i++) tsift_json_key_score(b, keys[i], vals[i]);
+  if (params) tsift_json_key_bool(b, "meets", r->meets);
   tsift_json_end_object(b);
 }
 
 static void write_json(tsift_buf *b, const calib *c, int from_catalog, const row *chosen) {
   tsift_json_begin_object(b);
-  tsift_json_key(b, "model");
-  tsift_json_cstr(b, tsift_static_model_id(c->model));
-  tsift_json_key(b, "from");
-  tsift_json_cstr(b, from_catalog ? "catalog" : "queries");
-  tsift_json_key(b, "queries");
-  tsift_json_int(b, (long long)c->nqueries);
-  tsift_json_key(b, "noMatchQueries");
-  tsift_json_int(b, (long long)c->nomatch);
+  tsift_json_key_cstr(b, "model", tsift_static_model_id(c->model));
+  tsift_json_key_cstr(b, "from", from_catalog ? "catalog" : "queries");
+  tsift_json_key_int(b, "queries", (long long)c->nqueries);
+  tsift_json_key_int(b, "noMatchQueries", (long long)c->nomatch);
   tsift_json_key(b, "lexical");
   write_row(b, &c->lex, 0);
   tsift_json_key(b, "rows");
@@ -349,9 +333,5 @@ tsift_status tsift_calibrate_json(const char *catalog, size_t catalog_len, const
   cJSON_free(own_cat);
   tsift_free(own_q);
   tsift_free(c);
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "writing the calibration", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "writing the calibration", err);
 }

@@ -229,18 +229,12 @@ tsift_status tsift_eval_learn_new(const char *catalog, size_t catalog_len, const
 
 void tsift_eval_learn_write(const eval_learn *el, tsift_buf *b) {
   tsift_json_begin_object(b);
-  tsift_json_key(b, "folds");
-  tsift_json_int(b, el->folds);
-  tsift_json_key(b, "from");
-  tsift_json_cstr(b, el->examples ? "examples" : "runs");
-  tsift_json_key(b, "noise");
-  tsift_json_score(b, el->noise);
-  tsift_json_key(b, "sessions");
-  tsift_json_int(b, (long long)el->sessions);
-  tsift_json_key(b, "noisySessions");
-  tsift_json_int(b, (long long)el->noisy);
-  tsift_json_key(b, "abusiveSessions");
-  tsift_json_int(b, (long long)el->abusive);
+  tsift_json_key_int(b, "folds", el->folds);
+  tsift_json_key_cstr(b, "from", el->examples ? "examples" : "runs");
+  tsift_json_key_score(b, "noise", el->noise);
+  tsift_json_key_int(b, "sessions", (long long)el->sessions);
+  tsift_json_key_int(b, "noisySessions", (long long)el->noisy);
+  tsift_json_key_int(b, "abusiveSessions", (long long)el->abusive);
   tsift_json_key(b, "labels");
   tsift_json_begin_array(b);
   for (unsigned f = 0; f < el->folds; f++) tsift_json_int(b, (long long)el->labels[f]);

@@ -13,6 +13,7 @@
 #include "base/alloc.h"
 #include "base/fmt.h"
 #include "catalog/ids.h"
+#include "eval/simulate.h"
 #include "json/json_check.h"
 #include "session/session_internal.h"
 #include "json/json_read.h"
@@ -69,10 +70,8 @@ static char *policy_config(const cJSON *search, const char *load) {
     tsift_json_raw(&b, text, strlen(text));
     cJSON_free(text);
   }
-  tsift_json_key(&b, "load");
-  tsift_json_cstr(&b, load);
-  tsift_json_key(&b, "overview");
-  tsift_json_bool(&b, 0);
+  tsift_json_key_cstr(&b, "load", load);
+  tsift_json_key_bool(&b, "overview", 0);
   tsift_json_end_object(&b);
   tsift_json_end_object(&b);
   return tsift_buf_take(&b, NULL);
@@ -166,16 +165,8 @@ tsift_status tsift_eval_loop_query(eval_loop *l, const char *query, const struct
     tsift_snprintf(row->name, sizeof row->name, "%s", cls);
   }
   tsift_buf args;
-  tsift_buf_init(&args);
-  tsift_json_begin_object(&args);
-  tsift_json_key(&args, "query");
-  tsift_json_cstr(&args, query);
-  tsift_json_end_object(&args);
-  if (args.failed) {
-    tsift_buf_free(&args);
-    return tsift_nomem(err, "evaluating the loop");
-  }
-  tsift_status st = TSIFT_OK;
+  tsift_status st = tsift_sim_search_args(&args, query, "evaluating the loop", err);
+  if (st) return st;
   for (int p = 0; p < LOOP_POLICIES && !st; p++) {
     tsift_session *s = NULL;
     char *out = NULL;
@@ -225,16 +216,10 @@ static const char *const k_metrics[] = {"primaryLoaded", "primaryShown",  "preci
 
 static void write_metrics(tsift_buf *b, const loop_metrics *m) {
   tsift_json_begin_object(b);
-  tsift_json_key(b, "queries");
-  tsift_json_int(b, (long long)m->queries);
-  tsift_json_key(b, "answerable");
-  tsift_json_int(b, (long long)m->answerable);
-  tsift_json_key(b, "noMatchQueries");
-  tsift_json_int(b, (long long)m->nomatch);
-  for (size_t k = 0; k < NMETRICS; k++) {
-    tsift_json_key(b, k_metrics[k]);
-    tsift_json_score(b, loop_value(m, k_metrics[k]));
-  }
+  tsift_json_key_int(b, "queries", (long long)m->queries);
+  tsift_json_key_int(b, "answerable", (long long)m->answerable);
+  tsift_json_key_int(b, "noMatchQueries", (long long)m->nomatch);
+  for (size_t k = 0; k < NMETRICS; k++) tsift_json_key_score(b, k_metrics[k], loop_value(m, k_metrics[k]));
   tsift_json_end_object(b);
 }
 

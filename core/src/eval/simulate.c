@@ -31,18 +31,21 @@ static tsift_status sim_call(sim *m, const char *tool, const char *args, cJSON *
   return st;
 }
 
+tsift_status tsift_sim_search_args(tsift_buf *b, const char *query, const char *what, tsift_error *err) {
+  tsift_buf_init(b);
+  tsift_json_begin_object(b);
+  tsift_json_key_cstr(b, "query", query);
+  tsift_json_end_object(b);
+  if (!b->failed) return TSIFT_OK;
+  tsift_buf_free(b);
+  return tsift_nomem(err, what);
+}
+
 static tsift_status sim_search(sim *m, const char *query, cJSON **o) {
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
-  tsift_json_key(&b, "query");
-  tsift_json_cstr(&b, query);
-  tsift_json_end_object(&b);
-  if (b.failed) {
-    tsift_buf_free(&b);
-    return tsift_nomem(m->err, "simulating a run");
-  }
-  tsift_status st = sim_call(m, m->s->tool_name, b.data, o);
+  tsift_status st = tsift_sim_search_args(&b, query, "simulating a run", m->err);
+  if (st) return st;
+  st = sim_call(m, m->s->tool_name, b.data, o);
   tsift_buf_free(&b);
   return st;
 }
@@ -103,8 +106,7 @@ tsift_status tsift_simulate_run(tsift_index *ix, const sim_run *run, char **jour
   tsift_buf opts;
   tsift_buf_init(&opts);
   tsift_json_begin_object(&opts);
-  tsift_json_key(&opts, "client");
-  tsift_json_cstr(&opts, run->client);
+  tsift_json_key_cstr(&opts, "client", run->client);
   tsift_json_end_object(&opts);
   if (opts.failed) {
     tsift_buf_free(&opts);

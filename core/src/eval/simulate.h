@@ -6,6 +6,7 @@
 
 #include "cJSON.h"
 #include "index/index.h"
+#include "json/json_out.h"
 
 #define SIM_WRONG_NONE (-1)
 #define SIM_WRONG_LISTED (-2)
@@ -29,5 +30,10 @@ typedef struct sim_run {
  * not load it; then call each. A request whose relevance is empty searches
  * and calls nothing more. */
 tsift_status tsift_simulate_run(tsift_index *ix, const sim_run *run, char **journal, size_t *len, tsift_error *err);
+
+/* The arguments of a search_tools call, {"query": query}, written into *b
+ * (initialised here), as a simulated run and the loop evaluation send them:
+ * TSIFT_OK, or tsift_nomem(err, what) with *b freed. */
+tsift_status tsift_sim_search_args(tsift_buf *b, const char *query, const char *what, tsift_error *err);
 
 #endif

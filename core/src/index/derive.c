@@ -72,10 +72,7 @@ static int derive_common(tsift_index *ix) {
 }
 
 static void derived_free(tsift_index *ix) {
-  tsift_free(ix->len_norm_w);
-  tsift_free(ix->term_max_tfn);
-  tsift_free(ix->exact_head);
-  tsift_free(ix->exact_next);
+  TSIFT_FREE_ALL(ix->len_norm_w, ix->term_max_tfn, ix->exact_head, ix->exact_next);
   ix->len_norm_w = ix->term_max_tfn = NULL;
   ix->exact_head = ix->exact_next = NULL;
   ix->exact_nbuckets = 0;

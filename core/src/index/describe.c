@@ -6,14 +6,10 @@
 #include "index/index.h"
 
 char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len) {
-  if (!tsift_description_visible(t)) {
-    *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
-    return tsift_strndup(TSIFT_WITHHELD_DESCRIPTION, *len);
-  }
   const char *s;
   size_t n;
   char *owned;
-  if (tsift_tool_description(t, &s, &n, &owned)) return NULL;
+  if (tsift_shown_description(t, &s, &n, &owned)) return NULL;
   /* First non-empty line, whitespace collapsed, at most max_chars characters. */
   char *out = tsift_alloc_bytes(n + 4);
   if (!out) {

@@ -87,23 +87,16 @@ tsift_status tsift_index_embed_texts_json(const tsift_index *ix, char **out, siz
     tsift_buf_init(&text);
     st = tsift_embed_text(t, &text, err);
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, "id");
-    tsift_json_cstr(&b, t->id);
-    tsift_json_key(&b, "trust");
-    tsift_json_cstr(&b, tsift_trust_name(tsift_trust_of(t)));
-    tsift_json_key(&b, "text");
-    tsift_json_str(&b, text.data ? text.data : "", text.len);
+    tsift_json_key_cstr(&b, "id", t->id);
+    tsift_json_key_cstr(&b, "trust", tsift_trust_name(tsift_trust_of(t)));
+    tsift_json_key_str(&b, "text", text.data ? text.data : "", text.len);
     tsift_json_end_object(&b);
     if (text.failed && !st) st = tsift_nomem(err, "writing the texts to embed");
     tsift_buf_free(&text);
   }
   tsift_json_end_array(&b);
   tsift_json_end_object(&b);
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "writing the texts to embed", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "writing the texts to embed", err);
 }
 
 tsift_status tsift_index_set_vectors(tsift_index *ix, const char *model, size_t model_len, uint32_t dim,

@@ -1,6 +1,7 @@
 /* fingerprint.c — the index fingerprint (SPEC S4, S11): sha256 over the
  * effective documents and configuration in id order; and the id sort it
- * needs, which sessions use for their id lookups too. */
+ * needs, which sessions and learning sort by too, with the lookup by menu
+ * name they make over it. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -62,6 +63,18 @@ void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, si
 
 void tsift_sort_docs_by_menu_name(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n) {
   sort_docs(ix, a, tmp, n, 1);
+}
+
+long tsift_find_doc_by_menu_name(const tsift_index *ix, const uint32_t *by_name, const char *name) {
+  size_t lo = 0, hi = ix->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(ix->catalog.tools[by_name[mid]].menu_name, name);
+    if (c == 0) return (long)by_name[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
 }
 
 /* sha256 over a canonical form of the effective documents and configuration:

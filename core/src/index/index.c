@@ -24,28 +24,14 @@ const double tsift_default_field_weights[TSIFT_FIELD_COUNT] = {3.0, 2.0, 2.0, 1.
 void tsift_index_free(tsift_index *ix) {
   if (!ix) return;
   tsift_catalog_free(&ix->catalog);
-  tsift_free(ix->trust);
   tsift_hash_free(&ix->term_hash);
-  tsift_free(ix->by_letter);
-  tsift_free(ix->len_norm_w);
-  tsift_free(ix->term_max_tfn);
-  tsift_free(ix->exact_head);
-  tsift_free(ix->exact_next);
-  tsift_free(ix->doc_common);
+  TSIFT_FREE_ALL(ix->trust, ix->by_letter, ix->len_norm_w, ix->term_max_tfn, ix->exact_head, ix->exact_next,
+                 ix->doc_common);
   /* A loaded index's term bytes and tools' strings live in its blob. */
   tsift_free(ix->blob ? ix->blob : ix->term_bytes);
   tsift_textpack_free(&ix->pack);
-  tsift_free(ix->field_lens);
-  tsift_free(ix->tok_at);
-  tsift_free(ix->tok_own);
-  tsift_free(ix->by_rank);
-  tsift_free(ix->rank_of);
-  tsift_free(ix->seq_at);
-  tsift_free(ix->seq_own);
-  tsift_free(ix->term_off);
-  tsift_free(ix->term_len);
-  tsift_free(ix->post_off);
-  tsift_free(ix->post);
+  TSIFT_FREE_ALL(ix->field_lens, ix->tok_at, ix->tok_own, ix->by_rank, ix->rank_of, ix->seq_at, ix->seq_own,
+                 ix->term_off, ix->term_len, ix->post_off, ix->post);
   tsift_vectors_free(ix);
   tsift_stopwords_free(&ix->stopwords);
   tsift_free(ix);
@@ -167,6 +153,35 @@ static tsift_status read_vocabulary(const cJSON *v, char digest[65], tsift_error
   return TSIFT_OK;
 }
 
+/* One key of the build options; "stopwords" is read after them all. */
+static tsift_status read_build_option(const cJSON *item, tsift_id_rule *ids, double *weights, double *min_coverage,
+                                      char model[65], char vocabulary[65], tsift_error *err) {
+  const char *key = item->string;
+  if (strcmp(key, "ids") == 0) {
+    if (cJSON_IsString(item) && strcmp(item->valuestring, "strict") == 0) *ids = TSIFT_IDS_STRICT;
+    else if (cJSON_IsString(item) && strcmp(item->valuestring, "lenient") == 0) *ids = TSIFT_IDS_LENIENT;
+    else return tsift_fail(err, TSIFT_E_CONFIG, "options: \"ids\" must be \"strict\" or \"lenient\"");
+    return TSIFT_OK;
+  }
+  if (strcmp(key, "minCoverage") == 0) {
+    if (!cJSON_IsNumber(item) || !(item->valuedouble >= 0.0 && item->valuedouble <= 1.0))
+      return tsift_fail(err, TSIFT_E_CONFIG, "options: \"minCoverage\" must be a number from 0 to 1");
+    *min_coverage = (double)(long)(item->valuedouble * 1000.0 + 0.5) / 1000.0;
+    return TSIFT_OK;
+  }
+  if (strcmp(key, "model") == 0) { /* the model id of the catalog's embeddings (vectors.h) */
+    if (!cJSON_IsString(item) || !tsift_model_id_valid(item->valuestring, strlen(item->valuestring)))
+      return tsift_fail(err, TSIFT_E_CONFIG,
+                        "options: \"model\" must be 1 to 64 printable ASCII characters (no spaces)");
+    strcpy(model, item->valuestring);
+    return TSIFT_OK;
+  }
+  if (strcmp(key, "annotations") == 0) return read_vocabulary(item, vocabulary, err);
+  if (strcmp(key, "weights") == 0) return read_weights(item, weights, err);
+  if (strcmp(key, "stopwords") == 0) return TSIFT_OK;
+  return tsift_json_unknown_key(err, TSIFT_E_CONFIG, "options", key);
+}
+
 /* `*kept`: the parsed options, which the build reads on after the catalog
  * (the vocabulary); the caller deletes it. */
 static tsift_status read_build_options(const char *json, size_t len, tsift_stopwords *sw,
@@ -186,58 +201,10 @@ static tsift_status read_build_options(const char *json, size_t len, tsift_stopw
     }
     const cJSON *item;
     cJSON_ArrayForEach(item, opts) {
-      if (strcmp(item->string, "ids") == 0) {
-        if (cJSON_IsString(item) && strcmp(item->valuestring, "strict") == 0) {
-          *ids = TSIFT_IDS_STRICT;
-          continue;
-        }
-        if (cJSON_IsString(item) && strcmp(item->valuestring, "lenient") == 0) {
-          *ids = TSIFT_IDS_LENIENT;
-          continue;
-        }
+      st = read_build_option(item, ids, weights, min_coverage, model, vocabulary, err);
+      if (st) {
         cJSON_Delete(opts);
-        return tsift_fail(err, TSIFT_E_CONFIG, "options: \"ids\" must be \"strict\" or \"lenient\"");
-      }
-      if (strcmp(item->string, "minCoverage") == 0) {
-        if (!cJSON_IsNumber(item) || !(item->valuedouble >= 0.0 && item->valuedouble <= 1.0)) {
-          cJSON_Delete(opts);
-          return tsift_fail(err, TSIFT_E_CONFIG, "options: \"minCoverage\" must be a number from 0 to 1");
-        }
-        *min_coverage = (double)(long)(item->valuedouble * 1000.0 + 0.5) / 1000.0;
-        continue;
-      }
-      if (strcmp(item->string, "model") == 0) { /* the model id of the catalog's embeddings (vectors.h) */
-        if (!cJSON_IsString(item) || !tsift_model_id_valid(item->valuestring, strlen(item->valuestring))) {
-          cJSON_Delete(opts);
-          return tsift_fail(err, TSIFT_E_CONFIG,
-                            "options: \"model\" must be 1 to 64 printable ASCII characters (no spaces)");
-        }
-        strcpy(model, item->valuestring);
-        continue;
-      }
-      if (strcmp(item->string, "annotations") == 0) {
-        tsift_status st = read_vocabulary(item, vocabulary, err);
-        if (st) {
-          cJSON_Delete(opts);
-          return st;
-        }
-        continue;
-      }
-      if (strcmp(item->string, "weights") == 0) {
-        tsift_status st = read_weights(item, weights, err);
-        if (st) {
-          cJSON_Delete(opts);
-          return st;
-        }
-        continue;
-      }
-      if (strcmp(item->string, "stopwords") != 0) {
-        char key[64];
-        size_t n = tsift_utf8_cut(item->string, strlen(item->string), 40);
-        memcpy(key, item->string, n);
-        key[n] = 0;
-        cJSON_Delete(opts);
-        return tsift_fail(err, TSIFT_E_CONFIG, "options: unknown key \"%s\"", key);
+        return st;
       }
     }
   }
@@ -321,10 +288,7 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
   tsift_document_free(&doc);
   tsift_doc_ids doc_ids = {field_off, terms.v, seq_off, seqs.v};
   if (!st && tsift_forward_encode(ix, &doc_ids)) st = tsift_nomem(err, "indexing");
-  tsift_free(field_off);
-  tsift_free(terms.v);
-  tsift_free(seq_off);
-  tsift_free(seqs.v);
+  TSIFT_FREE_ALL(field_off, terms.v, seq_off, seqs.v);
   if (!st) {
     for (size_t d = 0; d < ix->n; d++)
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) ix->field_len_sum[f] += tsift_field_len(ix, (uint32_t)d, f);

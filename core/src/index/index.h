@@ -276,6 +276,9 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
 void tsift_sort_docs_by_id(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n);
 /* The same by menu name (ids.c): what sessions look names up by. */
 void tsift_sort_docs_by_menu_name(const tsift_index *ix, uint32_t *a, uint32_t *tmp, size_t n);
+/* The doc whose menu name is `name`, in `by_name` (every doc, sorted by
+ * tsift_sort_docs_by_menu_name), or -1: what sessions and learning look up. */
+long tsift_find_doc_by_menu_name(const tsift_index *ix, const uint32_t *by_name, const char *name);
 
 /* ---- describe.c ---- */
 /* One-line, bounded, trust-aware description of a tool for results. */

@@ -254,14 +254,7 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
           state = AFTER_VALUE;
           continue;
         }
-        if (obj) {
-          esc = c.escapes;
-          if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
-          note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
-          skip_ws(&c);
-          if (c.i >= n || s[c.i] != ':') goto bad;
-          c.i++;
-        }
+        if (obj) goto key;
         continue; /* a value follows */
       }
       size_t value_at = c.i;
@@ -292,17 +285,10 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
     char ch = s[c.i];
     if (ch == ',') {
       c.i++;
-      if (obj) {
-        skip_ws(&c);
-        esc = c.escapes;
-        if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
-        note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
-        skip_ws(&c);
-        if (c.i >= n || s[c.i] != ':') goto bad;
-        c.i++;
-      }
       state = VALUE;
-      continue;
+      if (!obj) continue;
+      skip_ws(&c);
+      goto key;
     }
     if (ch == (obj ? '}' : ']')) {
       c.i++;
@@ -310,6 +296,17 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
       continue;
     }
     goto bad;
+    /* An object's next key and its colon, after '{' or ','; its value
+     * follows. One label for both places rather than a function: as an
+     * inline function it cost the check 3 % more instructions (callgrind,
+     * all.json). */
+  key:
+    esc = c.escapes;
+    if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
+    note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
+    skip_ws(&c);
+    if (c.i >= n || s[c.i] != ':') goto bad;
+    c.i++;
   }
 bad:
   *facts = c.facts;

@@ -34,6 +34,13 @@ tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const c
   return TSIFT_OK;
 }
 
+tsift_status tsift_buf_finish_unless(tsift_status st, tsift_buf *b, char **out, size_t *out_len, const char *what,
+                                     tsift_error *err) {
+  if (!st) return tsift_buf_finish(b, out, out_len, what, err);
+  tsift_buf_free(b);
+  return st;
+}
+
 char *tsift_buf_take(tsift_buf *b, size_t *len) {
   if (!b->failed && !b->data) tsift_buf_append(b, "", 0);
   if (b->failed) {
@@ -183,6 +190,31 @@ void tsift_json_score(tsift_buf *b, double v) {
     f /= 10;
   }
   tsift_buf_append(b, frac, 7);
+}
+
+void tsift_json_key_str(tsift_buf *b, const char *key, const char *s, size_t n) {
+  tsift_json_key(b, key);
+  tsift_json_str(b, s, n);
+}
+
+void tsift_json_key_cstr(tsift_buf *b, const char *key, const char *s) {
+  tsift_json_key(b, key);
+  tsift_json_cstr(b, s);
+}
+
+void tsift_json_key_int(tsift_buf *b, const char *key, long long v) {
+  tsift_json_key(b, key);
+  tsift_json_int(b, v);
+}
+
+void tsift_json_key_bool(tsift_buf *b, const char *key, int v) {
+  tsift_json_key(b, key);
+  tsift_json_bool(b, v);
+}
+
+void tsift_json_key_score(tsift_buf *b, const char *key, double v) {
+  tsift_json_key(b, key);
+  tsift_json_score(b, v);
 }
 
 void tsift_json_raw(tsift_buf *b, const char *s, size_t n) {

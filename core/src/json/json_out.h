@@ -30,6 +30,10 @@ char *tsift_buf_take(tsift_buf *b, size_t *len);
  * result is TSIFT_OK, or TSIFT_E_NOMEM "out of memory while <what>" when
  * writing failed (the buffer is freed either way). */
 tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const char *what, tsift_error *err);
+/* tsift_buf_finish for output whose making may have failed: when `st` is
+ * an error the buffer is freed and `st` returned (the error already set). */
+tsift_status tsift_buf_finish_unless(tsift_status st, tsift_buf *b, char **out, size_t *out_len, const char *what,
+                                     tsift_error *err);
 
 void tsift_json_begin_object(tsift_buf *b);
 void tsift_json_end_object(tsift_buf *b);
@@ -43,6 +47,13 @@ void tsift_json_bool(tsift_buf *b, int v);
 void tsift_json_null(tsift_buf *b);
 /* A score with exactly 6 decimals, rounded half away from zero. */
 void tsift_json_score(tsift_buf *b, double v);
+/* A member of an object: the key, then its value (tsift_json_key followed
+ * by the value's call), one call a member where most output is members. */
+void tsift_json_key_str(tsift_buf *b, const char *key, const char *s, size_t n);
+void tsift_json_key_cstr(tsift_buf *b, const char *key, const char *s);
+void tsift_json_key_int(tsift_buf *b, const char *key, long long v);
+void tsift_json_key_bool(tsift_buf *b, const char *key, int v);
+void tsift_json_key_score(tsift_buf *b, const char *key, double v);
 /* Raw JSON text (already valid) as a value. */
 void tsift_json_raw(tsift_buf *b, const char *s, size_t n);
 

@@ -243,3 +243,8 @@ const char *tsift_json_type_name(const cJSON *v) {
   if (cJSON_IsObject(v)) return "an object";
   return "an invalid value";
 }
+
+tsift_status tsift_json_unknown_key(tsift_error *err, tsift_status status, const char *where, const char *key) {
+  size_t n = tsift_utf8_cut(key, strlen(key), 40);
+  return tsift_fail(err, status, "%s: unknown key \"%.*s\"", where, (int)n, key);
+}

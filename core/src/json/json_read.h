@@ -22,6 +22,9 @@ int tsift_json_integral(const struct cJSON *v, double lo, double hi);
 
 /* "a string", "a number", "an array", … for messages ("nothing" for NULL). */
 const char *tsift_json_type_name(const struct cJSON *v);
+/* `status` with "<where>: unknown key \"<key>\"", the key cut to 40 bytes
+ * at a character boundary: an options object's key that nothing reads. */
+tsift_status tsift_json_unknown_key(tsift_error *err, tsift_status status, const char *where, const char *key);
 /* Parse JSON with a precise error position ("at line L, column C"). `what`
  * names the document in messages. The tree is owned by the caller. */
 tsift_status tsift_json_parse(const char *json, size_t len, const char *what, struct cJSON **out,

@@ -64,10 +64,7 @@ static tsift_status read_options(tsift_learner *l, const cJSON *o, tsift_error *
   cJSON_ArrayForEach(item, o) {
     size_t k = 0;
     while (keys[k] && strcmp(keys[k], item->string) != 0) k++;
-    if (!keys[k]) {
-      size_t n = tsift_utf8_cut(item->string, strlen(item->string), 40);
-      return tsift_fail(err, TSIFT_E_CONFIG, "learn options: unknown key \"%.*s\"", (int)n, item->string);
-    }
+    if (!keys[k]) return tsift_json_unknown_key(err, TSIFT_E_CONFIG, "learn options", item->string);
   }
   tsift_status st;
   if ((st = read_count(o, "minSessions", 1, 1000000, &l->min_sessions, err)) ||
@@ -261,16 +258,11 @@ static const char *label_of(const tsift_learner *l, const uint32_t *surface, uin
 
 static void write_tally(tsift_buf *b, const learned *x) {
   tsift_json_begin_object(b);
-  tsift_json_key(b, "sessions");
-  tsift_json_int(b, (long long)x->t.sessions);
-  tsift_json_key(b, "clients");
-  tsift_json_int(b, (long long)x->t.clients);
-  tsift_json_key(b, "examples");
-  tsift_json_int(b, (long long)x->t.examples);
-  tsift_json_key(b, "against");
-  tsift_json_int(b, (long long)x->t.against);
-  tsift_json_key(b, "share");
-  tsift_json_score(b, x->share);
+  tsift_json_key_int(b, "sessions", (long long)x->t.sessions);
+  tsift_json_key_int(b, "clients", (long long)x->t.clients);
+  tsift_json_key_int(b, "examples", (long long)x->t.examples);
+  tsift_json_key_int(b, "against", (long long)x->t.against);
+  tsift_json_key_score(b, "share", x->share);
   tsift_json_end_object(b);
 }
 
@@ -286,16 +278,11 @@ static size_t pick(const tsift_learner *l, const learned *k, size_t n, int phras
 static void write_rule(const tsift_learner *l, tsift_buf *b) {
   tsift_json_key(b, "rule");
   tsift_json_begin_object(b);
-  tsift_json_key(b, "minSessions");
-  tsift_json_int(b, l->min_sessions);
-  tsift_json_key(b, "minClients");
-  tsift_json_int(b, l->min_clients);
-  tsift_json_key(b, "maxPerClient");
-  tsift_json_int(b, l->max_per_client);
-  tsift_json_key(b, "minShare");
-  tsift_json_score(b, l->min_share);
-  tsift_json_key(b, "minExamples");
-  tsift_json_int(b, l->min_examples);
+  tsift_json_key_int(b, "minSessions", l->min_sessions);
+  tsift_json_key_int(b, "minClients", l->min_clients);
+  tsift_json_key_int(b, "maxPerClient", l->max_per_client);
+  tsift_json_key_score(b, "minShare", l->min_share);
+  tsift_json_key_int(b, "minExamples", l->min_examples);
   tsift_json_end_object(b);
 }
 
@@ -367,17 +354,12 @@ static void write_learned(const tsift_learner *l, const learned *keep, size_t nk
   tsift_json_begin_object(b);
   tsift_json_key(b, "learned");
   tsift_json_begin_object(b);
-  tsift_json_key(b, "version");
-  tsift_json_int(b, 1);
-  tsift_json_key(b, "catalog");
-  tsift_json_cstr(b, l->ix->fingerprint);
+  tsift_json_key_int(b, "version", 1);
+  tsift_json_key_cstr(b, "catalog", l->ix->fingerprint);
   write_rule(l, b);
   const char *const counts[] = {"journals", "skipped", "sessions", "clients", "examples"};
   const size_t values[] = {l->journals, l->skipped, l->sessions, nclients, l->examples};
-  for (int k = 0; k < 5; k++) {
-    tsift_json_key(b, counts[k]);
-    tsift_json_int(b, (long long)values[k]);
-  }
+  for (int k = 0; k < 5; k++) tsift_json_key_int(b, counts[k], (long long)values[k]);
   tsift_json_end_object(b);
   for (int section = 0; section < 2; section++) { /* the annotations, then their evidence */
     tsift_json_key(b, section ? "evidence" : "annotations");
@@ -432,11 +414,7 @@ tsift_status tsift_learner_finish(tsift_learner *l, char **out, size_t *out_len,
   tsift_buf b;
   tsift_buf_init(&b);
   if (!st) write_learned(l, keep, nkeep, surface, nclients, &b);
-  tsift_free(used);
-  tsift_free(keep);
-  tsift_free(rank);
-  tsift_free(tmp);
-  tsift_free(surface);
+  TSIFT_FREE_ALL(used, keep, rank, tmp, surface);
   if (st) return st;
   return tsift_buf_finish(&b, out, out_len, "writing the learned vocabulary", err);
 }

@@ -83,10 +83,8 @@ static size_t write_changes(tsift_buf *b, const char *key, const cJSON *doc, con
         tsift_json_begin_array(b);
       }
       tsift_json_begin_object(b);
-      tsift_json_key(b, "label");
-      tsift_json_cstr(b, label->valuestring);
-      tsift_json_key(b, "list");
-      tsift_json_cstr(b, k_lists[k]);
+      tsift_json_key_cstr(b, "label", label->valuestring);
+      tsift_json_key_cstr(b, "list", k_lists[k]);
       const cJSON *ev = cJSON_GetObjectItemCaseSensitive(evidence, label->valuestring), *f;
       if (cJSON_IsObject(ev)) /* the counts the file recorded, as they are */
         cJSON_ArrayForEach(f, ev) if (cJSON_IsNumber(f)) {
@@ -137,8 +135,7 @@ tsift_status tsift_learn_diff_json(const char *old_json, size_t old_len, const c
       tsift_buf t;
       tsift_buf_init(&t);
       tsift_json_begin_object(&t);
-      tsift_json_key(&t, "id");
-      tsift_json_cstr(&t, ids[i]);
+      tsift_json_key_cstr(&t, "id", ids[i]);
       size_t plus = now ? write_changes(&t, "added", b, ids[i], now, was, &nomem) : 0;
       size_t minus = was ? write_changes(&t, "removed", a, ids[i], was, now, &nomem) : 0;
       tsift_json_end_object(&t);
@@ -152,21 +149,14 @@ tsift_status tsift_learn_diff_json(const char *old_json, size_t old_len, const c
       tsift_buf_free(&t);
     }
     tsift_json_end_array(&o);
-    tsift_json_key(&o, "toolsChanged");
-    tsift_json_int(&o, (long long)tools);
-    tsift_json_key(&o, "added");
-    tsift_json_int(&o, (long long)added);
-    tsift_json_key(&o, "removed");
-    tsift_json_int(&o, (long long)removed);
+    tsift_json_key_int(&o, "toolsChanged", (long long)tools);
+    tsift_json_key_int(&o, "added", (long long)added);
+    tsift_json_key_int(&o, "removed", (long long)removed);
     tsift_json_end_object(&o);
     if (nomem) o.failed = 1;
   }
   tsift_free(ids);
   cJSON_Delete(a);
   cJSON_Delete(b);
-  if (st) {
-    tsift_buf_free(&o);
-    return st;
-  }
-  return tsift_buf_finish(&o, out, out_len, "comparing vocabularies", err);
+  return tsift_buf_finish_unless(st, &o, out, out_len, "comparing vocabularies", err);
 }

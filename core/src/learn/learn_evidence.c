@@ -104,17 +104,7 @@ static tsift_status sort_ids(tsift_learner *l, tsift_error *err) {
   return TSIFT_OK;
 }
 
-long tsift_learn_tool(const tsift_learner *l, const char *id) {
-  size_t lo = 0, hi = l->ix->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(l->ix->catalog.tools[l->by_name[mid]].menu_name, id);
-    if (c == 0) return (long)l->by_name[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return -1;
-}
+long tsift_learn_tool(const tsift_learner *l, const char *id) { return tsift_find_doc_by_menu_name(l->ix, l->by_name, id); }
 
 static int owns_word(const tsift_learner *l, uint32_t d, uint32_t w) {
   return bsearch(&w, l->own[d], l->nown[d], sizeof w, tsift_learn_u32_cmp) != NULL;
@@ -212,11 +202,7 @@ tsift_status tsift_learn_evidence_open(tsift_learner *l, tsift_error *err) {
 
 void tsift_learn_evidence_free(tsift_learner *l) {
   for (size_t d = 0; l->own && d < (l->ix ? l->ix->n : 0); d++) tsift_free(l->own[d]);
-  tsift_free(l->own);
-  tsift_free(l->nown);
-  tsift_free(l->by_name);
+  TSIFT_FREE_ALL(l->own, l->nown, l->by_name);
   words_free(&l->words);
-  tsift_free(l->ev);
-  tsift_free(l->surf);
-  tsift_free(l->session_client);
+  TSIFT_FREE_ALL(l->ev, l->surf, l->session_client);
 }

@@ -55,10 +55,7 @@ typedef struct run {
 } run;
 
 static void run_free(run *r) {
-  tsift_free(r->ev);
-  tsift_free(r->words);
-  tsift_free(r->surfaces);
-  tsift_free(r->tools);
+  TSIFT_FREE_ALL(r->ev, r->words, r->surfaces, r->tools);
   memset(r, 0, sizeof *r);
 }
 
@@ -332,9 +329,7 @@ static tsift_status learn_run(tsift_learner *l, run *r, uint32_t client, tsift_e
   uint32_t *called = tsift_calloc_array(r->n + 1, sizeof *called), *tried = tsift_calloc_array(r->n + 1, sizeof *tried);
   size_t *first = tsift_calloc_array(r->n + 1, sizeof *first);
   if (!called || !first || !tried) {
-    tsift_free(called);
-    tsift_free(tried);
-    tsift_free(first);
+    TSIFT_FREE_ALL(called, tried, first);
     return tsift_nomem(err, "learning");
   }
   size_t ncalled = 0, ntried = 0;
@@ -387,9 +382,7 @@ static tsift_status learn_run(tsift_learner *l, run *r, uint32_t client, tsift_e
       if (!was_called) st = teach(l, r, &r->ev[i], t, NULL, 0, client, (uint32_t)l->sessions, EV_AGAINST, err);
     }
   }
-  tsift_free(called);
-  tsift_free(tried);
-  tsift_free(first);
+  TSIFT_FREE_ALL(called, tried, first);
   return st;
 }
 

@@ -105,9 +105,5 @@ tsift_status tsift_static_model_vector_json(const tsift_static_model *m, const c
   }
   tsift_free(row);
   tsift_free(le);
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "embedding a query", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "embedding a query", err);
 }

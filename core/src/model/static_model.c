@@ -30,10 +30,7 @@ struct tsift_static_model {
 void tsift_static_model_free(tsift_static_model *model) {
   if (!model) return;
   tsift_wordpiece_free(&model->wp);
-  tsift_free(model->data);
-  tsift_free(model->weight);
-  tsift_free(model->row);
-  tsift_free(model);
+  TSIFT_FREE_ALL(model->data, model->weight, model->row, model);
 }
 
 /* "weights" and "mapping" (checked by the reader: finite, rows of the
@@ -265,10 +262,8 @@ tsift_status tsift_static_model_embed_json(const tsift_static_model *model, cons
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "model");
-  tsift_json_cstr(&b, model->id);
-  tsift_json_key(&b, "dim");
-  tsift_json_int(&b, (long long)dim);
+  tsift_json_key_cstr(&b, "model", model->id);
+  tsift_json_key_int(&b, "dim", (long long)dim);
   tsift_json_key(&b, "tokens");
   tsift_json_begin_array(&b);
   tsift_status st = embed(model, text, len, v, &pooled, &b, err);
@@ -278,8 +273,7 @@ tsift_status tsift_static_model_embed_json(const tsift_static_model *model, cons
     return st;
   }
   tsift_json_end_array(&b);
-  tsift_json_key(&b, "pooled");
-  tsift_json_int(&b, (long long)pooled);
+  tsift_json_key_int(&b, "pooled", (long long)pooled);
   tsift_json_key(&b, "vector");
   if (!pooled) tsift_json_null(&b);
   else {

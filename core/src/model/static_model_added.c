@@ -36,9 +36,7 @@ struct tsift_added {
 };
 
 static void set_free(added_set *s) {
-  tsift_free(s->pat.arena);
-  tsift_free(s->pat.off);
-  tsift_free(s->pat.len);
+  TSIFT_FREE_ALL(s->pat.arena, s->pat.off, s->pat.len);
   tsift_hash_free(&s->pat.hash);
   tsift_free(s->id);
 }

@@ -39,9 +39,7 @@ const char *tsift_wordpiece_token(const tsift_wordpiece *wp, uint32_t id, size_t
 void tsift_wordpiece_free(tsift_wordpiece *wp) {
   tsift_unigram_free(wp);
   tsift_added_free(wp);
-  tsift_free(wp->arena);
-  tsift_free(wp->off);
-  tsift_free(wp->len);
+  TSIFT_FREE_ALL(wp->arena, wp->off, wp->len);
   tsift_hash_free(&wp->hash);
   memset(wp, 0, sizeof *wp);
 }
@@ -280,9 +278,7 @@ static int wordpiece_pieces(const tsift_wordpiece *wp, const int32_t *v, size_t 
       chars = nb = 0;
     }
   }
-  tsift_free(bytes);
-  tsift_free(buf);
-  tsift_free(at);
+  TSIFT_FREE_ALL(bytes, buf, at);
   return stop;
 }
 
@@ -328,10 +324,6 @@ tsift_status tsift_wordpiece_encode(const tsift_wordpiece *wp, const char *text,
     for (size_t i = raw[k].start; i < raw[k].end && !r; i++) r = cps_push(&p, a.v[i]);
     if (!r) r = normalized_piece(wp, &p, &b, raw[k].start == 0, &segs, &cap, emit, user);
   }
-  tsift_free(a.v);
-  tsift_free(p.v);
-  tsift_free(b.v);
-  tsift_free(raw);
-  tsift_free(segs);
+  TSIFT_FREE_ALL(a.v, p.v, b.v, raw, segs);
   return r < 0 ? tsift_nomem(err, "tokenising a text") : TSIFT_OK;
 }

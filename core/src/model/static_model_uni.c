@@ -46,10 +46,7 @@ struct tsift_norm_step {
 
 void tsift_unigram_free(tsift_wordpiece *wp) {
   for (size_t i = 0; i < wp->nsteps; i++) {
-    tsift_free(wp->steps[i].pat);
-    tsift_free(wp->steps[i].rep);
-    tsift_free(wp->steps[i].units);
-    tsift_free(wp->steps[i].pool);
+    TSIFT_FREE_ALL(wp->steps[i].pat, wp->steps[i].rep, wp->steps[i].units, wp->steps[i].pool);
   }
   tsift_free(wp->steps);
   tsift_free(wp->scores);
@@ -700,10 +697,6 @@ int tsift_unigram_pieces(const tsift_wordpiece *wp, const int32_t *v, size_t len
     }
     if (i < len) n += (size_t)utf8proc_encode_char(c, (utf8proc_uint8_t *)bytes + n);
   }
-  tsift_free(bytes);
-  tsift_free(vt.best);
-  tsift_free(vt.from);
-  tsift_free(vt.id);
-  tsift_free(vt.seg);
+  TSIFT_FREE_ALL(bytes, vt.best, vt.from, vt.id, vt.seg);
   return stop;
 }

@@ -16,17 +16,8 @@
 
 void tsift_ranking_free(tsift_ranking *r) {
   if (!r) return;
-  tsift_free(r->hits);
-  tsift_free(r->fate);
-  tsift_free(r->members);
-  tsift_free(r->pairs);
-  tsift_free(r->parts);
-  tsift_free(r->grades);
-  tsift_free(r->matched);
-  tsift_free(r->evidence);
-  tsift_free(r->term_store);
-  tsift_free(r->pair_store);
-  tsift_free(r->sem);
+  TSIFT_FREE_ALL(r->hits, r->fate, r->members, r->pairs, r->parts, r->grades, r->matched, r->evidence, r->term_store,
+                 r->pair_store, r->sem);
   memset(r, 0, sizeof *r);
 }
 
@@ -272,9 +263,7 @@ static tsift_status explain_hits(const rank_ctx *c, tsift_ranking *r, tsift_erro
         for (size_t i = 0; i < c->nt; i++) covered[i] += hit_terms[i];
     }
   }
-  tsift_free(covered);
-  tsift_free(hit_terms);
-  tsift_free(term_post);
+  TSIFT_FREE_ALL(covered, hit_terms, term_post);
   return st;
 }
 
@@ -369,9 +358,7 @@ static tsift_status rank_once(const tsift_index *ix, const tsift_query *q, const
   if (!st && qv) st = fuse(&c, qv, k, flags, r, err);
   if (!st && (flags & (TSIFT_RANK_EXPLAIN | TSIFT_RANK_GRADE))) st = explain_hits(&c, r, err);
   if (!st && (flags & TSIFT_RANK_GRADE)) st = tsift_grade_hits(&c, r, rule ? rule : &tsift_default_grade_rule, err);
-  tsift_free(c.gdf);
-  tsift_free(c.acc);
-  tsift_free(c.touched);
+  TSIFT_FREE_ALL(c.gdf, c.acc, c.touched);
   if (st) tsift_ranking_free(r);
   return st;
 }

@@ -85,12 +85,9 @@ static tsift_status read_search_options(const tsift_index *ix, const char *json,
     } else if (strcmp(item->string, "vector") == 0 || strcmp(item->string, "minSimilarity") == 0) {
       continue; /* read_vector_options */
     } else {
-      char key[64];
-      size_t n = tsift_utf8_cut(item->string, strlen(item->string), 40);
-      memcpy(key, item->string, n);
-      key[n] = 0;
+      st = tsift_json_unknown_key(err, TSIFT_E_ARG, "search options", item->string);
       cJSON_Delete(opts);
-      return tsift_fail(err, TSIFT_E_ARG, "search options: unknown key \"%s\"", key);
+      return st;
     }
   }
   st = read_vector_options(ix, opts, o, err);
@@ -130,19 +127,13 @@ static void write_semantic(tsift_buf *b, const tsift_sem_part *sp) {
   tsift_json_key(b, "semantic");
   tsift_json_begin_object(b);
   if (!sp->has) {
-    tsift_json_key(b, "vector");
-    tsift_json_bool(b, 0);
+    tsift_json_key_bool(b, "vector", 0);
   } else {
-    tsift_json_key(b, "similarity");
-    tsift_json_score(b, sp->similarity);
-    tsift_json_key(b, "rank");
-    tsift_json_int(b, (long long)sp->rank);
-    tsift_json_key(b, "z");
-    tsift_json_score(b, sp->z);
-    tsift_json_key(b, "evidence");
-    tsift_json_score(b, sp->evidence);
-    tsift_json_key(b, "score");
-    tsift_json_score(b, sp->score);
+    tsift_json_key_score(b, "similarity", sp->similarity);
+    tsift_json_key_int(b, "rank", (long long)sp->rank);
+    tsift_json_key_score(b, "z", sp->z);
+    tsift_json_key_score(b, "evidence", sp->evidence);
+    tsift_json_key_score(b, "score", sp->score);
   }
   tsift_json_end_object(b);
 }
@@ -191,8 +182,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
   const tsift_scored *hit = &r->hits[h];
   const tsift_tool *t = &ix->catalog.tools[hit->doc];
   tsift_json_begin_object(b);
-  tsift_json_key(b, "id");
-  tsift_json_cstr(b, t->id);
+  tsift_json_key_cstr(b, "id", t->id);
   /* The name is echoed bounded like the description (S12): at most
    * TSIFT_RESULT_NAME_CHARS characters, then "…". (A short id can carry a
    * name of any length; the index only reads its first 2000 bytes.) */
@@ -213,20 +203,13 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
   size_t dlen = 0;
   char *desc = tsift_short_description(t, TSIFT_RESULT_DESCRIPTION_CHARS, &dlen);
   if (!desc) *nomem = 1;
-  tsift_json_key(b, "description");
-  tsift_json_str(b, desc ? desc : "", desc ? dlen : 0);
+  tsift_json_key_str(b, "description", desc ? desc : "", desc ? dlen : 0);
   tsift_free(desc);
-  tsift_json_key(b, "trust");
-  tsift_json_cstr(b, tsift_trust_name((tsift_trust)ix->trust[hit->doc]));
-  tsift_json_key(b, "score");
-  tsift_json_score(b, hit->score);
-  if (hit->exact) {
-    tsift_json_key(b, "exact");
-    tsift_json_bool(b, 1);
-  }
+  tsift_json_key_cstr(b, "trust", tsift_trust_name((tsift_trust)ix->trust[hit->doc]));
+  tsift_json_key_score(b, "score", hit->score);
+  if (hit->exact) tsift_json_key_bool(b, "exact", 1);
   const tsift_grade *g = &r->grades[h];
-  tsift_json_key(b, "match");
-  tsift_json_cstr(b, tsift_match_name(g->level));
+  tsift_json_key_cstr(b, "match", tsift_match_name(g->level));
   tsift_json_key(b, "matched");
   tsift_json_matched_words(b, q, r, h);
   if (explain) {
@@ -239,22 +222,18 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
       const tsift_term_part *tp = &hp->terms[k];
       size_t m = tp->member, i = r->members[m].owner;
       tsift_json_begin_object(b);
-      tsift_json_key(b, "term");
-      tsift_json_str(b, tsift_token(&q->surface, i), q->surface.len[i]);
+      tsift_json_key_str(b, "term", tsift_token(&q->surface, i), q->surface.len[i]);
       if (r->members[m].kind != TSIFT_MEMBER_TERM) {
         size_t vlen = 0;
         const char *via = tsift_member_via(r, q, m, &vlen);
-        tsift_json_key(b, "via");
-        tsift_json_str(b, via, vlen);
+        tsift_json_key_str(b, "via", via, vlen);
       }
-      tsift_json_key(b, "score");
-      tsift_json_score(b, tp->score);
+      tsift_json_key_score(b, "score", tp->score);
       tsift_json_key(b, "fields");
       tsift_json_begin_object(b);
       for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
         if (!(tp->fields[f] > 0.0)) continue;
-        tsift_json_key(b, tsift_field_names[f]);
-        tsift_json_score(b, tp->fields[f]);
+        tsift_json_key_score(b, tsift_field_names[f], tp->fields[f]);
       }
       tsift_json_end_object(b);
       tsift_json_end_object(b);
@@ -271,8 +250,7 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
         tsift_json_str(b, tsift_token(&q->surface, p->a), q->surface.len[p->a]);
         tsift_json_str(b, tsift_token(&q->surface, p->b), q->surface.len[p->b]);
         tsift_json_end_array(b);
-        tsift_json_key(b, "score");
-        tsift_json_score(b, hp->pairs[k].score);
+        tsift_json_key_score(b, "score", hp->pairs[k].score);
         tsift_json_end_object(b);
       }
       tsift_json_end_array(b);
@@ -282,14 +260,9 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
     /* why the hit got its grade (rank.h) */
     tsift_json_key(b, "grade");
     tsift_json_begin_object(b);
-    tsift_json_key(b, "coverage");
-    tsift_json_score(b, g->coverage);
-    tsift_json_key(b, "relative");
-    tsift_json_score(b, g->relative);
-    if (g->phrase) {
-      tsift_json_key(b, "phrase");
-      tsift_json_bool(b, 1);
-    }
+    tsift_json_key_score(b, "coverage", g->coverage);
+    tsift_json_key_score(b, "relative", g->relative);
+    if (g->phrase) tsift_json_key_bool(b, "phrase", 1);
     tsift_json_end_object(b);
     tsift_json_end_object(b);
   }
@@ -359,10 +332,8 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
   tsift_buf_init(&b);
   int nomem = 0, tainted = 0;
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "query");
-  tsift_json_str(&b, q.text, q.text_len);
-  tsift_json_key(&b, "ranker");
-  tsift_json_cstr(&b, r.sem ? kind : TSIFT_RANKER_VERSION);
+  tsift_json_key_str(&b, "query", q.text, q.text_len);
+  tsift_json_key_cstr(&b, "ranker", r.sem ? kind : TSIFT_RANKER_VERSION);
   tsift_json_key(&b, "terms"); /* the terms scored */
   json_terms_with_fate(&b, &q, &r, TSIFT_TERM_USED);
   tsift_json_key(&b, "hits");
@@ -381,10 +352,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     tsift_json_key(&b, "capped");
     json_terms_with_fate(&b, &q, &r, TSIFT_TERM_CAPPED);
   }
-  if (tainted) {
-    tsift_json_key(&b, "tainted");
-    tsift_json_bool(&b, 1);
-  }
+  if (tainted) tsift_json_key_bool(&b, "tainted", 1);
   if (o.explain) {
     tsift_json_key(&b, "analysis");
     tsift_json_begin_object(&b);
@@ -399,8 +367,7 @@ tsift_status tsift_index_search_json(const tsift_index *ix, const char *query, s
     tsift_json_begin_object(&b);
     for (size_t i = 0; i < q.terms.count; i++) {
       if (!(r.evidence[i] > 0.0)) continue;
-      tsift_json_key(&b, tsift_token(&q.surface, i));
-      tsift_json_score(&b, r.evidence[i]);
+      tsift_json_key_score(&b, tsift_token(&q.surface, i), r.evidence[i]);
     }
     tsift_json_end_object(&b);
     tsift_json_end_object(&b);
@@ -525,11 +492,7 @@ tsift_status tsift_index_rank_jsonl(const tsift_index *ix, const char *jsonl, si
     tsift_ranking_free(&r);
     cJSON_Delete(obj);
   }
-  if (st) {
-    tsift_buf_free(&b);
-    return st;
-  }
-  return tsift_buf_finish(&b, out, out_len, "ranking", err);
+  return tsift_buf_finish_unless(st, &b, out, out_len, "ranking", err);
 }
 
 /* ---- index facts and documents ---------------------------------------- */
@@ -542,64 +505,49 @@ tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *ou
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "version");
-  tsift_json_cstr(&b, TSIFT_VERSION);
-  tsift_json_key(&b, "ranker");
-  tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
-  tsift_json_key(&b, "tools");
-  tsift_json_int(&b, (long long)ix->n);
-  tsift_json_key(&b, "terms");
-  tsift_json_int(&b, (long long)ix->nterms);
+  tsift_json_key_cstr(&b, "version", TSIFT_VERSION);
+  tsift_json_key_cstr(&b, "ranker", TSIFT_RANKER_VERSION);
+  tsift_json_key_int(&b, "tools", (long long)ix->n);
+  tsift_json_key_int(&b, "terms", (long long)ix->nterms);
   tsift_json_key(&b, "trust");
   tsift_json_begin_object(&b);
-  for (int t = 0; t < 4; t++) {
-    tsift_json_key(&b, tsift_trust_name((tsift_trust)t));
-    tsift_json_int(&b, (long long)counts[t]);
-  }
+  for (int t = 0; t < 4; t++) tsift_json_key_int(&b, tsift_trust_name((tsift_trust)t), (long long)counts[t]);
   tsift_json_end_object(&b);
   tsift_json_key(&b, "fields");
   tsift_json_begin_object(&b);
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
     tsift_json_key(&b, tsift_field_names[f]);
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, "weight");
-    tsift_json_score(&b, ix->weights[f]);
-    tsift_json_key(&b, "avgLength");
-    tsift_json_score(&b, ix->n ? (double)ix->field_len_sum[f] / (double)ix->n : 0.0);
+    tsift_json_key_score(&b, "weight", ix->weights[f]);
+    tsift_json_key_score(&b, "avgLength", ix->n ? (double)ix->field_len_sum[f] / (double)ix->n : 0.0);
     tsift_json_end_object(&b);
   }
   tsift_json_end_object(&b);
-  tsift_json_key(&b, "stopwords");
-  tsift_json_int(&b, (long long)ix->stopwords.words.count);
-  tsift_json_key(&b, "fingerprint");
-  tsift_json_cstr(&b, ix->fingerprint);
+  tsift_json_key_int(&b, "stopwords", (long long)ix->stopwords.words.count);
+  tsift_json_key_cstr(&b, "fingerprint", ix->fingerprint);
   if (ix->catalog.renamed) { /* only when some id is not its menu name (ids.c) */
     tsift_json_key(&b, "menuNames");
     tsift_json_begin_object(&b);
     for (size_t d = 0; d < ix->n; d++) {
       const tsift_tool *t = &ix->catalog.tools[d];
       if (t->menu_name == t->id) continue;
-      tsift_json_key(&b, t->id);
-      tsift_json_cstr(&b, t->menu_name);
+      tsift_json_key_cstr(&b, t->id, t->menu_name);
     }
     tsift_json_end_object(&b);
   }
   if (ix->vocabulary[0]) { /* only with a vocabulary (docs/learning.md) */
     tsift_json_key(&b, "vocabulary");
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, "digest");
-    tsift_json_cstr(&b, ix->vocabulary);
-    tsift_json_key(&b, "unknownTools"); /* its entries for ids no tool has (skipped at build) */
-    tsift_json_int(&b, (long long)ix->vocabulary_unknown);
+    tsift_json_key_cstr(&b, "digest", ix->vocabulary);
+    /* its entries for ids no tool has (skipped at build) */
+    tsift_json_key_int(&b, "unknownTools", (long long)ix->vocabulary_unknown);
     tsift_json_end_object(&b);
   }
   if (ix->vec_dim) { /* only with vectors: an index without them reads as before */
     tsift_json_key(&b, "vectors");
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, "model");
-    tsift_json_cstr(&b, ix->vec_model);
-    tsift_json_key(&b, "dim");
-    tsift_json_int(&b, (long long)ix->vec_dim);
+    tsift_json_key_cstr(&b, "model", ix->vec_model);
+    tsift_json_key_int(&b, "dim", (long long)ix->vec_dim);
     tsift_json_end_object(&b);
   }
   tsift_json_end_object(&b);
@@ -617,10 +565,8 @@ tsift_status tsift_index_documents_json(const tsift_index *ix, char **out, size_
   for (size_t d = 0; d < ix->n && !b.failed; d++) {
     const tsift_tool *t = &ix->catalog.tools[d];
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, "id");
-    tsift_json_cstr(&b, t->id);
-    tsift_json_key(&b, "trust");
-    tsift_json_cstr(&b, tsift_trust_name((tsift_trust)ix->trust[d]));
+    tsift_json_key_cstr(&b, "id", t->id);
+    tsift_json_key_cstr(&b, "trust", tsift_trust_name((tsift_trust)ix->trust[d]));
     tsift_json_key(&b, "fields");
     tsift_json_begin_object(&b);
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
@@ -664,8 +610,7 @@ tsift_status tsift_analyze_query_json(const char *text, size_t len, const char *
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "query");
-  tsift_json_str(&b, q.text, q.text_len);
+  tsift_json_key_str(&b, "query", q.text, q.text_len);
   tsift_json_key(&b, "tokens");
   json_tokens(&b, &q.tokens);
   tsift_json_key(&b, "stopwords");

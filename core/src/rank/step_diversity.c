@@ -26,9 +26,7 @@ tsift_status tsift_diversity_pick(const rank_ctx *c, tsift_scored *cand, size_t 
   uint8_t *hit_terms = tsift_calloc_array(c->nt + 1, 1);
   long *term_post = tsift_calloc_array(c->nt + 1, sizeof *term_post);
   if (!covered || !hit_terms || !term_post) {
-    tsift_free(covered);
-    tsift_free(hit_terms);
-    tsift_free(term_post);
+    TSIFT_FREE_ALL(covered, hit_terms, term_post);
     return tsift_nomem(err, "searching");
   }
   for (size_t i = nc / 2; i-- > 0;) tsift_heap_sift_down(ix, cand, nc, i, TOPK_ROOT_BEST); /* heapify */
@@ -47,8 +45,6 @@ tsift_status tsift_diversity_pick(const rank_ctx *c, tsift_scored *cand, size_t 
     for (size_t i = 0; i < c->nt; i++) covered[i] += hit_terms[i];
   }
   *nout = nh;
-  tsift_free(covered);
-  tsift_free(hit_terms);
-  tsift_free(term_post);
+  TSIFT_FREE_ALL(covered, hit_terms, term_post);
   return TSIFT_OK;
 }

@@ -597,21 +597,8 @@ static tsift_status prune_alloc(prune_ctx *pc, size_t nm, size_t ns) {
 }
 
 static void prune_free(prune_ctx *pc) {
-  tsift_free(pc->sl);
-  tsift_free(pc->mslot);
-  tsift_free(pc->wk);
-  tsift_free(pc->lk);
-  tsift_free(pc->lq);
-  tsift_free(pc->pneed);
-  tsift_free(pc->pw);
-  tsift_free(pc->pbonus);
-  tsift_free(pc->stamp);
-  tsift_free(pc->at);
-  tsift_free(pc->part);
-  tsift_free(pc->msk);
-  tsift_free(pc->wpos);
-  tsift_free(pc->pub);
-  tsift_free(pc->seed);
+  TSIFT_FREE_ALL(pc->sl, pc->mslot, pc->wk, pc->lk, pc->lq, pc->pneed, pc->pw, pc->pbonus, pc->stamp, pc->at, pc->part,
+                 pc->msk, pc->wpos, pc->pub, pc->seed);
 }
 
 /* The slots of the scoring members, with their bounds. Under other

@@ -158,42 +158,28 @@ static int write_header(tsift_session *s) {
   char id[200], hex[65];
   tsift_snprintf(id, sizeof id, "%s#journal", s->loop);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "id");
-  tsift_json_cstr(&b, id);
-  tsift_json_key(&b, "source");
-  tsift_json_cstr(&b, HEADER_SOURCE);
+  tsift_json_key_cstr(&b, "id", id);
+  tsift_json_key_cstr(&b, "source", HEADER_SOURCE);
   tsift_json_key(&b, "value");
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "version");
-  tsift_json_int(&b, 1);
-  tsift_json_key(&b, "ranker");
-  tsift_json_cstr(&b, TSIFT_RANKER_VERSION);
-  tsift_json_key(&b, "catalog");
-  tsift_json_cstr(&b, s->index->fingerprint);
-  tsift_json_key(&b, "session");
-  tsift_json_cstr(&b, s->fingerprint);
-  tsift_json_key(&b, "mac");
-  tsift_json_cstr(&b, s->chain.key.keyed ? "hmac-sha256" : "none");
-  if (s->chain.key.keyed) {
-    tsift_json_key(&b, "keyId");
-    tsift_json_cstr(&b, s->chain.key.key_id);
-  }
+  tsift_json_key_int(&b, "version", 1);
+  tsift_json_key_cstr(&b, "ranker", TSIFT_RANKER_VERSION);
+  tsift_json_key_cstr(&b, "catalog", s->index->fingerprint);
+  tsift_json_key_cstr(&b, "session", s->fingerprint);
+  tsift_json_key_cstr(&b, "mac", s->chain.key.keyed ? "hmac-sha256" : "none");
+  if (s->chain.key.keyed) tsift_json_key_cstr(&b, "keyId", s->chain.key.key_id);
   if (s->index->vocabulary[0]) { /* the vocabulary the run searched under (docs/learning.md) */
-    tsift_json_key(&b, "vocabulary");
-    tsift_json_cstr(&b, s->index->vocabulary);
+    tsift_json_key_cstr(&b, "vocabulary", s->index->vocabulary);
   }
   if (s->menu_all) { /* every tool on the menu, no search_tools (search.auto, session_auto.c) */
-    tsift_json_key(&b, "mode");
-    tsift_json_cstr(&b, "all");
+    tsift_json_key_cstr(&b, "mode", "all");
   }
   if (s->client) { /* who the run served: learning counts evidence per client (learn.c) */
-    tsift_json_key(&b, "client");
-    tsift_json_cstr(&b, s->client);
+    tsift_json_key_cstr(&b, "client", s->client);
   }
   if (s->chain.has_parent) {
     tsift_sha256_hex(s->chain.parent, hex);
-    tsift_json_key(&b, "parent");
-    tsift_json_cstr(&b, hex);
+    tsift_json_key_cstr(&b, "parent", hex);
   }
   tsift_json_end_object(&b);
   tsift_json_end_object(&b);
@@ -462,14 +448,10 @@ tsift_status tsift_session_verify_json(const tsift_session *s, char **out, size_
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "verified");
-  tsift_json_bool(&b, s->replay && bad == 0 && !s->chain.unverifiable);
-  tsift_json_key(&b, "chained");
-  tsift_json_bool(&b, s->replay && !s->chain.unverifiable);
-  tsift_json_key(&b, "keyed");
-  tsift_json_bool(&b, s->chain.key.keyed);
-  tsift_json_key(&b, "decisions");
-  tsift_json_int(&b, (long long)tsift_replay_decisions(s));
+  tsift_json_key_bool(&b, "verified", s->replay && bad == 0 && !s->chain.unverifiable);
+  tsift_json_key_bool(&b, "chained", s->replay && !s->chain.unverifiable);
+  tsift_json_key_bool(&b, "keyed", s->chain.key.keyed);
+  tsift_json_key_int(&b, "decisions", (long long)tsift_replay_decisions(s));
   tsift_json_key(&b, "problems");
   tsift_json_begin_array(&b);
   for (size_t i = 0; i < s->chain.nheader_problems + s->nreplay; i++) {
@@ -477,10 +459,8 @@ tsift_status tsift_session_verify_json(const tsift_session *s, char **out, size_
     const char *p = at ? (s->chain.problem ? s->chain.problem[at - 1] : NULL) : s->chain.header_problems[i];
     if (!p) continue;
     tsift_json_begin_object(&b);
-    tsift_json_key(&b, "at");
-    tsift_json_int(&b, (long long)at);
-    tsift_json_key(&b, "problem");
-    tsift_json_cstr(&b, p);
+    tsift_json_key_int(&b, "at", (long long)at);
+    tsift_json_key_cstr(&b, "problem", p);
     tsift_json_end_object(&b);
   }
   tsift_json_end_array(&b);

@@ -94,9 +94,7 @@ static void builder_free(builder *b) {
   tsift_free(b->groups);
   tsift_free(b->tool_group);
   tsift_tokens_free(&b->names);
-  tsift_free(b->name_doc);
-  tsift_free(b->words);
-  tsift_free(b->word_of);
+  TSIFT_FREE_ALL(b->name_doc, b->words, b->word_of);
 }
 
 static int shown(const builder *b, size_t d) {

@@ -34,11 +34,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_free(s->tool_name);
   tsift_chain_free(s);
   for (size_t i = 0; i < s->nnamespaces; i++) tsift_free(s->namespaces[i]);
-  tsift_free(s->namespaces);
-  tsift_free(s->by_name);
-  tsift_free(s->ns_allowed);
-  tsift_free(s->on_menu);
-  tsift_free(s->menu);
+  TSIFT_FREE_ALL(s->namespaces, s->by_name, s->ns_allowed, s->on_menu, s->menu);
   tsift_buf_free(&s->journal);
   cJSON_Delete(s->replay);
   tsift_free(s->replay_items);
@@ -47,9 +43,7 @@ void tsift_session_free(tsift_session *s) {
   tsift_session_drop_qvec(s);
   tsift_free(s->overview);
   tsift_skills_free(s->skills);
-  tsift_free(s->calls);
-  tsift_free(s->client);
-  tsift_free(s);
+  TSIFT_FREE_ALL(s->calls, s->client, s);
 }
 
 /* ---- the fingerprint -------------------------------------------------- */
@@ -320,14 +314,11 @@ static int write_call_record(tsift_session *s, const call_ref *c, uint32_t d, co
   char id[200];
   tsift_snprintf(id, sizeof id, "%s#turn:%u:tool:%u:call", s->loop, c->turn, c->call);
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "id");
-  tsift_json_cstr(&b, id);
-  tsift_json_key(&b, "source");
-  tsift_json_cstr(&b, source);
+  tsift_json_key_cstr(&b, "id", id);
+  tsift_json_key_cstr(&b, "source", source);
   tsift_json_key(&b, "value");
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "tool");
-  tsift_json_cstr(&b, s->index->catalog.tools[d].menu_name);
+  tsift_json_key_cstr(&b, "tool", s->index->catalog.tools[d].menu_name);
   tsift_json_end_object(&b);
   tsift_json_end_object(&b);
   int ok = !b.failed && tsift_session_record(s, b.data, b.len);
@@ -523,24 +514,16 @@ tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size
   const char *keys[] = {"searches", "refusals", "hits", "noMatch", "loaded", "rankerCalls", "replayed", "preSearches"};
   size_t vals[] = {s->metrics.searches, s->metrics.refusals,     s->metrics.hits,     s->metrics.no_match,
                    s->metrics.loaded,   s->metrics.ranker_calls, s->metrics.replayed, s->metrics.pre_searches};
-  for (size_t i = 0; i < 8; i++) {
-    tsift_json_key(&b, keys[i]);
-    tsift_json_int(&b, (long long)vals[i]);
-  }
+  for (size_t i = 0; i < 8; i++) tsift_json_key_int(&b, keys[i], (long long)vals[i]);
   if (s->skills) {
-    tsift_json_key(&b, "activations");
-    tsift_json_int(&b, (long long)s->skills->activations);
-    tsift_json_key(&b, "activeSkills");
-    tsift_json_int(&b, (long long)s->skills->nactive);
+    tsift_json_key_int(&b, "activations", (long long)s->skills->activations);
+    tsift_json_key_int(&b, "activeSkills", (long long)s->skills->nactive);
   }
-  tsift_json_key(&b, "mode"); /* "all": every tool on the menu, no search (search.auto) */
-  tsift_json_cstr(&b, s->menu_all ? "all" : "search");
-  tsift_json_key(&b, "menu");
-  tsift_json_int(&b, (long long)((s->menu_all ? 0 : 1) + (s->skills ? 1 : 0) + s->agent.count + s->nmenu));
-  tsift_json_key(&b, "menuChars");
-  tsift_json_int(&b, (long long)s->menu_chars);
-  tsift_json_key(&b, "fingerprint");
-  tsift_json_cstr(&b, s->fingerprint);
+  /* "all": every tool on the menu, no search (search.auto) */
+  tsift_json_key_cstr(&b, "mode", s->menu_all ? "all" : "search");
+  tsift_json_key_int(&b, "menu", (long long)((s->menu_all ? 0 : 1) + (s->skills ? 1 : 0) + s->agent.count + s->nmenu));
+  tsift_json_key_int(&b, "menuChars", (long long)s->menu_chars);
+  tsift_json_key_cstr(&b, "fingerprint", s->fingerprint);
   tsift_json_end_object(&b);
   return tsift_buf_finish(&b, out, out_len, "writing metrics", err);
 }

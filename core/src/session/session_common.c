@@ -15,15 +15,8 @@
  * of a renamed tool (what an operator's configuration may say); no name is
  * both (ids.c). */
 long tsift_session_find_doc(const tsift_session *s, const char *id) {
-  size_t lo = 0, hi = s->index->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(s->index->catalog.tools[s->by_name[mid]].menu_name, id);
-    if (c == 0) return (long)s->by_name[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return tsift_catalog_find_renamed(&s->index->catalog, id, 0);
+  long d = tsift_find_doc_by_menu_name(s->index, s->by_name, id);
+  return d >= 0 ? d : tsift_catalog_find_renamed(&s->index->catalog, id, 0);
 }
 
 void tsift_session_menu_add(tsift_session *s, uint32_t d) {
@@ -91,18 +84,14 @@ void tsift_session_begin_output(tsift_buf *b, const call_ref *c) {
   tsift_json_begin_object(b);
   tsift_json_key(b, "call");
   tsift_json_begin_object(b);
-  tsift_json_key(b, "turn");
-  tsift_json_int(b, c->turn);
+  tsift_json_key_int(b, "turn", c->turn);
   if (c->pre) { /* the host's, not a model's call */
-    tsift_json_key(b, "preSearch");
-    tsift_json_bool(b, 1);
+    tsift_json_key_bool(b, "preSearch", 1);
     tsift_json_end_object(b);
     return;
   }
-  tsift_json_key(b, "call");
-  tsift_json_int(b, c->call);
-  tsift_json_key(b, "tool");
-  tsift_json_str(b, c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
+  tsift_json_key_int(b, "call", c->call);
+  tsift_json_key_str(b, "tool", c->tool, tsift_utf8_cut(c->tool, strlen(c->tool), 128));
   tsift_json_end_object(b);
 }
 
@@ -114,14 +103,9 @@ tsift_status tsift_session_refuse_echo(tsift_session *s, const call_ref *c, cons
   tsift_session_begin_output(&b, c);
   tsift_json_key(&b, "result");
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "error");
-  tsift_json_cstr(&b, code);
-  tsift_json_key(&b, "message");
-  tsift_json_cstr(&b, message);
-  if (name) {
-    tsift_json_key(&b, key);
-    tsift_json_str(&b, name, tsift_utf8_cut(name, strlen(name), NAME_ECHO_BYTES));
-  }
+  tsift_json_key_cstr(&b, "error", code);
+  tsift_json_key_cstr(&b, "message", message);
+  if (name) tsift_json_key_str(&b, key, name, tsift_utf8_cut(name, strlen(name), NAME_ECHO_BYTES));
   tsift_json_end_object(&b);
   tsift_json_key(&b, "decision");
   tsift_json_null(&b);

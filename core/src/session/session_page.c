@@ -26,10 +26,7 @@ static const char *const k_grade_names[] = {"", "partial", "strong", "selected"}
 void tsift_page_init(search_page *p) { memset(p, 0, sizeof *p); }
 
 void tsift_page_free(search_page *p) {
-  tsift_free(p->hits);
-  tsift_free(p->grade);
-  tsift_free(p->permit);
-  tsift_free(p->words_end);
+  TSIFT_FREE_ALL(p->hits, p->grade, p->permit, p->words_end);
   tsift_tokens_free(&p->words);
   tsift_tokens_free(&p->unmatched);
   tsift_tokens_free(&p->unknown);
@@ -260,18 +257,12 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const call_ref 
                            const search_page *p, const uint8_t *loaded, const uint32_t *skill_page, size_t ns,
                            const ranker_kinds *kinds) {
   tsift_json_begin_object(b);
-  tsift_json_key(b, "id");
-  tsift_json_cstr(b, id);
-  tsift_json_key(b, "source");
-  tsift_json_cstr(b, c->pre ? "host-pre-search" : "agent-tool-search");
+  tsift_json_key_cstr(b, "id", id);
+  tsift_json_key_cstr(b, "source", c->pre ? "host-pre-search" : "agent-tool-search");
   tsift_json_key(b, "value");
   tsift_json_begin_object(b);
-  tsift_json_key(b, "ranker");
-  tsift_json_cstr(b, kinds->ranker);
-  if (tsift_session_discovers(s) && kinds->skill_ranker) {
-    tsift_json_key(b, "skillRanker");
-    tsift_json_cstr(b, kinds->skill_ranker);
-  }
+  tsift_json_key_cstr(b, "ranker", kinds->ranker);
+  if (tsift_session_discovers(s) && kinds->skill_ranker) tsift_json_key_cstr(b, "skillRanker", kinds->skill_ranker);
   tsift_json_key(b, "query");
   /* Whole: replay re-reads it, and a cut could end inside a +word or drop
    * the words the recorded grades matched. */
@@ -320,17 +311,12 @@ static void write_hit(tsift_buf *b, const tsift_tool *t, int loaded, const searc
   char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
   if (!desc) b->failed = 1;
   tsift_json_begin_object(b);
-  tsift_json_key(b, "name"); /* a tool's menu name; a skill's id (activate_skill takes it) */
-  tsift_json_cstr(b, loaded >= 0 ? t->menu_name : t->id);
-  tsift_json_key(b, "description");
-  tsift_json_str(b, desc ? desc : "", desc ? dl : 0);
-  if (loaded >= 0) {
-    tsift_json_key(b, "loaded");
-    tsift_json_bool(b, loaded);
-  }
+  /* a tool's menu name; a skill's id (activate_skill takes it) */
+  tsift_json_key_cstr(b, "name", loaded >= 0 ? t->menu_name : t->id);
+  tsift_json_key_str(b, "description", desc ? desc : "", desc ? dl : 0);
+  if (loaded >= 0) tsift_json_key_bool(b, "loaded", loaded);
   if (p && p->grade[i] != PAGE_UNGRADED) {
-    tsift_json_key(b, "match");
-    tsift_json_cstr(b, k_grade_names[p->grade[i]]);
+    tsift_json_key_cstr(b, "match", k_grade_names[p->grade[i]]);
     if (p->grade[i] != PAGE_SELECTED) {
       tsift_json_key(b, "matched");
       json_tokens(b, &p->words, words_start(p, i), p->words_end[i]);
@@ -556,15 +542,9 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
     tsift_json_key(&b, "vocabulary");
     json_tokens(&b, &vocab, 0, vocab.count);
   }
-  if (note.len) {
-    tsift_json_key(&b, "note");
-    tsift_json_str(&b, note.data, note.len);
-  }
+  if (note.len) tsift_json_key_str(&b, "note", note.data, note.len);
   if (note.failed) b.failed = 1;
-  if (tainted) {
-    tsift_json_key(&b, "tainted");
-    tsift_json_bool(&b, 1);
-  }
+  if (tainted) tsift_json_key_bool(&b, "tainted", 1);
   tsift_json_end_object(&b);
   tsift_json_key(&b, "decision");
   size_t dec_start = b.len;

@@ -198,16 +198,10 @@ static tsift_status request_ranking(tsift_session *s, char **out, size_t *out_le
   tsift_session_begin_output(&b, &c);
   tsift_json_key(&b, "rank");
   tsift_json_begin_object(&b);
-  tsift_json_key(&b, "kind");
-  tsift_json_cstr(&b, p->skills_phase ? s->skills->ranker_kind : s->ranker_kind);
-  tsift_json_key(&b, "query");
-  tsift_json_cstr(&b, p->query);
-  tsift_json_key(&b, "want");
-  tsift_json_int(&b, (long long)p->want);
-  if (p->skills_phase) {
-    tsift_json_key(&b, "of");
-    tsift_json_cstr(&b, "skills");
-  }
+  tsift_json_key_cstr(&b, "kind", p->skills_phase ? s->skills->ranker_kind : s->ranker_kind);
+  tsift_json_key_cstr(&b, "query", p->query);
+  tsift_json_key_int(&b, "want", (long long)p->want);
+  if (p->skills_phase) tsift_json_key_cstr(&b, "of", "skills");
   tsift_json_end_object(&b);
   tsift_json_end_object(&b);
   *out = tsift_buf_take(&b, out_len);
@@ -269,9 +263,7 @@ static pending_search *new_pending(tsift_session *s, const call_ref *c, const ch
   if (p && w->n) p->divergence_warning = tsift_strndup(w->items[0], strlen(w->items[0]));
   if (!p || !p->query || (w->n && !p->divergence_warning)) {
     if (p) {
-      tsift_free(p->query);
-      tsift_free(p->divergence_warning);
-      tsift_free(p);
+      TSIFT_FREE_ALL(p->query, p->divergence_warning, p);
     }
     return NULL;
   }

@@ -41,19 +41,15 @@ static void write_tools(tsift_buf *b, const tsift_skill *k) {
 static void write_result(tsift_buf *b, const tsift_skill *k, const char *pinned) {
   tsift_json_begin_object(b);
   if (strcmp(pinned, k->digest) == 0) {
-    tsift_json_key(b, "skill");
-    tsift_json_cstr(b, k->id);
-    tsift_json_key(b, "instructions");
-    tsift_json_str(b, k->instructions ? k->instructions : "", k->instructions_len);
+    tsift_json_key_cstr(b, "skill", k->id);
+    tsift_json_key_str(b, "instructions", k->instructions ? k->instructions : "", k->instructions_len);
   } else {
     int gone = !k->instructions;
-    tsift_json_key(b, "error");
-    tsift_json_cstr(b, gone ? "instructions_unavailable" : "instructions_changed");
-    tsift_json_key(b, "message");
-    tsift_json_cstr(b, gone ? "the instructions this run was recorded with are no longer available"
-                            : "the instructions changed since this run was recorded; they are not delivered");
-    tsift_json_key(b, "skill");
-    tsift_json_cstr(b, k->id);
+    tsift_json_key_cstr(b, "error", gone ? "instructions_unavailable" : "instructions_changed");
+    tsift_json_key_cstr(b, "message",
+                        gone ? "the instructions this run was recorded with are no longer available"
+                             : "the instructions changed since this run was recorded; they are not delivered");
+    tsift_json_key_cstr(b, "skill", k->id);
   }
   write_tools(b, k);
   tsift_json_end_object(b);
@@ -84,8 +80,7 @@ static tsift_status write_output(tsift_session *s, const call_ref *c, const tsif
   tsift_json_key(&b, "decision");
   if (decision) tsift_json_raw(&b, decision->data, decision->len);
   else tsift_json_null(&b);
-  tsift_json_key(&b, "resultBytes");
-  tsift_json_int(&b, (long long)result_bytes);
+  tsift_json_key_int(&b, "resultBytes", (long long)result_bytes);
   tsift_write_warnings(&b, w);
   tsift_json_end_object(&b);
   if (b.failed || result->failed || (decision && decision->failed) || w->nomem ||
@@ -106,14 +101,11 @@ static tsift_status write_output(tsift_session *s, const call_ref *c, const tsif
 
 static void begin_decision(tsift_buf *d, const char *did, const tsift_skill *k) {
   tsift_json_begin_object(d);
-  tsift_json_key(d, "id");
-  tsift_json_cstr(d, did);
-  tsift_json_key(d, "source");
-  tsift_json_cstr(d, "agent-skill-activation");
+  tsift_json_key_cstr(d, "id", did);
+  tsift_json_key_cstr(d, "source", "agent-skill-activation");
   tsift_json_key(d, "value");
   tsift_json_begin_object(d);
-  tsift_json_key(d, "skill");
-  tsift_json_cstr(d, k->id);
+  tsift_json_key_cstr(d, "skill", k->id);
 }
 
 static void end_decision(tsift_buf *d) {
@@ -130,19 +122,15 @@ static tsift_status refuse_instructions(tsift_session *s, const call_ref *c, con
   tsift_buf_init(&r);
   tsift_buf_init(&d);
   tsift_json_begin_object(&r);
-  tsift_json_key(&r, "error");
-  tsift_json_cstr(&r, "instructions_refused");
-  tsift_json_key(&r, "message");
-  tsift_json_cstr(&r, strcmp(verdict, "tainted") == 0 ? "this skill's instructions are tainted and are not delivered"
-                                                       : "this skill's instructions are over the size limit");
-  tsift_json_key(&r, "skill");
-  tsift_json_cstr(&r, sk->id);
-  tsift_json_key(&r, "verdict");
-  tsift_json_cstr(&r, verdict);
+  tsift_json_key_cstr(&r, "error", "instructions_refused");
+  tsift_json_key_cstr(&r, "message",
+                      strcmp(verdict, "tainted") == 0 ? "this skill's instructions are tainted and are not delivered"
+                                                      : "this skill's instructions are over the size limit");
+  tsift_json_key_cstr(&r, "skill", sk->id);
+  tsift_json_key_cstr(&r, "verdict", verdict);
   tsift_json_end_object(&r);
   begin_decision(&d, did, sk);
-  tsift_json_key(&d, "verdict");
-  tsift_json_cstr(&d, verdict);
+  tsift_json_key_cstr(&d, "verdict", verdict);
   end_decision(&d);
   tsift_status st = write_output(s, c, &r, &d, r.len, w, out, out_len, err);
   if (!st) s->metrics.refusals++;
@@ -170,12 +158,9 @@ static tsift_status activate(tsift_session *s, const call_ref *c, const char *di
   write_result(&r, skill, pinned);
   size_t result_bytes = recorded ? recorded->result_bytes : r.len;
   begin_decision(&d, did, skill);
-  tsift_json_key(&d, "digest");
-  tsift_json_cstr(&d, pinned);
-  tsift_json_key(&d, "bytes");
-  tsift_json_int(&d, (long long)(recorded ? recorded->bytes : skill->bytes));
-  tsift_json_key(&d, "resultBytes");
-  tsift_json_int(&d, (long long)result_bytes);
+  tsift_json_key_cstr(&d, "digest", pinned);
+  tsift_json_key_int(&d, "bytes", (long long)(recorded ? recorded->bytes : skill->bytes));
+  tsift_json_key_int(&d, "resultBytes", (long long)result_bytes);
   end_decision(&d);
   size_t menu_before = s->nmenu;
   tsift_status st = write_output(s, c, &r, &d, result_bytes, w, out, out_len, err);
@@ -243,12 +228,9 @@ static tsift_status serve_recorded(tsift_session *s, const call_ref *c, const ch
     tsift_buf r;
     tsift_buf_init(&r);
     tsift_json_begin_object(&r);
-    tsift_json_key(&r, "error");
-    tsift_json_cstr(&r, "instructions_unavailable");
-    tsift_json_key(&r, "message");
-    tsift_json_cstr(&r, "the recorded skill activation cannot be served in this session");
-    tsift_json_key(&r, "skill");
-    tsift_json_cstr(&r, name);
+    tsift_json_key_cstr(&r, "error", "instructions_unavailable");
+    tsift_json_key_cstr(&r, "message", "the recorded skill activation cannot be served in this session");
+    tsift_json_key_cstr(&r, "skill", name);
     tsift_json_key(&r, "tools");
     tsift_json_begin_array(&r);
     tsift_json_end_array(&r);

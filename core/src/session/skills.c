@@ -26,9 +26,7 @@ static void free_list(char **l, size_t n) {
 }
 
 static void skill_free(tsift_skill *k) {
-  tsift_free(k->id);
-  tsift_free(k->description);
-  tsift_free(k->instructions);
+  TSIFT_FREE_ALL(k->id, k->description, k->instructions);
   free_list(k->tags, k->ntags);
   free_list(k->aliases, k->naliases);
   free_list(k->tools, k->ntools);
@@ -37,12 +35,7 @@ static void skill_free(tsift_skill *k) {
 void tsift_skills_free(tsift_skills *sk) {
   if (!sk) return;
   for (size_t i = 0; i < sk->n; i++) skill_free(&sk->items[i]);
-  tsift_free(sk->items);
-  tsift_free(sk->tool_name);
-  tsift_free(sk->selected);
-  tsift_free(sk->active);
-  tsift_free(sk->pinned);
-  tsift_free(sk->warned);
+  TSIFT_FREE_ALL(sk->items, sk->tool_name, sk->selected, sk->active, sk->pinned, sk->warned);
   tsift_index_free(sk->index);
   tsift_free(sk->ranker_kind);
   tsift_free(sk);

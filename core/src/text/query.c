@@ -14,15 +14,11 @@ void tsift_query_free(tsift_query *q) {
   tsift_tokens_free(&q->tokens);
   tsift_tokens_free(&q->stopwords);
   tsift_tokens_free(&q->terms);
-  tsift_free(q->term_weak);
-  tsift_free(q->term_soft);
-  tsift_free(q->term_required);
+  TSIFT_FREE_ALL(q->term_weak, q->term_soft, q->term_required);
   tsift_tokens_free(&q->surface);
   tsift_tokens_free(&q->xterms);
   tsift_tokens_free(&q->xsurface);
-  tsift_free(q->xof);
-  tsift_free(q->xsyn);
-  tsift_free(q->term_covered);
+  TSIFT_FREE_ALL(q->xof, q->xsyn, q->term_covered);
   memset(q, 0, sizeof *q);
 }
 
@@ -92,9 +88,7 @@ typedef struct token_flags {
 } token_flags;
 
 static void token_flags_free(token_flags *f) {
-  tsift_free(f->weak);
-  tsift_free(f->soft);
-  tsift_free(f->req);
+  TSIFT_FREE_ALL(f->weak, f->soft, f->req);
   tsift_tokens_free(&f->surface);
 }
 
@@ -253,9 +247,7 @@ static tsift_status query_terms(tsift_query *q, const tsift_stopwords *sw, const
   }
   tsift_tokens_free(&distinct);
   tsift_tokens_free(&dsurface);
-  tsift_free(dweak);
-  tsift_free(dsoft);
-  tsift_free(dreq);
+  TSIFT_FREE_ALL(dweak, dsoft, dreq);
   return st;
 }
 

@@ -15,9 +15,7 @@
 void tsift_tokens_init(tsift_tokens *t) { memset(t, 0, sizeof *t); }
 
 void tsift_tokens_free(tsift_tokens *t) {
-  tsift_free(t->bytes);
-  tsift_free(t->off);
-  tsift_free(t->len);
+  TSIFT_FREE_ALL(t->bytes, t->off, t->len);
   memset(t, 0, sizeof *t);
 }
 
