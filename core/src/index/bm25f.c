@@ -105,15 +105,19 @@ int tsift_scoring_derive(tsift_index *ix) {
     for (size_t len = 0; len < TSIFT_NORM_ROW; len++)
       ix->len_norm_w[f * TSIFT_NORM_ROW + len] =
           st.avg_len[f] > 0.0 ? norm_weight(ix->weights[f], len, st.avg_len[f]) : 0.0;
-  for (size_t t = 0; t < ix->nterms; t++) {
-    double mx = 0.0;
-    for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
-      double tfn = tsift_posting_tfn_table(ix, &ix->post[p]);
-      if (tfn > mx) mx = tfn;
-    }
-    ix->term_max_tfn[t] = mx;
-  }
+  /* the largest tfns: each the first time a query asks (tsift_term_max_tfn) */
+  for (size_t t = 0; t < ix->nterms; t++) ix->term_max_tfn[t] = -1.0;
   return 0;
+}
+
+double tsift_term_max_tfn_fill(const tsift_index *ix, uint32_t t) {
+  double mx = 0.0;
+  for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
+    double tfn = tsift_posting_tfn_table(ix, &ix->post[p]);
+    if (tfn > mx) mx = tfn;
+  }
+  ix->term_max_tfn[t] = mx;
+  return mx;
 }
 
 uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc) {

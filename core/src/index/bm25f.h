@@ -57,9 +57,22 @@ static inline double tsift_posting_tfn_table(const tsift_index *ix, const tsift_
 }
 /* 1 when stats has the average field lengths ix->len_norm_w is for. */
 int tsift_scoring_fits(const tsift_index *ix, const tsift_stats *stats);
-/* Derive ix->scoring_avg_len, len_norm_w and term_max_tfn (index.h);
- * -1 when out of memory (the arrays are NULL then). */
+/* Derive ix->scoring_avg_len and len_norm_w, and make room for
+ * term_max_tfn (index.h), every entry unknown; -1 when out of memory (the
+ * arrays are NULL then). */
 int tsift_scoring_derive(tsift_index *ix);
+/* The largest tfn of term t's postings under the whole catalog's
+ * statistics (tsift_posting_tfn_table). Computed the first time a query
+ * needs it and kept in ix->term_max_tfn (-1: not yet), so that neither a
+ * build nor a snapshot load walks every posting for terms no query asks
+ * about (issue 37: the largest part of a load after the postings). The
+ * same value whenever it is computed. An index is not shared between
+ * threads (toolsift.h), so the write needs no lock. */
+double tsift_term_max_tfn_fill(const tsift_index *ix, uint32_t t);
+static inline double tsift_term_max_tfn(const tsift_index *ix, uint32_t t) {
+  double m = ix->term_max_tfn[t];
+  return m >= 0.0 ? m : tsift_term_max_tfn_fill(ix, t);
+}
 /* First position in [lo, hi) of a term's postings whose doc is >= doc, by
  * galloping from lo (O(log distance)). */
 uint32_t tsift_posting_gallop(const tsift_posting *post, uint32_t lo, uint32_t hi, uint32_t doc);

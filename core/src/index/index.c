@@ -63,24 +63,26 @@ static int intern_all(tsift_index *ix, const tsift_tokens *t, u32vec *dst) {
  * last posting of a term is the current doc's while that doc is read. Used by
  * the build and by a snapshot load (snapshots do not store postings). */
 int tsift_index_postings(tsift_index *ix) {
-  uint32_t *fill = tsift_calloc_array(ix->nterms + 1, sizeof *fill);
+  uint32_t *last = tsift_calloc_array(ix->nterms + 1, sizeof *last);
   ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
-  if (!fill || !ix->post_off) {
-    tsift_free(fill);
+  if (!last || !ix->post_off) {
+    tsift_free(last);
     return -1;
   }
   const uint32_t *by_rank = ix->by_rank;
-  /* Pass 1: documents per term (fill[t] = the last doc + 1 seen with t). */
+  /* Pass 1: documents per term (last[t] = the last doc + 1 seen with t). */
   for (size_t d = 0; d < ix->n; d++) {
     const unsigned char *p = ix->tok_bytes + ix->tok_at[d], *end = ix->tok_bytes + ix->tok_at[d + 1];
-    while (p < end) {
-      uint32_t t = by_rank[tsift_forward_next(&p)];
-      if (fill[t] != d + 1) {
-        fill[t] = (uint32_t)d + 1;
-        ix->post_off[t + 1]++;
-      }
-    }
+    while (p < end) tsift_postings_count(ix->post_off, last, by_rank[tsift_forward_next(&p)], (uint32_t)d);
   }
+  tsift_free(last);
+  return tsift_index_postings_counted(ix);
+}
+
+int tsift_index_postings_counted(tsift_index *ix) {
+  uint32_t *fill = tsift_calloc_array(ix->nterms + 1, sizeof *fill);
+  if (!fill) return -1;
+  const uint32_t *by_rank = ix->by_rank;
   for (size_t t = 0; t < ix->nterms; t++) {
     ix->post_off[t + 1] += ix->post_off[t];
     fill[t] = ix->post_off[t];

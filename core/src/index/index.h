@@ -109,7 +109,8 @@ struct tsift_index {
    *   exactly); 0 when the field's average is 0. By length, not by doc: a
    *   field has at most TSIFT_FIELD_TOKENS_MAX tokens, so 6 KiB instead of
    *   48 bytes a tool;
-   * - term_max_tfn (nterms): the largest tfn of the term's postings;
+   * - term_max_tfn (nterms): the largest tfn of the term's postings, each
+   *   filled the first time a query needs it (bm25f.h tsift_term_max_tfn);
    * - exact_head (exact_nbuckets, a power of two) and exact_next (2n): the
    *   docs by the hash of their name and id sequences (tsift_seq_hash), as
    *   chains of entries e = 2d (name) or 2d + 1 (id), stored as e + 1. */
@@ -221,8 +222,21 @@ size_t tsift_field_tokens(const tsift_index *ix, uint32_t d, int f, uint32_t *ou
 int tsift_forward_rank_of(tsift_index *ix);
 
 /* Fill ix->post_off and ix->post from the forward index; -1 when out of
- * memory. */
+ * memory. Two passes: count each term's documents, then place the
+ * postings. */
 int tsift_index_postings(tsift_index *ix);
+/* Count term t of doc d into post_off (at t + 1) unless d counted it
+ * already (last[t] = d + 1): pass 1, which a snapshot load does while it
+ * checks the fields' tokens instead of reading them all once more. */
+static inline void tsift_postings_count(uint32_t *post_off, uint32_t *last, uint32_t t, uint32_t d) {
+  if (last[t] != d + 1) {
+    last[t] = d + 1;
+    post_off[t + 1]++;
+  }
+}
+/* Pass 2 over ix->post_off holding every term's count at t + 1 (zeroed,
+ * nterms + 1 entries, from tsift_postings_count). */
+int tsift_index_postings_counted(tsift_index *ix);
 /* Fill ix->field_docs from ix->field_lens (after a build and a snapshot load). */
 void tsift_index_count_fields(tsift_index *ix);
 

@@ -516,15 +516,14 @@ static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *
     size_t at = s->pos;
     uint32_t n = next(s);
     NEED(!s->bad && n <= s->len - s->pos, "bad tool description");
-    NEED(tsift_textpack_check(&ix->pack, s->p + s->pos, n) >= 0, "bad tool description");
+    NEED(tsift_textpack_valid(&ix->pack, s->p + s->pos, n), "bad tool description");
     t->desc = (char *)s->p + at;
     s->pos += n;
   }
   if (flags & F_SCHEMA) {
     uint32_t n = next(s);
     NEED(!s->bad && n > 0 && n <= x->nschemas - x->schema_at, "bad tool schema");
-    long sl = tsift_textpack_check(&ix->pack, x->schemas + x->schema_at, n);
-    NEED(sl > 0, "bad tool schema");
+    NEED(tsift_textpack_valid(&ix->pack, x->schemas + x->schema_at, n), "bad tool schema"); /* n > 0: not empty */
     t->schema_text = (const char *)x->schemas + x->schema_at;
     t->schema_code_len = n;
     x->schema_at += n;
@@ -621,13 +620,28 @@ static tsift_status read_fields(tsift_index *ix, stream *s, tsift_error *err) {
   }
   NEED(memcmp(sums, ix->field_len_sum, sizeof sums) == 0, "field lengths do not add up");
   NEED(total <= s->len - s->pos, "bad field lengths"); /* a token takes a byte at least */
+  /* Each token checked and counted into its term's documents (pass 1 of
+   * the postings: tsift_index_postings_counted does the rest). */
+  uint32_t *last = tsift_calloc_array(ix->nterms + 1, sizeof *last);
+  ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
+  if (!last || !ix->post_off) {
+    tsift_free(last);
+    return tsift_nomem(err, "loading a snapshot");
+  }
   size_t start = s->pos;
-  for (size_t d = 0; d < ix->n; d++) {
+  int bad = 0;
+  for (size_t d = 0; d < ix->n && !bad; d++) {
     ix->tok_at[d] = (uint32_t)(s->pos - start);
     size_t count = 0;
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++) count += ix->field_lens[d * TSIFT_FIELD_COUNT + f];
-    NEED(check_ranks(s, (uint32_t)ix->nterms, count), "bad term id");
+    for (size_t i = 0; i < count && !bad; i++) {
+      uint32_t r = next(s);
+      bad = s->bad || r >= ix->nterms;
+      if (!bad) tsift_postings_count(ix->post_off, last, ix->by_rank[r], (uint32_t)d);
+    }
   }
+  tsift_free(last);
+  NEED(!bad, "bad term id");
   ix->tok_at[ix->n] = (uint32_t)(s->pos - start);
   ix->tok_bytes = s->p + start;
   return TSIFT_OK;
@@ -793,7 +807,7 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
       ix->vec_q = (int8_t *)(ix->blob + kept + ntok);
     }
     tsift_index_count_fields(ix); /* derived, not stored */
-    if (shrink_blob(ix, kept + ntok + nvec, x.nlabels) || tsift_index_postings(ix) ||
+    if (shrink_blob(ix, kept + ntok + nvec, x.nlabels) || tsift_index_postings_counted(ix) ||
         tsift_dict_hash(ix) || tsift_dict_letters(ix) || tsift_index_derive(ix))
       st = tsift_nomem(err, "loading a snapshot");
   }

@@ -622,7 +622,7 @@ static void init_slots(prune_ctx *pc) {
     s->m = (uint32_t)m;
     s->fo = s->look = s->cur = ix->post_off[t];
     s->fe = ix->post_off[t + 1];
-    s->ub = mb->weight * tsift_saturate(mb->idf, ix->term_max_tfn[t] * grow);
+    s->ub = mb->weight * tsift_saturate(mb->idf, tsift_term_max_tfn(ix, t) * grow);
     s->cbit = -1;
     for (size_t lo = 0, hi = ix->doc_common ? ix->ncommon : 0; lo < hi;) { /* a common term? */
       size_t mid = lo + (hi - lo) / 2;
