@@ -86,11 +86,12 @@ tsift_status tsift_nomem(tsift_error *err, const char *where) {
   return tsift_fail(err, TSIFT_E_NOMEM, "out of memory while %s", where);
 }
 
-void tsift_ok(tsift_error *err) {
+tsift_status tsift_ok(tsift_error *err) {
   if (err) {
     err->status = TSIFT_OK;
     err->message[0] = 0;
   }
+  return TSIFT_OK;
 }
 
 const char *tsift_version(void) { return TSIFT_VERSION; }

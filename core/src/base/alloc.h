@@ -39,7 +39,8 @@ tsift_status tsift_fail(tsift_error *err, tsift_status status, const char *fmt, 
  * "<prefix>: " (the message stays otherwise intact). Returns `status`. */
 tsift_status tsift_error_prefix(tsift_error *err, tsift_status status, const char *prefix);
 tsift_status tsift_nomem(tsift_error *err, const char *where);
-/* Mark success in `err` (may be NULL). */
-void tsift_ok(tsift_error *err);
+/* Mark success in `err` (may be NULL); returns TSIFT_OK, so a function
+ * that succeeds ends with `return tsift_ok(err);`. */
+tsift_status tsift_ok(tsift_error *err);
 
 #endif

@@ -54,8 +54,7 @@ void tsift_eval_loop_free(eval_loop *l) {
  * "load" set (and no overview: it changes no search). */
 static char *policy_config(const cJSON *search, const char *load) {
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   tsift_json_key(&b, "search");
   tsift_json_begin_object(&b);
   const cJSON *item;

@@ -305,9 +305,8 @@ static tsift_status index_build(const char *catalog_json, size_t catalog_len, cJ
     tsift_index_free(ix);
     return st;
   }
-  tsift_ok(err);
   *out = ix;
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_index_build(const char *catalog_json, size_t catalog_len,

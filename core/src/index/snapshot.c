@@ -288,8 +288,7 @@ tsift_status tsift_index_snapshot(const tsift_index *ix, char **out, size_t *out
   *out = tsift_buf_take(&b, &len);
   if (!*out) return tsift_nomem(err, "writing a snapshot");
   if (out_len) *out_len = len;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -818,9 +817,8 @@ static tsift_status load_blob(char *blob, size_t len, tsift_index **out, tsift_e
     tsift_index_free(ix);
     return st;
   }
-  tsift_ok(err);
   *out = ix;
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_index **out, tsift_error *err) {
@@ -856,6 +854,5 @@ tsift_status tsift_index_verify(const tsift_index *ix, tsift_error *err) {
   tsift_status st = tsift_index_fingerprint(ix, fp, err);
   if (st) return st;
   if (strcmp(fp, ix->fingerprint) != 0) return corrupt(err, "fingerprint does not match the contents");
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }

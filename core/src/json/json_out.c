@@ -30,8 +30,7 @@ void tsift_buf_putc(tsift_buf *b, char c) { tsift_buf_append(b, &c, 1); }
 tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const char *what, tsift_error *err) {
   *out = tsift_buf_take(b, out_len);
   if (!*out) return tsift_nomem(err, what);
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_buf_finish_unless(tsift_status st, tsift_buf *b, char **out, size_t *out_len, const char *what,
@@ -121,6 +120,11 @@ void tsift_buf_json_string(tsift_buf *b, const char *s, size_t n) {
   }
   tsift_buf_append(b, s + start, n - start);
   tsift_buf_putc(b, '"');
+}
+
+void tsift_json_open_object(tsift_buf *b) {
+  tsift_buf_init(b);
+  tsift_json_begin_object(b);
 }
 
 void tsift_json_key(tsift_buf *b, const char *key) {

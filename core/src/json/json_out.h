@@ -36,6 +36,8 @@ tsift_status tsift_buf_finish_unless(tsift_status st, tsift_buf *b, char **out, 
                                      tsift_error *err);
 
 void tsift_json_begin_object(tsift_buf *b);
+/* A new buffer holding an open object: how every JSON output starts. */
+void tsift_json_open_object(tsift_buf *b);
 void tsift_json_end_object(tsift_buf *b);
 void tsift_json_begin_array(tsift_buf *b);
 void tsift_json_end_array(tsift_buf *b);

@@ -105,8 +105,7 @@ static tsift_status learner_open(tsift_index *ix, int own_ix, const cJSON *opts,
     return st;
   }
   *out = l;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_learner_over_index(tsift_index *ix, const cJSON *opts, tsift_learner **out, tsift_error *err) {

@@ -468,8 +468,7 @@ tsift_status tsift_learn_read_examples(tsift_learner *l, const char *name, const
     l->examples = examples;
     return st;
   }
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 /* One example line. */

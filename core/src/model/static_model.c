@@ -162,8 +162,7 @@ static tsift_status load(const uint8_t *safetensors, size_t safetensors_len, con
   }
   model_id(model, safetensors, safetensors_len, tokenizer_json, tokenizer_len);
   *out = model;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_static_model_load_flags(const uint8_t *safetensors, size_t safetensors_len,
@@ -242,8 +241,7 @@ static tsift_status embed(const tsift_static_model *model, const char *text, siz
   for (size_t c = 0; c < dim; c++) out[c] = norm > 0 ? (float)(p.sum[c] / norm) : 0.0f;
   if (pooled) *pooled = norm > 0 ? p.pooled : 0;
   tsift_free(p.sum);
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_static_model_embed(const tsift_static_model *model, const char *text, size_t len, float *out,
@@ -260,8 +258,7 @@ tsift_status tsift_static_model_embed_json(const tsift_static_model *model, cons
   float *v = tsift_calloc_array(dim, sizeof *v);
   if (!v) return tsift_nomem(err, "embedding a text");
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   tsift_json_key_cstr(&b, "model", model->id);
   tsift_json_key_int(&b, "dim", (long long)dim);
   tsift_json_key(&b, "tokens");

@@ -407,8 +407,7 @@ tsift_status tsift_index_search(const tsift_index *ix, const char *query, size_t
   }
   *count = r.nhits;
   tsift_ranking_free(&r);
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 /* ---- batch ranking ---------------------------------------------------- */
@@ -503,8 +502,7 @@ tsift_status tsift_index_info_json(const tsift_index *ix, char **out, size_t *ou
   size_t counts[4] = {0};
   for (size_t d = 0; d < ix->n; d++) counts[ix->trust[d] & 3]++;
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   tsift_json_key_cstr(&b, "version", TSIFT_VERSION);
   tsift_json_key_cstr(&b, "ranker", TSIFT_RANKER_VERSION);
   tsift_json_key_int(&b, "tools", (long long)ix->n);
@@ -558,8 +556,7 @@ tsift_status tsift_index_documents_json(const tsift_index *ix, char **out, size_
                                         tsift_error *err) {
   if (!ix || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_index_documents_json: NULL argument");
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   tsift_json_key(&b, "tools");
   tsift_json_begin_array(&b);
   for (size_t d = 0; d < ix->n && !b.failed; d++) {
@@ -608,8 +605,7 @@ tsift_status tsift_analyze_query_json(const char *text, size_t len, const char *
   tsift_stopwords_free(&sw);
   if (st) return st;
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   tsift_json_key_str(&b, "query", q.text, q.text_len);
   tsift_json_key(&b, "tokens");
   json_tokens(&b, &q.tokens);

@@ -446,8 +446,7 @@ tsift_status tsift_session_verify_json(const tsift_session *s, char **out, size_
   size_t bad = s->chain.nheader_problems;
   for (size_t k = 0; s->chain.problem && k < s->nreplay; k++) bad += s->chain.problem[k] != NULL;
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   tsift_json_key_bool(&b, "verified", s->replay && bad == 0 && !s->chain.unverifiable);
   tsift_json_key_bool(&b, "chained", s->replay && !s->chain.unverifiable);
   tsift_json_key_bool(&b, "keyed", s->chain.key.keyed);

@@ -243,9 +243,8 @@ static tsift_status session_new(const char *config_json, size_t config_len, tsif
     tsift_session_free(s);
     return st;
   }
-  tsift_ok(err);
   *out = s;
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_session_new(const char *config_json, size_t config_len, const char *journal,
@@ -352,8 +351,7 @@ tsift_status tsift_session_call_failed(tsift_session *s, uint32_t turn, uint32_t
       if (!write_call_record(s, &c, a->doc, CALL_FAILED_SOURCE)) return tsift_nomem(err, "recording a failed call");
       a->failed = 1;
     }
-    tsift_ok(err);
-    return TSIFT_OK;
+    return tsift_ok(err);
   }
   return tsift_fail(err, TSIFT_E_ARG, "tsift_session_call_failed: no call to a catalog tool of that name was allowed "
                     "at turn %u call %u", turn, call);
@@ -501,16 +499,14 @@ tsift_status tsift_session_journal_jsonl(const tsift_session *s, char **out, siz
   *out = tsift_strndup(s->journal.data ? s->journal.data : "", s->journal.len);
   if (!*out) return tsift_nomem(err, "copying the journal");
   if (out_len) *out_len = s->journal.len;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_session_metrics_json(const tsift_session *s, char **out, size_t *out_len,
                                         tsift_error *err) {
   if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_metrics_json: NULL argument");
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   const char *keys[] = {"searches", "refusals", "hits", "noMatch", "loaded", "rankerCalls", "replayed", "preSearches"};
   size_t vals[] = {s->metrics.searches, s->metrics.refusals,     s->metrics.hits,     s->metrics.no_match,
                    s->metrics.loaded,   s->metrics.ranker_calls, s->metrics.replayed, s->metrics.pre_searches};
@@ -603,16 +599,14 @@ tsift_status tsift_session_apply_journal(tsift_session *s, tsift_error *err) {
     if (st) return st;
     if (s->replay_pos == before) s->replay_pos++; /* refused (e.g. caps): skip it */
   }
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_session_finish(tsift_session *s, char **out, size_t *out_len, tsift_error *err) {
   if (!s || !out) return tsift_fail(err, TSIFT_E_ARG, "tsift_session_finish: NULL argument");
   size_t total = s->nreplay;
   tsift_buf b;
-  tsift_buf_init(&b);
-  tsift_json_begin_object(&b);
+  tsift_json_open_object(&b);
   tsift_json_key(&b, "unasked");
   tsift_json_begin_array(&b);
   size_t unasked = 0;
@@ -640,8 +634,7 @@ tsift_status tsift_session_skill_index(const tsift_session *s, char **out, size_
   if (!s->skills) {
     *out = tsift_strndup("", 0);
     if (!*out) return tsift_nomem(err, "writing the skill index");
-    tsift_ok(err);
-    return TSIFT_OK;
+    return tsift_ok(err);
   }
   return tsift_skills_prompt(s->skills, s->tool_name, out, out_len, err);
 }

@@ -113,8 +113,7 @@ tsift_status tsift_session_refuse_echo(tsift_session *s, const call_ref *c, cons
   *out = tsift_buf_take(&b, out_len);
   if (!*out) return tsift_nomem(err, "writing a refusal");
   s->metrics.refusals++; /* counted once it is answered */
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_session_refuse(tsift_session *s, const call_ref *c, const char *code,

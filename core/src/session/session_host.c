@@ -143,8 +143,7 @@ tsift_status tsift_session_call_next(tsift_session *s, const char *calls, size_t
   *pos = it.pos;
   *line = it.line;
   if (!more) {
-    tsift_ok(err);
-    return TSIFT_OK;
+    return tsift_ok(err);
   }
   tsift_status st = call_line(s, text, n, out, out_len, err);
   if (st) {

@@ -158,8 +158,7 @@ static tsift_status recorded_query_words(const tsift_session *s, const char *q, 
     if (st != TSIFT_E_ARG) return st;
     tsift_tokens_free(out);
     tsift_tokens_init(out);
-    tsift_ok(err);
-    return TSIFT_OK;
+    return tsift_ok(err);
   }
   tsift_query tq;
   tsift_status st = tsift_query_analyze(q, strlen(q), &s->index->stopwords, &tq, err);
@@ -579,6 +578,5 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
   if (p->n == 0 && ns == 0) s->metrics.no_match++;
   if (p->replayed) s->metrics.replayed++;
   tsift_free(loaded);
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }

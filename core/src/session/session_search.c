@@ -210,8 +210,7 @@ static tsift_status request_ranking(tsift_session *s, char **out, size_t *out_le
     return tsift_nomem(err, "asking the ranker");
   }
   s->metrics.ranker_calls++;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 static tsift_status set_ranker(tsift_session *s, char **slot, tsift_rank_fn *fn_slot, void **user_slot,
@@ -233,8 +232,7 @@ static tsift_status set_ranker(tsift_session *s, char **slot, tsift_rank_fn *fn_
   *slot = copy;
   *fn_slot = kind ? fn : NULL;
   *user_slot = kind ? user : NULL;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 tsift_status tsift_session_set_ranker(tsift_session *s, const char *kind, tsift_rank_fn fn, void *user,

@@ -95,8 +95,7 @@ static tsift_status write_output(tsift_session *s, const call_ref *c, const tsif
     s->last_call = c->call;
     s->last_pre = 0;
   }
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
 
 static void begin_decision(tsift_buf *d, const char *did, const tsift_skill *k) {

@@ -583,6 +583,5 @@ tsift_status tsift_skills_prompt(const tsift_skills *sk, const char *search_tool
   if (!text) return tsift_nomem(err, "writing the skill index");
   *out = text;
   if (out_len) *out_len = len;
-  tsift_ok(err);
-  return TSIFT_OK;
+  return tsift_ok(err);
 }
