@@ -10,9 +10,11 @@
 #              concern, with the `limits` tests (pathological inputs with
 #              time bounds, allocation-failure sweeps) and the fuzz corpus
 #              replays
-#   layers     scripts/check-layers.mjs: no call circles between core files
-#              or between the native CLI's files,
-#              no function over 120 lines without a "long:" reason
+#   layers     scripts/check-layers.mjs: core/src's folders include and call
+#              only downwards, no call circles between core files or
+#              between the native CLI's files, no function over 120 lines
+#              without a "long:" reason, docs/architecture.md names every
+#              core file and wasm export
 #   sanitize   the whole ctest suite again under ASan + UBSan + LeakSanitizer
 #              (scripts/sanitize.sh, build/sanitize)
 #   fuzz-smoke every libFuzzer target for 12 s from the committed seeds
@@ -166,8 +168,9 @@ stage fresh-machine bash tests/bootstrap/fresh-machine.sh
 stage ctest run_ctest
 
 # Hardening (issue 8, docs/reliability.md).
-# The core's structure: no file-level call circles, no over-long function
-# without a reason (scripts/check-layers.mjs, from the native objects).
+# The core's structure: its layers (includes and calls downwards only), no
+# file-level call circles, no over-long function without a reason, the map
+# in docs/architecture.md complete (scripts/check-layers.mjs).
 stage layers node scripts/check-layers.mjs
 stage sanitize bash scripts/sanitize.sh
 stage fuzz-smoke bash scripts/fuzz.sh --smoke
