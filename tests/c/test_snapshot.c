@@ -306,6 +306,49 @@ int main(void) {
   CHECK_EQ_INT(same_docs, loaded - unverified);
   tsift_free(docs);
 
+  /* Descriptions' and schemas' codes are checked when read, not at load
+   * (issue 37): a crafted blob whose fault is in such a code loads, and the
+   * first read of that text is a snapshot error naming the tool. The
+   * snapshot writer reads every one; a search reads its hits' descriptions
+   * and reports the error too. Every byte flipped, resealed: never a crash,
+   * and some faults are found only when read. */
+  int found_late = 0, search_late = 0;
+  for (size_t pos = 12; pos < len - 8; pos++) {
+    memcpy(copy, blob, len);
+    copy[pos] ^= 0x40;
+    reseal(copy, len);
+    tsift_index *crafted = NULL;
+    if (tsift_index_from_snapshot(copy, len, &crafted, &err) != TSIFT_OK) continue;
+    char *again = NULL;
+    size_t again_len = 0;
+    tsift_status st = tsift_index_snapshot(crafted, &again, &again_len, &err);
+    if (st == TSIFT_E_SNAPSHOT) {
+      CHECK_CONTAINS(err.message, "bad tool ");
+      found_late++;
+      char *out = NULL;
+      size_t out_len = 0;
+      for (size_t q = 0; q < 4; q++) {
+        static const char *const QS[] = {"issue", "message", "file", "calendar event"};
+        if (tsift_index_search_json(crafted, QS[q], strlen(QS[q]), "{\"limit\":50}", 12, &out, &out_len, &err) ==
+            TSIFT_E_SNAPSHOT) {
+          CHECK(out == NULL);
+          CHECK_CONTAINS(err.message, "bad tool text while writing search results");
+          search_late++;
+        }
+        tsift_free(out);
+        out = NULL;
+      }
+    } else {
+      CHECK_EQ_INT(st, TSIFT_OK);
+    }
+    tsift_free(again);
+    tsift_index_free(crafted);
+  }
+  printf("codes checked when read: %d crafted blobs loaded and failed when their text was read (%d searches)\n",
+         found_late, search_late);
+  CHECK(found_late > 0);
+  CHECK(search_late > 0);
+
   /* The stated fingerprint is trusted at load; verify re-derives it. */
   memcpy(copy, blob, len);
   char *info = NULL, *fp_at = NULL;

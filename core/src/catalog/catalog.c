@@ -37,29 +37,37 @@ void tsift_catalog_free(tsift_catalog *c) {
   memset(c, 0, sizeof *c);
 }
 
-char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_t *len) {
-  /* checked at load: the count is the decoded length, never -1 */
-  *len = (size_t)tsift_textpack_check(t->pack, (const unsigned char *)code, n);
-  char *text = tsift_alloc_bytes(*len + 1);
-  if (!text) return NULL;
-  tsift_textpack_decode(t->pack, (const unsigned char *)code, n, text);
-  text[*len] = 0;
-  return text;
+tsift_status tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, const char *what, char **text,
+                               size_t *len, tsift_error *err) {
+  /* The code is checked here, the first time it is read, not at load
+   * (issue 37): a crafted snapshot's bad code is a snapshot error then. */
+  long count = tsift_textpack_check(t->pack, (const unsigned char *)code, n);
+  *text = NULL;
+  *len = 0;
+  if (count < 0) return tsift_fail(err, TSIFT_E_SNAPSHOT, "bad tool %s (tool \"%.60s\")", what, t->id);
+  if (!(*text = tsift_alloc_bytes((size_t)count + 1))) return tsift_nomem(err, "decoding a tool's text");
+  tsift_textpack_decode(t->pack, (const unsigned char *)code, n, *text);
+  (*text)[count] = 0;
+  *len = (size_t)count;
+  return TSIFT_OK;
 }
 
-int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned) {
+tsift_status tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned,
+                                    tsift_error *err) {
   *owned = NULL;
   *text = t->desc;
   *len = 0;
-  if (!t->desc) return 0;
+  if (!t->desc) return TSIFT_OK;
   if (!t->pack) {
     *len = strlen(t->desc);
-    return 0;
+    return TSIFT_OK;
   }
   const char *code;
   uint32_t n;
   tsift_tool_desc_code(t, &code, &n);
-  return (*text = *owned = tsift_tool_decode(t, code, n, len)) ? 0 : -1;
+  tsift_status st = tsift_tool_decode(t, code, n, "description", owned, len, err);
+  *text = *owned;
+  return st;
 }
 
 size_t tsift_tool_desc_code(const tsift_tool *t, const char **code, uint32_t *n) {
@@ -75,9 +83,10 @@ tsift_status tsift_tool_schema(const tsift_tool *t, const cJSON **schema, cJSON 
   *schema = t->schema;
   if (t->schema || !t->schema_text) return TSIFT_OK;
   size_t len;
-  char *text = tsift_tool_decode(t, t->schema_text, t->schema_code_len, &len);
-  if (!text) return tsift_nomem(err, "decoding a schema");
-  tsift_status st = tsift_json_parse(text, len, "snapshot schema", owned, err);
+  char *text;
+  tsift_status st = tsift_tool_decode(t, t->schema_text, t->schema_code_len, "schema", &text, &len, err);
+  if (st) return st;
+  st = tsift_json_parse(text, len, "snapshot schema", owned, err);
   tsift_free(text);
   if (st) return st == TSIFT_E_NOMEM ? st : tsift_error_prefix(err, TSIFT_E_SNAPSHOT, "snapshot");
   *schema = *owned;

@@ -113,20 +113,28 @@ void tsift_catalog_free(tsift_catalog *c);
 /* The tool's input schema as a tree (NULL when it has none): the catalog's
  * own, or, for a tool loaded from a snapshot, its stored text parsed into
  * *owned, which the caller deletes with cJSON_Delete. TSIFT_E_NOMEM, or
- * TSIFT_E_SNAPSHOT for stored text that is not JSON (a crafted blob). */
+ * TSIFT_E_SNAPSHOT for a stored code that is bad or text that is not JSON
+ * (a crafted blob). */
 tsift_status tsift_tool_schema(const tsift_tool *t, const struct cJSON **schema, struct cJSON **owned,
                                tsift_error *err);
 /* The tool's description as *text of *len bytes, NUL-terminated (NULL, 0
  * when it has none): a built tool's own string, or a loaded tool's code
  * decoded into *owned, which the caller frees (tsift_free; NULL when
- * nothing was decoded). -1 when out of memory. */
-int tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned);
+ * nothing was decoded). TSIFT_E_NOMEM, or TSIFT_E_SNAPSHOT when a loaded
+ * tool's code is bad (checked when read: tsift_tool_decode). */
+tsift_status tsift_tool_description(const tsift_tool *t, const char **text, size_t *len, char **owned,
+                                    tsift_error *err);
 /* A loaded tool's description code (t->desc, t->pack set): *code and its
  * *n bytes after the varint count; returns the bytes count and code take. */
 size_t tsift_tool_desc_code(const tsift_tool *t, const char **code, uint32_t *n);
-/* A loaded tool's code[0..n) (checked at load) decoded: a NUL-terminated
- * copy to tsift_free and its byte count; NULL when out of memory. */
-char *tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, size_t *len);
+/* A loaded tool's code[0..n), its `what` ("description", "schema"),
+ * checked and decoded: *text a NUL-terminated copy to tsift_free, *len its
+ * bytes. A snapshot load checks only that the code lies within its section;
+ * whether it is a valid code is checked here, the first time it is read
+ * (issue 37): TSIFT_E_SNAPSHOT "bad tool <what> (tool "<id>")", or
+ * TSIFT_E_NOMEM. */
+tsift_status tsift_tool_decode(const tsift_tool *t, const char *code, uint32_t n, const char *what, char **text,
+                               size_t *len, tsift_error *err);
 
 /* Index of the tool with this id, or -1 (linear; for small lookups). */
 long tsift_catalog_find(const tsift_catalog *c, const char *id);

@@ -12,15 +12,18 @@
 #include "json/json_read.h"
 
 /* The description a model sees for `tool`: withheld text for un-vouched or
- * tainted tools, otherwise cut at 1000 characters. Caller frees. */
-static char *tsift_spec_description(const tsift_tool *tool, size_t *len) {
+ * tainted tools, otherwise cut at 1000 characters. Caller frees; NULL and
+ * *st the failure (out of memory, a bad stored code). */
+static char *tsift_spec_description(const tsift_tool *tool, size_t *len, tsift_status *st) {
   const char *d;
   size_t n;
   char *owned;
-  if (tsift_shown_description(tool, &d, &n, &owned)) return NULL;
+  tsift_error err;
+  if ((*st = tsift_shown_description(tool, &d, &n, &owned, &err))) return NULL;
   *len = d ? tsift_utf8_prefix_chars(d, n, TSIFT_SPEC_DESCRIPTION_CHARS) : 0;
   char *out = tsift_strndup(d ? d : "", *len);
   tsift_free(owned);
+  if (!out) *st = TSIFT_E_NOMEM;
   return out;
 }
 
@@ -141,9 +144,10 @@ static void write_parts(tsift_buf *b, const char *name, const char *desc, size_t
 
 void tsift_spec_write(tsift_buf *b, const tsift_tool *tool, tsift_format format) {
   size_t len = 0;
-  char *desc = tsift_spec_description(tool, &len);
+  tsift_status st;
+  char *desc = tsift_spec_description(tool, &len, &st);
   if (!desc) {
-    b->failed = 1;
+    tsift_buf_fail(b, st);
     return;
   }
   /* The model calls a tool by its menu name (unique, name-rule safe: ids.c). */
@@ -156,15 +160,14 @@ void tsift_spec_write_raw(tsift_buf *b, const char *name, const char *descriptio
   write_parts(b, name, description, strlen(description), NULL, schema_json, format);
 }
 
-size_t tsift_spec_chars(const tsift_tool *tool) {
+tsift_status tsift_spec_chars(const tsift_tool *tool, size_t *chars, const char *what, tsift_error *err) {
   tsift_buf b;
   tsift_buf_init(&b);
   tsift_spec_write(&b, tool, TSIFT_FORMAT_MCP);
-  if (b.failed) {
-    tsift_buf_free(&b);
-    return (size_t)-1;
-  }
-  size_t chars = tsift_utf8_chars(b.data, b.len);
-  tsift_buf_free(&b);
-  return chars;
+  char *text;
+  size_t len;
+  tsift_status st = tsift_buf_finish(&b, &text, &len, what, err);
+  *chars = st ? 0 : tsift_utf8_chars(text, len);
+  tsift_free(text);
+  return st;
 }

@@ -21,9 +21,10 @@ void tsift_spec_write(tsift_buf *b, const tsift_tool *tool, tsift_format format)
 void tsift_spec_write_raw(tsift_buf *b, const char *name, const char *description,
                           const char *schema_json, tsift_format format);
 
-/* Number of Unicode characters of the MCP-shaped spec (for maxMenuChars);
- * (size_t)-1 when out of memory. */
-size_t tsift_spec_chars(const tsift_tool *tool);
+/* *chars: the Unicode characters of the MCP-shaped spec (for
+ * maxMenuChars); TSIFT_E_NOMEM or TSIFT_E_SNAPSHOT (a bad stored code) while
+ * `what`. */
+tsift_status tsift_spec_chars(const tsift_tool *tool, size_t *chars, const char *what, tsift_error *err);
 
 
 #endif

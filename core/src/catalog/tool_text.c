@@ -33,12 +33,13 @@ int tsift_description_visible(const tsift_tool *t) {
   return tr == TSIFT_TRUST_FIRST_PARTY || tr == TSIFT_TRUST_VOUCHED;
 }
 
-int tsift_shown_description(const tsift_tool *t, const char **text, size_t *len, char **owned) {
-  if (tsift_description_visible(t)) return tsift_tool_description(t, text, len, owned);
+tsift_status tsift_shown_description(const tsift_tool *t, const char **text, size_t *len, char **owned,
+                                     tsift_error *err) {
+  if (tsift_description_visible(t)) return tsift_tool_description(t, text, len, owned, err);
   *text = TSIFT_WITHHELD_DESCRIPTION;
   *len = strlen(TSIFT_WITHHELD_DESCRIPTION);
   *owned = NULL;
-  return 0;
+  return TSIFT_OK;
 }
 
 tsift_trust tsift_label_class(const tsift_tool *t) {
@@ -227,8 +228,8 @@ static tsift_status document_build(const tsift_tool *tool, tsift_document *doc, 
     const char *desc;
     size_t dl;
     char *owned;
-    if (tsift_tool_description(tool, &desc, &dl, &owned)) st = tsift_nomem(err, "building a search document");
-    else if (desc) st = add_text(doc, TSIFT_FIELD_DESCRIPTION, desc, dl, err);
+    st = tsift_tool_description(tool, &desc, &dl, &owned, err);
+    if (!st && desc) st = add_text(doc, TSIFT_FIELD_DESCRIPTION, desc, dl, err);
     tsift_free(owned);
   }
   if (!st && label_class == TSIFT_TRUST_VOUCHED) {

@@ -44,8 +44,9 @@ int tsift_description_visible(const tsift_tool *t);
 #define TSIFT_WITHHELD_DESCRIPTION "Third-party tool; description withheld"
 /* The description results and specs show: TSIFT_WITHHELD_DESCRIPTION when
  * it is not visible, else the tool's own (tsift_tool_description: *text may
- * be NULL, *owned is freed by the caller). -1 when out of memory. */
-int tsift_shown_description(const tsift_tool *t, const char **text, size_t *len, char **owned);
+ * be NULL, *owned is freed by the caller; its errors). */
+tsift_status tsift_shown_description(const tsift_tool *t, const char **text, size_t *len, char **owned,
+                                     tsift_error *err);
 
 /* Schema walk bounds (SPEC S5). */
 #define TSIFT_SCHEMA_MAX_DEPTH 8

@@ -154,13 +154,14 @@ tsift_status tsift_baseline_build(const tsift_catalog *cat, tsift_baseline **out
     const char *desc;
     size_t dl;
     char *dcode;
-    int failed = tsift_tool_description(t, &desc, &dl, &dcode) || each_token(t->name, doc_token, &c) ||
-                 (desc && each_token(desc, doc_token, &c)) || schema_text(schema, 0, &c);
+    st = tsift_tool_description(t, &desc, &dl, &dcode, err);
+    int failed = !st && (each_token(t->name, doc_token, &c) || (desc && each_token(desc, doc_token, &c)) ||
+                         schema_text(schema, 0, &c));
     tsift_free(dcode);
     cJSON_Delete(owned);
-    if (failed) {
+    if (st || failed) {
       tsift_baseline_free(b);
-      return tsift_nomem(err, "building the baseline");
+      return st ? st : tsift_nomem(err, "building the baseline");
     }
     b->doc_len[d] = c.len;
     total += c.len;

@@ -5,15 +5,17 @@
 #include "base/alloc.h"
 #include "index/index.h"
 
-char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len) {
+char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len, tsift_status *st) {
   const char *s;
   size_t n;
   char *owned;
-  if (tsift_shown_description(t, &s, &n, &owned)) return NULL;
+  tsift_error err;
+  if ((*st = tsift_shown_description(t, &s, &n, &owned, &err))) return NULL;
   /* First non-empty line, whitespace collapsed, at most max_chars characters. */
   char *out = tsift_alloc_bytes(n + 4);
   if (!out) {
     tsift_free(owned);
+    *st = TSIFT_E_NOMEM;
     return NULL;
   }
   size_t o = 0, chars = 0, i = 0;

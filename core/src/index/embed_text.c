@@ -59,8 +59,10 @@ tsift_status tsift_embed_text(const tsift_tool *t, tsift_buf *b, tsift_error *er
   const char *desc = NULL;
   size_t dl;
   char *owned = NULL;
-  if (tsift_description_visible(t) && tsift_tool_description(t, &desc, &dl, &owned))
-    return tsift_nomem(err, "writing the texts to embed");
+  if (tsift_description_visible(t)) {
+    tsift_status st = tsift_tool_description(t, &desc, &dl, &owned, err);
+    if (st) return st;
+  }
   if (desc) {
     tsift_buf_append(b, "\n", 1);
     tsift_buf_append(b, desc, dl);

@@ -299,6 +299,8 @@ long tsift_find_doc_by_menu_name(const tsift_index *ix, const uint32_t *by_name,
 #define TSIFT_RESULT_DESCRIPTION_CHARS 160
 /* Names in search results: at most this many characters, then "…" (S12). */
 #define TSIFT_RESULT_NAME_CHARS 128
-char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len);
+/* NULL when it fails, *st saying why: TSIFT_E_NOMEM, or TSIFT_E_SNAPSHOT
+ * for a loaded tool whose stored description is not a valid code. */
+char *tsift_short_description(const tsift_tool *t, size_t max_chars, size_t *len, tsift_status *st);
 
 #endif

@@ -48,12 +48,15 @@
  * them would take.
  *
  * Loading checks the checksum first (truncation, corruption), then every
- * count, string, code and term id, so a crafted blob with a valid checksum
- * still cannot reach out of bounds or produce invalid UTF-8. The stored
+ * count, string and term id, so a crafted blob with a valid checksum
+ * still cannot reach out of bounds or produce invalid UTF-8. The
+ * descriptions' and schemas' codes are checked to lie within their sections
+ * here and to be valid codes when first read (tsift_tool_decode; issue 37:
+ * the load does not walk every tool's text). The stored
  * fingerprint is trusted once the checksum matches (re-deriving it costs as
  * much as the rest of the load); tsift_index_verify re-derives it on demand.
  * Descriptions and schemas stay coded until something reads one (catalog.c,
- * tsift_tool_description, tsift_tool_schema): the load checks every code. An index holds at most TSIFT_MAX_TOOLS
+ * tsift_tool_description, tsift_tool_schema), which check the code then. An index holds at most TSIFT_MAX_TOOLS
  * tools (a posting's doc number: index.h); a larger count is refused.
  */
 #include <string.h>
@@ -112,17 +115,17 @@ static uint64_t double_bits(double d) {
 }
 
 /* The schema text of a tool (built: printed; loaded: decoded), or NULL with
- * *len 0 when it has none; -1 when out of memory. */
-static int schema_text(const tsift_tool *t, char **text, size_t *len) {
+ * *len 0 when it has none. */
+static tsift_status schema_text(const tsift_tool *t, char **text, size_t *len, tsift_error *err) {
   *text = NULL;
   *len = 0;
   if (t->schema) {
-    if (!(*text = tsift_json_print(t->schema))) return -1;
+    if (!(*text = tsift_json_print(t->schema))) return tsift_nomem(err, "writing a snapshot");
     *len = strlen(*text);
-  } else if (t->schema_text && !(*text = tsift_tool_decode(t, t->schema_text, t->schema_code_len, len))) {
-    return -1;
+  } else if (t->schema_text) {
+    return tsift_tool_decode(t, t->schema_text, t->schema_code_len, "schema", text, len, err);
   }
-  return 0;
+  return TSIFT_OK;
 }
 
 static void free_text(const tsift_tool *t, char *text) {
@@ -146,12 +149,14 @@ static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *er
     char *text, *owned = NULL;
     const char *desc;
     size_t len, dl;
-    if (schema_text(t, &text, &len)) return tsift_nomem(err, "writing a snapshot");
-    int bad = (text && tsift_textpack_count(p->pack, text, len)) || tsift_tool_description(t, &desc, &dl, &owned) ||
-              (desc && tsift_textpack_count(p->pack, desc, dl));
+    tsift_status st = schema_text(t, &text, &len, err);
+    if (st) return st;
+    if (!(st = tsift_tool_description(t, &desc, &dl, &owned, err)) &&
+        ((text && tsift_textpack_count(p->pack, text, len)) || (desc && tsift_textpack_count(p->pack, desc, dl))))
+      st = tsift_nomem(err, "writing a snapshot");
     free_text(t, text);
     tsift_free(owned);
-    if (bad) return tsift_nomem(err, "writing a snapshot");
+    if (st) return st;
   }
   if (tsift_textpack_finish(p->pack)) return tsift_nomem(err, "writing a snapshot");
   for (size_t d = 0; d < ix->n && !p->stream.failed; d++) {
@@ -159,10 +164,11 @@ static tsift_status write_tools(const tsift_index *ix, parts *p, tsift_error *er
     char *text, *owned;
     const char *desc;
     size_t len, dl;
-    if (schema_text(t, &text, &len)) return tsift_nomem(err, "writing a snapshot");
-    if (tsift_tool_description(t, &desc, &dl, &owned)) {
+    tsift_status st = schema_text(t, &text, &len, err);
+    if (st) return st;
+    if ((st = tsift_tool_description(t, &desc, &dl, &owned, err))) {
       free_text(t, text);
-      return tsift_nomem(err, "writing a snapshot");
+      return st;
     }
     int other_name = strcmp(t->name, t->id) != 0;
     put_cstr(&p->strings, t->id);
@@ -515,14 +521,13 @@ static tsift_status read_tool(tsift_index *ix, tsift_tool *t, stream *s, texts *
     size_t at = s->pos;
     uint32_t n = next(s);
     NEED(!s->bad && n <= s->len - s->pos, "bad tool description");
-    NEED(tsift_textpack_valid(&ix->pack, s->p + s->pos, n), "bad tool description");
+    /* whether it is a valid code: checked when first read (tsift_tool_decode) */
     t->desc = (char *)s->p + at;
     s->pos += n;
   }
   if (flags & F_SCHEMA) {
     uint32_t n = next(s);
     NEED(!s->bad && n > 0 && n <= x->nschemas - x->schema_at, "bad tool schema");
-    NEED(tsift_textpack_valid(&ix->pack, x->schemas + x->schema_at, n), "bad tool schema"); /* n > 0: not empty */
     t->schema_text = (const char *)x->schemas + x->schema_at;
     t->schema_code_len = n;
     x->schema_at += n;

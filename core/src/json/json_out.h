@@ -12,7 +12,8 @@
 typedef struct tsift_buf {
   char *data;
   size_t len, cap;
-  int failed; /* set once an allocation failed; later writes are ignored */
+  int failed; /* set once a write failed; later writes are ignored: 1 out of
+               * memory, or TSIFT_E_SNAPSHOT (tsift_buf_fail) */
   /* writer state: whether the container at each depth has an element yet */
   unsigned char has_item[TSIFT_JSON_MAX_DEPTH];
   int depth;
@@ -26,9 +27,14 @@ void tsift_buf_putc(tsift_buf *b, char c);
 /* Hand the NUL-terminated bytes to the caller (free with tsift_free); NULL
  * (and the buffer freed) when any write failed. */
 char *tsift_buf_take(tsift_buf *b, size_t *len);
+/* Mark the output failed with `st` (TSIFT_E_NOMEM or TSIFT_E_SNAPSHOT: a
+ * loaded tool's stored text is not a valid code, found when written); the
+ * first failure is kept. */
+void tsift_buf_fail(tsift_buf *b, tsift_status st);
 /* The finished output: *out (and *out_len) take the buffer's bytes and the
- * result is TSIFT_OK, or TSIFT_E_NOMEM "out of memory while <what>" when
- * writing failed (the buffer is freed either way). */
+ * result is TSIFT_OK, or when writing failed TSIFT_E_NOMEM "out of memory
+ * while <what>" or TSIFT_E_SNAPSHOT "bad tool text while <what>" (the
+ * buffer is freed either way). */
 tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const char *what, tsift_error *err);
 /* tsift_buf_finish for output whose making may have failed: when `st` is
  * an error the buffer is freed and `st` returned (the error already set). */

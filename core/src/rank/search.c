@@ -201,8 +201,9 @@ static void write_hit(tsift_buf *b, const tsift_index *ix, const tsift_query *q,
     tsift_free(cut);
   }
   size_t dlen = 0;
-  char *desc = tsift_short_description(t, TSIFT_RESULT_DESCRIPTION_CHARS, &dlen);
-  if (!desc) *nomem = 1;
+  tsift_status dst;
+  char *desc = tsift_short_description(t, TSIFT_RESULT_DESCRIPTION_CHARS, &dlen, &dst);
+  if (!desc) tsift_buf_fail(b, dst);
   tsift_json_key_str(b, "description", desc ? desc : "", desc ? dlen : 0);
   tsift_free(desc);
   tsift_json_key_cstr(b, "trust", tsift_trust_name((tsift_trust)ix->trust[hit->doc]));

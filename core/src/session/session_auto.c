@@ -72,8 +72,9 @@ tsift_status tsift_auto_decide(tsift_session *s, tsift_error *err) {
   size_t count = 0, chars = 0;
   for (size_t d = 0; d < s->index->n; d++) {
     if (!joins(s, d)) continue;
-    size_t c = tsift_spec_chars(&s->index->catalog.tools[d]);
-    if (c == (size_t)-1) return tsift_nomem(err, "measuring the catalog for search.auto");
+    size_t c;
+    tsift_status st = tsift_spec_chars(&s->index->catalog.tools[d], &c, "measuring the catalog for search.auto", err);
+    if (st) return st;
     count++;
     chars += c;
     if (count > s->auto_max_tools || chars > s->auto_max_chars) return TSIFT_OK;

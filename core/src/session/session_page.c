@@ -87,8 +87,9 @@ static tsift_status plan_loading(tsift_session *s, const search_page *p, int pre
     if (pre && p->grade[i] != PAGE_STRONG) continue; /* nobody asked: only the strong load */
     if (t->tainted || count >= s->max_loaded) continue;
     if (s->max_menu_chars >= 0) {
-      size_t c = tsift_spec_chars(t);
-      if (c == (size_t)-1) return tsift_nomem(err, "measuring a tool spec");
+      size_t c;
+      tsift_status st = tsift_spec_chars(t, &c, "measuring a tool spec", err);
+      if (st) return st;
       if (chars + c > (size_t)s->max_menu_chars) continue;
       chars += c;
     }
@@ -307,8 +308,9 @@ static void write_decision(tsift_buf *b, const tsift_session *s, const call_ref 
  * (loaded < 0: a skill, which has no loaded flag). */
 static void write_hit(tsift_buf *b, const tsift_tool *t, int loaded, const search_page *p, size_t i) {
   size_t dl = 0;
-  char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl);
-  if (!desc) b->failed = 1;
+  tsift_status dst;
+  char *desc = tsift_short_description(t, RESULT_DESCRIPTION_CHARS, &dl, &dst);
+  if (!desc) tsift_buf_fail(b, dst);
   tsift_json_begin_object(b);
   /* a tool's menu name; a skill's id (activate_skill takes it) */
   tsift_json_key_cstr(b, "name", loaded >= 0 ? t->menu_name : t->id);

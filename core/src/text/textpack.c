@@ -223,9 +223,7 @@ void tsift_textpack_free(tsift_textpack *tp) {
  * in front of it). */
 static size_t tok_len(const tsift_textpack *tp, uint32_t i) { return tp->off[i + 1] - 1 - tp->off[i]; }
 
-/* The check, with the decoded byte count when `count` (inlined twice, so
- * the snapshot load's pass has no sums in it). */
-static inline long scan(const tsift_textpack *tp, const unsigned char *code, size_t n, int count) {
+long tsift_textpack_check(const tsift_textpack *tp, const unsigned char *code, size_t n) {
   size_t pos = 0, out = 0;
   while (pos < n) {
     /* Codes of one or two bytes (a dictionary of up to 16,383 tokens) read
@@ -236,7 +234,7 @@ static inline long scan(const tsift_textpack *tp, const unsigned char *code, siz
     else if (tsift_get_varint(code, n, &pos, &k)) return -1;
     if (k) {
       if (k > tp->ntokens) return -1;
-      if (count) out += tok_len(tp, k - 1);
+      out += tok_len(tp, k - 1);
     } else {
       if (tsift_get_varint(code, n, &pos, &len) || len > n - pos || !text_ok(code + pos, len) ||
           (code[pos] & 0xC0) == 0x80)
@@ -247,14 +245,6 @@ static inline long scan(const tsift_textpack *tp, const unsigned char *code, siz
     if (out > 0x7FFFFFFFu) return -1;
   }
   return (long)out;
-}
-
-long tsift_textpack_check(const tsift_textpack *tp, const unsigned char *code, size_t n) { return scan(tp, code, n, 1); }
-
-int tsift_textpack_valid(const tsift_textpack *tp, const unsigned char *code, size_t n) {
-  /* A code byte decodes to at most TSIFT_TEXTPACK_TOKEN_MAX bytes, so a
-   * code this short cannot pass the count's bound and needs no count. */
-  return (n <= 0x7FFFFFFFu / TSIFT_TEXTPACK_TOKEN_MAX ? scan(tp, code, n, 0) : scan(tp, code, n, 1)) >= 0;
 }
 
 void tsift_textpack_decode(const tsift_textpack *tp, const unsigned char *code, size_t n, char *dst) {

@@ -51,10 +51,6 @@ void tsift_textpack_free(tsift_textpack *tp);
 /* Check code[0..n): every varint whole, every token known, every literal
  * non-empty, UTF-8, without NUL; the decoded byte count, or -1. */
 long tsift_textpack_check(const tsift_textpack *tp, const unsigned char *code, size_t n);
-/* The same check without the count: 1 when tsift_textpack_check would
- * give a count, else 0 (a snapshot load checks every code; the count is
- * only needed to decode one). */
-int tsift_textpack_valid(const tsift_textpack *tp, const unsigned char *code, size_t n);
 /* Decode a checked code into dst (room for its decoded byte count). */
 void tsift_textpack_decode(const tsift_textpack *tp, const unsigned char *code, size_t n, char *dst);
 
