@@ -312,7 +312,7 @@ int main(void) {
    * snapshot writer reads every one; a search reads its hits' descriptions
    * and reports the error too. Every byte flipped, resealed: never a crash,
    * and some faults are found only when read. */
-  int found_late = 0, search_late = 0;
+  int found_late = 0, search_late = 0, session_late = 0;
   for (size_t pos = 12; pos < len - 8; pos++) {
     memcpy(copy, blob, len);
     copy[pos] ^= 0x40;
@@ -338,16 +338,33 @@ int main(void) {
         tsift_free(out);
         out = NULL;
       }
+      /* a session's search_tools writes its hits' descriptions as well */
+      tsift_session *sess = NULL;
+      static const char CFG[] = "{\"search\":{\"auto\":false}}";
+      if (tsift_session_new_from_snapshot(CFG, strlen(CFG), copy, len, NULL, 0, NULL, 0, &sess, &err) == TSIFT_OK) {
+        static const char ARGS[] = "{\"query\":\"issue message file calendar event\"}";
+        tsift_status sst = tsift_session_call(sess, 1, 0, "search_tools", 12, ARGS, strlen(ARGS), &out, &out_len, &err);
+        if (sst == TSIFT_E_SNAPSHOT) {
+          CHECK(out == NULL);
+          CHECK_CONTAINS(err.message, "bad tool text while writing a search result");
+          session_late++;
+        }
+        tsift_free(out);
+        out = NULL;
+        tsift_session_free(sess);
+      }
     } else {
       CHECK_EQ_INT(st, TSIFT_OK);
     }
     tsift_free(again);
     tsift_index_free(crafted);
   }
-  printf("codes checked when read: %d crafted blobs loaded and failed when their text was read (%d searches)\n",
-         found_late, search_late);
+  printf("codes checked when read: %d crafted blobs loaded and failed when their text was read (%d searches, %d "
+         "sessions)\n",
+         found_late, search_late, session_late);
   CHECK(found_late > 0);
   CHECK(search_late > 0);
+  CHECK(session_late > 0);
 
   /* The stated fingerprint is trusted at load; verify re-derives it. */
   memcpy(copy, blob, len);

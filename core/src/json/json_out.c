@@ -31,10 +31,22 @@ void tsift_buf_fail(tsift_buf *b, tsift_status st) {
   if (!b->failed) b->failed = st == TSIFT_E_SNAPSHOT ? TSIFT_E_SNAPSHOT : 1;
 }
 
+tsift_status tsift_buf_error(const tsift_buf *b, const char *what, tsift_error *err) {
+  if (b->failed == TSIFT_E_SNAPSHOT)
+    return tsift_fail(err, TSIFT_E_SNAPSHOT, "bad tool text while %s: a stored description or schema is not a valid code",
+                      what);
+  return tsift_nomem(err, what);
+}
+
 tsift_status tsift_buf_finish(tsift_buf *b, char **out, size_t *out_len, const char *what, tsift_error *err) {
-  int bad_text = b->failed == TSIFT_E_SNAPSHOT;
+  if (b->failed) {
+    tsift_status st = tsift_buf_error(b, what, err);
+    tsift_buf_free(b);
+    *out = NULL;
+    if (out_len) *out_len = 0;
+    return st;
+  }
   *out = tsift_buf_take(b, out_len);
-  if (bad_text) return tsift_fail(err, TSIFT_E_SNAPSHOT, "bad tool text while %s: a stored description or schema is not a valid code", what);
   if (!*out) return tsift_nomem(err, what);
   return tsift_ok(err);
 }

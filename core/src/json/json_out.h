@@ -31,6 +31,9 @@ char *tsift_buf_take(tsift_buf *b, size_t *len);
  * loaded tool's stored text is not a valid code, found when written); the
  * first failure is kept. */
 void tsift_buf_fail(tsift_buf *b, tsift_status st);
+/* The error of a failed output (b->failed): TSIFT_E_SNAPSHOT "bad tool text
+ * while <what>: …" or TSIFT_E_NOMEM "out of memory while <what>". */
+tsift_status tsift_buf_error(const tsift_buf *b, const char *what, tsift_error *err);
 /* The finished output: *out (and *out_len) take the buffer's bytes and the
  * result is TSIFT_OK, or when writing failed TSIFT_E_NOMEM "out of memory
  * while <what>" or TSIFT_E_SNAPSHOT "bad tool text while <what>" (the

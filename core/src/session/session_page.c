@@ -556,9 +556,11 @@ tsift_status tsift_page_finish(tsift_session *s, const call_ref *c, const char *
   tsift_buf_free(&note);
   tsift_tokens_free(&vocab);
   if (b.failed || w->nomem || !tsift_session_record(s, b.data + dec_start, dec_end - dec_start)) {
+    /* a hit's stored description can be a bad code (a crafted snapshot) */
+    tsift_status st = b.failed ? tsift_buf_error(&b, "writing a search result", err) : tsift_nomem(err, "recording a decision");
     tsift_buf_free(&b);
     tsift_free(loaded);
-    return tsift_nomem(err, "recording a decision");
+    return st;
   }
   *out = tsift_buf_take(&b, out_len);
   /* Commit. */

@@ -85,8 +85,11 @@ static tsift_status write_output(tsift_session *s, const call_ref *c, const tsif
   tsift_json_end_object(&b);
   if (b.failed || result->failed || (decision && decision->failed) || w->nomem ||
       (decision && !tsift_session_record(s, decision->data, decision->len))) {
+    /* a tool's stored text can be a bad code (a crafted snapshot) */
+    tsift_status st = result->failed || b.failed ? tsift_buf_error(result->failed ? result : &b, "activating a skill", err)
+                                                 : tsift_nomem(err, "activating a skill");
     tsift_buf_free(&b);
-    return tsift_nomem(err, "activating a skill");
+    return st;
   }
   *out = tsift_buf_take(&b, out_len);
   if (decision) {
