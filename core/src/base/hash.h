@@ -35,10 +35,9 @@ typedef struct tsift_hash {
 /* The bytes of id (*len of them), from the table's owner. */
 typedef const char *(*tsift_hash_key)(const void *owner, uint32_t id, size_t *len);
 
-/* The id of s[0..n), whose hash is h, or -1. When `slot` is given and s is
- * absent, *slot is the empty slot it would take (for tsift_hash_set). */
+/* The id of s[0..n), whose hash is h, or -1. */
 static inline long tsift_hash_find(const tsift_hash *t, uint32_t h, const char *s, size_t n, tsift_hash_key key,
-                                   const void *owner, size_t *slot) {
+                                   const void *owner) {
   if (!t->nslots) return -1;
   size_t mask = t->nslots - 1, i = h & mask;
   for (; t->slots[i]; i = (i + 1) & mask) {
@@ -47,11 +46,8 @@ static inline long tsift_hash_find(const tsift_hash *t, uint32_t h, const char *
     const char *k = key(owner, id, &len);
     if (len == n && memcmp(k, s, n) == 0) return (long)id;
   }
-  if (slot) *slot = i;
   return -1;
 }
-/* Put id in the empty slot tsift_hash_find named. */
-static inline void tsift_hash_set(tsift_hash *t, size_t slot, uint32_t id) { t->slots[slot] = id + 1; }
 
 /* Add id under hash h, which the caller knows is absent, in the first empty
  * slot from h (the table has room: tsift_hash_room). */

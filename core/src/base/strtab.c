@@ -24,7 +24,7 @@ int tsift_strtab_reserve(tsift_strtab *t, size_t n) {
 
 uint32_t tsift_strtab_intern(tsift_strtab *t, const char *s, size_t n) {
   uint32_t h = tsift_fnv1a(s, n);
-  long found = tsift_hash_find(&t->hash, h, s, n, key, t, NULL);
+  long found = tsift_hash_find(&t->hash, h, s, n, key, t);
   if (found >= 0) return (uint32_t)found;
   if (tsift_hash_room(&t->hash, t->n + 1, t->n, TSIFT_STRTAB_FIRST_SLOTS, key, t)) return UINT32_MAX;
   if (t->n == t->cap) {

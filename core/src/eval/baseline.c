@@ -37,7 +37,7 @@ static const char *term_key(const void *owner, uint32_t t, size_t *len) {
 }
 
 static long lookup(const tsift_baseline *b, const char *s, size_t n) {
-  return tsift_hash_find(&b->hash, tsift_fnv1a(s, n), s, n, term_key, b, NULL);
+  return tsift_hash_find(&b->hash, tsift_fnv1a(s, n), s, n, term_key, b);
 }
 
 /* Count one occurrence of s in doc d (docs arrive in order). */

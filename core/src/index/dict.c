@@ -15,7 +15,7 @@ static const char *term_key(const void *owner, uint32_t t, size_t *len) {
 }
 
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n) {
-  return tsift_hash_find(&ix->term_hash, tsift_fnv1a(s, n), s, n, term_key, ix, NULL);
+  return tsift_hash_find(&ix->term_hash, tsift_fnv1a(s, n), s, n, term_key, ix);
 }
 
 int tsift_dict_hash(tsift_index *ix) {
@@ -24,7 +24,7 @@ int tsift_dict_hash(tsift_index *ix) {
 
 long tsift_dict_intern(tsift_index *ix, const char *s, size_t n) {
   uint32_t h = tsift_fnv1a(s, n);
-  long found = tsift_hash_find(&ix->term_hash, h, s, n, term_key, ix, NULL);
+  long found = tsift_hash_find(&ix->term_hash, h, s, n, term_key, ix);
   if (found >= 0) return found;
   if (tsift_dict_hash(ix)) return -1;
   if (ix->nterms == ix->terms_cap) {

@@ -19,7 +19,7 @@ static const char *token_key(const void *owner, uint32_t id, size_t *len) {
 
 long tsift_vocab_find_hashed(const tsift_wordpiece *wp, const char *s, size_t n, uint32_t h) {
   if (n > wp->max_token_len) return -1;
-  return tsift_hash_find(&wp->hash, h, s, n, token_key, wp, NULL);
+  return tsift_hash_find(&wp->hash, h, s, n, token_key, wp);
 }
 
 /* Room for `count` tokens of `bytes` bytes in all, ids below wp->rows (and

@@ -84,7 +84,7 @@ int tsift_textpack_count(tsift_textpack_writer *w, const char *s, size_t n) {
     size_t len = token_len(s + at, n - at);
     if (len <= TSIFT_TEXTPACK_TOKEN_MAX) {
       uint32_t h = tsift_fnv1a(s + at, len);
-      long k = tsift_hash_find(&w->hash, h, s + at, len, entry_key, w, NULL);
+      long k = tsift_hash_find(&w->hash, h, s + at, len, entry_key, w);
       if (k >= 0) {
         w->e[k].count++;
       } else {
@@ -160,7 +160,7 @@ void tsift_textpack_encode(const tsift_textpack_writer *w, const char *s, size_t
   for (size_t at = 0; at < n;) {
     size_t len = token_len(s + at, n - at);
     long k = len <= TSIFT_TEXTPACK_TOKEN_MAX
-                 ? tsift_hash_find(&w->hash, tsift_fnv1a(s + at, len), s + at, len, entry_key, w, NULL)
+                 ? tsift_hash_find(&w->hash, tsift_fnv1a(s + at, len), s + at, len, entry_key, w)
                  : -1;
     if (k >= 0 && w->e[k].rank) {
       tsift_put_varint(b, w->e[k].rank);
