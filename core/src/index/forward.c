@@ -58,22 +58,24 @@ static unsigned char *take_code(tsift_buf *code) {
   return fit;
 }
 
-static void put_ranks(tsift_buf *b, const uint32_t *rank_of, const uint32_t *ids, size_t n) {
-  for (size_t i = 0; i < n; i++) tsift_put_varint(b, rank_of[ids[i]]);
+/* ids[from .. to) as ranks; ids is NULL when no tool has a term, so it is
+ * indexed, never offset (NULL + 0 is undefined behaviour). */
+static void put_ranks(tsift_buf *b, const uint32_t *rank_of, const uint32_t *ids, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++) tsift_put_varint(b, rank_of[ids[i]]);
 }
 
 /* Doc d's sequences as snapshots store them (index.h). */
 static void put_sequences(tsift_buf *b, const uint32_t *rank_of, const tsift_doc_ids *docs, size_t d) {
-  const uint32_t *off = docs->seq_off + 2 * d, *name = docs->seq_terms + off[0], *id = docs->seq_terms + off[1];
+  const uint32_t *off = docs->seq_off + 2 * d, *seq = docs->seq_terms;
   size_t nn = off[1] - off[0], ni = off[2] - off[1];
   tsift_put_varint(b, (uint32_t)nn);
-  put_ranks(b, rank_of, name, nn);
-  if (ni == nn && (nn == 0 || memcmp(name, id, nn * sizeof *name) == 0)) {
+  put_ranks(b, rank_of, seq, off[0], off[1]);
+  if (ni == nn && (nn == 0 || memcmp(seq + off[0], seq + off[1], nn * sizeof *seq) == 0)) {
     tsift_put_varint(b, 0);
     return;
   }
   tsift_put_varint(b, (uint32_t)ni + 1);
-  put_ranks(b, rank_of, id, ni);
+  put_ranks(b, rank_of, seq, off[1], off[2]);
 }
 
 int tsift_forward_encode(tsift_index *ix, const tsift_doc_ids *docs) {
@@ -93,7 +95,7 @@ int tsift_forward_encode(tsift_index *ix, const tsift_doc_ids *docs) {
   for (size_t d = 0; d < ix->n && !tok.failed && !seq.failed; d++) {
     ix->tok_at[d] = (uint32_t)tok.len;
     uint32_t a = field_off[d * TSIFT_FIELD_COUNT];
-    put_ranks(&tok, rank_of, docs->field_terms + a, field_off[(d + 1) * TSIFT_FIELD_COUNT] - a);
+    put_ranks(&tok, rank_of, docs->field_terms, a, field_off[(d + 1) * TSIFT_FIELD_COUNT]);
     ix->seq_at[d] = (uint32_t)seq.len;
     put_sequences(&seq, rank_of, docs, d);
   }
