@@ -226,10 +226,11 @@ TSIFT_API tsift_status tsift_index_snapshot(const tsift_index *index, char **out
  * results to one built from the catalog. */
 TSIFT_API tsift_status tsift_index_from_snapshot(const char *bytes, size_t len, tsift_index **out,
                                                  tsift_error *err);
-/* Re-derive a loaded index's fingerprint from its documents and compare it
- * with the one the snapshot states (loading trusts it once the checksum
- * matches: the checksum catches corruption, not a deliberately edited blob).
- * TSIFT_E_SNAPSHOT when they differ. Costs about as much as the load. */
+/* Re-derive a loaded index's fingerprint and postings from its documents
+ * and compare them with the ones the snapshot states (loading trusts them
+ * once the checksum matches: the checksum catches corruption, not a
+ * deliberately edited blob). TSIFT_E_SNAPSHOT when they differ. Costs
+ * about as much as a build's indexing step. */
 TSIFT_API tsift_status tsift_index_verify(const tsift_index *index, tsift_error *err);
 
 /* ---- relevance evaluation (SPEC S10) ---------------------------------- */

@@ -171,10 +171,10 @@ test('wrong magic, empty, header only, another format version', () => {
   rejects(new TextEncoder().encode('{"tools":[]}'));
   const v1 = BLOB.slice();
   v1[8] = 1; // the format before the in-place layout
-  rejects(v1, /format version 1, this build reads version 6/);
+  rejects(v1, /format version 1, this build reads version 7/);
   const v3 = BLOB.slice();
   v3[8] = 3; // the uncompressed in-place format (6-byte postings, schemas as JSON)
-  rejects(v3, /format version 3, this build reads version 6/);
+  rejects(v3, /format version 3, this build reads version 7/);
   assert.equal(original.search('issue').hits.length > 0, true);
 });
 
