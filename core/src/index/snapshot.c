@@ -498,7 +498,7 @@ typedef struct stream {
 /* The varint at p[*pos..len) as tsift_get_varint reads it, with its
  * one-byte case inline: for the loops over every token and posting, which
  * keep their position in a local. */
-static inline int varint_at(const unsigned char *p, size_t len, size_t *pos, uint32_t *v) {
+static inline __attribute__((always_inline)) int varint_at(const unsigned char *p, size_t len, size_t *pos, uint32_t *v) {
   if (*pos < len && p[*pos] < 128) {
     *v = p[(*pos)++];
     return 0;
