@@ -38,7 +38,7 @@ static const char USAGE[] =
     "                                                            runs and labelled examples (docs/learning.md)\n"
     "  learn --diff OLD.json NEW.json                            what a new vocabulary would change\n"
     "  info --catalog FILE                                       index facts and fingerprint\n"
-    "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info\n"
+    "  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint and postings, then print info\n"
     "  docs --catalog FILE                                       search documents per tool\n"
     "  texts --catalog FILE                                      the text to embed per tool (trust policy)\n"
     "  embed --model DIR | --safetensors F --tokenizer F TEXT... a static-embedding model's vector (JSON)\n"

@@ -448,7 +448,7 @@ export class Index {
   rank(queriesJsonl: string | Uint8Array | ArrayBuffer, k: number): string;
   info(): IndexInfo;
   infoJSON(): string;
-  /** Re-derive a snapshot-loaded index's fingerprint; throws code 'snapshot' when it does not match. */
+  /** Re-derive a snapshot-loaded index's fingerprint and postings; throws code 'snapshot' when they do not match. */
   verify(): void;
   documents(): DocumentsResult;
   documentsJSON(): string;

@@ -129,10 +129,11 @@ export class Index extends Handle {
   }
 
   /**
-   * Re-derive the fingerprint of an index loaded from a snapshot and compare
-   * it with the one the snapshot states (loading trusts it once the checksum
-   * matches; the checksum catches corruption, not a deliberate edit). Throws
-   * code 'snapshot' when they differ. Costs about as much as the load.
+   * Re-derive the fingerprint and postings of an index loaded from a
+   * snapshot and compare them with the ones the snapshot states (loading
+   * trusts them once the checksum matches; the checksum catches corruption,
+   * not a deliberate edit). Throws code 'snapshot' when they differ. Costs
+   * about as much as a build's indexing step.
    */
   verify() {
     const h = this._live();
