@@ -257,20 +257,10 @@ export async function fuseEngine() {
 
 export async function fts5Engine() {
   const init = (await import('@sqlite.org/sqlite-wasm')).default;
-  const { CREATE_SQL, INSERT_SQL, QUERY_SQL, TOKENIZE, fts5Match, fts5Rows } = await import('./fts5.mjs');
+  const { CREATE_SQL, INSERT_SQL, QUERY_SQL, TOKENIZE, fts5Close, fts5Open, fts5Pack, fts5Rows, fts5Search, fts5Unpack } = await import('./fts5.mjs');
   const sqlite3 = await init({ print: () => {}, printErr: () => {} });
-  const { capi, wasm, oo1 } = sqlite3;
+  const { capi, oo1 } = sqlite3;
   if (!capi.sqlite3_compileoption_used('ENABLE_FTS5')) throw new Error('this sqlite-wasm build has no FTS5');
-  const open = (db, ids) => ({ db, ids, q: db.prepare(QUERY_SQL) });
-  const search = (s, query, k) => {
-    const m = fts5Match(query);
-    if (!m) return [];
-    const out = [];
-    s.q.bind([m, k]);
-    while (s.q.step()) out.push(s.ids[s.q.getInt(0) - 1]);
-    s.q.reset();
-    return out;
-  };
   return {
     name: 'sqlite-fts5',
     version: `${version('@sqlite.org/sqlite-wasm')} (SQLite ${sqlite3.version.libVersion}, wasm)`,
@@ -289,32 +279,17 @@ export async function fts5Engine() {
       ins.finalize();
       db.exec('COMMIT');
       db.exec("INSERT INTO t(t) VALUES('optimize')");
-      return open(db, ids);
+      return { db, ids, q: db.prepare(QUERY_SQL) };
     },
-    search,
-    serialize: (s) => {
-      const image = capi.sqlite3_js_db_export(s.db);
-      const idsText = JSON.stringify(s.ids);
-      const head = Buffer.alloc(4);
-      head.writeUInt32LE(Buffer.byteLength(idsText));
-      return Buffer.concat([head, Buffer.from(idsText), image]);
-    },
+    search: fts5Search,
+    serialize: (s) => fts5Pack(s.ids, capi.sqlite3_js_db_export(s.db)),
     load: (blob) => {
-      const n = blob.readUInt32LE(0);
-      const ids = JSON.parse(blob.subarray(4, 4 + n).toString());
-      const image = new Uint8Array(blob.buffer, blob.byteOffset + 4 + n, blob.length - 4 - n);
-      const db = new oo1.DB(':memory:');
-      const p = wasm.allocFromTypedArray(image);
-      const rc = capi.sqlite3_deserialize(db.pointer, 'main', p, image.length, image.length, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_READONLY);
-      if (rc) throw new Error(`sqlite3_deserialize: ${rc}`);
-      const s = open(db, ids);
-      search(s, 'search files', K_FIRST);
+      const { ids, image } = fts5Unpack(blob);
+      const s = fts5Open(sqlite3, image, ids);
+      fts5Search(s, 'search files', K_FIRST);
       return s;
     },
-    free: (s) => {
-      s.q.finalize();
-      s.db.close();
-    },
+    free: fts5Close,
     wasmFile: new URL('@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', NODE_MODULES),
     bundle: `export { default } from '@sqlite.org/sqlite-wasm';`,
   };

@@ -16,6 +16,11 @@
 // double-quoted FTS5 string (inner quotes doubled), joined with OR, so no
 // user text is ever parsed as FTS5 query syntax (NEAR, AND, column filters,
 // `*`, `^`, `:`, parentheses) and no query raises a syntax error.
+//
+// The persisted index and its load (fts5Pack / fts5Unpack / fts5Open /
+// fts5Search) live here too, with no Node API, so that the sqlite-fts5
+// adapter and the workerd cold-start Worker (bench/cold-start/) run the same
+// code.
 import { BOOSTS, FIELDS, STOPWORDS, catalogDocs, words } from './fields.mjs';
 
 export const TOKENIZE = 'porter unicode61 remove_diacritics 2';
@@ -70,4 +75,61 @@ export function nativeFts5(bin, dir, name, { catalog, mask, queries, runs = 5, k
     out.ranked = queries.map((_, i) => (lines[i] ? lines[i].split(' ').map((x) => ids[Number(x) - 1]) : []));
   }
   return out;
+}
+
+/**
+ * The persisted FTS5 index: the byte length of the ids JSON (u32 little-endian),
+ * the ids JSON (rowid i + 1 is ids[i]), then the database image
+ * (sqlite3_js_db_export). The ids travel with the image because a search
+ * answers tool ids, as toolsift's snapshot does.
+ */
+export function fts5Pack(ids, image) {
+  const idsText = new TextEncoder().encode(JSON.stringify(ids));
+  const out = new Uint8Array(4 + idsText.length + image.length);
+  new DataView(out.buffer).setUint32(0, idsText.length, true);
+  out.set(idsText, 4);
+  out.set(image, 4 + idsText.length);
+  return out;
+}
+
+/** fts5Pack's bytes back: { ids, image } (image is a view into blob). */
+export function fts5Unpack(blob) {
+  const n = new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(0, true);
+  return { ids: JSON.parse(new TextDecoder().decode(blob.subarray(4, 4 + n))), image: blob.subarray(4 + n) };
+}
+
+/**
+ * Open a database image in @sqlite.org/sqlite-wasm (`sqlite3`, the
+ * initialised namespace) read-only in memory, the query prepared: the state
+ * fts5Search reads. sqlite3_deserialize takes a copy in wasm memory and frees
+ * it on close; FTS5 then reads its pages lazily, so the first query is part
+ * of a load.
+ */
+export function fts5Open(sqlite3, image, ids) {
+  const { capi, wasm, oo1 } = sqlite3;
+  const db = new oo1.DB(':memory:');
+  const p = wasm.allocFromTypedArray(image);
+  const rc = capi.sqlite3_deserialize(db.pointer, 'main', p, image.length, image.length, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_READONLY);
+  if (rc) {
+    db.close();
+    throw new Error(`sqlite3_deserialize: ${capi.sqlite3_js_rc_str?.(rc) ?? rc}`);
+  }
+  return { db, ids, q: db.prepare(QUERY_SQL) };
+}
+
+/** The top-k tool ids of a query over an fts5Open (or built) state, best first. */
+export function fts5Search(s, query, k) {
+  const m = fts5Match(query);
+  if (!m) return [];
+  const out = [];
+  s.q.bind([m, k]);
+  while (s.q.step()) out.push(s.ids[s.q.getInt(0) - 1]);
+  s.q.reset();
+  return out;
+}
+
+/** Close an fts5Open (or built) state. */
+export function fts5Close(s) {
+  s.q.finalize();
+  s.db.close();
 }
