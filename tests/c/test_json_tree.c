@@ -17,6 +17,8 @@
 #include "fail_alloc.h"
 #include "harness.h"
 #include "json/json_check.h"
+#include "json/json_read.h"
+#include "base/utf8.h"
 #include "json/json_tree.h"
 #include "toolsift.h"
 
@@ -126,24 +128,29 @@ static void test_cases(void) {
   free(deep);
 }
 
+/* fn over every file of folder `dir` (none when it is missing). */
+static void each_file(const char *dir_path, void (*fn)(char *s, size_t n, const char *path)) {
+  DIR *dir = opendir(dir_path);
+  if (!dir) return;
+  struct dirent *e;
+  while ((e = readdir(dir))) {
+    if (e->d_name[0] == '.') continue;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
+    size_t n = 0;
+    char *s = slurp(path, &n);
+    if (s) fn(s, n, path);
+    free(s);
+  }
+  closedir(dir);
+}
+
+static void compare_file(char *s, size_t n, const char *path) { compare(s, n, path); }
+
 static void test_files(void) {
   printf("seeds, corpus, dev sets\n");
-  const char *dirs[] = {"tests/fuzz/corpus/catalog", "tests/fuzz/corpus/schema"};
-  for (size_t d = 0; d < 2; d++) {
-    DIR *dir = opendir(dirs[d]);
-    if (!dir) continue;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-      if (e->d_name[0] == '.') continue;
-      char path[512];
-      snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
-      size_t n = 0;
-      char *s = slurp(path, &n);
-      if (s) compare(s, n, path);
-      free(s);
-    }
-    closedir(dir);
-  }
+  each_file("tests/fuzz/corpus/catalog", compare_file);
+  each_file("tests/fuzz/corpus/schema", compare_file);
   size_t n = 0;
   char *s = slurp("corpus/catalog.json", &n);
   CHECK(s != NULL);
@@ -289,7 +296,100 @@ static void test_alloc_failures(void) {
   CHECK(!leaked);
 }
 
+/* The one-pass reader's errors (issue 37: the tree is built as the check
+ * reads, and only a failed pass runs the separate checks) ---------------- */
+
+/* Hand-written: the status and message each bad text had before the one
+ * pass (docs/spec.md S12's messages, positions counted by hand). */
+static void test_errors_by_hand(void) {
+  static const struct {
+    const char *text, *message;
+    tsift_status status;
+  } cases[] = {
+      {"", "t: empty input", TSIFT_E_JSON},
+      {"{\"a\":1,}", "t: malformed JSON at byte 7 (line 1, column 8)", TSIFT_E_JSON},
+      {"[1,\n 2", "t: malformed JSON at byte 6 (line 2, column 3)", TSIFT_E_JSON},
+      {"{\"a\":\"x\x01y\"}", "t: control character 0x01 at byte 7 (line 1, column 8): JSON needs it escaped",
+       TSIFT_E_JSON},
+      {"{\"a\":\"x\ty\"}", "t: malformed JSON at byte 7 (line 1, column 8)", TSIFT_E_JSON}, /* a raw tab */
+      {"[\"\\ud800\"]", "t: a lone surrogate escape at byte 2 (line 1, column 3)", TSIFT_E_JSON},
+      {"[\"a\\u0000b\"]",
+       "t: a \\u0000 escape (NUL character) at byte 3 (line 1, column 4) is not allowed in a string", TSIFT_E_JSON},
+      {"[\"\xC3\"]", "t: invalid UTF-8 at byte 2 (line 1, column 3)", TSIFT_E_UTF8},
+      /* UTF-8 is checked before the grammar: the bad byte after the error wins */
+      {"[1,,\"\xFF\"]", "t: invalid UTF-8 at byte 5 (line 1, column 6)", TSIFT_E_UTF8},
+      {"\xEF\xBB\xBF[]", "t: starts with a UTF-8 byte order mark; save it without one", TSIFT_E_JSON},
+      {"{\"b\":1,\"a\":2,\"b\":3}", "t: duplicate key \"b\" in an object", TSIFT_E_JSON},
+      {"[1] x", "t: malformed JSON at byte 4 (line 1, column 5)", TSIFT_E_JSON},
+      {"[1e99999999999999999999999999999999999999999999999999999999999999999]",
+       "t: a number longer than 63 characters at byte 1 (line 1, column 2)", TSIFT_E_LIMIT},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    cJSON *t = NULL;
+    tsift_error err;
+    tsift_status st = tsift_json_parse(cases[i].text, strlen(cases[i].text), "t", &t, &err);
+    CHECK_EQ_INT(st, cases[i].status);
+    CHECK_EQ_STR(err.message, cases[i].message);
+    cJSON_Delete(t);
+  }
+}
+
+/* The allocation-free check's verdict on s, and its position, as the
+ * message of a syntax error states it: "at byte P". */
+static int syntax_at(const char *s, size_t n, size_t *pos) {
+  return n && tsift_json_check(s, n, pos) == TSIFT_JSON_SYNTAX;
+}
+
+/* Every prefix and every one-byte corruption of a file of the bad-input
+ * corpus: the reader fails exactly where the standalone check, the UTF-8
+ * check and the \u0000 search fail, a syntax error names the check's byte,
+ * and the arena tree (catalogs) gives the same status and message. */
+static void errors_of(const char *s, size_t n) {
+  cJSON *t = NULL, *ta = NULL;
+  tsift_json_arena *arena = NULL;
+  tsift_error e1, e2;
+  tsift_status st = tsift_json_parse(s, n, "t", &t, &e1);
+  tsift_status sa = tsift_json_parse_arena(s, n, "t", &ta, &arena, &e2);
+  cJSON_Delete(t);
+  tsift_json_arena_free(arena);
+  CHECK_EQ_INT(sa, st);
+  if (st) CHECK_EQ_STR(e2.message, e1.message);
+  size_t pos, bad;
+  int valid = n && tsift_json_check(s, n, &pos) == TSIFT_JSON_VALID && tsift_utf8_valid(s, n, &bad) &&
+              tsift_json_find_nul_escape(s, n) < 0;
+  if (valid) CHECK(st == TSIFT_OK || strstr(e1.message, "duplicate key") != NULL);
+  else CHECK(st != TSIFT_OK);
+  if (st == TSIFT_E_JSON && strstr(e1.message, "malformed JSON") && syntax_at(s, n, &pos)) {
+    char want[64];
+    snprintf(want, sizeof want, "at byte %zu ", pos);
+    CHECK_CONTAINS(e1.message, want);
+  }
+  g_compared++;
+}
+
+/* Every prefix of a file, and the file with each byte in turn made a bad one. */
+static void errors_of_file(char *s, size_t n, const char *path) {
+  (void)path;
+  for (size_t k = 0; k <= n && k < 4096; k++) errors_of(s, k);
+  for (size_t k = 0; k < n && k < 2048; k++) {
+    static const char bad[] = {'\x01', '"', '}', '\xFF', ','};
+    char keep = s[k];
+    s[k] = bad[k % sizeof bad];
+    errors_of(s, n);
+    s[k] = keep;
+  }
+}
+
+static void test_errors_of_corpus(void) {
+  printf("errors over the bad-input corpus\n");
+  each_file("tests/fuzz/corpus/catalog", errors_of_file);
+  each_file("tests/fuzz/corpus/schema", errors_of_file);
+  each_file("tests/fuzz/corpus/calls", errors_of_file);
+}
+
 int main(void) {
+  test_errors_by_hand();
+  test_errors_of_corpus();
   test_cases();
   test_files();
   test_random();

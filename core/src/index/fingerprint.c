@@ -9,14 +9,15 @@
 #include "index/index.h"
 #include "base/sha256.h"
 
-/* The bytes to hash gathered in a buffer and given to sha256 eight blocks
- * at a time: the fingerprint is two short pieces a token (its length, its
+/* The bytes to hash gathered in a buffer and given to sha256 many blocks at
+ * a time: the fingerprint is two short pieces a token (its length, its
  * bytes), and an update per piece cost more than the copy. The same bytes
  * are hashed in the same order. */
+#define FEED_CAP 4096
 typedef struct feed {
   tsift_sha256 sha;
   size_t n;
-  uint8_t buf[512];
+  uint8_t buf[FEED_CAP];
 } feed;
 
 static void feed_flush(feed *f) {
@@ -32,8 +33,7 @@ static void feed_bytes(feed *f, const void *p, size_t n) {
       return;
     }
   }
-  const uint8_t *b = p;
-  for (size_t i = 0; i < n; i++) f->buf[f->n + i] = b[i]; /* tokens are short */
+  memcpy(f->buf + f->n, p, n);
   f->n += n;
 }
 
@@ -41,6 +41,22 @@ static void hash_str(feed *s, const char *p, size_t n) {
   uint8_t len[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
   feed_bytes(s, len, 4);
   feed_bytes(s, p, n);
+}
+
+/* Doc d's fields, each its token count and then its tokens, read in one
+ * pass over the doc's code (tsift_field_tokens per field skipped the fields
+ * before it again each time, and copied the ids out first). */
+static void feed_fields(feed *s, const tsift_index *ix, uint32_t d) {
+  const unsigned char *p = ix->tok_bytes + ix->tok_at[d];
+  for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
+    size_t n = tsift_field_len(ix, d, f);
+    uint8_t cnt[4] = {0, 0, 0, (uint8_t)n}; /* field_lens are bytes */
+    feed_bytes(s, cnt, 4);
+    for (size_t i = 0; i < n; i++) {
+      uint32_t t = ix->by_rank[tsift_forward_next(&p)];
+      hash_str(s, ix->term_bytes + ix->term_off[t], ix->term_len[t]);
+    }
+  }
 }
 
 /* A merge sort of doc numbers by a string of each tool (stable). */
@@ -85,8 +101,7 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
   uint32_t *order = tsift_calloc_array(ix->n + 1, sizeof *order);
   uint32_t *tmp = tsift_calloc_array(ix->n + 1, sizeof *tmp);
   if (!order || !tmp) {
-    tsift_free(order);
-    tsift_free(tmp);
+    TSIFT_FREE_ALL(order, tmp);
     return tsift_nomem(err, "fingerprinting the catalog");
   }
   for (size_t i = 0; i < ix->n; i++) order[i] = (uint32_t)i;
@@ -124,19 +139,12 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
     hash_str(&s, id, strlen(id));
     const char *tr = tsift_trust_name((tsift_trust)ix->trust[d]);
     hash_str(&s, tr, strlen(tr));
-    for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
-      uint32_t tok[TSIFT_FIELD_TOKENS_MAX];
-      size_t n = tsift_field_tokens(ix, d, f, tok);
-      uint8_t cnt[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
-      feed_bytes(&s, cnt, 4);
-      for (size_t i = 0; i < n; i++) hash_str(&s, ix->term_bytes + ix->term_off[tok[i]], ix->term_len[tok[i]]);
-    }
+    feed_fields(&s, ix, d);
   }
   uint8_t digest[32];
   feed_flush(&s);
   tsift_sha256_final(&s.sha, digest);
   tsift_sha256_hex(digest, out);
-  tsift_free(order);
-  tsift_free(tmp);
+  TSIFT_FREE_ALL(order, tmp);
   return TSIFT_OK;
 }

@@ -79,9 +79,16 @@ int tsift_index_postings(tsift_index *ix) {
   return tsift_index_postings_counted(ix);
 }
 
+/* Pass 2 without a branch a token (a posting new or not, a tf clamped or
+ * not: both unpredictable, and their mispredictions were most of the
+ * postings' time): `last` marks the terms doc d has met, as in pass 1. */
 int tsift_index_postings_counted(tsift_index *ix) {
   uint32_t *fill = tsift_calloc_array(ix->nterms + 1, sizeof *fill);
-  if (!fill) return -1;
+  uint32_t *last = tsift_calloc_array(ix->nterms + 1, sizeof *last);
+  if (!fill || !last) {
+    TSIFT_FREE_ALL(fill, last);
+    return -1;
+  }
   const uint32_t *by_rank = ix->by_rank;
   for (size_t t = 0; t < ix->nterms; t++) {
     ix->post_off[t + 1] += ix->post_off[t];
@@ -89,22 +96,24 @@ int tsift_index_postings_counted(tsift_index *ix) {
   }
   ix->post = tsift_calloc_array(ix->post_off[ix->nterms] + 1, sizeof *ix->post);
   if (!ix->post) {
-    tsift_free(fill);
+    TSIFT_FREE_ALL(fill, last);
     return -1;
   }
-  /* Pass 2: fill[t] = where t's next posting goes. */
-  for (size_t d = 0; d < ix->n; d++) {
+  /* fill[t] = where t's next posting goes; t's posting in doc d, once d
+   * met t, is the one before it. */
+  for (uint32_t d = 0; d < ix->n; d++) {
     const unsigned char *p = ix->tok_bytes + ix->tok_at[d];
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
-      for (size_t i = tsift_field_len(ix, (uint32_t)d, f); i > 0; i--) {
-        uint32_t t = by_rank[tsift_forward_next(&p)];
-        if (fill[t] == ix->post_off[t] || tsift_posting_doc(&ix->post[fill[t] - 1]) != d)
-          ix->post[fill[t]++].bits = (uint32_t)d << 12;
-        tsift_posting *q = &ix->post[fill[t] - 1];
-        if (tsift_posting_tf(q, f) < TSIFT_TF_CLAMP) q->bits += 1u << (2 * f);
+      for (size_t i = tsift_field_len(ix, d, f); i > 0; i--) {
+        uint32_t t = by_rank[tsift_forward_next(&p)], fresh = last[t] != d + 1, k = fill[t] - !fresh;
+        uint32_t bits = fresh ? d << 12 : ix->post[k].bits;
+        bits += (uint32_t)(((bits >> (2 * f)) & 3u) < TSIFT_TF_CLAMP) << (2 * f);
+        ix->post[k].bits = bits;
+        fill[t] = k + 1;
+        last[t] = d + 1;
       }
   }
-  tsift_free(fill);
+  TSIFT_FREE_ALL(fill, last);
   return 0;
 }
 

@@ -229,10 +229,8 @@ int tsift_index_postings(tsift_index *ix);
  * already (last[t] = d + 1): pass 1, which a snapshot load does while it
  * checks the fields' tokens instead of reading them all once more. */
 static inline void tsift_postings_count(uint32_t *post_off, uint32_t *last, uint32_t t, uint32_t d) {
-  if (last[t] != d + 1) {
-    last[t] = d + 1;
-    post_off[t + 1]++;
-  }
+  post_off[t + 1] += last[t] != d + 1; /* no branch: whether a term repeats in a doc is a coin toss */
+  last[t] = d + 1;
 }
 /* Pass 2 over ix->post_off holding every term's count at t + 1 (zeroed,
  * nterms + 1 entries, from tsift_postings_count). */

@@ -226,6 +226,11 @@ static inline void note_key(open_keys *k, size_t level, const cursor *c, size_t 
 }
 
 tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, tsift_json_facts *facts) {
+  return tsift_json_check_read(s, n, pos, facts, NULL);
+}
+
+tsift_json_verdict tsift_json_check_read(const char *s, size_t n, size_t *pos, tsift_json_facts *facts,
+                                         const tsift_json_sink *sink) {
   unsigned char stack[TSIFT_JSON_MAX_NESTING / 8 + 1]; /* 1 = object, 0 = array */
   open_keys keys;
   size_t depth = 0, quote, esc;
@@ -245,10 +250,12 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
         if (obj) stack[depth / 8] |= (unsigned char)(1u << (depth % 8));
         else stack[depth / 8] &= (unsigned char)~(1u << (depth % 8));
         if (obj && depth < KEY_LEVELS) keys.count[depth] = 0;
+        if (sink) sink->value(sink->ctx, c.i, c.i + 1, 0);
         depth++;
         c.i++;
         skip_ws(&c);
         if (c.i < n && s[c.i] == (obj ? '}' : ']')) { /* empty container */
+          if (sink) sink->close(sink->ctx);
           c.i++;
           depth--;
           state = AFTER_VALUE;
@@ -258,6 +265,7 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
         continue; /* a value follows */
       }
       size_t value_at = c.i;
+      esc = c.escapes;
       int ok = ch == '"'                       ? scan_string(&c)
                : (ch == '-' || (ch >= '0' && ch <= '9')) ? scan_number(&c)
                : ch == 't'                     ? scan_word(&c, "true")
@@ -269,6 +277,7 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
         return TSIFT_JSON_LONG_NUMBER;
       }
       if (!ok) goto bad;
+      if (sink) sink->value(sink->ctx, value_at, c.i - (ch == '"'), c.escapes != esc);
       state = AFTER_VALUE;
       continue;
     }
@@ -291,6 +300,7 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
       goto key;
     }
     if (ch == (obj ? '}' : ']')) {
+      if (sink) sink->close(sink->ctx);
       c.i++;
       depth--;
       continue;
@@ -304,6 +314,7 @@ tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, 
     esc = c.escapes;
     if (c.i >= n || s[(quote = c.i)] != '"' || !scan_string(&c)) goto bad;
     note_key(&keys, depth - 1, &c, quote, esc, &c.facts);
+    if (sink) sink->key(sink->ctx, quote + 1, c.i - 1, c.escapes != esc);
     skip_ws(&c);
     if (c.i >= n || s[c.i] != ':') goto bad;
     c.i++;

@@ -36,6 +36,24 @@ typedef struct tsift_json_facts {
   int bad_utf8, duplicate_keys, keys_unchecked;
 } tsift_json_facts;
 tsift_json_verdict tsift_json_check_facts(const char *s, size_t n, size_t *pos, tsift_json_facts *facts);
+/* Who reads the document as the check goes (json_tree.c builds the tree in
+ * the same pass, issue 37): `value` for every value in document order, at
+ * s[at] (its first byte tells its kind: '{', '[', '"', 't', 'f', 'n' or a
+ * number), a string's span [at + 1, end) without its quotes and `escaped`
+ * when that holds a backslash, a number's span [at, end); an object's
+ * member's key span comes first through `key`; `close` ends the innermost
+ * container (an empty one too). The calls are only meaningful when the
+ * verdict is TSIFT_JSON_VALID: before an error they describe the text up to
+ * it. */
+typedef struct tsift_json_sink {
+  void (*key)(void *ctx, size_t at, size_t end, int escaped);
+  void (*value)(void *ctx, size_t at, size_t end, int escaped);
+  void (*close)(void *ctx);
+  void *ctx;
+} tsift_json_sink;
+/* tsift_json_check_facts, telling `sink` what it reads. */
+tsift_json_verdict tsift_json_check_read(const char *s, size_t n, size_t *pos, tsift_json_facts *facts,
+                                         const tsift_json_sink *sink);
 
 /* 1 when the number token s[0..k) keeps its source text (catalog.c): a
  * double's print would not give it back (a fraction, an exponent, -0, more

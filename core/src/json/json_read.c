@@ -181,40 +181,49 @@ static tsift_status refuse_text(const char *json, size_t len, const char *what, 
                     col);
 }
 
+/* A tree the parse does not hand out. */
+static void drop_tree(cJSON *root, tsift_json_arena **arena) {
+  if (arena) {
+    tsift_json_arena_free(*arena);
+    *arena = NULL;
+  } else {
+    cJSON_Delete(root);
+  }
+}
+
 /* tsift_json_parse, with the tree in an arena (json_tree.h) when `arena`
  * is not NULL. */
 tsift_status tsift_json_parse_arena(const char *json, size_t len, const char *what, cJSON **out,
                                     tsift_json_arena **arena, tsift_error *err) {
   *out = NULL;
   if (!json && len) return tsift_fail(err, TSIFT_E_ARG, "%s: NULL input", what);
-  /* One pass decides for valid text: the grammar check also validates the
-   * UTF-8 of strings (a byte >= 0x80 outside one fails the grammar, as does
-   * a byte order mark), counts \u0000 escapes and the numbers whose lexemes
-   * are kept, and sees which objects repeat a key. Only when it finds something do the separate checks run, in
-   * their order, so every error and its position is the one they report. */
+  /* One pass decides for valid text and builds its tree (json_tree.c): the
+   * grammar check also validates the UTF-8 of strings (a byte >= 0x80
+   * outside one fails the grammar, as does a byte order mark), counts
+   * \u0000 escapes and the numbers whose lexemes are kept, and sees which
+   * objects repeat a key. Only when it finds something do the separate
+   * checks run, in their order, so every error and its position is the one
+   * they report (the tree is dropped). */
   tsift_json_facts facts = {0, 0, 0, 0, 0};
   size_t pos = 0;
-  if (len == 0 || tsift_json_check_facts(json, len, &pos, &facts) != TSIFT_JSON_VALID || facts.bad_utf8 ||
-      facts.nul_escapes) {
+  cJSON *root = NULL;
+  tsift_json_verdict v = len ? tsift_json_read_tree(json, len, &pos, &facts, arena, &root) : TSIFT_JSON_SYNTAX;
+  if (v == TSIFT_JSON_VALID && !root) return tsift_nomem(err, "parsing JSON");
+  if (v != TSIFT_JSON_VALID || facts.bad_utf8 || facts.nul_escapes) {
+    drop_tree(root, arena);
     tsift_status st = refuse_text(json, len, what, err);
     if (st) return st;
+    /* they found nothing: as before, the tree */
+    root = arena ? tsift_json_tree_arena(json, len, arena) : tsift_json_tree(json, len);
+    if (!root) return tsift_nomem(err, "parsing JSON");
   }
-  /* After the check passes, building the tree can fail only for memory. */
-  cJSON *root = arena ? tsift_json_tree_arena(json, len, arena) : tsift_json_tree(json, len);
-  if (!root) return tsift_nomem(err, "parsing JSON");
   /* The tree's key check runs only where the text's could not clear it. */
   const char *dup = NULL;
   int rc = facts.duplicate_keys || facts.keys_unchecked ? find_duplicate_key(root, &dup) : 0;
   if (rc) {
     tsift_status st = rc < 0 ? tsift_nomem(err, "checking JSON keys")
                              : tsift_fail(err, TSIFT_E_JSON, "%s: duplicate key \"%.60s\" in an object", what, dup);
-    /* after the message: dup points into the tree */
-    if (arena) {
-      tsift_json_arena_free(*arena);
-      *arena = NULL;
-    } else {
-      cJSON_Delete(root);
-    }
+    drop_tree(root, arena); /* after the message: dup points into the tree */
     return st;
   }
   *out = root;

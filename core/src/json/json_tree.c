@@ -1,10 +1,10 @@
 /* json_tree.c — see json_tree.h. cJSON's own parser measures every string
  * twice, skips white space and compares "null"/"true"/"false" at every value
  * and re-checks what tsift_json_check already proved; parsing a catalog was a
- * quarter of the build's instructions (docs/performance.md). This reads each
- * byte once: the text is known valid, so nothing here can fail but memory.
- * No recursion: the open containers are a fixed array as deep as the check
- * allows. */
+ * quarter of the build's instructions (docs/performance.md). The tree is
+ * built as the check reads the text (tsift_json_check_read tells each value
+ * and key it passes, issue 37): each byte is read once, by the check, and
+ * nothing here can fail but memory. */
 #include "json/json_tree.h"
 
 #include <limits.h>
@@ -89,19 +89,6 @@ static void append(cJSON *parent, cJSON *item) {
   first->prev = item;
 }
 
-/* Outside strings, checked text has no byte below 0x20 but \t \n \r, so
- * one compare tells white space; runs of spaces (indentation) go eight
- * bytes a step. */
-static inline size_t skip_ws(const char *s, size_t n, size_t i) {
-  const unsigned char *p = (const unsigned char *)s;
-  if (i < n && p[i] <= ' ') { /* a newline, then the indentation */
-    i++;
-    for (uint64_t w; i + 8 <= n && (memcpy(&w, p + i, 8), w == 0x2020202020202020u);) i += 8;
-    while (i < n && p[i] <= ' ') i++;
-  }
-  return i;
-}
-
 static unsigned hex4(const char *p) {
   unsigned v = 0;
   for (int k = 0; k < 4; k++) {
@@ -156,29 +143,6 @@ static size_t decode_escapes(const char *s, size_t a, size_t b, char *out) {
   return o;
 }
 
-/* The string whose opening quote is s[*i]: its raw span s[a..*end) and
- * whether it holds an escape. Decoding never makes a string longer, so the
- * raw length bounds its allocation. */
-static size_t string_end(const char *s, size_t n, size_t a, int *escaped) {
-  /* The first quote or backslash from a: eight bytes a step (most strings
-   * are short keys and values, for which two memchr calls cost more than
-   * the scan), then byte by byte. The text is checked: a quote comes. */
-  const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-  size_t j = a;
-  *escaped = 0;
-  for (;;) {
-    for (uint64_t w; j + 8 <= n; j += 8) {
-      memcpy(&w, s + j, 8);
-      uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-      if ((((q - ones) & ~q) | ((b - ones) & ~b)) & high) break;
-    }
-    while (s[j] != '"' && s[j] != '\\') j++;
-    if (s[j] == '"') return j;
-    *escaped = 1;
-    j += 2; /* past the escape: an escaped quote or backslash ends nothing */
-  }
-}
-
 /* The raw span s[a..j) decoded into out as a C string. */
 static void copy_string(const char *s, size_t a, size_t j, int escaped, char *out) {
   size_t len = j - a;
@@ -187,25 +151,11 @@ static void copy_string(const char *s, size_t a, size_t j, int escaped, char *ou
   out[len] = 0;
 }
 
-/* The string whose opening quote is s[*i], decoded into a new C string;
- * *i is left past its closing quote. NULL when out of memory. */
-static char *read_string(const tree_alloc *al, const char *s, size_t n, size_t *i) {
-  int escaped;
-  size_t a = *i + 1, j = string_end(s, n, a, &escaped);
-  *i = j + 1;
-  char *out = take(al, j - a + 1);
-  if (out) copy_string(s, a, j, escaped, out);
-  return out;
-}
-
-/* A new item for an object member whose key's quote is s[*i]: the key lives
- * in the item's own allocation, after it, and is marked cJSON_StringIsConst
- * so cJSON_Delete frees it with the item (one allocation instead of two for
- * every member). *i is left past the key. */
-static cJSON *new_member(const tree_alloc *al, const char *s, size_t n, size_t *i) {
-  int escaped;
-  size_t a = *i + 1, j = string_end(s, n, a, &escaped);
-  *i = j + 1;
+/* A new item for an object member whose key is the raw span s[a..j): the
+ * key lives in the item's own allocation, after it, and is marked
+ * cJSON_StringIsConst so cJSON_Delete frees it with the item (one
+ * allocation instead of two for every member). */
+static cJSON *new_member(const tree_alloc *al, const char *s, size_t a, size_t j, int escaped) {
   cJSON *item = take(al, sizeof *item + (j - a + 1));
   if (!item) return NULL;
   memset(item, 0, sizeof *item);
@@ -215,11 +165,7 @@ static cJSON *new_member(const tree_alloc *al, const char *s, size_t n, size_t *
   return item;
 }
 
-static int number_char(char ch) {
-  return (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E';
-}
-
-/* The number at s[*i]: cJSON's value (its strtod on the token, an int
+/* The number s[a..j): cJSON's value (its strtod on the token, an int
  * saturated), and the kept lexeme. 0 when out of memory. */
 /* An integer of at most 15 digits (most schema numbers: bounds, sizes,
  * defaults) is exact as a double, so its digits give what tsift_strtod's
@@ -237,10 +183,7 @@ static int small_integer(const char *p, size_t k, double *d) {
   return 1;
 }
 
-static int read_number(const tree_alloc *al, cJSON *item, const char *s, size_t n, size_t *i) {
-  size_t a = *i, j = a;
-  while (j < n && number_char(s[j])) j++;
-  *i = j;
+static int read_number(const tree_alloc *al, cJSON *item, const char *s, size_t a, size_t j) {
   char buf[TSIFT_JSON_MAX_NUMBER_CHARS + 1]; /* the check refused longer numbers */
   size_t k = j - a;
   double d;
@@ -259,73 +202,90 @@ static int read_number(const tree_alloc *al, cJSON *item, const char *s, size_t 
   return 1;
 }
 
-static cJSON *build_tree(const tree_alloc *al, const char *s, size_t n) {
-  cJSON *open[TSIFT_JSON_MAX_NESTING]; /* the containers open, outermost first */
-  size_t depth = 0, i = 0;
-  cJSON *root = NULL;
-  for (;;) {
-    /* A value (after its key in an object) and, when it is an empty
-     * container or a scalar, whatever closes after it. */
-    i = skip_ws(s, n, i);
-    int member = depth && cJSON_IsObject(open[depth - 1]);
-    cJSON *item = member ? new_member(al, s, n, &i) : new_item(al);
-    if (!item) goto oom;
-    if (depth) append(open[depth - 1], item);
-    else root = item;
-    if (member) {
-      i = skip_ws(s, n, i) + 1; /* the colon */
-      i = skip_ws(s, n, i);
-    }
-    char ch = s[i];
-    if (ch == '{' || ch == '[') {
-      item->type |= ch == '{' ? cJSON_Object : cJSON_Array;
-      i = skip_ws(s, n, i + 1);
-      if (s[i] != (ch == '{' ? '}' : ']')) {
-        open[depth++] = item;
-        continue;
-      }
-      i++; /* empty */
-    } else if (ch == '"') {
-      item->type |= cJSON_String;
-      if (!(item->valuestring = read_string(al, s, n, &i))) goto oom;
-    } else if (ch == 't') {
-      item->type |= cJSON_True;
-      item->valueint = 1;
-      i += 4;
-    } else if (ch == 'f') {
-      item->type |= cJSON_False;
-      i += 5;
-    } else if (ch == 'n') {
-      item->type |= cJSON_NULL;
-      i += 4;
-    } else if (!read_number(al, item, s, n, &i)) {
-      goto oom;
-    }
-    /* Close what ends here; a comma means another value follows. */
-    for (;;) {
-      i = skip_ws(s, n, i);
-      if (depth == 0) return root;
-      if (s[i++] == ',') break;
-      depth--; /* '}' or ']' */
-    }
+/* The tree as the check reads the text: the containers open, outermost
+ * first, and the key of the member whose value comes next. After an
+ * allocation fails, the rest of the text is only checked. */
+typedef struct builder {
+  tree_alloc al;
+  const char *s;
+  cJSON *root, *open[TSIFT_JSON_MAX_NESTING];
+  size_t depth, key, key_end;
+  int key_escaped, failed;
+} builder;
+
+static void on_key(void *ctx, size_t at, size_t end, int escaped) {
+  builder *b = ctx;
+  b->key = at, b->key_end = end, b->key_escaped = escaped;
+}
+
+static void on_close(void *ctx) { ((builder *)ctx)->depth--; }
+
+static void on_value(void *ctx, size_t at, size_t end, int escaped) {
+  builder *b = ctx;
+  const char *s = b->s;
+  cJSON *parent = b->depth ? b->open[b->depth - 1] : NULL;
+  cJSON *item = b->failed                 ? NULL
+                : parent && cJSON_IsObject(parent) ? new_member(&b->al, s, b->key, b->key_end, b->key_escaped)
+                                                   : new_item(&b->al);
+  if (item && parent) append(parent, item);
+  else if (item) b->root = item;
+  char ch = s[at];
+  if (ch == '{' || ch == '[') {
+    b->open[b->depth++] = item; /* NULL after a failure: never read then */
+    if (item) item->type |= ch == '{' ? cJSON_Object : cJSON_Array;
+  } else if (!item) {
+    /* out of memory: nothing to fill */
+  } else if (ch == '"') {
+    item->type |= cJSON_String;
+    if ((item->valuestring = take(&b->al, end - at)) != NULL) copy_string(s, at + 1, end, escaped, item->valuestring);
+    else item = NULL;
+  } else if (ch == 't') {
+    item->type |= cJSON_True;
+    item->valueint = 1;
+  } else if (ch == 'f') {
+    item->type |= cJSON_False;
+  } else if (ch == 'n') {
+    item->type |= cJSON_NULL;
+  } else if (!read_number(&b->al, item, s, at, end)) {
+    item = NULL;
   }
-oom:
-  if (al->arena) {
-    tsift_json_arena_free(*al->arena);
-    *al->arena = NULL;
+  if (!item) b->failed = 1;
+}
+
+tsift_json_verdict tsift_json_read_tree(const char *s, size_t n, size_t *pos, tsift_json_facts *facts,
+                                        tsift_json_arena **arena, cJSON **root) {
+  builder b; /* 8 KiB of open containers, as deep as the check allows */
+  b.al.arena = arena;
+  b.s = s;
+  b.root = NULL;
+  b.depth = 0;
+  b.failed = 0;
+  if (arena) *arena = NULL;
+  tsift_json_sink sink = {on_key, on_value, on_close, &b};
+  tsift_json_verdict v = tsift_json_check_read(s, n, pos, facts, &sink);
+  *root = v == TSIFT_JSON_VALID && !b.failed ? b.root : NULL;
+  if (*root) return v;
+  if (arena) {
+    tsift_json_arena_free(*arena);
+    *arena = NULL;
   } else {
-    cJSON_Delete(root);
+    cJSON_Delete(b.root);
   }
-  return NULL;
+  return b.failed ? TSIFT_JSON_VALID : v; /* out of memory, whatever the text */
 }
 
 cJSON *tsift_json_tree(const char *s, size_t n) {
-  tree_alloc al = {NULL};
-  return build_tree(&al, s, n);
+  size_t pos;
+  tsift_json_facts facts;
+  cJSON *root;
+  tsift_json_read_tree(s, n, &pos, &facts, NULL, &root);
+  return root;
 }
 
 cJSON *tsift_json_tree_arena(const char *s, size_t n, tsift_json_arena **arena) {
-  *arena = NULL;
-  tree_alloc al = {arena};
-  return build_tree(&al, s, n);
+  size_t pos;
+  tsift_json_facts facts;
+  cJSON *root;
+  tsift_json_read_tree(s, n, &pos, &facts, arena, &root);
+  return root;
 }

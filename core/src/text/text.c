@@ -371,7 +371,9 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
   if (out->count >= max_tokens || n == 0) return TSIFT_OK;
   char *fixed = NULL;
   size_t bad, hi = 0;
-  /* An ASCII prefix is valid UTF-8: only the rest needs the check. */
+  /* An ASCII prefix is valid UTF-8: only the rest needs the check. Eight
+   * bytes a step (most analysed text is ASCII throughout). */
+  for (uint64_t w; hi + 8 <= n && (memcpy(&w, s + hi, 8), (w & 0x8080808080808080u) == 0);) hi += 8;
   while (hi < n && (unsigned char)s[hi] < 0x80) hi++;
   if (hi < n && !tsift_utf8_valid(s + hi, n - hi, &bad)) {
     bad += hi;
@@ -404,14 +406,16 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
   if (bytes) ncp = n;
   else st = normalize_cps(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, &cps, &ncp, err);
   /* Every codepoint's class once (the splitting below asks for each up to
-   * three times). */
+   * three times), and a separator after the last, so that no read of the
+   * split looks at the bound. */
   if (st == TSIFT_OK && ncp) {
-    cls = ncp <= 256 ? small_cls : tsift_alloc_bytes(ncp);
+    cls = ncp < sizeof small_cls ? small_cls : tsift_alloc_bytes(ncp + 1);
     if (!cls) st = tsift_nomem(err, "normalising text");
     else if (bytes)
       for (size_t k = 0; k < ncp; k++) cls[k] = k_ascii_class[bytes[k]];
     else
       for (size_t k = 0; k < ncp; k++) cls[k] = (unsigned char)char_class(cps[k]);
+    if (cls) cls[ncp] = CH_SEP;
   }
   if (st != TSIFT_OK) {
     tsift_free(cps);
@@ -431,7 +435,7 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
     if (c0 == CH_CJK) {
       /* A run of characters from scripts without spaces: overlapping bigrams. */
       size_t j = i;
-      while (j < ncp && cls[j] == CH_CJK) j++;
+      while (cls[j] == CH_CJK) j++;
       if (j - i == 1) {
         st = emit(AT(i), 1, &sc, out, surface, err);
       } else {
@@ -445,12 +449,15 @@ tsift_status tsift_analyze_surface(const char *s, size_t n, size_t max_bytes, in
      * read (one pass: where the run ends is found on the way). */
     size_t start = i, k = i + 1;
     for (;; k++) {
-      int cur = k < ncp ? cls[k] : CH_SEP, prev = cls[k - 1];
+      /* Nothing splits a run before a lower-case letter, another letter, a
+       * mark or a digit: past those in a tight loop. */
+      while ((unsigned)(cls[k] - CH_LOWER) <= CH_DIGIT - CH_LOWER) k++;
+      int cur = cls[k], prev = cls[k - 1];
       int end = cur == CH_SEP || cur == CH_CJK;
       /* lower/digit -> Upper: createPull|Request, v2|Api; UPPER -> Upper
        * lower: HTTP|Server */
       if (end || (cur == CH_UPPER && (prev == CH_LOWER || prev == CH_DIGIT ||
-                                      (prev == CH_UPPER && k + 1 < ncp && cls[k + 1] == CH_LOWER)))) {
+                                      (prev == CH_UPPER && cls[k + 1] == CH_LOWER)))) {
         size_t len = k - start;
         if (len > RUN_MAX) len = RUN_MAX;
         st = emit(AT(start), len, &sc, out, surface, err);
