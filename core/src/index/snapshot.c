@@ -41,7 +41,7 @@
  *     per tool its name sequence (v count, v rank each), then its id
  *       sequence: v 0 when it is the name's, else v count + 1, v rank each
  *     the postings: v patterns, v each tf pattern (index.h's 12 tf bits;
- *       most used first, ties by value), v postings in all, then per term
+ *       the ones in use, ascending), v postings in all, then per term
  *       in id order v documents, and per document v its gap (the doc
  *       number minus the one after the term's previous doc; the doc number
  *       for the first), v the index of its pattern
@@ -224,29 +224,22 @@ static void write_documents(const tsift_index *ix, tsift_buf *s) {
   tsift_buf_append(s, (const char *)ix->seq_bytes, ix->seq_at[ix->n]);
 }
 
-/* The postings part of the stream: the tf patterns by use (most used
- * first, ties by value), then each term's documents as gaps, each with its
- * pattern's index — about 2 bytes a posting, 1 of them in the common case. */
+/* The postings part of the stream: the tf patterns in use (ascending; a
+ * catalog uses few of the 3^6, so an index is one byte), then each term's
+ * documents as gaps, each with its pattern's index — about 2 bytes a
+ * posting. */
 static int write_postings(const tsift_index *ix, tsift_buf *s) {
-  uint32_t *uses = tsift_calloc_array(4096, sizeof *uses);
-  uint16_t *order = tsift_calloc_array(4096, sizeof *order), *index_of = tsift_calloc_array(4096, sizeof *index_of);
+  uint16_t *index_of = tsift_calloc_array(4096, sizeof *index_of);
   uint32_t total = ix->post_off[ix->nterms], npatterns = 0;
-  if (!uses || !order || !index_of) {
-    TSIFT_FREE_ALL(uses, order, index_of);
-    return -1;
-  }
-  for (uint32_t i = 0; i < total; i++) uses[tsift_posting_tfs(&ix->post[i])]++;
-  for (uint32_t v = 0; v < 4096; v++) { /* insertion by uses: at most 3^6 patterns */
-    if (!uses[v]) continue;
-    uint32_t k = npatterns++;
-    for (; k > 0 && uses[order[k - 1]] < uses[v]; k--) order[k] = order[k - 1];
-    order[k] = (uint16_t)v;
-  }
+  if (!index_of) return -1;
+  for (uint32_t i = 0; i < total; i++) index_of[tsift_posting_tfs(&ix->post[i])] = 1;
+  for (uint32_t v = 0; v < 4096; v++) npatterns += index_of[v];
   tsift_put_varint(s, npatterns);
-  for (uint32_t k = 0; k < npatterns; k++) {
-    tsift_put_varint(s, order[k]);
-    index_of[order[k]] = (uint16_t)k;
-  }
+  for (uint32_t v = 0, k = 0; v < 4096; v++)
+    if (index_of[v]) {
+      tsift_put_varint(s, v);
+      index_of[v] = (uint16_t)k++;
+    }
   tsift_put_varint(s, total);
   for (size_t t = 0; t < ix->nterms; t++) {
     uint32_t a = ix->post_off[t], b = ix->post_off[t + 1], next_doc = 0;
@@ -258,7 +251,7 @@ static int write_postings(const tsift_index *ix, tsift_buf *s) {
       next_doc = d + 1;
     }
   }
-  TSIFT_FREE_ALL(uses, order, index_of);
+  tsift_free(index_of);
   return 0;
 }
 
@@ -709,20 +702,21 @@ static tsift_status read_postings(tsift_index *ix, stream *s, tsift_error *err) 
   ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
   ix->post = tsift_calloc_array((size_t)total + 1, sizeof *ix->post);
   if (!ix->post_off || !ix->post) return tsift_nomem(err, "loading a snapshot");
-  const unsigned char *p = s->p;
-  size_t pos = s->pos, n = ix->n;
+  size_t n = ix->n;
   for (size_t t = 0; t < ix->nterms; t++) {
-    uint32_t count, doc = 0, gap, k;
-    NEED(!varint_at(p, s->len, &pos, &count) && count <= total - at, "bad postings");
+    uint32_t count = next(s), doc = 0, v[2];
+    NEED(!s->bad && count <= total - at, "bad postings");
+    size_t pos = s->pos; /* a local in the loop over every posting */
     for (; count > 0; count--) {
-      NEED(!varint_at(p, s->len, &pos, &gap) && gap < n - doc, "bad postings");
-      NEED(!varint_at(p, s->len, &pos, &k) && k < npatterns, "bad postings");
-      doc += gap;
-      ix->post[at++].bits = doc++ << 12 | patterns[k];
+      for (int i = 0; i < 2; i++) /* its gap, then its pattern's index: one copy of the inlined reader */
+        NEED(!varint_at(s->p, s->len, &pos, &v[i]), "bad postings");
+      NEED(v[0] < n - doc && v[1] < npatterns, "bad postings");
+      doc += v[0];
+      ix->post[at++].bits = doc++ << 12 | patterns[v[1]];
     }
+    s->pos = pos;
     ix->post_off[t + 1] = at;
   }
-  s->pos = pos;
   NEED(at == total, "bad postings");
   return TSIFT_OK;
 }
