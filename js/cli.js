@@ -41,7 +41,7 @@ commands:
                                                             runs and labelled examples (docs/learning.md)
   learn --diff OLD.json NEW.json                            what a new vocabulary would change
   info --catalog FILE                                       index facts and fingerprint
-  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint, then print info
+  verify --index INDEX.tsi                                  re-derive a snapshot's fingerprint and postings, then print info
   docs --catalog FILE                                       search documents per tool
   texts --catalog FILE                                      the text to embed per tool (trust policy)
   embed --model DIR | --safetensors F --tokenizer F TEXT... a static-embedding model's vector (JSON)

@@ -771,16 +771,16 @@ function addSnapshotCases() {
   const magic = Buffer.from(blob);
   magic[0] = 0x58;
   const version = Buffer.from(blob);
-  version[8] = 7; // a future format
+  version[8] = 8; // a future format
   const old = Buffer.from(blob);
-  old[8] = 5; // the format before it (no vocabulary digest)
+  old[8] = 6; // the format before it (no stored postings)
   const corrupt = {
     'flipped byte': broken('flipped', flipped),
     'truncated (100 bytes)': broken('truncated', blob.subarray(0, 100)),
     'truncated (checksum cut)': broken('truncated-end', blob.subarray(0, blob.length - 1)),
     'wrong magic': broken('magic', magic),
-    'format version 7': broken('version', version),
-    'format version 5': broken('version-5', old),
+    'format version 8': broken('version', version),
+    'format version 6': broken('version-6', old),
     empty: broken('empty', Buffer.alloc(0)),
     'a JSON catalog': CATALOG,
     'missing file': path.join(tmp, 'no-such.tsi'),
