@@ -61,46 +61,40 @@ static int intern_all(tsift_index *ix, const tsift_tokens *t, u32vec *dst) {
 /* The postings from the forward index, in one pass over it to count and one
  * to fill: in doc order, so each term's postings are sorted by doc, and the
  * last posting of a term is the current doc's while that doc is read. Used by
- * the build and by a snapshot load (snapshots do not store postings). */
+ * the build and by tsift_index_verify (a snapshot stores them: format 7).
+ * Neither pass branches on a token (a posting new or not, a tf clamped or
+ * not: both unpredictable, their mispredictions were most of the time):
+ * last[t] = d + 1 marks the terms doc d has met. */
 int tsift_index_postings(tsift_index *ix) {
   uint32_t *last = tsift_calloc_array(ix->nterms + 1, sizeof *last);
-  ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
-  if (!last || !ix->post_off) {
-    tsift_free(last);
-    return -1;
-  }
-  const uint32_t *by_rank = ix->by_rank;
-  /* Pass 1: documents per term (last[t] = the last doc + 1 seen with t). */
-  for (size_t d = 0; d < ix->n; d++) {
-    const unsigned char *p = ix->tok_bytes + ix->tok_at[d], *end = ix->tok_bytes + ix->tok_at[d + 1];
-    while (p < end) tsift_postings_count(ix->post_off, last, by_rank[tsift_forward_next(&p)], (uint32_t)d);
-  }
-  tsift_free(last);
-  return tsift_index_postings_counted(ix);
-}
-
-/* Pass 2 without a branch a token (a posting new or not, a tf clamped or
- * not: both unpredictable, and their mispredictions were most of the
- * postings' time): `last` marks the terms doc d has met, as in pass 1. */
-int tsift_index_postings_counted(tsift_index *ix) {
   uint32_t *fill = tsift_calloc_array(ix->nterms + 1, sizeof *fill);
-  uint32_t *last = tsift_calloc_array(ix->nterms + 1, sizeof *last);
-  if (!fill || !last) {
-    TSIFT_FREE_ALL(fill, last);
+  ix->post_off = tsift_calloc_array(ix->nterms + 1, sizeof *ix->post_off);
+  if (!last || !fill || !ix->post_off) {
+    TSIFT_FREE_ALL(last, fill);
     return -1;
   }
   const uint32_t *by_rank = ix->by_rank;
+  /* Pass 1: documents per term, at t + 1. */
+  for (uint32_t d = 0; d < ix->n; d++) {
+    const unsigned char *p = ix->tok_bytes + ix->tok_at[d], *end = ix->tok_bytes + ix->tok_at[d + 1];
+    while (p < end) {
+      uint32_t t = by_rank[tsift_forward_next(&p)];
+      ix->post_off[t + 1] += last[t] != d + 1;
+      last[t] = d + 1;
+    }
+  }
   for (size_t t = 0; t < ix->nterms; t++) {
     ix->post_off[t + 1] += ix->post_off[t];
     fill[t] = ix->post_off[t];
+    last[t] = 0;
   }
   ix->post = tsift_calloc_array(ix->post_off[ix->nterms] + 1, sizeof *ix->post);
   if (!ix->post) {
-    TSIFT_FREE_ALL(fill, last);
+    TSIFT_FREE_ALL(last, fill);
     return -1;
   }
-  /* fill[t] = where t's next posting goes; t's posting in doc d, once d
-   * met t, is the one before it. */
+  /* Pass 2: fill[t] = where t's next posting goes; t's posting in doc d,
+   * once d met t, is the one before it. */
   for (uint32_t d = 0; d < ix->n; d++) {
     const unsigned char *p = ix->tok_bytes + ix->tok_at[d];
     for (int f = 0; f < TSIFT_FIELD_COUNT; f++)
@@ -113,7 +107,7 @@ int tsift_index_postings_counted(tsift_index *ix) {
         last[t] = d + 1;
       }
   }
-  TSIFT_FREE_ALL(fill, last);
+  TSIFT_FREE_ALL(last, fill);
   return 0;
 }
 

@@ -28,8 +28,9 @@ extern const double tsift_default_field_weights[TSIFT_FIELD_COUNT];
 /* One posting: a doc and its clamped term frequency in each field, two bits
  * per field (0..TSIFT_TF_CLAMP), field f at bits 2f..2f+1 of tfs; 4 bytes,
  * so a doc number has 20 bits and an index at most TSIFT_MAX_TOOLS tools
- * (the build and a snapshot load refuse more, TSIFT_E_LIMIT). Postings are
- * derived at build and load, never stored, so the layout is no format. */
+ * (the build and a snapshot load refuse more, TSIFT_E_LIMIT). Snapshots
+ * store a posting as its doc's gap and its tfs pattern (snapshot.c), not
+ * this layout, so the layout is no format. */
 #define TSIFT_MAX_TOOLS (1u << 20)
 typedef struct tsift_posting {
   uint32_t bits; /* doc << 12 | tfs: postings of one term sort as their bits */
@@ -225,16 +226,6 @@ int tsift_forward_rank_of(tsift_index *ix);
  * memory. Two passes: count each term's documents, then place the
  * postings. */
 int tsift_index_postings(tsift_index *ix);
-/* Count term t of doc d into post_off (at t + 1) unless d counted it
- * already (last[t] = d + 1): pass 1, which a snapshot load does while it
- * checks the fields' tokens instead of reading them all once more. */
-static inline void tsift_postings_count(uint32_t *post_off, uint32_t *last, uint32_t t, uint32_t d) {
-  post_off[t + 1] += last[t] != d + 1; /* no branch: whether a term repeats in a doc is a coin toss */
-  last[t] = d + 1;
-}
-/* Pass 2 over ix->post_off holding every term's count at t + 1 (zeroed,
- * nterms + 1 entries, from tsift_postings_count). */
-int tsift_index_postings_counted(tsift_index *ix);
 /* Fill ix->field_docs from ix->field_lens (after a build and a snapshot load). */
 void tsift_index_count_fields(tsift_index *ix);
 

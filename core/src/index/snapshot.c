@@ -54,7 +54,7 @@
  * 10k catalog's snapshot); they are dropped from the blob once decoded.
  *
  * Loading checks the checksum first (truncation, corruption), then every
- * count, string and term id, so a crafted blob with a valid checksum
+ * count, string, term id and posting, so a crafted blob with a valid checksum
  * still cannot reach out of bounds or produce invalid UTF-8. The
  * descriptions' and schemas' codes are checked to lie within their sections
  * here and to be valid codes when first read (tsift_tool_decode; issue 37:
@@ -85,7 +85,7 @@
 #define ANALYZER_VERSION "text-2"
 
 _Static_assert(TSIFT_FIELD_COUNT == 6, "the format stores six fields");
-_Static_assert(TSIFT_TF_CLAMP == 2, "postings are derived with the build's clamp");
+_Static_assert(TSIFT_TF_CLAMP == 2, "a tf pattern holds tfs of 0..2 (pattern_valid)");
 
 /* Tool flags. */
 enum {
