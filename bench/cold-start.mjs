@@ -59,7 +59,8 @@ const SIZES = opt('sizes', '10000,100000').split(',').filter(Boolean).map((s) =>
 const ROUNDS = count('rounds', 5);
 const LOADS = count('loads', 3); // loads after the first, per isolate
 const OUT = path.resolve(ROOT, opt('out', 'build/bench-cold'));
-const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift.wasm');
+// the serving module, as examples/edge-worker ships it (env TOOLSIFT_WASM: another module)
+const WASM = path.resolve(ROOT, process.env.TOOLSIFT_WASM || 'build/wasm/toolsift-serving.wasm');
 const WORKERD = path.join(ROOT, 'node_modules/.bin/workerd');
 const SQLITE_DIST = path.join(ROOT, 'node_modules/@sqlite.org/sqlite-wasm/dist');
 const need = (file, hint) => {
@@ -242,7 +243,7 @@ try {
     ...readdirSync(path.join(ROOT, 'js/binding')).filter((f) => f.endsWith('.js')).map((f) => stage(`js/binding/${f}`)),
     stage(path.join(SQLITE_DIST, 'index.mjs'), 'node_modules/@sqlite.org/sqlite-wasm/dist/index.mjs'),
   ];
-  const wasms = [stage(WASM, 'build/wasm/toolsift.wasm'), stage(path.join(SQLITE_DIST, 'sqlite3.wasm'), 'node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm')];
+  const wasms = [stage(WASM, 'build/wasm/toolsift-serving.wasm'), stage(path.join(SQLITE_DIST, 'sqlite3.wasm'), 'node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm')];
   const wrapperLines = [];
   [...wrappers.values()].forEach((bytes, i) => {
     writeFileSync(path.join(tmp, `bench/cold-start/wrapper-${i}.wasm`), bytes);

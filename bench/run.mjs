@@ -211,6 +211,9 @@ if (!flag('no-bundle')) {
       out.wasmGzip = gz.size;
       out.gzipTool = gz.tool;
       out.wasmGzipNodeZlib = nodeZlibSize(wasm);
+      // the serving module (no evaluation or learning: what edges ship)
+      const serving = new URL('build/wasm/toolsift-serving.wasm', ROOT);
+      if (e.name === 'toolsift' && !e.wasmFile && existsSync(serving)) out.servingWasmGzip = gzipSize(readFileSync(serving)).size;
     }
     out.totalGzip = (out.jsGzip ?? 0) + (out.wasmGzip ?? 0);
     results.bundles[e.name] = out;
@@ -448,8 +451,11 @@ if (tenk?.ratios?.minisearch) {
     build: { need: '≥ 2× faster than minisearch', value: 1 / r.build, met: 1 / r.build >= 2 },
     load: { need: '≥ 20× faster than minisearch loadJSON', value: 1 / r.load, met: 1 / r.load >= 20 },
     relevance: { need: '≥ every peer on every set', sets: rel, met: rel.every((x) => x.met) },
-    // 165,000 since learning (issue 32; docs/performance.md, "Learning")
-    wasmGzip: { need: '≤ 165 KB (165,000 bytes)', value: results.bundles.toolsift?.wasmGzip ?? null, met: (results.bundles.toolsift?.wasmGzip ?? Infinity) <= 165000 },
+    // the full module: 170,000 since issue 33 (165,000 since learning, issue
+    // 32); the serving module: 150,000, the original promise (issue 37;
+    // docs/performance.md, "The serving module")
+    wasmGzip: { need: '≤ 170 KB (170,000 bytes)', value: results.bundles.toolsift?.wasmGzip ?? null, met: (results.bundles.toolsift?.wasmGzip ?? Infinity) <= 170000 },
+    servingWasmGzip: { need: '≤ 150 KB (150,000 bytes)', value: results.bundles.toolsift?.servingWasmGzip ?? null, met: (results.bundles.toolsift?.servingWasmGzip ?? Infinity) <= 150000 },
   };
 }
 

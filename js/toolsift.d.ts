@@ -40,7 +40,8 @@ export type WasmSource =
  * Load the module. Without `source`: the package's dist/toolsift.wasm (in a
  * source checkout, build/wasm/toolsift.wasm), or (Node) the path in env
  * TOOLSIFT_WASM. Cloudflare Workers must pass a
- * WebAssembly.Module.
+ * WebAssembly.Module. Edge deployments that only search and run sessions
+ * can load `toolsift/toolsift-serving.wasm` instead (Toolsift#serving).
  */
 export function load(source?: WasmSource): Promise<Toolsift>;
 
@@ -322,6 +323,13 @@ export type Catalog =
 export class Toolsift {
   /** The core's version string. */
   readonly version: string;
+  /**
+   * True when this is the serving module (`toolsift/toolsift-serving.wasm`,
+   * for edge deployments: about 21 KB gzip smaller): everything but
+   * evaluation, calibration and learning (evalJSON, evalReport, calibrate,
+   * createLearner, learnDiff/learnDiffJSON throw ToolsiftError 'state').
+   */
+  readonly serving: boolean;
   /** The module's linear memory, for diagnostics. It may grow during any call: never keep a view across calls. */
   readonly memory: WebAssembly.Memory;
   /**

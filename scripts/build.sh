@@ -2,6 +2,8 @@
 # build.sh — bootstrap, then build every target incrementally:
 #   build/native     gcc/cc, Release (-O2, -ffp-contract=off): CLI + C tests
 #   build/wasm-wasi  clang-14 wasm32-wasi reactor  -> build/wasm/toolsift.wasm
+#                                                  and build/wasm/toolsift-serving.wasm
+#                                                  (no evaluation or learning: issue 37)
 #   build/wasm-emcc  emcc STANDALONE_WASM          -> build/wasm/toolsift.emcc.wasm
 #   build/component  scripts/build-component.mjs   -> build/component/toolsift.component.wasm
 #
@@ -92,7 +94,7 @@ build_one wasm-wasi build/wasm-wasi -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/wasm32-w
 build_one wasm-emcc build/wasm-emcc -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/emscripten.cmake" \
   ${EMCC_ARGS[@]+"${EMCC_ARGS[@]}"} || FAILED+=(wasm-emcc)
 
-for m in build/wasm/toolsift.wasm build/wasm/toolsift.emcc.wasm; do
+for m in build/wasm/toolsift.wasm build/wasm/toolsift-serving.wasm build/wasm/toolsift.emcc.wasm; do
   if [ -f "$m" ]; then node scripts/check-wasm.mjs "$m" --sizes-only; fi
 done
 

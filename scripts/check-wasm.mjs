@@ -17,6 +17,8 @@
 //        [--max-gzip=BYTES]      fail when the module is larger than BYTES by
 //                                the gzip tool (`gzip -9`, the measure the size
 //                                cap is stated in: docs/performance.md)
+//        [--serving]             the serving module: the export table
+//                                without its full-module-only lines
 //        [--sizes-only]          just print the size line
 import { readFileSync, renameSync, existsSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -74,7 +76,7 @@ if (mod) {
       problems.push(`export table ${abi} not found`);
       continue;
     }
-    const wanted = new Set(wasmExports(abi).map((e) => e.name));
+    const wanted = new Set(wasmExports(abi, { serving: flag('serving') }).map((e) => e.name));
     if (!wanted.size) problems.push(`export table ${abi} lists no export`);
     for (const w of wanted) {
       if (exported.get(w) !== 'function') problems.push(`ABI function ${w} is not exported`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // pack-wasm.mjs — npm's prepack/postpack hooks for the packaged wasm module.
-//   node scripts/pack-wasm.mjs copy    build/wasm/toolsift.wasm -> dist/toolsift.wasm
+//   node scripts/pack-wasm.mjs copy    build/wasm/toolsift.wasm -> dist/toolsift.wasm,
+//                                      build/wasm/toolsift-serving.wasm -> dist/ too
 //   node scripts/pack-wasm.mjs clean   remove dist/ again (postpack), so a
 //                                      source checkout never loads a stale copy
 // The build output (build/) is not packaged; js/toolsift.js's load() looks
@@ -10,18 +11,21 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SRC = path.join(ROOT, 'build/wasm/toolsift.wasm');
+const MODULES = ['toolsift.wasm', 'toolsift-serving.wasm'].map((f) => path.join(ROOT, 'build/wasm', f));
 const DIST = path.join(ROOT, 'dist');
 
 const cmd = process.argv[2];
 if (cmd === 'copy') {
-  if (!existsSync(SRC)) {
-    console.error(`pack-wasm: ${path.relative(ROOT, SRC)} is missing: run \`npm run build\` first`);
+  const missing = MODULES.filter((m) => !existsSync(m));
+  if (missing.length) {
+    console.error(`pack-wasm: ${missing.map((m) => path.relative(ROOT, m)).join(', ')} missing: run \`npm run build\` first`);
     process.exit(1);
   }
   mkdirSync(DIST, { recursive: true });
-  copyFileSync(SRC, path.join(DIST, 'toolsift.wasm'));
-  console.error(`pack-wasm: dist/toolsift.wasm (${statSync(SRC).size} bytes)`);
+  for (const m of MODULES) {
+    copyFileSync(m, path.join(DIST, path.basename(m)));
+    console.error(`pack-wasm: dist/${path.basename(m)} (${statSync(m).size} bytes)`);
+  }
 } else if (cmd === 'clean') {
   rmSync(DIST, { recursive: true, force: true });
 } else {

@@ -197,6 +197,8 @@ int32_t tsift_wasm_index_embed_static(tsift_index *index, const tsift_static_mod
   return 0;
 }
 
-/* ---- learning (docs/learning.md) ---- */
+/* ---- learning (docs/learning.md; the full module only) ---- */
 
+#ifndef TSIFT_WASM_SERVING
 void tsift_wasm_learner_free(tsift_learner *l) { tsift_learner_free(l); }
+#endif

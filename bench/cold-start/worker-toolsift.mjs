@@ -1,9 +1,9 @@
 // worker-toolsift.mjs — toolsift's cold-start Worker (bench/cold-start.mjs
-// runs it under workerd; harness.mjs says what is timed): the module imported
-// compiled, as examples/edge-worker does; a load is Toolsift#indexFromSnapshot
+// runs it under workerd; harness.mjs says what is timed): the serving module
+// imported compiled, as examples/edge-worker does; a load is Toolsift#indexFromSnapshot
 // over the bytes (or #indexFromSnapshotStream over the response body, what
 // examples/edge-worker/worker-storage.mjs uses) + the first Index#search.
-import wasm from '../../build/wasm/toolsift.wasm';
+import wasm from '../../build/wasm/toolsift-serving.wasm'; // the module bench/cold-start.mjs stages under this name
 import { load } from '../../js/toolsift.js';
 import { coldStartWorker } from './harness.mjs';
 

@@ -96,13 +96,15 @@ export function markdown(r) {
     out.push('| engine | JS min | JS gzip | wasm | wasm gzip | total gzip |');
     out.push('|---|---:|---:|---:|---:|---:|');
     for (const [n, b] of bun) out.push(`| ${n} | ${kib(b.jsBytes)} | ${kib(b.jsGzip)} | ${kib(b.wasmBytes)} | ${kib(b.wasmGzip)} | **${kib(b.totalGzip)}** |`);
+    const serving = r.bundles.toolsift?.servingWasmGzip;
+    if (serving) out.push('', `toolsift's serving module (toolsift-serving.wasm: no evaluation or learning, what edge deployments load): ${kib(serving)} gzip.`);
     out.push('');
   }
   if (r.floors) {
     out.push('## Floors (synthetic 10k, this run)', '');
     out.push('| floor | need | measured | met |', '|---|---|---|---|');
     for (const [k, f] of Object.entries(r.floors)) {
-      const v = k === 'relevance' ? f.sets.map((s) => `${s.set}: ${s.toolsift?.toFixed(4)} vs ${s.bestPeer} ${s.bestPeerNdcg10?.toFixed(4)}`).join('; ') : k === 'wasmGzip' ? `${f.value?.toLocaleString('en')} bytes` : x(f.value);
+      const v = k === 'relevance' ? f.sets.map((s) => `${s.set}: ${s.toolsift?.toFixed(4)} vs ${s.bestPeer} ${s.bestPeerNdcg10?.toFixed(4)}`).join('; ') : k === 'wasmGzip' || k === 'servingWasmGzip' ? `${f.value?.toLocaleString('en')} bytes` : x(f.value);
       out.push(`| ${k} | ${f.need} | ${v} | ${f.met ? 'yes' : '**no**'} |`);
     }
     out.push('');

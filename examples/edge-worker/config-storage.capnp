@@ -1,6 +1,6 @@
 # config-storage.capnp — the storage-backed edge worker (worker-storage.mjs)
 # under workerd, with a local HTTP server standing in for storage:
-#   node build.mjs                      # dist/: toolsift.js, binding/, toolsift.wasm
+#   node build.mjs                      # dist/: toolsift.js, binding/, toolsift-serving.wasm
 #   (serve DIR with <tenant>.tsi files on 127.0.0.1:8788, e.g. python3 -m http.server 8788)
 #   npx workerd serve config-storage.capnp
 #   curl 'http://127.0.0.1:8787/search_tools?tenant=default&query=open+a+pull+request'
@@ -27,7 +27,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "binding/module.js", esModule = embed "dist/binding/module.js"),
     (name = "binding/session.js", esModule = embed "dist/binding/session.js"),
     (name = "binding/static-model.js", esModule = embed "dist/binding/static-model.js"),
-    (name = "toolsift.wasm", wasm = embed "dist/toolsift.wasm"),
+    (name = "toolsift-serving.wasm", wasm = embed "dist/toolsift-serving.wasm"),
   ],
   bindings = [ (name = "STORAGE", service = "storage") ],
   compatibilityDate = "2025-09-01",

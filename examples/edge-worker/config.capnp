@@ -1,5 +1,5 @@
 # config.capnp — run the edge worker locally with workerd:
-#   node build.mjs            # dist/: index.tsi, toolsift.js, binding/, toolsift.wasm
+#   node build.mjs            # dist/: index.tsi, toolsift.js, binding/, toolsift-serving.wasm
 #   npx workerd serve config.capnp
 #   curl 'http://127.0.0.1:8787/search_tools?query=open+a+pull+request&limit=3'
 using Workerd = import "/workerd/workerd.capnp";
@@ -22,7 +22,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "binding/module.js", esModule = embed "dist/binding/module.js"),
     (name = "binding/session.js", esModule = embed "dist/binding/session.js"),
     (name = "binding/static-model.js", esModule = embed "dist/binding/static-model.js"),
-    (name = "toolsift.wasm", wasm = embed "dist/toolsift.wasm"),
+    (name = "toolsift-serving.wasm", wasm = embed "dist/toolsift-serving.wasm"),
     (name = "index.tsi", data = embed "dist/index.tsi"),
   ],
   compatibilityDate = "2025-09-01",

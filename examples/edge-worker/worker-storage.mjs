@@ -15,7 +15,7 @@
 //        with vectors — e.g. StaticModel#queryVector(Q) on the caller's side)
 //   GET /info[?tenant=T]
 //   GET /memory                  the module's linear memory in bytes
-import wasm from './toolsift.wasm';
+import wasm from './toolsift-serving.wasm'; // the serving module (no evaluation or learning)
 import { load, ToolsiftError } from './toolsift.js';
 
 const MAX_TENANTS = 4;

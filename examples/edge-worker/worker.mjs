@@ -13,7 +13,7 @@
 // `toolsift search --index index.tsi --limit N Q` prints, less the newline
 // the CLI ends its line with.
 
-import wasm from './toolsift.wasm';
+import wasm from './toolsift-serving.wasm'; // the serving module (no evaluation or learning)
 import snapshot from './index.tsi';
 import { load, ToolsiftError } from './toolsift.js';
 

@@ -118,7 +118,8 @@ function importsFor(module) {
  * ArrayBuffer/typed array of bytes, a Response, a URL or URL string, a file
  * path (Node), or undefined for the package's dist/toolsift.wasm (then, in a
  * source checkout, build/wasm/toolsift.wasm; env TOOLSIFT_WASM overrides
- * both in Node).
+ * both in Node). The serving module (dist/toolsift-serving.wasm: no
+ * evaluation, calibration or learning) loads the same way from its source.
  */
 export async function load(source) {
   const module = await (source === undefined ? compileDefault() : compileFrom(source));

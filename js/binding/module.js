@@ -3,7 +3,7 @@
 // a nonzero status thrown as the core's error) and makes the handle
 // objects: indexes, sessions, learners, static models.
 
-import { ToolsiftError, errorFrom, STATUS_ARG, STATUS_NOMEM, STATUS_SNAPSHOT } from './error.js';
+import { ToolsiftError, errorFrom, STATUS_ARG, STATUS_NOMEM, STATUS_SNAPSHOT, STATUS_STATE } from './error.js';
 import { encoder, decoder, optionsJson, encodeOptions, asBytes, isBytes, textOrBytes, jsonBytes, cString } from './bytes.js';
 import { Index } from './index.js';
 import { Session, checkRanker } from './session.js';
@@ -28,6 +28,24 @@ export class Toolsift {
     this.#ex = exports;
     /** The core's version string, e.g. "0.1.0". */
     this.version = cString(exports, exports.tsift_wasm_version());
+    /**
+     * True for the serving module (toolsift-serving.wasm): everything but
+     * evaluation, calibration and learning, which throw (wasm/exports.def).
+     */
+    this.serving = typeof exports.tsift_wasm_eval !== 'function';
+  }
+
+  // The exports of the full module only: the serving module leaves them out.
+  #fullOnly(method) {
+    if (this.serving) {
+      throw new ToolsiftError(
+        'state',
+        `${method}: this is the serving module (toolsift-serving.wasm), without evaluation, calibration ` +
+          'and learning; load the full module (toolsift.wasm) for them',
+        STATUS_STATE,
+      );
+    }
+    return this.#ex;
   }
 
   /** The module's linear memory (for diagnostics; views of it go stale after any call). */
@@ -244,6 +262,7 @@ export class Toolsift {
    * text. Returns a Learner.
    */
   createLearner(catalog, options) {
+    this.#fullOnly('createLearner');
     const bytes = jsonBytes(catalog);
     const o = encodeOptions(
       options && typeof options === 'object' && !isBytes(options) && options.journalKey !== undefined
@@ -273,9 +292,9 @@ export class Toolsift {
    */
   learnDiffJSON(previous, next) {
     const enc = (v) => (typeof v === 'string' || isBytes(v) ? textOrBytes(v) : encoder.encode(JSON.stringify(v)));
+    const ex = this.#fullOnly('learnDiffJSON');
     const a = enc(previous);
     const b = enc(next);
-    const ex = this.#ex;
     return decoder.decode(
       this._call([a, b], ([ap, bp], out) => ex.tsift_wasm_learn_diff(ap, a.length, bp, b.length, out)),
     );
@@ -388,10 +407,10 @@ export class Toolsift {
    * or a StaticModel that embeds the tools and every query.
    */
   evalJSON(catalog, queries, options, vectors) {
+    const ex = this.#fullOnly('evalJSON');
     const c = asBytes(catalog);
     const q = asBytes(queries);
     const o = encodeOptions(options);
-    const ex = this.#ex;
     if (vectors instanceof StaticModel) {
       if (vectors._owner() !== this) {
         throw new ToolsiftError('arg', 'evalJSON: the model was loaded by another toolsift module (load one module for both)', STATUS_ARG);
@@ -411,9 +430,9 @@ export class Toolsift {
 
   /** The text table of an evaluation JSON, headed by `title`. */
   evalReport(evalJson, title = 'eval') {
+    const ex = this.#fullOnly('evalReport');
     const j = encoder.encode(evalJson);
     const t = encoder.encode(`${title}\0`);
-    const ex = this.#ex;
     const bytes = this._call([j, t], ([jp, tp], out) => ex.tsift_wasm_eval_report(jp, j.length, tp, out));
     return decoder.decode(bytes);
   }
@@ -477,13 +496,13 @@ export class Toolsift {
    * judge by the catalog's own descriptions.
    */
   calibrate(catalog, queries, model, { text = false } = {}) {
+    const ex = this.#fullOnly('calibrate');
     if (!(model instanceof StaticModel) || model._owner() !== this) {
       throw new ToolsiftError('arg', 'calibrate: model must be a StaticModel loaded by this module', STATUS_ARG);
     }
     const c = asBytes(catalog);
     const q = queries === undefined || queries === null ? new Uint8Array(0) : asBytes(queries);
     const m = model._handle();
-    const ex = this.#ex;
     return decoder.decode(this._call([c, q], ([cp, qp], out) =>
       ex.tsift_wasm_calibrate(cp, c.length, qp, q.length, m, text ? 1 : 0, out)));
   }

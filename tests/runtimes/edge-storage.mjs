@@ -11,7 +11,8 @@
 //     leaves 8 MiB of a Worker's 128 MB (128e6 bytes) for the JavaScript heap.
 // workerd has no per-isolate memory limit setting, so the bound is asserted on
 // the module's memory (what dominates) and the workerd process's peak RSS is
-// reported. Uses the repository's js/toolsift.js (with js/binding/) and build/wasm/toolsift.wasm.
+// reported. Uses the repository's js/toolsift.js (with js/binding/) and build/wasm/toolsift-serving.wasm
+// (the serving module, as the example ships it).
 // With TOOLSIFT_EDGE_DIM=D (default 0: none) the big snapshot carries
 // vectors: a static model of D dimensions generated over the catalog
 // (scripts/gen-static-model.mjs) embeds the tools (`build --model`), and
@@ -72,7 +73,7 @@ try {
   cpSync(path.join(EXAMPLE, 'worker-storage.mjs'), path.join(dir, 'worker-storage.mjs'));
   cpSync(path.join(ROOT, 'js/toolsift.js'), path.join(dir, 'dist/toolsift.js'));
   cpSync(path.join(ROOT, 'js/binding'), path.join(dir, 'dist/binding'), { recursive: true });
-  cpSync(path.join(ROOT, 'build/wasm/toolsift.wasm'), path.join(dir, 'dist/toolsift.wasm'));
+  cpSync(path.join(ROOT, 'build/wasm/toolsift-serving.wasm'), path.join(dir, 'dist/toolsift-serving.wasm'));
   const config = readFileSync(path.join(EXAMPLE, 'config-storage.capnp'), 'utf8')
     .replace('address = "127.0.0.1:8787"', 'address = "127.0.0.1:@PORT@"')
     .replace('address = "127.0.0.1:8788"', `address = "127.0.0.1:${storagePort}"`);

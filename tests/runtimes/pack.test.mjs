@@ -20,12 +20,12 @@ test.after(() => rmSync(tmp, { recursive: true, force: true }));
 let packed;
 let proj;
 
-test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP gateway and the .wasm as a file', () => {
+test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP gateway and the two .wasm modules as files', () => {
   packed = pack(ROOT, path.join(tmp, 'pack'));
   assert.deepEqual(
     [...packed.files].sort(),
     [
-      'LICENSE', 'README.md', 'dist/toolsift.wasm',
+      'LICENSE', 'README.md', 'dist/toolsift-serving.wasm', 'dist/toolsift.wasm',
       'js/binding/bytes.js', 'js/binding/error.js', 'js/binding/handle.js', 'js/binding/index.js',
       'js/binding/learner.js', 'js/binding/load.js', 'js/binding/module.js', 'js/binding/session.js',
       'js/binding/static-model.js', 'js/cli.js', 'js/integrations/ai-sdk.d.ts', 'js/integrations/ai-sdk.js',
@@ -38,7 +38,8 @@ test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP 
       'js/toolsift.js', 'package.json',
     ],
   );
-  assert.ok(packed.size < 400_000, `tarball is ${packed.size} bytes`);
+  // two modules since issue 37 (the full one and the serving one): ~446 KB
+  assert.ok(packed.size < 500_000, `tarball is ${packed.size} bytes`);
   // postpack removed the staging copy: a checkout loads build/wasm again.
   assert.equal(existsSync(path.join(ROOT, 'dist')), false);
   // The wasm is a file, never inlined: the binding has no base64 blob.
@@ -50,8 +51,9 @@ test('npm pack ships the binding, its types, the CLI, the SDK adapters, the MCP 
 test('installs into an empty project (npm cache first)', () => {
   proj = installInto(packed.tarball, path.join(tmp, 'project'));
   const pkg = path.join(proj, 'node_modules/toolsift');
-  const wasm = readFileSync(path.join(pkg, 'dist/toolsift.wasm'));
-  assert.deepEqual(wasm, readFileSync(path.join(ROOT, 'build/wasm/toolsift.wasm')));
+  for (const f of ['toolsift.wasm', 'toolsift-serving.wasm']) {
+    assert.deepEqual(readFileSync(path.join(pkg, 'dist', f)), readFileSync(path.join(ROOT, 'build/wasm', f)), f);
+  }
   assert.equal(existsSync(path.join(pkg, 'build')), false);
 });
 
@@ -76,11 +78,19 @@ console.error(typeof ToolsiftError, toolsift.version);
   assert.equal(r.stdout, native);
 });
 
-test('the toolsift.wasm export resolves to the packaged file', () => {
+test('the toolsift.wasm and toolsift-serving.wasm exports resolve to the packaged files, and the serving one loads', () => {
+  for (const f of ['toolsift.wasm', 'toolsift-serving.wasm']) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e',
+      `console.log(import.meta.resolve('toolsift/${f}'))`], { cwd: proj, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(r.stdout.trim().endsWith(`/node_modules/toolsift/dist/${f}`), r.stdout);
+  }
   const r = spawnSync(process.execPath, ['--input-type=module', '-e',
-    "console.log(import.meta.resolve('toolsift/toolsift.wasm'))"], { cwd: proj, encoding: 'utf8' });
+    "import { load } from 'toolsift'; const ts = await load(new URL(import.meta.resolve('toolsift/toolsift-serving.wasm')));" +
+    "const ix = ts.createIndex([{ name: 'get_forecast', description: 'weather forecast' }]);" +
+    "console.log(ts.serving, ix.search('weather').hits[0].id)"], { cwd: proj, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.ok(r.stdout.trim().endsWith('/node_modules/toolsift/dist/toolsift.wasm'), r.stdout);
+  assert.equal(r.stdout, 'true get_forecast\n');
 });
 
 test('the package bin (the wasm CLI) prints what the native CLI prints', () => {

@@ -172,7 +172,7 @@ const smoke :Workerd.Worker = (
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "toolsift.js", esModule = embed "node_modules/toolsift/js/toolsift.js"),
 ${BINDING_MODULES}
-    (name = "toolsift.wasm", wasm = embed "node_modules/toolsift/dist/toolsift.wasm"),
+    (name = "toolsift-serving.wasm", wasm = embed "node_modules/toolsift/dist/toolsift-serving.wasm"),
     (name = "scenario.mjs", esModule = embed "scenario.mjs"),
     (name = "inputs/catalog.json", text = embed "inputs/catalog.json"),
     (name = "inputs/session.json", text = embed "inputs/session.json"),
