@@ -451,10 +451,10 @@ if (tenk?.ratios?.minisearch) {
     build: { need: '≥ 2× faster than minisearch', value: 1 / r.build, met: 1 / r.build >= 2 },
     load: { need: '≥ 20× faster than minisearch loadJSON', value: 1 / r.load, met: 1 / r.load >= 20 },
     relevance: { need: '≥ every peer on every set', sets: rel, met: rel.every((x) => x.met) },
-    // the full module: 170,000 since issue 33 (165,000 since learning, issue
-    // 32); the serving module: 150,000, the original promise (issue 37;
-    // docs/performance.md, "The serving module")
-    wasmGzip: { need: '≤ 170 KB (170,000 bytes)', value: results.bundles.toolsift?.wasmGzip ?? null, met: (results.bundles.toolsift?.wasmGzip ?? Infinity) <= 170000 },
+    // the serving module: 150,000, the original promise; the full module
+    // 25,000 more for evaluation and learning (issue 37; docs/performance.md,
+    // "The serving module")
+    wasmGzip: { need: '≤ 175 KB (175,000 bytes)', value: results.bundles.toolsift?.wasmGzip ?? null, met: (results.bundles.toolsift?.wasmGzip ?? Infinity) <= 175000 },
     servingWasmGzip: { need: '≤ 150 KB (150,000 bytes)', value: results.bundles.toolsift?.servingWasmGzip ?? null, met: (results.bundles.toolsift?.servingWasmGzip ?? Infinity) <= 150000 },
   };
 }
