@@ -15,8 +15,9 @@ void tsift_buf_free(tsift_buf *b) {
 
 void tsift_buf_append(tsift_buf *b, const char *s, size_t n) {
   if (b->failed) return;
-  if (n > (size_t)-1 - b->len - 1 ||
-      tsift_grow((void **)&b->data, &b->cap, b->len + n + 1, 1) != 0) {
+  /* grown only when it lacks room: most appends are a few bytes */
+  if (b->cap - b->len <= n && (n > (size_t)-1 - b->len - 1 ||
+                               tsift_grow((void **)&b->data, &b->cap, b->len + n + 1, 1) != 0)) {
     b->failed = 1;
     return;
   }
@@ -25,7 +26,14 @@ void tsift_buf_append(tsift_buf *b, const char *s, size_t n) {
   b->data[b->len] = 0;
 }
 
-void tsift_buf_putc(tsift_buf *b, char c) { tsift_buf_append(b, &c, 1); }
+void tsift_buf_putc(tsift_buf *b, char c) {
+  if (!b->failed && b->cap - b->len > 1) { /* room for c and the NUL: no call */
+    b->data[b->len++] = c;
+    b->data[b->len] = 0;
+    return;
+  }
+  tsift_buf_append(b, &c, 1);
+}
 
 void tsift_buf_fail(tsift_buf *b, tsift_status st) {
   if (!b->failed) b->failed = st == TSIFT_E_SNAPSHOT ? TSIFT_E_SNAPSHOT : 1;
