@@ -358,6 +358,21 @@ for (const key of SIZES) {
       if (t.name === 'toolsift:searchJSON') row.toolsiftSearchJSON = s;
       else row.engines[t.name].queryMs = s;
     }
+    // wasm ÷ native on the same JSON path, measured the way the native
+    // driver measures (bench/native/bench_native.c): alone, one pass over
+    // every query first, then each query timed once. The interleaved
+    // chunks above run other engines between toolsift's queries, which the
+    // native process never does.
+    if (ts && state.has('toolsift')) {
+      const ix = state.get('toolsift');
+      for (const q of queries) ix.searchJSON(q, { limit: K });
+      const alone = queries.map((q) => {
+        const t0 = performance.now();
+        ix.searchJSON(q, { limit: K });
+        return performance.now() - t0;
+      });
+      row.toolsiftSearchJSONAlone = summary(alone);
+    }
     log(`  query p50: ${timed.map((t) => `${t.name} ${summary(lat.get(t.name)).p50.toFixed(3)} ms`).join(', ')}`);
 
     // serialise once, then load in interleaved rounds; check the loaded index answers the same
@@ -399,7 +414,9 @@ for (const key of SIZES) {
     const r = spawnSync(bin.pathname, [new URL(`${key}.json`, DATA).pathname, new URL(`${key}.queries.txt`, DATA).pathname, String(rounds), String(K)], { encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 20 });
     if (r.status === 0) {
       results.native[key] = JSON.parse(r.stdout);
-      log(`  native: build ${results.native[key].build_ms.p50.toFixed(0)} ms, typed p50 ${results.native[key].search_typed_ms.p50.toFixed(3)} ms, json p50 ${results.native[key].search_json_ms.p50.toFixed(3)} ms, load ${results.native[key].snapshot_load_ms.p50.toFixed(1)} ms`);
+      const alone = row.toolsiftSearchJSONAlone?.p50, jsonP50 = results.native[key].search_json_ms.p50;
+      log(`  native: build ${results.native[key].build_ms.p50.toFixed(0)} ms, typed p50 ${results.native[key].search_typed_ms.p50.toFixed(3)} ms, json p50 ${jsonP50.toFixed(3)} ms, load ${results.native[key].snapshot_load_ms.p50.toFixed(1)} ms` +
+        (alone ? `; wasm searchJSON alone p50 ${alone.toFixed(3)} ms (${(alone / jsonP50).toFixed(2)}× native)` : ''));
     } else results.native[key] = { error: (r.stderr || String(r.error)).trim() };
   } else if (!flag('no-native')) results.native[key] = { error: 'build/native/bench/native/toolsift_bench not built (scripts/build.sh)' };
   // SQLite FTS5 natively on the same tools and queries (pre-extracted text: bench/lib/fts5.mjs)

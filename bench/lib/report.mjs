@@ -35,16 +35,16 @@ export function markdown(r) {
   const nat = Object.entries(r.native ?? {});
   if (nat.length) {
     out.push('## toolsift: native C vs wasm through the JS binding', '');
-    out.push('| catalog | native build | wasm build | native typed p50 / p99 | native JSON p50 / p99 | wasm searchJSON p50 / p99 | wasm search() p50 / p99 | native load | wasm load |');
-    out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    out.push('| catalog | native build | wasm build | native typed p50 / p99 | native JSON p50 / p99 | wasm searchJSON p50 / p99 | wasm searchJSON alone p50 (÷ native JSON) | wasm search() p50 / p99 | native load | wasm load |');
+    out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const [key, n] of nat) {
       const c = r.catalogs[key];
       const t = c?.engines?.toolsift;
       if (n.error) {
-        out.push(`| ${key} | ${n.error} ||||||||`);
+        out.push(`| ${key} | ${n.error} |||||||||`);
         continue;
       }
-      out.push(`| ${c?.label ?? key} | ${ms(n.build_ms.p50)} | ${ms(t?.buildMs?.median)} | ${ms(n.search_typed_ms.p50)} / ${ms(n.search_typed_ms.p99)} | ${ms(n.search_json_ms.p50)} / ${ms(n.search_json_ms.p99)} | ${ms(c?.toolsiftSearchJSON?.p50)} / ${ms(c?.toolsiftSearchJSON?.p99)} | ${ms(t?.queryMs?.p50)} / ${ms(t?.queryMs?.p99)} | ${ms(n.snapshot_load_ms.p50)} | ${ms(t?.loadMs?.median)} |`);
+      out.push(`| ${c?.label ?? key} | ${ms(n.build_ms.p50)} | ${ms(t?.buildMs?.median)} | ${ms(n.search_typed_ms.p50)} / ${ms(n.search_typed_ms.p99)} | ${ms(n.search_json_ms.p50)} / ${ms(n.search_json_ms.p99)} | ${ms(c?.toolsiftSearchJSON?.p50)} / ${ms(c?.toolsiftSearchJSON?.p99)} | ${c?.toolsiftSearchJSONAlone ? `${ms(c.toolsiftSearchJSONAlone.p50)} (${(c.toolsiftSearchJSONAlone.p50 / n.search_json_ms.p50).toFixed(2)}×)` : '–'} | ${ms(t?.queryMs?.p50)} / ${ms(t?.queryMs?.p99)} | ${ms(n.snapshot_load_ms.p50)} | ${ms(t?.loadMs?.median)} |`);
     }
     out.push('');
   }
