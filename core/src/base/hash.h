@@ -27,6 +27,39 @@ static inline uint32_t tsift_fnv_more(uint32_t h, const char *s, size_t n) {
 /* FNV-1a of s[0..n). */
 static inline uint32_t tsift_fnv1a(const char *s, size_t n) { return tsift_fnv_more(TSIFT_FNV_BASIS, s, n); }
 
+/* A hash of s[0..n) eight bytes a step (FNV-1a goes one), for a table that
+ * only lives in memory: the term dictionary, which hashes every token of a
+ * build. Its values are never stored, so it may change; tsift_fnv1a's are
+ * (text packs, salts). Words are loaded with memcpy (any alignment), the
+ * last one overlapping the one before, never past s[n - 1]; each step
+ * multiplies (low bits into high) and folds the high half down (high bits
+ * into the low ones the table's index takes). */
+static inline uint32_t tsift_word_hash(const char *s, size_t n) {
+  const uint64_t k = 0x9E3779B97F4A7C15u;
+  uint64_t h = n * k, w = 0;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&w, s + i, 8);
+      h = (h ^ w) * k;
+      h ^= h >> 32;
+    }
+    memcpy(&w, s + n - 8, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    w = (uint64_t)a << 32 | b;
+  } else if (n) {
+    w = (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 | (unsigned char)s[n - 1];
+  }
+  h = (h ^ w) * k;
+  h ^= h >> 32;
+  return (uint32_t)((h * k) >> 32);
+}
+
+/* A hash function of the table's keys: tsift_fnv1a unless the owner says. */
+typedef uint32_t (*tsift_hash_fn)(const char *s, size_t n);
+
 typedef struct tsift_hash {
   uint32_t *slots; /* id + 1, or 0 for an empty slot */
   size_t nslots;   /* 0 (empty, nothing allocated) or a power of two */
@@ -34,6 +67,33 @@ typedef struct tsift_hash {
 
 /* The bytes of id (*len of them), from the table's owner. */
 typedef const char *(*tsift_hash_key)(const void *owner, uint32_t id, size_t *len);
+
+/* a[0..n) == b[0..n), by words as tsift_word_hash reads them: table keys
+ * are short (terms at most 32 bytes), and a call to memcmp, whose own
+ * dispatch and tail work is most of its cost on them, was a third of
+ * interning a token. */
+static inline int tsift_same_bytes(const char *a, const char *b, size_t n) {
+  uint64_t x, y;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      if (x != y) return 0;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+  }
+  if (n >= 4) {
+    uint32_t a0, a1, b0, b1;
+    memcpy(&a0, a, 4);
+    memcpy(&a1, a + n - 4, 4);
+    memcpy(&b0, b, 4);
+    memcpy(&b1, b + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
 
 /* The id of s[0..n), whose hash is h, or -1. */
 static inline long tsift_hash_find(const tsift_hash *t, uint32_t h, const char *s, size_t n, tsift_hash_key key,
@@ -44,7 +104,7 @@ static inline long tsift_hash_find(const tsift_hash *t, uint32_t h, const char *
     uint32_t id = t->slots[i] - 1;
     size_t len;
     const char *k = key(owner, id, &len);
-    if (len == n && memcmp(k, s, n) == 0) return (long)id;
+    if (len == n && tsift_same_bytes(k, s, n)) return (long)id;
   }
   return -1;
 }
@@ -57,6 +117,9 @@ void tsift_hash_add(tsift_hash *t, uint32_t h, uint32_t id);
  * add ids 0..have-1 again in order; -1 when out of memory (the table is as
  * it was). `first` is a power of two. */
 int tsift_hash_room(tsift_hash *t, size_t count, size_t have, size_t first, tsift_hash_key key, const void *owner);
+/* The same for a table whose ids are added under hash(key) instead. */
+int tsift_hash_room_by(tsift_hash *t, size_t count, size_t have, size_t first, tsift_hash_key key, const void *owner,
+                       tsift_hash_fn hash);
 void tsift_hash_free(tsift_hash *t);
 
 #endif
