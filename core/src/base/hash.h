@@ -68,33 +68,6 @@ typedef struct tsift_hash {
 /* The bytes of id (*len of them), from the table's owner. */
 typedef const char *(*tsift_hash_key)(const void *owner, uint32_t id, size_t *len);
 
-/* a[0..n) == b[0..n), by words as tsift_word_hash reads them: table keys
- * are short (terms at most 32 bytes), and a call to memcmp, whose own
- * dispatch and tail work is most of its cost on them, was a third of
- * interning a token. */
-static inline int tsift_same_bytes(const char *a, const char *b, size_t n) {
-  uint64_t x, y;
-  if (n >= 8) {
-    for (size_t i = 0; i + 8 < n; i += 8) {
-      memcpy(&x, a + i, 8);
-      memcpy(&y, b + i, 8);
-      if (x != y) return 0;
-    }
-    memcpy(&x, a + n - 8, 8);
-    memcpy(&y, b + n - 8, 8);
-    return x == y;
-  }
-  if (n >= 4) {
-    uint32_t a0, a1, b0, b1;
-    memcpy(&a0, a, 4);
-    memcpy(&a1, a + n - 4, 4);
-    memcpy(&b0, b, 4);
-    memcpy(&b1, b + n - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
-}
-
 /* The id of s[0..n), whose hash is h, or -1. */
 static inline long tsift_hash_find(const tsift_hash *t, uint32_t h, const char *s, size_t n, tsift_hash_key key,
                                    const void *owner) {
@@ -104,7 +77,7 @@ static inline long tsift_hash_find(const tsift_hash *t, uint32_t h, const char *
     uint32_t id = t->slots[i] - 1;
     size_t len;
     const char *k = key(owner, id, &len);
-    if (len == n && tsift_same_bytes(k, s, n)) return (long)id;
+    if (len == n && memcmp(k, s, n) == 0) return (long)id;
   }
   return -1;
 }
