@@ -328,6 +328,12 @@ typedef struct scratch {
   utf8proc_int32_t cps[64];    /* codepoints of one raw token */
 } scratch;
 
+/* A token cut to TSIFT_TOKEN_MAX_BYTES: tsift_utf8_cut, called only for
+ * the few tokens longer (twice a token, the call was most of the cost). */
+static size_t token_cut(const char *s, size_t n) {
+  return n <= TSIFT_TOKEN_MAX_BYTES ? n : tsift_utf8_cut(s, n, TSIFT_TOKEN_MAX_BYTES);
+}
+
 /* Case-fold (with NFKC recomposition) and emit one token; its form before
  * suffix folding goes to `surface` when given. Returns status. */
 static tsift_status emit(const utf8proc_int32_t *cps, const unsigned char *bytes, size_t n, scratch *sc,
@@ -365,11 +371,11 @@ static tsift_status emit(const utf8proc_int32_t *cps, const unsigned char *bytes
     tsift_free(f);
   }
   flen = fold_plural(folded, flen);
-  size_t slen = tsift_utf8_cut(folded, flen, TSIFT_TOKEN_MAX_BYTES);
+  size_t slen = token_cut(folded, flen);
   if (slen == 0) return TSIFT_OK;
   if (surface && tsift_tokens_push(surface, folded, slen)) return tsift_nomem(err, "storing tokens");
   flen = fold_suffix(folded, flen);
-  tokens_end(out, tsift_utf8_cut(folded, flen, TSIFT_TOKEN_MAX_BYTES));
+  tokens_end(out, token_cut(folded, flen));
   return TSIFT_OK;
 }
 
