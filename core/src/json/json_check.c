@@ -33,7 +33,8 @@ static const unsigned char byte_class[256] = {BYTES64(0), BYTES64(64), BYTES64(1
 /* Past the plain bytes of a string from c->i: eight bytes a step while a
  * word holds no control, quote, backslash or byte >= 0x80 (string bytes are
  * mostly plain ASCII, and the checks are exact per word), then byte by byte
- * from the word that holds one. */
+ * from the word that holds one; on a little-endian host from its first
+ * marked byte, which is one of them (a borrow only marks bytes after one). */
 static inline void skip_plain(cursor *c) {
   const unsigned char *s = (const unsigned char *)c->s;
   size_t i = c->i, n = c->n;
@@ -42,7 +43,12 @@ static inline void skip_plain(cursor *c) {
     memcpy(&w, s + i, 8);
     uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
     uint64_t stop = w | ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
-    if (stop & high) break;
+    if (stop & high) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      i += (size_t)__builtin_ctzll(stop & high) / 8;
+#endif
+      break;
+    }
     i += 8;
   }
   while (i < n && (byte_class[s[i]] & BYTE_PLAIN)) i++;
