@@ -56,13 +56,24 @@ static inline void skip_plain(cursor *c) {
 }
 
 /* White space: a byte-class loop, except that runs of spaces (a pretty-printed
- * catalog is half indentation) go eight bytes a step. */
+ * catalog is half indentation) go eight bytes a step, and on a little-endian
+ * host on to the first other byte of the word that ends them. */
 static inline void skip_ws(cursor *c) {
   const unsigned char *s = (const unsigned char *)c->s;
   size_t i = c->i, n = c->n;
   if (i < n && (byte_class[s[i]] & BYTE_WS)) { /* a newline, then the indentation */
     i++;
-    for (uint64_t w; i + 8 <= n && (memcpy(&w, s + i, 8), w == 0x2020202020202020u);) i += 8;
+    for (uint64_t w; i + 8 <= n;) {
+      memcpy(&w, s + i, 8);
+      w ^= 0x2020202020202020u;
+      if (w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        i += (size_t)__builtin_ctzll(w) / 8;
+#endif
+        break;
+      }
+      i += 8;
+    }
     while (i < n && (byte_class[s[i]] & BYTE_WS)) i++;
   }
   c->i = i;
