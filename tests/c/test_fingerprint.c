@@ -27,7 +27,35 @@ static void test_fingerprints(void) {
   CHECK_EQ_INT(strlen(fp[0]), 64);
 }
 
+/* The fingerprint of a catalog pinned: the bytes hashed are the format
+ * (snapshots and journals hold fingerprints), however fingerprint.c gathers
+ * them. Tokens of every length to TSIFT_TOKEN_MAX_BYTES, over many buffers. */
+#define PINNED_FINGERPRINT "36e99d0060df0677ca9056b7ecfe3f80c4ab71c0d514354b8fa1a8a37dd58a74"
+static void test_pinned(void) {
+  size_t cap = 1 << 16, n = 0;
+  char *cat = malloc(cap);
+  n += (size_t)snprintf(cat + n, cap - n, "{\"tools\":[");
+  for (int t = 0; t < 40; t++) {
+    n += (size_t)snprintf(cat + n, cap - n, "%s{\"name\":\"tool_%d\",\"description\":\"", t ? "," : "", t);
+    for (int w = 0; w < 40; w++) {
+      int len = 1 + (t * 40 + w) % 40;
+      for (int i = 0; i < len; i++) cat[n++] = (char)('a' + (t * 7 + w * 3 + i) % 26);
+      cat[n++] = ' ';
+    }
+    n += (size_t)snprintf(cat + n, cap - n, "\",\"tags\":[\"tag%d\"]}", t % 5);
+  }
+  n += (size_t)snprintf(cat + n, cap - n, "]}");
+  CHECK(n < cap);
+  tsift_index *ix = NULL;
+  tsift_error err;
+  CHECK_EQ_INT(tsift_index_build(cat, n, NULL, 0, &ix, &err), TSIFT_OK);
+  free(cat);
+  CHECK_EQ_STR(ix ? ix->fingerprint : "", PINNED_FINGERPRINT);
+  tsift_index_free(ix);
+}
+
 int main(void) {
   test_fingerprints();
+  test_pinned();
   return harness_finish("test_fingerprint");
 }

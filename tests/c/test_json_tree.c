@@ -128,6 +128,50 @@ static void test_cases(void) {
   free(deep);
 }
 
+/* The check reads strings and indentation eight bytes a word and goes from
+ * the word holding a stop (quote, backslash, control, byte >= 0x80; a byte
+ * other than a space) to that byte: a stop at every offset of the first
+ * three words, after runs of plain bytes and of spaces of every length, and
+ * the verdict and tree as cJSON's. */
+static void test_word_edges(void) {
+  printf("stops at every offset of a word\n");
+  static const char *const stops[] = {"\"", "\\n", "\x01", "\xc3\xa9", "\\u00e9", "\x7f"};
+  char doc[128];
+  for (size_t k = 0; k < sizeof stops / sizeof stops[0]; k++)
+    for (size_t run = 0; run < 24; run++) {
+      size_t n = 0;
+      doc[n++] = '[';
+      doc[n++] = '"';
+      for (size_t i = 0; i < run; i++) doc[n++] = (char)('a' + i % 26);
+      size_t sl = strlen(stops[k]);
+      memcpy(doc + n, stops[k], sl);
+      n += sl;
+      if (k) n += (size_t)snprintf(doc + n, sizeof doc - n, "xyz\"");
+      doc[n++] = ']';
+      size_t pos;
+      tsift_json_facts f;
+      /* a control character ends the check there (RFC 8259; cJSON takes it) */
+      tsift_json_verdict v = tsift_json_check_facts(doc, n, &pos, &f);
+      CHECK(k == 2 ? v != TSIFT_JSON_VALID && pos == 2 + run : v == TSIFT_JSON_VALID);
+      compare(doc, n, "a stop after a plain run");
+    }
+  for (size_t spaces = 0; spaces < 24; spaces++)
+    for (int other = 0; other < 3; other++) {
+      size_t n = 0;
+      doc[n++] = '[';
+      doc[n++] = '\n';
+      for (size_t i = 0; i < spaces; i++) doc[n++] = ' ';
+      if (other) doc[n++] = other == 1 ? '\t' : '\n';
+      n += (size_t)snprintf(doc + n, sizeof doc - n, "1,\n");
+      for (size_t i = 0; i < spaces; i++) doc[n++] = ' ';
+      n += (size_t)snprintf(doc + n, sizeof doc - n, "\"x\"]");
+      size_t pos;
+      tsift_json_facts f;
+      CHECK(tsift_json_check_facts(doc, n, &pos, &f) == TSIFT_JSON_VALID);
+      compare(doc, n, "indentation of every length");
+    }
+}
+
 /* fn over every file of folder `dir` (none when it is missing). */
 static void each_file(const char *dir_path, void (*fn)(char *s, size_t n, const char *path)) {
   DIR *dir = opendir(dir_path);
@@ -391,6 +435,7 @@ int main(void) {
   test_errors_by_hand();
   test_errors_of_corpus();
   test_cases();
+  test_word_edges();
   test_files();
   test_random();
   test_alloc_failures();

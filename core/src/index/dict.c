@@ -14,16 +14,21 @@ static const char *term_key(const void *owner, uint32_t t, size_t *len) {
   return ix->term_bytes + ix->term_off[t];
 }
 
+/* The dictionary's hash, the same at a build, a snapshot load (tsift_dict_hash)
+ * and a query: tsift_word_hash, whose values no file holds. */
+static uint32_t term_hash(const char *s, size_t n) { return tsift_word_hash(s, n); }
+
 long tsift_term_lookup(const tsift_index *ix, const char *s, size_t n) {
-  return tsift_hash_find(&ix->term_hash, tsift_fnv1a(s, n), s, n, term_key, ix);
+  return tsift_hash_find(&ix->term_hash, term_hash(s, n), s, n, term_key, ix);
 }
 
 int tsift_dict_hash(tsift_index *ix) {
-  return tsift_hash_room(&ix->term_hash, ix->nterms + 1, ix->nterms, TSIFT_DICT_FIRST_SLOTS, term_key, ix);
+  return tsift_hash_room_by(&ix->term_hash, ix->nterms + 1, ix->nterms, TSIFT_DICT_FIRST_SLOTS, term_key, ix,
+                            term_hash);
 }
 
 long tsift_dict_intern(tsift_index *ix, const char *s, size_t n) {
-  uint32_t h = tsift_fnv1a(s, n);
+  uint32_t h = term_hash(s, n);
   long found = tsift_hash_find(&ix->term_hash, h, s, n, term_key, ix);
   if (found >= 0) return found;
   if (tsift_dict_hash(ix)) return -1;

@@ -37,16 +37,50 @@ static void feed_bytes(feed *f, const void *p, size_t n) {
   f->n += n;
 }
 
+/* A string's length as the fingerprint hashes it: 4 bytes, big-endian. */
+static void put_len(uint8_t out[4], size_t n) {
+  out[0] = (uint8_t)(n >> 24), out[1] = (uint8_t)(n >> 16), out[2] = (uint8_t)(n >> 8), out[3] = (uint8_t)n;
+}
+
 static void hash_str(feed *s, const char *p, size_t n) {
-  uint8_t len[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
+  uint8_t len[4];
+  put_len(len, n);
   feed_bytes(s, len, 4);
   feed_bytes(s, p, n);
+}
+
+/* Every term as hash_str feeds it (length, bytes) at rec + at[t], made once
+ * for the build's hundred thousand tokens of a few thousand terms: a token
+ * is then one copy of REC_COPY bytes, a fixed size the compiler inlines,
+ * where two variable copies (memcpy calls) were. `rec` has REC_COPY bytes
+ * of room past every record. */
+#define REC_COPY (4 + TSIFT_TOKEN_MAX_BYTES)
+typedef struct term_recs {
+  uint8_t *rec;
+  uint32_t *at;
+} term_recs;
+
+static int term_recs_make(const tsift_index *ix, term_recs *r) {
+  size_t total = REC_COPY;
+  for (size_t t = 0; t < ix->nterms; t++) total += 4 + (size_t)ix->term_len[t];
+  r->rec = tsift_calloc_array(total, 1);
+  r->at = tsift_calloc_array(ix->nterms + 1, sizeof *r->at);
+  if (!r->rec || !r->at) return -1;
+  size_t o = 0;
+  for (size_t t = 0; t < ix->nterms; t++) {
+    size_t n = ix->term_len[t];
+    r->at[t] = (uint32_t)o;
+    put_len(r->rec + o, n);
+    memcpy(r->rec + o + 4, ix->term_bytes + ix->term_off[t], n);
+    o += 4 + n;
+  }
+  return 0;
 }
 
 /* Doc d's fields, each its token count and then its tokens, read in one
  * pass over the doc's code (tsift_field_tokens per field skipped the fields
  * before it again each time, and copied the ids out first). */
-static void feed_fields(feed *s, const tsift_index *ix, uint32_t d) {
+static void feed_fields(feed *s, const tsift_index *ix, const term_recs *r, uint32_t d) {
   const unsigned char *p = ix->tok_bytes + ix->tok_at[d];
   for (int f = 0; f < TSIFT_FIELD_COUNT; f++) {
     size_t n = tsift_field_len(ix, d, f);
@@ -54,7 +88,13 @@ static void feed_fields(feed *s, const tsift_index *ix, uint32_t d) {
     feed_bytes(s, cnt, 4);
     for (size_t i = 0; i < n; i++) {
       uint32_t t = ix->by_rank[tsift_forward_next(&p)];
-      hash_str(s, ix->term_bytes + ix->term_off[t], ix->term_len[t]);
+      size_t k = 4 + (size_t)ix->term_len[t];
+      if (k <= REC_COPY && s->n + REC_COPY <= sizeof s->buf) {
+        memcpy(s->buf + s->n, r->rec + r->at[t], REC_COPY); /* the bytes past k are overwritten or not hashed */
+        s->n += k;
+      } else {
+        feed_bytes(s, r->rec + r->at[t], k);
+      }
     }
   }
 }
@@ -100,8 +140,9 @@ long tsift_find_doc_by_menu_name(const tsift_index *ix, const uint32_t *by_name,
 tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_error *err) {
   uint32_t *order = tsift_calloc_array(ix->n + 1, sizeof *order);
   uint32_t *tmp = tsift_calloc_array(ix->n + 1, sizeof *tmp);
-  if (!order || !tmp) {
-    TSIFT_FREE_ALL(order, tmp);
+  term_recs recs;
+  if (term_recs_make(ix, &recs) || !order || !tmp) {
+    TSIFT_FREE_ALL(order, tmp, recs.rec, recs.at);
     return tsift_nomem(err, "fingerprinting the catalog");
   }
   for (size_t i = 0; i < ix->n; i++) order[i] = (uint32_t)i;
@@ -139,12 +180,12 @@ tsift_status tsift_index_fingerprint(const tsift_index *ix, char out[65], tsift_
     hash_str(&s, id, strlen(id));
     const char *tr = tsift_trust_name((tsift_trust)ix->trust[d]);
     hash_str(&s, tr, strlen(tr));
-    feed_fields(&s, ix, d);
+    feed_fields(&s, ix, &recs, d);
   }
   uint8_t digest[32];
   feed_flush(&s);
   tsift_sha256_final(&s.sha, digest);
   tsift_sha256_hex(digest, out);
-  TSIFT_FREE_ALL(order, tmp);
+  TSIFT_FREE_ALL(order, tmp, recs.rec, recs.at);
   return TSIFT_OK;
 }

@@ -44,16 +44,13 @@ typedef struct u32vec {
   size_t n, cap;
 } u32vec;
 
-static int vec_push(u32vec *v, uint32_t x) {
-  if (v->n == v->cap && tsift_grow((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v)) return -1;
-  v->v[v->n++] = x;
-  return 0;
-}
-
+/* t's tokens as term ids after dst's, room made once for them all. */
 static int intern_all(tsift_index *ix, const tsift_tokens *t, u32vec *dst) {
+  if (tsift_grow((void **)&dst->v, &dst->cap, dst->n + t->count, sizeof *dst->v)) return -1;
   for (size_t i = 0; i < t->count; i++) {
     long id = tsift_dict_intern(ix, tsift_token(t, i), t->len[i]);
-    if (id < 0 || vec_push(dst, (uint32_t)id)) return -1;
+    if (id < 0) return -1;
+    dst->v[dst->n++] = (uint32_t)id;
   }
   return 0;
 }

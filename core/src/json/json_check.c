@@ -33,7 +33,8 @@ static const unsigned char byte_class[256] = {BYTES64(0), BYTES64(64), BYTES64(1
 /* Past the plain bytes of a string from c->i: eight bytes a step while a
  * word holds no control, quote, backslash or byte >= 0x80 (string bytes are
  * mostly plain ASCII, and the checks are exact per word), then byte by byte
- * from the word that holds one. */
+ * from the word that holds one; on a little-endian host from its first
+ * marked byte, which is one of them (a borrow only marks bytes after one). */
 static inline void skip_plain(cursor *c) {
   const unsigned char *s = (const unsigned char *)c->s;
   size_t i = c->i, n = c->n;
@@ -42,7 +43,12 @@ static inline void skip_plain(cursor *c) {
     memcpy(&w, s + i, 8);
     uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
     uint64_t stop = w | ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
-    if (stop & high) break;
+    if (stop & high) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      i += (size_t)__builtin_ctzll(stop & high) / 8;
+#endif
+      break;
+    }
     i += 8;
   }
   while (i < n && (byte_class[s[i]] & BYTE_PLAIN)) i++;
@@ -50,13 +56,24 @@ static inline void skip_plain(cursor *c) {
 }
 
 /* White space: a byte-class loop, except that runs of spaces (a pretty-printed
- * catalog is half indentation) go eight bytes a step. */
+ * catalog is half indentation) go eight bytes a step, and on a little-endian
+ * host on to the first other byte of the word that ends them. */
 static inline void skip_ws(cursor *c) {
   const unsigned char *s = (const unsigned char *)c->s;
   size_t i = c->i, n = c->n;
   if (i < n && (byte_class[s[i]] & BYTE_WS)) { /* a newline, then the indentation */
     i++;
-    for (uint64_t w; i + 8 <= n && (memcpy(&w, s + i, 8), w == 0x2020202020202020u);) i += 8;
+    for (uint64_t w; i + 8 <= n;) {
+      memcpy(&w, s + i, 8);
+      w ^= 0x2020202020202020u;
+      if (w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        i += (size_t)__builtin_ctzll(w) / 8;
+#endif
+        break;
+      }
+      i += 8;
+    }
     while (i < n && (byte_class[s[i]] & BYTE_WS)) i++;
   }
   c->i = i;

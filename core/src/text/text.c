@@ -24,8 +24,11 @@ void tsift_tokens_clear(tsift_tokens *t) {
   t->count = 0;
 }
 
-int tsift_tokens_push(tsift_tokens *t, const char *s, size_t n) {
-  if (n > 255) n = 255;
+/* Room for one more token of up to n bytes, written at t->bytes + t->nbytes
+ * and then ended by tokens_end: tsift_tokens_push copies into it, and the
+ * analyser folds a token there in place (emit) instead of in a buffer of
+ * its own copied after. -1 when out of memory. */
+static int tokens_room(tsift_tokens *t, size_t n) {
   if (t->count == t->cap) {
     size_t cap1 = t->cap, cap2 = t->cap;
     if (tsift_grow((void **)&t->off, &cap1, t->count + 1, sizeof *t->off)) return -1;
@@ -34,12 +37,23 @@ int tsift_tokens_push(tsift_tokens *t, const char *s, size_t n) {
   }
   if (t->nbytes + n + 1 > t->bytes_cap && tsift_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + n + 1, 1))
     return -1;
-  memcpy(t->bytes + t->nbytes, s, n);
+  return 0;
+}
+
+/* The token of n bytes (at most 255) at t->bytes + t->nbytes is the last. */
+static void tokens_end(tsift_tokens *t, size_t n) {
   t->bytes[t->nbytes + n] = 0; /* each token NUL-terminated for convenience */
   t->off[t->count] = (uint32_t)t->nbytes;
   t->len[t->count] = (uint8_t)n;
   t->nbytes += n + 1;
   t->count++;
+}
+
+int tsift_tokens_push(tsift_tokens *t, const char *s, size_t n) {
+  if (n > 255) n = 255;
+  if (tokens_room(t, n)) return -1;
+  memcpy(t->bytes + t->nbytes, s, n);
+  tokens_end(t, n);
   return 0;
 }
 
@@ -314,12 +328,22 @@ typedef struct scratch {
   utf8proc_int32_t cps[64];    /* codepoints of one raw token */
 } scratch;
 
+/* A token cut to TSIFT_TOKEN_MAX_BYTES: tsift_utf8_cut, called only for
+ * the few tokens longer (twice a token, the call was most of the cost). */
+static size_t token_cut(const char *s, size_t n) {
+  return n <= TSIFT_TOKEN_MAX_BYTES ? n : tsift_utf8_cut(s, n, TSIFT_TOKEN_MAX_BYTES);
+}
+
 /* Case-fold (with NFKC recomposition) and emit one token; its form before
  * suffix folding goes to `surface` when given. Returns status. */
 static tsift_status emit(const utf8proc_int32_t *cps, const unsigned char *bytes, size_t n, scratch *sc,
                          tsift_tokens *out, tsift_tokens *surface, tsift_error *err) {
   if (n == 0) return TSIFT_OK;
-  char folded[4 * 3 * 64 + 16];
+  /* Folded where the token goes, at the end of out (surface is another
+   * list: pushing to it moves nothing of out's). */
+  enum { FOLDED_CAP = 4 * 3 * 64 + 16 };
+  if (tokens_room(out, FOLDED_CAP)) return tsift_nomem(err, "storing tokens");
+  char *folded = out->bytes + out->nbytes;
   size_t flen = 0;
   int ascii = 1;
   if (!bytes)
@@ -331,7 +355,7 @@ static tsift_status emit(const utf8proc_int32_t *cps, const unsigned char *bytes
       folded[flen] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
   } else if (ascii) {
-    for (size_t i = 0; i < n && flen < sizeof folded; i++) {
+    for (size_t i = 0; i < n && flen < FOLDED_CAP; i++) {
       int c = cps[i];
       folded[flen++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
@@ -343,16 +367,15 @@ static tsift_status emit(const utf8proc_int32_t *cps, const unsigned char *bytes
         sc->tok, raw, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD,
         &f, &fn, err);
     if (st != TSIFT_OK) return st;
-    flen = encode_cps(f, fn, folded, sizeof folded);
+    flen = encode_cps(f, fn, folded, FOLDED_CAP);
     tsift_free(f);
   }
   flen = fold_plural(folded, flen);
-  size_t slen = tsift_utf8_cut(folded, flen, TSIFT_TOKEN_MAX_BYTES);
+  size_t slen = token_cut(folded, flen);
   if (slen == 0) return TSIFT_OK;
   if (surface && tsift_tokens_push(surface, folded, slen)) return tsift_nomem(err, "storing tokens");
   flen = fold_suffix(folded, flen);
-  flen = tsift_utf8_cut(folded, flen, TSIFT_TOKEN_MAX_BYTES);
-  if (tsift_tokens_push(out, folded, flen)) return tsift_nomem(err, "storing tokens");
+  tokens_end(out, token_cut(folded, flen));
   return TSIFT_OK;
 }
 

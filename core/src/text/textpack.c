@@ -9,19 +9,20 @@
 #include "text/text.h"
 
 void tsift_put_varint(tsift_buf *b, uint32_t v) {
-  if (v < 128 && !b->failed && b->len + 2 <= b->cap) { /* most: one byte into room the buffer has */
-    b->data[b->len++] = (char)v;
-    b->data[b->len] = 0;
+  /* Most go straight into room the buffer has (a forward index writes one
+   * a token); the rest through x and tsift_buf_append. */
+  char x[5], *p = x;
+  int room = !b->failed && b->len + sizeof x + 1 <= b->cap;
+  if (room) p = b->data + b->len;
+  size_t n = 0;
+  for (; v >= 128; v >>= 7) p[n++] = (char)((v & 127) | 128);
+  p[n++] = (char)v;
+  if (!room) {
+    tsift_buf_append(b, x, n);
     return;
   }
-  char x[5];
-  size_t n = 0;
-  while (v >= 128) {
-    x[n++] = (char)((v & 127) | 128);
-    v >>= 7;
-  }
-  x[n++] = (char)v;
-  tsift_buf_append(b, x, n);
+  b->len += n;
+  b->data[b->len] = 0;
 }
 
 static int word_byte(unsigned char c) {
