@@ -55,6 +55,7 @@ export function figures(latest) {
   f['10k.loadRatio'] = ratio(latest.floors.load.value);
   f['10k.load'] = ms(k10.toolsift.loadMs.median);
   f['wasm.gzip'] = int(latest.bundles.toolsift.wasmGzip);
+  f['wasm.servingGzip'] = int(latest.bundles.toolsift.servingWasmGzip);
   f['js.gzip'] = int(latest.bundles.toolsift.jsGzip);
   return f;
 }
@@ -75,7 +76,7 @@ export function render(f) {
     '',
     `On 10,000 tools a query takes ${f['10k.p50']} ms at the median (minisearch ${f['10k.peerP50']} ms: ${f['10k.p50Ratio']}),`,
     `the index builds ${f['10k.buildRatio']} faster and a snapshot loads in ${f['10k.load']} ms (${f['10k.loadRatio']} faster than`,
-    `minisearch's loadJSON); the wasm module is ${f['wasm.gzip']} bytes gzipped, the binding ${f['js.gzip']}.`,
+    `minisearch's loadJSON); the wasm module is ${f['wasm.gzip']} bytes gzipped (${f['wasm.servingGzip']} for edges), the binding ${f['js.gzip']}.`,
     '',
   ].join('\n');
 }

@@ -2,10 +2,10 @@
  *
  * FNV-1a (32-bit) over bytes, whose values some files hold; the term
  * dictionary's table, which no file holds, hashes with tsift_word_hash
- * (eight bytes a step) and is grown with tsift_hash_room_by. The table maps byte strings to the ids their
- * owner gave them (0, 1, 2… in the order added): open addressing over a
- * power of two of slots, each holding id + 1 (0 = empty), linear probing,
- * kept at most half full by its users. It stores no strings: the owner
+ * (eight bytes a step) and is grown with tsift_hash_room_by. The table
+ * maps byte strings to the ids their owner gave them (0, 1, 2… in the
+ * order added): open addressing over a power of two of slots, each holding
+ * id + 1 (0 = empty), linear probing, kept at most half full by its users. It stores no strings: the owner
  * keeps them wherever suits it and says an id's bytes through a
  * tsift_hash_key function, so the term dictionary (dict.c), the text
  * dictionary (textpack.c), interned strings (strtab.c), a static model's
