@@ -181,6 +181,10 @@ static inline uint32_t tsift_forward_next(const unsigned char **p) {
  * of 8 bytes at a time (their values do not matter). */
 #define TSIFT_FORWARD_PAD 8
 
+/* The high-bit mask m (0x80 in some of its eight bytes): how many bytes
+ * have it. With m = ~w & 0x80…80, how many varints end in the word w. */
+static inline unsigned tsift_high_bytes(uint64_t m) { return (unsigned)(((m >> 7) * 0x0101010101010101ull) >> 56); }
+
 /* Skip n varints of a forward-index code (a byte < 128 ends one): 8 bytes a
  * step while they end fewer than n (then they are all the code's), the
  * rest byte by byte. Proximity skips the fields before the ones it scans. */
@@ -188,7 +192,7 @@ static inline const unsigned char *tsift_forward_skip(const unsigned char *p, si
   for (;;) {
     uint64_t w;
     memcpy(&w, p, 8);
-    size_t ends = (size_t)((((~w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56);
+    size_t ends = tsift_high_bytes(~w & 0x8080808080808080ull);
     if (ends >= n) break;
     p += 8;
     n -= ends;

@@ -602,9 +602,6 @@ static tsift_status read_tools(tsift_index *ix, stream *s, texts *x, tsift_error
   return st;
 }
 
-/* The sum of w's bytes, each 0 or 1. */
-static unsigned byte_sum(uint64_t w) { return (unsigned)(w * 0x0101010101010101u >> 56); }
-
 /* The varints that end in the eight bytes of w (little-endian: load_blob),
  * which starts at a varint's first byte: at most `most` of them, none after
  * a varint of three bytes or more (two continuation bytes in a row), whose
@@ -614,7 +611,7 @@ static unsigned short_varints(uint64_t w, size_t most, size_t *took) {
   uint64_t ends = ~w & high, cont = w & high, pairs = cont & cont << 8;
   if (pairs) /* bytes j-1 and j continue a varint: it starts after byte j-2's end at the latest */
     ends &= ((uint64_t)1 << 8 * ((__builtin_ctzll(pairs) >> 3) - 1)) - 1;
-  unsigned k = byte_sum(ends >> 7);
+  unsigned k = tsift_high_bytes(ends);
   for (; k > most; k--) ends &= ~((uint64_t)1 << (63 - __builtin_clzll(ends))); /* the last one off */
   if (!ends) return 0;
   *took = ((unsigned)(63 - __builtin_clzll(ends)) >> 3) + 1;
